@@ -1,0 +1,17 @@
+// Builds the extension and the CLI into dist/ (bundled), and the tests into out/ (one file per source).
+const esbuild = require('esbuild');
+
+const common = { platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+
+async function main() {
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: ['src/extension.ts'], bundle: true, external: ['vscode'], outfile: 'dist/extension.js' }),
+    esbuild.build({ ...common, entryPoints: ['src/cli.ts'], bundle: true, outfile: 'dist/cli.js' }),
+    esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),
+  ]);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+/**
+ * CLI (SPEC §1): `node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]`.
+ * Prints exactly the JSON text the model would receive, or the error message on stderr (exit 1).
+ */
+import * as nodePath from 'path';
+import { DEFAULT_CONFIG } from './engine/config';
+import { runGlob } from './engine/glob';
+import { runGrep, type SearchEnvironment } from './engine/grep';
+import { printGlob, printGrep } from './engine/printer';
+import { readFileCapped } from './engine/reader';
+import { NodeFileSource } from './engine/walker';
+
+const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
+  e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
+
+export async function main(argv: string[]): Promise<{ code: number; stdout?: string; stderr?: string }> {
+  const [tool, json, ...rest] = argv;
+  if ((tool !== 'grep' && tool !== 'glob') || json === undefined) return { code: 1, stderr: USAGE };
+  const workspaces: string[] = [];
+  let allowOutside = false;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--workspace' && rest[i + 1] !== undefined) workspaces.push(nodePath.resolve(rest[++i]));
+    else if (rest[i] === '--allow-outside') allowOutside = true;
+    else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(json);
+  } catch (error) {
+    return { code: 1, stderr: `The input is not valid JSON: ${(error as Error).message}\n${USAGE}` };
+  }
+  const env: SearchEnvironment = {
+    folders: (workspaces.length ? workspaces : [process.cwd()]).map((path) => ({ name: nodePath.basename(path), path })),
+    source: new NodeFileSource(),
+    config: { ...DEFAULT_CONFIG, deniedPaths: [...DEFAULT_CONFIG.deniedPaths] },
+    readFile: readFileCapped,
+    allowOutside,
+    isCancelled: () => false,
+  };
+  try {
+    const text = tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
+    return { code: 0, stdout: text };
+  } catch (error) {
+    return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then(({ code, stdout, stderr }) => {
+    if (stdout !== undefined) process.stdout.write(stdout + '\n');
+    if (stderr !== undefined) process.stderr.write(stderr + '\n');
+    process.exitCode = code;
+  });
+}

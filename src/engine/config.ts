@@ -1,0 +1,50 @@
+/** Engine settings: the `grepTools.*` settings of SPEC §5, plus the excludes VS Code applies by default. */
+export interface EngineConfig {
+  maxResults: number;
+  maxResultsCap: number;
+  maxFileSize: number;
+  maxOutputBytes: number;
+  maxLineLength: number;
+  timeoutSeconds: number;
+  deniedPaths: string[];
+  allowedPaths: string[];
+  respectGitignore: boolean;
+}
+
+export const DEFAULT_DENIED_PATHS: readonly string[] = [
+  '**/.env',
+  '**/.env.*',
+  '**/*.pem',
+  '**/*.key',
+  '**/id_rsa*',
+  '**/id_ed25519*',
+  '**/.ssh/**',
+  '**/secrets/**',
+  '**/.aws/credentials',
+  '**/.netrc',
+  '**/.git/**',
+];
+
+export const DEFAULT_CONFIG: Readonly<EngineConfig> = Object.freeze({
+  maxResults: 100,
+  maxResultsCap: 1000,
+  maxFileSize: 1048576,
+  maxOutputBytes: 51200,
+  maxLineLength: 500,
+  timeoutSeconds: 30,
+  deniedPaths: [...DEFAULT_DENIED_PATHS],
+  allowedPaths: [],
+  respectGitignore: true,
+});
+
+/** VS Code's default `files.exclude` and `search.exclude` globs; the CLI applies them as VS Code would. */
+export const DEFAULT_EXCLUDES: readonly string[] = [
+  '**/.git',
+  '**/.svn',
+  '**/.hg',
+  '**/.DS_Store',
+  '**/Thumbs.db',
+  '**/node_modules',
+  '**/bower_components',
+  '**/*.code-search',
+];

@@ -1,0 +1,73 @@
+/** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
+import { InputError } from './schema';
+
+export interface MatcherOptions {
+  case_insensitive?: boolean;
+  fixed_strings?: boolean;
+  word?: boolean;
+  multiline?: boolean;
+}
+
+export interface Matcher {
+  /** Global regex for searching a whole text ('m' so ^ and $ work per line; 's' when multiline). */
+  regex: RegExp;
+  multiline: boolean;
+}
+
+const INLINE_FLAGS = /^\(\?([a-zA-Z]+)\)/;
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function compileMatcher(pattern: string, options: MatcherOptions): Matcher {
+  let source = pattern;
+  let ignoreCase = options.case_insensitive === true;
+  let multiline = options.multiline === true;
+  if (!options.fixed_strings) {
+    const inline = INLINE_FLAGS.exec(source);
+    if (inline) {
+      for (const flag of inline[1]) {
+        if (flag === 'i') ignoreCase = true;
+        else if (flag === 's') multiline = true;
+        else if (flag !== 'm' && flag !== 'x' && flag !== 'u') {
+          throw new InputError(
+            `Invalid pattern: inline flag "(?${inline[1]})" is not supported. Supported leading flags: (?i) ignore case, (?s) dot matches newline, (?m) (always on). Or use case_insensitive / multiline.`,
+          );
+        }
+      }
+      source = source.slice(inline[0].length);
+      if (source.length === 0) throw new InputError('Invalid pattern: nothing follows the inline flag group.');
+    }
+  } else {
+    source = escapeRegExp(source);
+  }
+  if (options.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
+  const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;
+  // Unicode mode first (so '.' and classes see code points, \p{..} works); plain mode accepts the
+  // looser escapes models often write (\_, \-, \<).
+  try {
+    return { regex: new RegExp(source, flags + 'u'), multiline };
+  } catch (unicodeError) {
+    if (options.word) throw invalidPattern(pattern, unicodeError);
+    try {
+      return { regex: new RegExp(source, flags), multiline };
+    } catch (error) {
+      throw invalidPattern(pattern, error);
+    }
+  }
+}
+
+function invalidPattern(pattern: string, error: unknown): InputError {
+  // V8 says "Invalid regular expression: /src/flags: reason"; keep the reason.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+  const hints: string[] = [];
+  if (/Unterminated group|Unmatched '\)'|Unterminated character class|Nothing to repeat|Lone quantifier/i.test(message)) {
+    hints.push('escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally');
+  }
+  if (/\(\?[<!=]?[a-zA-Z-]*[:)]/.test(pattern) && /group/i.test(message)) {
+    hints.push('inline flags are only accepted at the start of the pattern, e.g. (?i)foo');
+  }
+  if (hints.length === 0) hints.push('use JavaScript regex syntax, or set fixed_strings: true to search for the text literally');
+  return new InputError(`Invalid regular expression ${JSON.stringify(pattern)}: ${message}. Hint: ${hints.join('; ')}.`);
+}

@@ -1,0 +1,30 @@
+/** Reads a file's bytes from disk, refusing files over the size cap before reading them. */
+import { constants, promises as fs } from 'fs';
+
+export type ReadOutcome =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'too_large'; size: number }
+  | { kind: 'unreadable'; reason: string };
+
+export async function readFileCapped(path: string, maxSize: number): Promise<ReadOutcome> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    // O_NONBLOCK: a FIFO or device never blocks the open.
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
+    if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < stat.size) {
+      const { bytesRead } = await handle.read(bytes, filled, stat.size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
+  } catch (error) {
+    return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Resolves a tool's `path` against the workspace folders: which folder (root) it lies in and the
+ * absolute base to search. A path outside every folder is reported as such; the caller decides.
+ */
+import * as nodePath from 'path';
+import { InputError } from './schema';
+
+export interface WorkspaceFolder {
+  name: string;
+  /** Absolute file system path. */
+  path: string;
+}
+
+export interface SearchBase {
+  /** The workspace folder holding the base; for an outside path, the base itself. */
+  root: string;
+  /** Absolute path to search (a directory or a file). */
+  base: string;
+  /** Index of the workspace folder, or -1 outside every folder. */
+  folderIndex: number;
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const relative = nodePath.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+}
+
+function normalise(path: string): string {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return nodePath.resolve(trimmed);
+}
+
+function containing(absolute: string, folders: readonly WorkspaceFolder[]): SearchBase {
+  let best = -1;
+  folders.forEach((folder, index) => {
+    if (isInside(absolute, folder.path) && (best === -1 || folder.path.length > folders[best].path.length)) best = index;
+  });
+  return best === -1
+    ? { root: absolute, base: absolute, folderIndex: -1 }
+    : { root: folders[best].path, base: absolute, folderIndex: best };
+}
+
+/**
+ * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
+ * `exists` says whether an absolute path exists (to pick the folder of a relative path).
+ */
+export async function resolveBases(
+  path: string | undefined,
+  folders: readonly WorkspaceFolder[],
+  exists: (absolute: string) => Promise<boolean>,
+): Promise<SearchBase[]> {
+  if (path === undefined || path === '' || path === '.') {
+    if (folders.length === 0) {
+      throw new InputError('No workspace folder is open: open a folder, or pass an absolute "path" to search.');
+    }
+    return folders.map((folder, index) => ({ root: folder.path, base: folder.path, folderIndex: index }));
+  }
+  if (path.includes('\0')) throw new InputError('Invalid "path": it contains a NUL character.');
+  if (/^[a-zA-Z]:[\\/]|\\/.test(path)) {
+    throw new InputError(`Invalid "path" ${JSON.stringify(path)}: use a POSIX path with '/' separators.`);
+  }
+  let candidate = path;
+  if (candidate === '~' || candidate.startsWith('~/')) {
+    candidate = nodePath.join(process.env.HOME ?? '/', candidate.slice(1));
+  }
+  if (nodePath.isAbsolute(candidate)) return [containing(normalise(candidate), folders)];
+  if (folders.length === 0) {
+    throw new InputError(`Relative "path" ${JSON.stringify(path)} needs an open workspace folder: open a folder, or pass an absolute path.`);
+  }
+  const [first, ...rest] = candidate.split('/');
+  const named = folders.length > 1 ? folders.findIndex((folder) => folder.name === first) : -1;
+  if (named !== -1) return [containing(normalise(nodePath.join(folders[named].path, ...rest)), folders)];
+  for (const folder of folders) {
+    const absolute = normalise(nodePath.join(folder.path, candidate));
+    if (await exists(absolute)) return [containing(absolute, folders)];
+  }
+  // Not found anywhere: resolve against the first folder so the caller reports "not found" there.
+  return [containing(normalise(nodePath.join(folders[0].path, candidate)), folders)];
+}

@@ -1,0 +1,204 @@
+/**
+ * The searcher: file bytes → text → reported lines. Detects binary files, decodes UTF-8 (BOM stripped)
+ * and UTF-16 with a BOM, finds matching lines with a whole-text regex scan (verified per line), and
+ * attaches before/after context without repeating a line.
+ */
+import type { Matcher } from './matcher';
+import type { LineResult } from './types';
+
+export const BINARY_PROBE_BYTES = 8192;
+
+/** Decoded text, or undefined for a binary file (a NUL byte in the first 8 KB of a file without a UTF-16 BOM). */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const probe = bytes.subarray(0, BINARY_PROBE_BYTES);
+  if (probe.indexOf(0) !== -1) return undefined;
+  // TextDecoder strips a UTF-8 BOM by default.
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+export interface SearchOptions {
+  invert: boolean;
+  before: number;
+  after: number;
+  /** Stop after this many reported lines in the file. */
+  maxPerFile: number;
+  maxLineLength: number;
+  /** false: count reported lines only (count and files_with_matches modes). */
+  collect: boolean;
+}
+
+export interface FileMatches {
+  /** Reported lines in the file (matches, or non-matching lines with invert). */
+  count: number;
+  /** Present when options.collect. */
+  lines: LineResult[];
+}
+
+/** A hit before context is attached: the reported line (1-based), its span of lines and match column. */
+interface Hit {
+  line: number;
+  lastLine: number;
+  start: number;
+  column: number;
+  length: number;
+}
+
+/** Start offsets of every line; a final newline does not begin another line. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end === -1 ? text.length : end;
+}
+
+function lineTextAt(text: string, start: number): string {
+  const end = lineEnd(text, start);
+  return text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+}
+
+/** A long line cut to a window of `max` characters around the match, with … where it was cut. */
+export function clipLine(line: string, max: number, column = 0, length = 0): string {
+  if (line.length <= max) return line;
+  const lead = Math.max(0, Math.floor((max - Math.min(length, max)) / 3));
+  const start = Math.max(0, Math.min(column - lead, line.length - max));
+  const end = start + max;
+  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
+}
+
+/** Finds the hits of a non-multiline search: one per line that holds a match inside that line. */
+function findLineHits(text: string, matcher: Matcher, limit: number): Hit[] {
+  const regex = matcher.regex;
+  const lineRegex = new RegExp(regex.source, regex.flags.replace('g', ''));
+  const hits: Hit[] = [];
+  let line = 1;
+  let counted = 0;
+  regex.lastIndex = 0;
+  while (hits.length < limit) {
+    const found = regex.exec(text);
+    if (!found) break;
+    const at = found.index;
+    const start = text.lastIndexOf('\n', at - 1) + 1;
+    if (start >= text.length && text.length > 0) break; // the empty "line" after a final newline
+    const end = lineEnd(text, start);
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
+      line++;
+      counted = i + 1;
+    }
+    let column = at - start;
+    let length = found[0].length;
+    if (at + length > end || text.charCodeAt(end - 1) === 13) {
+      // The match ran past the line (or the line ends in \r): verify on the line's own text.
+      const verified = lineRegex.exec(lineTextAt(text, start));
+      if (!verified) {
+        regex.lastIndex = end + 1;
+        if (end >= text.length) break;
+        continue;
+      }
+      column = verified.index;
+      length = verified[0].length;
+    }
+    hits.push({ line, lastLine: line, start, column, length });
+    if (end >= text.length) break;
+    regex.lastIndex = end + 1;
+  }
+  return hits;
+}
+
+/** Hits of a multiline search: each match at its first line; matches that share a line are one hit. */
+function findMultilineHits(text: string, matcher: Matcher, starts: number[], limit: number): Hit[] {
+  const regex = matcher.regex;
+  const hits: Hit[] = [];
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  regex.lastIndex = 0;
+  for (let found = regex.exec(text); found; found = regex.exec(text)) {
+    if (found[0].length === 0) regex.lastIndex++;
+    if (found.index >= text.length && text.length > 0 && text.endsWith('\n')) break;
+    const first = lineOf(found.index);
+    const last = lineOf(Math.max(found.index, found.index + found[0].length - 1));
+    const previous = hits[hits.length - 1];
+    if (previous && first <= previous.lastLine) {
+      previous.lastLine = Math.max(previous.lastLine, last);
+      continue;
+    }
+    if (hits.length >= limit) break;
+    hits.push({ line: first, lastLine: last, start: starts[first - 1], column: found.index - starts[first - 1], length: found[0].length });
+  }
+  return hits;
+}
+
+/** Lines that do not match (each line tested on its own), or with multiline, lines no match touches. */
+function findInvertedHits(text: string, matcher: Matcher, starts: number[], limit: number): Hit[] {
+  const covered = new Set<number>();
+  if (matcher.multiline) {
+    for (const hit of findMultilineHits(text, matcher, starts, Number.MAX_SAFE_INTEGER)) {
+      for (let l = hit.line; l <= hit.lastLine; l++) covered.add(l);
+    }
+  }
+  const lineRegex = new RegExp(matcher.regex.source, matcher.regex.flags.replace('g', ''));
+  const hits: Hit[] = [];
+  for (let i = 0; i < starts.length && hits.length < limit; i++) {
+    if (text.length === 0) break;
+    const line = i + 1;
+    const matches = matcher.multiline ? covered.has(line) : lineRegex.test(lineTextAt(text, starts[i]));
+    if (!matches) hits.push({ line, lastLine: line, start: starts[i], column: 0, length: 0 });
+  }
+  return hits;
+}
+
+/** Searches one decoded text. */
+export function searchText(text: string, matcher: Matcher, options: SearchOptions): FileMatches {
+  const limit = options.maxPerFile;
+  const needStarts = options.invert || matcher.multiline || (options.collect && (options.before > 0 || options.after > 0));
+  const starts = needStarts ? lineStarts(text) : [];
+  const hits = options.invert
+    ? findInvertedHits(text, matcher, starts, limit)
+    : matcher.multiline
+      ? findMultilineHits(text, matcher, starts, limit)
+      : findLineHits(text, matcher, limit);
+  if (!options.collect) return { count: hits.length, lines: [] };
+
+  const max = options.maxLineLength;
+  const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
+  const lines: LineResult[] = [];
+  let shownThrough = 0; // last line already shown, as a hit or as context
+  hits.forEach((hit, index) => {
+    const spanned: string[] = [];
+    for (let l = hit.line; l <= hit.lastLine; l++) {
+      const raw = l === hit.line ? lineTextAt(text, hit.start) : lineTextAt(text, starts[l - 1]);
+      spanned.push(l === hit.line ? clipLine(raw, max, hit.column, hit.length) : clipLine(raw, max));
+    }
+    const result: LineResult = { line: hit.line, text: spanned.join('\n') };
+    if (options.before > 0) {
+      const from = Math.max(hit.line - options.before, shownThrough + 1, 1);
+      const before: string[] = [];
+      for (let l = from; l < hit.line; l++) before.push(contextLine(l));
+      if (before.length > 0) result.before = before;
+    }
+    shownThrough = hit.lastLine;
+    if (options.after > 0) {
+      const next = hits[index + 1];
+      const to = Math.min(hit.lastLine + options.after, next ? next.line - 1 : starts.length, starts.length);
+      const after: string[] = [];
+      for (let l = hit.lastLine + 1; l <= to; l++) after.push(contextLine(l));
+      if (after.length > 0) result.after = after;
+      shownThrough = Math.max(shownThrough, to);
+    }
+    lines.push(result);
+  });
+  return { count: hits.length, lines };
+}

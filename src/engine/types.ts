@@ -1,0 +1,66 @@
+/** Inputs and results shared by the engine, the printers and the VS Code layer. */
+
+export type OutputMode = 'content' | 'files_with_matches' | 'count';
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  include?: string;
+  exclude?: string;
+  output_mode?: OutputMode;
+  case_insensitive?: boolean;
+  fixed_strings?: boolean;
+  word?: boolean;
+  multiline?: boolean;
+  invert_match?: boolean;
+  context_lines?: number;
+  before_lines?: number;
+  after_lines?: number;
+  max_results?: number;
+  max_matches_per_file?: number;
+  offset?: number;
+  include_ignored?: boolean;
+}
+
+export interface GlobInput {
+  pattern: string;
+  path?: string;
+  mode?: 'glob' | 'regex';
+  max_depth?: number;
+  max_results?: number;
+  offset?: number;
+  sort?: 'path' | 'mtime';
+  include_ignored?: boolean;
+}
+
+/** One reported line (a match, or with invert_match a non-matching line). */
+export interface LineResult {
+  line: number;
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+
+export interface SkipCounts {
+  binary: number;
+  too_large: number;
+  denied: number;
+  unreadable: number;
+  outside_workspace: number;
+}
+
+export function emptySkips(): SkipCounts {
+  return { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
+}
+
+/** A file to search or list: its absolute path and its path relative to the search base. */
+export interface Candidate {
+  path: string;
+  relative: string;
+}
+
+/** What a file source yields: the candidates in stable order and what it left out on the way. */
+export interface FileList {
+  files: Candidate[];
+  skipped: SkipCounts;
+}

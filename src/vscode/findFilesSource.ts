@@ -1,0 +1,72 @@
+/**
+ * The VS Code file source: files come from `workspace.findFiles`, excluding what `files.exclude` and
+ * `search.exclude` exclude in each workspace folder (unless include_ignored) and never entering a
+ * denied directory.
+ */
+import { promises as fs } from 'fs';
+import * as nodePath from 'path';
+import * as vscode from 'vscode';
+import type { FileQuery, FileSource } from '../engine/fileSource';
+import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
+import type { Candidate } from '../engine/types';
+
+/** Globs set to `true` in a `files.exclude`-style setting of the folder. */
+function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
+  const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
+  return Object.entries(value)
+    .filter(([, enabled]) => enabled === true)
+    .map(([glob]) => glob);
+}
+
+export class FindFilesSource implements FileSource {
+  constructor(private readonly token: vscode.CancellationToken) {}
+
+  async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
+    try {
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.file(absolute));
+      return stat.type & vscode.FileType.Directory ? 'directory' : stat.type & vscode.FileType.File ? 'file' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async mtime(absolute: string): Promise<number> {
+    return (await fs.stat(absolute).catch(() => undefined))?.mtimeMs ?? 0;
+  }
+
+  async list(query: FileQuery, denied: readonly string[]): Promise<Candidate[][]> {
+    const perBase: Candidate[][] = [];
+    for (const base of query.bases) {
+      if ((await this.kind(base.base)) === 'file') {
+        perBase.push([{ path: base.base, relative: nodePath.basename(base.base) }]);
+        continue;
+      }
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
+      const excludes = [
+        ...deniedDirectoryGlobs(denied),
+        ...(query.includeIgnored
+          ? []
+          : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)]),
+      ];
+      // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
+      const simple = excludes.filter((glob) => !/[{}]/.test(glob));
+      const complex = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
+      const exclude = simple.length ? `{${simple.join(',')}}` : null;
+      const uris = await vscode.workspace.findFiles(
+        new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
+        exclude,
+        undefined,
+        this.token,
+      );
+      const files: Candidate[] = [];
+      for (const uri of uris) {
+        if (uri.scheme !== 'file') continue;
+        const fromRoot = nodePath.relative(base.root, uri.fsPath).split(nodePath.sep).join('/');
+        if (complex.some((matches) => matches(fromRoot))) continue;
+        files.push({ path: uri.fsPath, relative: nodePath.relative(base.base, uri.fsPath).split(nodePath.sep).join('/') });
+      }
+      perBase.push(files);
+    }
+    return perBase;
+  }
+}
