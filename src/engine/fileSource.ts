@@ -60,13 +60,14 @@ export function filterCandidates(
     for (const candidate of perBase[index] ?? []) {
       if (seen.has(candidate.path)) continue;
       seen.add(candidate.path);
+      if (include && !include(candidate.relative)) continue;
+      if (exclude && exclude(candidate.relative)) continue;
+      // Counted only among the files the search asked for, so every source reports the same number.
       const fromRoot = nodePath.relative(base.root, candidate.path).split(nodePath.sep).join('/') || nodePath.basename(candidate.path);
       if (deniedRule(fromRoot, filter.denied)) {
         skipped.denied++;
         continue;
       }
-      if (include && !include(candidate.relative)) continue;
-      if (exclude && exclude(candidate.relative)) continue;
       kept.push(candidate);
     }
     kept.sort((a, b) => comparePaths(a.relative, b.relative));

@@ -59,7 +59,7 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
   const skipped = emptySkips();
   const bases = await resolveGrantedBases(path, env);
 
-  const list = async (sourceGlob: string, test: (relative: string) => boolean): Promise<Candidate[]> => {
+  const list = async (sourceGlob: string, test: (relative: string) => boolean, skipped: SkipCounts): Promise<Candidate[]> => {
     const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true }, env.config.deniedPaths, skipped, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const depth = input.max_depth ?? 0;
@@ -67,7 +67,7 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
       (c) => test(c.relative) && (depth === 0 || c.relative.split('/').length <= depth),
     );
   };
-  const found = await list(mode === 'glob' ? pattern : '**', matches);
+  const found = await list(mode === 'glob' ? pattern : '**', matches, skipped);
   let ordered = found.map((c) => c.path);
   if (input.sort === 'mtime') {
     const times = new Map<string, number>();
@@ -80,7 +80,8 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
   let deeperMatches: number | undefined;
   if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
     const deeper = `**/${pattern}`;
-    deeperMatches = (await list(deeper, compileRelativeMatcher(deeper, 'glob'))).length;
+    // Its own skip counts: the files it passes over were already counted by the search above.
+    deeperMatches = (await list(deeper, compileRelativeMatcher(deeper, 'glob'), emptySkips())).length;
   }
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;

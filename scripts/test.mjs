@@ -1,0 +1,43 @@
+// `npm test` (after `npm run pretest`: typecheck and build): unit tests in Node, then the integration
+// suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runExtensionTests } from './lib/integration.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const started = Date.now();
+const results = [];
+
+function section(title) {
+  process.stdout.write(`\n=== ${title}\n`);
+}
+
+section('Unit tests (mocha, Node ' + process.version + ')');
+const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js'], { cwd: repo, stdio: 'inherit' });
+results.push(['unit', unit.status === 0]);
+
+const suites = [
+  ['integration: single-folder workspace', join(repo, 'test', 'fixtures', 'single'), 'single'],
+  ['integration: multi-root workspace', join(repo, 'test', 'fixtures', 'multi', 'multi.code-workspace'), 'multi'],
+];
+for (const [title, workspace, name] of suites) {
+  section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
+  try {
+    const { code, failure } = await runExtensionTests({
+      workspace,
+      extensionPath: repo,
+      testsPath: join(repo, 'out', 'test', 'integration', 'index.js'),
+      reportFile: join(repo, '.test-artifacts', 'integration', `${name}.log`),
+    });
+    if (failure) process.stdout.write(`\n${title} failed (exit ${code}). Extension host logs:\n${failure}\n`);
+    results.push([title, code === 0]);
+  } catch (error) {
+    process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
+    results.push([title, false]);
+  }
+}
+
+section(`Summary (${Math.round((Date.now() - started) / 1000)} s)`);
+for (const [title, ok] of results) process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${title}\n`);
+process.exitCode = results.every(([, ok]) => ok) ? 0 : 1;

@@ -1,0 +1,39 @@
+/**
+ * Entry of the integration suites, loaded by the VS Code extension host (`extensionTestsPath`).
+ * Runs the suite for the open workspace (single folder or multi-root) plus the common one, and writes
+ * mocha's report to .test-artifacts/integration/<suite>.log, which the runner prints.
+ */
+import * as fs from 'fs';
+import Mocha from 'mocha';
+import * as path from 'path';
+import { format } from 'util';
+import * as vscode from 'vscode';
+
+export function suiteName(): 'single' | 'multi' {
+  return vscode.workspace.workspaceFile ? 'multi' : 'single';
+}
+
+export async function run(): Promise<void> {
+  const suite = suiteName();
+  const repo = path.resolve(__dirname, '..', '..', '..');
+  const reportDir = path.join(repo, '.test-artifacts', 'integration');
+  fs.mkdirSync(reportDir, { recursive: true });
+  const reportFile = path.join(reportDir, `${suite}.log`);
+  const write = (...args: unknown[]) => fs.appendFileSync(reportFile, format(...args) + '\n');
+  Mocha.reporters.Base.consoleLog = write;
+  write(`Integration suite "${suite}" in VS Code ${vscode.version} (${vscode.env.appName}), extension host Node ${process.version}`);
+
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false });
+  for (const dir of ['common', suite]) {
+    const full = path.join(__dirname, dir);
+    for (const file of fs.readdirSync(full).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(full, file));
+  }
+  await new Promise<void>((resolve, reject) => {
+    try {
+      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration tests failed`)) : resolve()));
+    } catch (error) {
+      write(String(error));
+      reject(error);
+    }
+  });
+}
