@@ -63,9 +63,9 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
     const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true }, env.config.deniedPaths, skipped, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const depth = input.max_depth ?? 0;
-    return filterCandidates(bases, perBase, { denied: env.config.deniedPaths }, skipped).filter(
-      (c) => test(c.relative) && (depth === 0 || c.relative.split('/').length <= depth),
-    );
+    // Match first, so only files the pattern would have listed count as denied.
+    const matching = perBase.map((files) => files.filter((c) => test(c.relative) && (depth === 0 || c.relative.split('/').length <= depth)));
+    return filterCandidates(bases, matching, { denied: env.config.deniedPaths }, skipped);
   };
   const found = await list(mode === 'glob' ? pattern : '**', matches, skipped);
   let ordered = found.map((c) => c.path);

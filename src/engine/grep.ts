@@ -1,9 +1,12 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
+import { promises as fs } from 'fs';
+import * as nodePath from 'path';
 import type { EngineConfig } from './config';
 import { filterCandidates, includeToGlob, type FileSource } from './fileSource';
+import { deniedDirectoryGlobs, deniedRule } from './globs';
 import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
-import { resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
+import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, InputError, validate } from './schema';
 import { decodeText, searchText, type FileMatches } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
@@ -50,18 +53,49 @@ export interface GrepReport {
   include?: string;
 }
 
-/** Resolves `path` to bases, refusing outside paths unless allowed, and a path that does not exist. */
+/** The denied-path rule that a base (a file, or a directory a rule hides) matches; '' (the root itself) never does. */
+function deniedBaseRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
+  const relative = nodePath.relative(root, absolute).split(nodePath.sep).join('/');
+  if (relative === '') return undefined;
+  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+}
+
+/**
+ * Resolves `path` to bases, refusing outside paths unless allowed (also when a symlink leads outside),
+ * denied paths, and a path that does not exist.
+ */
 export async function resolveGrantedBases(path: string | undefined, env: SearchEnvironment): Promise<SearchBase[]> {
   const bases = await resolveBases(path, env.folders, async (p) => (await env.source.kind(p)) !== undefined);
+  const outside = (resolved: string) =>
+    new InputError(
+      `Path ${JSON.stringify(path)} resolves to ${resolved}, which is outside every workspace folder (${env.folders.map((f) => f.path).join(', ') || 'none open'}). Search inside the workspace, or ask the user to open that folder.`,
+    );
+  const denied = (rule: string) =>
+    new InputError(
+      `Path ${JSON.stringify(path)}: permission denied by policy (it matches the denied path rule ${JSON.stringify(rule)}). Secrets, keys and .git are never searched or listed; search another path.`,
+    );
   for (const base of bases) {
-    if (base.folderIndex === -1 && !env.allowOutside) {
-      throw new InputError(
-        `Path ${JSON.stringify(path)} resolves to ${base.base}, which is outside every workspace folder (${env.folders.map((f) => f.path).join(', ') || 'none open'}). Search inside the workspace, or ask the user to open that folder.`,
-      );
-    }
+    if (base.folderIndex === -1 && !env.allowOutside) throw outside(base.base);
+    // An outside base is checked as an absolute path, so '/home/me/.ssh' is denied too.
+    const fileSystemRoot = (p: string) => nodePath.parse(p).root;
+    const rule = deniedBaseRule(base.base, base.folderIndex === -1 ? fileSystemRoot(base.base) : base.root, env.config.deniedPaths);
+    if (rule !== undefined) throw denied(rule);
     if ((await env.source.kind(base.base)) === undefined) {
+      if (path === undefined || path === '' || path === '.') {
+        throw new InputError(`Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".`);
+      }
       throw new InputError(`Path not found: ${JSON.stringify(path)} (resolved to ${base.base}). Check the path, or omit "path" to search the whole workspace.`);
     }
+    // `..` was resolved above; a symlink on the way may still lead elsewhere: judge the real path.
+    const real = await fs.realpath(base.base).catch(() => base.base);
+    let realRoot = fileSystemRoot(real);
+    if (base.folderIndex !== -1) {
+      const folderRoot = await fs.realpath(base.root).catch(() => base.root);
+      if (isInside(real, folderRoot)) realRoot = folderRoot;
+      else if (!env.allowOutside) throw outside(real);
+    }
+    const realRule = deniedBaseRule(real, realRoot, env.config.deniedPaths);
+    if (realRule !== undefined) throw denied(realRule);
   }
   return bases;
 }

@@ -30,7 +30,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
       for (const flag of inline[1]) {
         if (flag === 'i') ignoreCase = true;
         else if (flag === 's') multiline = true;
-        else if (flag !== 'm' && flag !== 'x' && flag !== 'u') {
+        else if (flag !== 'm' && flag !== 'u') {
           throw new InputError(
             `Invalid pattern: inline flag "(?${inline[1]})" is not supported. Supported leading flags: (?i) ignore case, (?s) dot matches newline, (?m) (always on). Or use case_insensitive / multiline.`,
           );

@@ -29,7 +29,7 @@ export function grepNotes(report: GrepReport): string[] {
   }
   if (report.totalResults === 0) {
     if (report.candidates === 0 && report.include) {
-      notes.push(`The include glob ${JSON.stringify(report.include)} matched no file under the search path.`);
+      notes.push(`The include glob ${JSON.stringify(report.include)} matched no file under the search path${describeSkips(report.skipped)}.`);
     } else {
       notes.push(`No matches in ${report.filesSearched} files searched${describeSkips(report.skipped)}.`);
     }

@@ -22,7 +22,7 @@ export interface SearchBase {
 
 export function isInside(child: string, parent: string): boolean {
   const relative = nodePath.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative));
 }
 
 function normalise(path: string): string {

@@ -8,7 +8,7 @@ import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { DEFAULT_EXCLUDES } from './config';
 import type { FileQuery, FileSource } from './fileSource';
-import { deniedDirectoryGlobs } from './globs';
+import { deniedDirectoryGlobs, deniedRule } from './globs';
 import { isInside } from './roots';
 import type { Candidate, SkipCounts } from './types';
 
@@ -44,7 +44,7 @@ export class NodeFileSource implements FileSource {
         files.push({ path: base.base, relative: nodePath.basename(base.base) });
       } else {
         const realRoot = await fs.realpath(base.root).catch(() => base.root);
-        await this.walk(base.base, '', base.root, realRoot, prune, skipped, files, isCancelled, new Set());
+        await this.walk(base.base, '', base.root, realRoot, prune, denied, skipped, files, isCancelled, new Set());
       }
       perBase.push(files);
     }
@@ -57,6 +57,7 @@ export class NodeFileSource implements FileSource {
     root: string,
     realRoot: string,
     prune: Minimatch[],
+    denied: readonly string[],
     skipped: SkipCounts,
     out: Candidate[],
     isCancelled: () => boolean,
@@ -88,12 +89,18 @@ export class NodeFileSource implements FileSource {
           skipped.outside_workspace++;
           continue;
         }
+        // A link must not reach what its target's own path would deny (notes.txt -> .env).
+        const realFromRoot = toPosix(nodePath.relative(realRoot, real));
+        if (deniedRule(realFromRoot, denied) || deniedRule(realFromRoot, deniedDirectoryGlobs(denied))) {
+          skipped.denied++;
+          continue;
+        }
         const stat = await fs.stat(real).catch(() => undefined);
         isDir = stat?.isDirectory() ?? false;
         isFile = stat?.isFile() ?? false;
       }
       if (isDir) {
-        await this.walk(path, rel, root, realRoot, prune, skipped, out, isCancelled, visiting);
+        await this.walk(path, rel, root, realRoot, prune, denied, skipped, out, isCancelled, visiting);
       } else if (isFile) {
         out.push({ path, relative: rel });
       }

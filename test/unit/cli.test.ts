@@ -1,0 +1,145 @@
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { main } from '../../src/cli';
+import { Fixture } from './fixture';
+
+/** The repository root: this file runs from out/test/unit/. */
+const repoRoot = nodePath.resolve(__dirname, '../../..');
+const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
+
+const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
+  e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
+
+describe('cli', () => {
+  let fx: Fixture;
+  let ws: string;
+  let other: string;
+  let outside: string;
+
+  before(() => {
+    fx = new Fixture();
+    ws = fx.mkdir('ws');
+    other = fx.mkdir('other');
+    outside = fx.mkdir('outside');
+    fx.files({
+      'ws/src/app.ts': 'const a = 1; // TODO tidy\n',
+      'ws/README.md': 'TODO docs\n',
+      'ws/.env': 'TODO secret\n',
+      'ws/node_modules/dep/index.js': 'TODO dependency\n',
+      'other/lib.ts': 'TODO other\n',
+      'outside/x.txt': 'TODO outside\n',
+    });
+  });
+
+  after(() => fx.remove());
+
+  describe('main(argv)', () => {
+    it('prints the usage for a missing or unknown tool and a missing input', async () => {
+      assert.deepStrictEqual(await main([]), { code: 1, stderr: USAGE });
+      assert.deepStrictEqual(await main(['find', '{"pattern":"x"}']), { code: 1, stderr: USAGE });
+      assert.deepStrictEqual(await main(['grep']), { code: 1, stderr: USAGE });
+    });
+
+    it('names an unknown argument', async () => {
+      assert.deepStrictEqual(await main(['grep', '{"pattern":"x"}', '--workspaces', ws]), { code: 1, stderr: `unknown argument "--workspaces"\n${USAGE}` });
+      assert.deepStrictEqual(await main(['grep', '{"pattern":"x"}', '--workspace']), { code: 1, stderr: `unknown argument "--workspace"\n${USAGE}` });
+    });
+
+    it('says when the input is not JSON', async () => {
+      const result = await main(['grep', "{pattern:'x'}", '--workspace', ws]);
+      assert.strictEqual(result.code, 1);
+      assert.strictEqual(result.stdout, undefined);
+      assert.match(result.stderr ?? '', /^The input is not valid JSON: .+\nusage: node dist\/cli\.js/);
+    });
+
+    it('prints the grep JSON the model would receive, with the default denied paths and excludes', async () => {
+      const result = await main(['grep', '{"pattern":"TODO"}', '--workspace', ws]);
+      assert.strictEqual(result.code, 0);
+      assert.strictEqual(result.stderr, undefined);
+      const json = JSON.parse(result.stdout ?? '');
+      assert.deepStrictEqual(json.files, [
+        { file: `${ws}/README.md`, matches: [{ line: 1, text: 'TODO docs' }] },
+        { file: `${ws}/src/app.ts`, matches: [{ line: 1, text: 'const a = 1; // TODO tidy' }] },
+      ]);
+      assert.strictEqual(json.total_matches, 2);
+      assert.strictEqual(json.skipped.denied, 1);
+    });
+
+    it('prints the glob JSON', async () => {
+      const result = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws]);
+      assert.strictEqual(result.code, 0);
+      const json = JSON.parse(result.stdout ?? '');
+      assert.deepStrictEqual(json.files, [`${ws}/src/app.ts`]);
+      assert.strictEqual(json.total, 1);
+    });
+
+    it('takes several --workspace folders, in order', async () => {
+      const result = await main(['grep', '{"pattern":"TODO","output_mode":"files_with_matches"}', '--workspace', other, '--workspace', ws]);
+      const json = JSON.parse(result.stdout ?? '');
+      assert.deepStrictEqual(json.base_path, [other, ws]);
+      assert.deepStrictEqual(json.files, [`${other}/lib.ts`, `${ws}/README.md`, `${ws}/src/app.ts`]);
+    });
+
+    it('resolves a relative --workspace against the current directory', async () => {
+      const relative = nodePath.relative(process.cwd(), ws);
+      const json = JSON.parse((await main(['glob', '{"pattern":"*.md"}', '--workspace', relative])).stdout ?? '');
+      assert.strictEqual(json.base_path, ws);
+    });
+
+    it('prints engine errors on stderr with exit code 1', async () => {
+      assert.deepStrictEqual(await main(['grep', '{"pattern":"("}', '--workspace', ws]), {
+        code: 1,
+        stderr: 'Invalid regular expression "(": Unterminated group. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally.',
+      });
+      const denied = await main(['grep', '{"pattern":"TODO","path":".env"}', '--workspace', ws]);
+      assert.strictEqual(denied.code, 1);
+      assert.match(denied.stderr ?? '', /^Path "\.env": permission denied by policy/);
+    });
+
+    it('says when a --workspace folder does not exist', async () => {
+      const missing = fx.path('missing');
+      assert.deepStrictEqual(await main(['glob', '{"pattern":"*"}', '--workspace', missing]), {
+        code: 1,
+        stderr: `Workspace folder not found: ${missing} does not exist. Open an existing folder, or pass an absolute "path".`,
+      });
+    });
+
+    it('refuses a path outside the workspace unless --allow-outside', async () => {
+      const input = JSON.stringify({ pattern: 'TODO', path: outside });
+      const refused = await main(['grep', input, '--workspace', ws]);
+      assert.strictEqual(refused.code, 1);
+      assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Search inside the workspace, or ask the user to open that folder.`);
+      const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
+      assert.strictEqual(allowed.code, 0);
+      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, [{ file: `${outside}/x.txt`, matches: [{ line: 1, text: 'TODO outside' }] }]);
+    });
+  });
+
+  describe('node dist/cli.js', () => {
+    before(() => {
+      assert.ok(fs.existsSync(distCli), `${distCli} is missing: build with "node esbuild.js" first`);
+    });
+
+    it('uses the current directory as the workspace, prints the JSON on stdout and exits 0', () => {
+      const run = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"TODO","output_mode":"count"}'], { cwd: ws, encoding: 'utf8' });
+      assert.strictEqual(run.status, 0, run.stderr);
+      assert.strictEqual(run.stderr, '');
+      assert.ok(run.stdout.endsWith('}\n'));
+      const json = JSON.parse(run.stdout);
+      assert.strictEqual(json.base_path, ws);
+      assert.deepStrictEqual(json.files, [
+        { file: `${ws}/README.md`, count: 1 },
+        { file: `${ws}/src/app.ts`, count: 1 },
+      ]);
+    });
+
+    it('prints the error on stderr and exits 1', () => {
+      const run = spawnSync(process.execPath, [distCli, 'glob', '{"pattern":"*","sort":"size"}', '--workspace', ws], { encoding: 'utf8' });
+      assert.strictEqual(run.status, 1);
+      assert.strictEqual(run.stdout, '');
+      assert.strictEqual(run.stderr, 'Invalid glob input: "sort" must be one of "path", "mtime", got a string.\n');
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import * as assert from 'assert';
+import { DEFAULT_DENIED_PATHS } from '../../../src/engine/config';
+import { filterCandidates, includeToGlob } from '../../../src/engine/fileSource';
+import type { SearchBase } from '../../../src/engine/roots';
+import { emptySkips, type Candidate } from '../../../src/engine/types';
+
+const candidate = (base: string, relative: string): Candidate => ({ path: `${base}/${relative}`, relative });
+
+describe('engine/fileSource', () => {
+  describe('includeToGlob', () => {
+    it('hands sources a recursive glob for a name glob, and the glob itself otherwise', () => {
+      assert.strictEqual(includeToGlob(undefined), '**');
+      assert.strictEqual(includeToGlob(''), '**');
+      assert.strictEqual(includeToGlob('*.ts'), '**/*.ts');
+      assert.strictEqual(includeToGlob('*.{ts,tsx}'), '**/*.{ts,tsx}');
+      assert.strictEqual(includeToGlob('src/*.ts'), 'src/*.ts');
+      assert.strictEqual(includeToGlob('./src/**/*.ts'), 'src/**/*.ts');
+    });
+  });
+
+  describe('filterCandidates', () => {
+    const a: SearchBase = { root: '/w/a', base: '/w/a', folderIndex: 0 };
+    const b: SearchBase = { root: '/w/b', base: '/w/b', folderIndex: 1 };
+
+    it('sorts each base by path and keeps the base order', () => {
+      const skipped = emptySkips();
+      const result = filterCandidates(
+        [b, a],
+        [
+          [candidate('/w/b', 'z.ts'), candidate('/w/b', 'a/x.ts')],
+          [candidate('/w/a', 'src/b.ts'), candidate('/w/a', 'src/a.ts'), candidate('/w/a', 'README.md')],
+        ],
+        { denied: DEFAULT_DENIED_PATHS },
+        skipped,
+      );
+      assert.deepStrictEqual(
+        result.map((c) => c.path),
+        ['/w/b/a/x.ts', '/w/b/z.ts', '/w/a/README.md', '/w/a/src/a.ts', '/w/a/src/b.ts'],
+      );
+      assert.deepStrictEqual(skipped, emptySkips());
+    });
+
+    it('drops denied files and counts them', () => {
+      const skipped = emptySkips();
+      const result = filterCandidates(
+        [a],
+        [['.env', 'config/.env.production', 'keys/server.pem', 'src/app.ts', '.git/config'].map((r) => candidate('/w/a', r))],
+        { denied: DEFAULT_DENIED_PATHS },
+        skipped,
+      );
+      assert.deepStrictEqual(result.map((c) => c.relative), ['src/app.ts']);
+      assert.strictEqual(skipped.denied, 4);
+    });
+
+    it('judges denied paths from the workspace folder, not the search base', () => {
+      // Searching /w/a/secrets/sub: the file is "x.txt" below the base but "secrets/sub/x.txt" in the folder.
+      const base: SearchBase = { root: '/w/a', base: '/w/a/secrets/sub', folderIndex: 0 };
+      const skipped = emptySkips();
+      const result = filterCandidates([base], [[{ path: '/w/a/secrets/sub/x.txt', relative: 'x.txt' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
+      assert.deepStrictEqual(result, []);
+      assert.strictEqual(skipped.denied, 1);
+    });
+
+    it('applies include and exclude to the base-relative path; a name glob matches at any depth', () => {
+      const files = [['src/a.ts', 'src/a.test.ts', 'src/deep/b.ts', 'docs/c.md', 'top.ts'].map((r) => candidate('/w/a', r))];
+      const run = (include?: string, exclude?: string) =>
+        filterCandidates([a], files, { include, exclude, denied: DEFAULT_DENIED_PATHS }, emptySkips()).map((c) => c.relative);
+      assert.deepStrictEqual(run('*.ts'), ['src/a.test.ts', 'src/a.ts', 'src/deep/b.ts', 'top.ts']);
+      assert.deepStrictEqual(run('src/*.ts'), ['src/a.test.ts', 'src/a.ts']);
+      assert.deepStrictEqual(run('*.ts', '*.test.ts'), ['src/a.ts', 'src/deep/b.ts', 'top.ts']);
+      assert.deepStrictEqual(run(undefined, 'src/**'), ['docs/c.md', 'top.ts']);
+      assert.deepStrictEqual(run('**/*.{md,ts}', 'src/deep/**'), ['docs/c.md', 'src/a.test.ts', 'src/a.ts', 'top.ts']);
+    });
+
+    it('lists a file found under two bases once, in the first base', () => {
+      const inner: SearchBase = { root: '/w/a', base: '/w/a/src', folderIndex: 0 };
+      const result = filterCandidates(
+        [a, inner],
+        [[candidate('/w/a', 'src/x.ts')], [{ path: '/w/a/src/x.ts', relative: 'x.ts' }]],
+        { denied: DEFAULT_DENIED_PATHS },
+        emptySkips(),
+      );
+      assert.deepStrictEqual(result, [{ path: '/w/a/src/x.ts', relative: 'src/x.ts' }]);
+    });
+  });
+});

@@ -1,0 +1,171 @@
+/** Helpers shared by the unit tests: temp fixture trees and a SearchEnvironment built like the CLI's. */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as nodePath from 'path';
+import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/config';
+import { runGlob } from '../../src/engine/glob';
+import { runGrep, type SearchEnvironment } from '../../src/engine/grep';
+import { printGlob, printGrep } from '../../src/engine/printer';
+import { readFileCapped } from '../../src/engine/reader';
+import type { WorkspaceFolder } from '../../src/engine/roots';
+import { NodeFileSource } from '../../src/engine/walker';
+
+/** A temp directory (real path, so symlinked tmp dirs do not confuse path checks), removed by `remove()`. */
+export class Fixture {
+  readonly root: string;
+
+  constructor(prefix = 'grep-tools-unit-') {
+    this.root = fs.realpathSync(fs.mkdtempSync(nodePath.join(os.tmpdir(), prefix)));
+  }
+
+  /** Absolute path of a '/'-separated path below the root. */
+  path(relative = ''): string {
+    return relative ? nodePath.join(this.root, ...relative.split('/')) : this.root;
+  }
+
+  /** Writes a file (creating its directories) and returns its absolute path. */
+  write(relative: string, content: string | Uint8Array = ''): string {
+    const absolute = this.path(relative);
+    fs.mkdirSync(nodePath.dirname(absolute), { recursive: true });
+    fs.writeFileSync(absolute, content);
+    return absolute;
+  }
+
+  /** Writes several files at once. */
+  files(tree: Record<string, string | Uint8Array>): void {
+    for (const [relative, content] of Object.entries(tree)) this.write(relative, content);
+  }
+
+  mkdir(relative: string): string {
+    const absolute = this.path(relative);
+    fs.mkdirSync(absolute, { recursive: true });
+    return absolute;
+  }
+
+  /** Creates a symlink at `relative` pointing to `target` (absolute, or relative to the link's directory). */
+  symlink(target: string, relative: string): string {
+    const absolute = this.path(relative);
+    fs.mkdirSync(nodePath.dirname(absolute), { recursive: true });
+    fs.symlinkSync(target, absolute);
+    return absolute;
+  }
+
+  /** Sets the modification time (seconds since the epoch) of a file. */
+  touch(relative: string, seconds: number): void {
+    fs.utimesSync(this.path(relative), seconds, seconds);
+  }
+
+  remove(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+export interface EnvOptions {
+  config?: Partial<EngineConfig>;
+  allowOutside?: boolean;
+  isCancelled?: () => boolean;
+}
+
+/** Workspace folders named after their directory, as the CLI names them. */
+export function folders(...paths: string[]): WorkspaceFolder[] {
+  return paths.map((path) => ({ name: nodePath.basename(path), path }));
+}
+
+/** The environment the CLI builds: Node walker, capped reader, default config (overridable). */
+export function makeEnv(workspace: string | WorkspaceFolder[], options: EnvOptions = {}): SearchEnvironment {
+  return {
+    folders: typeof workspace === 'string' ? folders(workspace) : workspace,
+    source: new NodeFileSource(),
+    config: { ...DEFAULT_CONFIG, deniedPaths: [...DEFAULT_CONFIG.deniedPaths], ...options.config },
+    readFile: readFileCapped,
+    allowOutside: options.allowOutside ?? false,
+    isCancelled: options.isCancelled ?? (() => false),
+  };
+}
+
+export interface GrepContentMatch {
+  line: number;
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+
+/** The grep JSON as the model reads it (the union of the three output modes' fields). */
+export interface GrepJson {
+  pattern: string;
+  base_path: string | string[];
+  output_mode: string;
+  /** content: {file, matches}; count: {file, count}; files_with_matches: paths. Read with the accessors below. */
+  files: unknown[];
+  total_matches?: number;
+  returned_matches?: number;
+  returned_files?: number;
+  files_searched: number;
+  files_matched: number;
+  truncated: boolean;
+  next_offset?: number;
+  skipped: { binary: number; too_large: number; denied: number; unreadable: number; outside_workspace: number };
+  timed_out?: boolean;
+  elapsed_ms: number;
+  notes: string[];
+}
+
+export interface GlobJson {
+  pattern: string;
+  mode: string;
+  base_path: string | string[];
+  files: string[];
+  count: number;
+  total: number;
+  truncated: boolean;
+  next_offset?: number;
+  skipped: GrepJson['skipped'];
+  elapsed_ms: number;
+  notes: string[];
+}
+
+/** Runs grep and parses exactly the text the model would receive. */
+export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepJson> {
+  return JSON.parse(printGrep(await runGrep(input, env))) as GrepJson;
+}
+
+export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobJson> {
+  return JSON.parse(printGlob(await runGlob(input, env))) as GlobJson;
+}
+
+export function contentFiles(json: GrepJson): Array<{ file: string; matches: GrepContentMatch[] }> {
+  return json.files as Array<{ file: string; matches: GrepContentMatch[] }>;
+}
+
+export function countFiles(json: GrepJson): Array<{ file: string; count: number }> {
+  return json.files as Array<{ file: string; count: number }>;
+}
+
+export function pathFiles(json: GrepJson): string[] {
+  return json.files as string[];
+}
+
+/** '/'-separated path of `absolute` relative to `root`. */
+export function rel(root: string, absolute: string): string {
+  return nodePath.relative(root, absolute).split(nodePath.sep).join('/');
+}
+
+/** Content-mode results flattened to "relative-path:line:text" strings, in output order. */
+export function flatMatches(json: GrepJson, root: string): string[] {
+  return contentFiles(json).flatMap((entry) => entry.matches.map((m) => `${rel(root, entry.file)}:${m.line}:${m.text}`));
+}
+
+/** Asserts that a promise rejects with an Error whose message matches every regex. */
+export async function rejectsWith(promise: Promise<unknown>, ...patterns: RegExp[]): Promise<Error> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  if (!(caught instanceof Error)) throw new Error(`expected a rejection with an Error, got ${caught === undefined ? 'success' : String(caught)}`);
+  for (const pattern of patterns) {
+    if (!pattern.test(caught.message)) throw new Error(`error message ${JSON.stringify(caught.message)} does not match ${pattern}`);
+  }
+  return caught;
+}
