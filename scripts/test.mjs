@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureCodeServer } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,8 +14,17 @@ function section(title) {
   process.stdout.write(`\n=== ${title}\n`);
 }
 
+// The VS Code host is installed (or reused) first: it also brings the ripgrep the differential unit test compares with.
+section('VS Code host (code-server, cached)');
+const { rg } = await ensureCodeServer();
+process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
+
 section('Unit tests (mocha, Node ' + process.version + ')');
-const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js'], { cwd: repo, stdio: 'inherit' });
+const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js'], {
+  cwd: repo,
+  stdio: 'inherit',
+  env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg },
+});
 results.push(['unit', unit.status === 0]);
 
 const suites = [

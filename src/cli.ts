@@ -6,6 +6,7 @@ import * as nodePath from 'path';
 import { DEFAULT_CONFIG } from './engine/config';
 import { runGlob } from './engine/glob';
 import { runGrep, type SearchEnvironment } from './engine/grep';
+import { SearchPool } from './engine/pool';
 import { printGlob, printGrep } from './engine/printer';
 import { readFileCapped } from './engine/reader';
 import { NodeFileSource } from './engine/walker';
@@ -35,13 +36,18 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     config: { ...DEFAULT_CONFIG, deniedPaths: [...DEFAULT_CONFIG.deniedPaths] },
     readFile: readFileCapped,
     allowOutside,
+    outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
     isCancelled: () => false,
+    // Workers boot while the tree is walked.
+    pool: tool === 'grep' ? new SearchPool().warm() : undefined,
   };
   try {
     const text = tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
     return { code: 0, stdout: text };
   } catch (error) {
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+  } finally {
+    env.pool?.dispose();
   }
 }
 

@@ -1,14 +1,25 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
+import { registerFindFiles } from './vscode/commands/findFiles';
+import { registerSearchText } from './vscode/commands/searchText';
 import { GlobTool, GrepTool } from './vscode/tools';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
+export interface GrepToolsApi {
+  tools: { grep: GrepTool; glob: GlobTool };
+}
+
+export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const log = vscode.window.createOutputChannel('Grep Tools', { log: true });
+  const tools = { grep: new GrepTool(log), glob: new GlobTool(log) };
   context.subscriptions.push(
     log,
-    vscode.lm.registerTool('grep', new GrepTool(log)),
-    vscode.lm.registerTool('glob', new GlobTool(log)),
+    vscode.lm.registerTool('grep', tools.grep),
+    vscode.lm.registerTool('glob', tools.glob),
+    registerSearchText(context, log),
+    registerFindFiles(context, log),
   );
+  return { tools };
 }
 
 export function deactivate(): void {}

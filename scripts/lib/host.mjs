@@ -22,9 +22,10 @@ process.once('exit', () => {
 
 /**
  * Starts code-server with a fresh user-data dir. Returns { url, port, userDataDir, stop, output }.
- * `settings` are written as the user's settings.json.
+ * `settings` are written as the user's settings.json; `chatLanguageModels`, when given, as the user's
+ * chatLanguageModels.json (the chat models VS Code offers, e.g. a Custom Endpoint model on 127.0.0.1).
  */
-export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000 } = {}) {
+export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels } = {}) {
   const { node, entry } = await ensureCodeServer();
   const dir = mkdtempSync(join(tmpdir(), 'grep-tools-vscode-'));
   const userDataDir = join(dir, 'user-data');
@@ -33,6 +34,7 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000 
     join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', ...settings }, null, 2),
   );
+  if (chatLanguageModels) writeFileSync(join(userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(chatLanguageModels, null, 2));
   const args = [
     entry,
     '--auth', 'none',

@@ -1,8 +1,8 @@
 /** The glob tool's engine: validated input → files below the base whose relative path matches. */
-import * as nodePath from 'path';
-import { filterCandidates } from './fileSource';
-import { comparePaths, splitAbsoluteGlob } from './globs';
-import { CancelledError, resolveGrantedBases, type SearchEnvironment } from './grep';
+import { filterCandidates, globMayMatchBelow, type PrunedEntry } from './fileSource';
+import { comparePaths } from './globs';
+import { checkSearchGlob, globRequest } from './guard';
+import { authorizeSearch, CancelledError, type SearchEnvironment } from './grep';
 import { Minimatch } from 'minimatch';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
@@ -42,30 +42,28 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
   const started = Date.now();
   const input = validate<GlobInput>('glob', GLOB_SCHEMA, rawInput);
   const mode = input.mode ?? 'glob';
-  let pattern = input.pattern;
-  let path = input.path;
-  if (mode === 'glob' && nodePath.isAbsolute(pattern)) {
-    const split = splitAbsoluteGlob(pattern);
-    if (path !== undefined && nodePath.resolve(path) !== split.base) {
-      throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${split.base}.`);
-    }
-    path = split.base;
-    pattern = split.rest;
-  }
+  // An absolute glob names its base, which the guard judges like "path"; the rest cannot climb out ('..').
+  const { pattern, path } = globRequest(input.pattern, input.path, mode);
+  if (mode === 'glob') checkSearchGlob(pattern, 'glob');
   const matches = compileRelativeMatcher(pattern, mode);
   const offset = input.offset ?? 0;
   // glob lists paths, which are small: its default and cap are 1000 whatever grep's cap is.
   const limit = Math.min(input.max_results ?? 1000, Math.max(env.config.maxResultsCap, 1000));
   const skipped = emptySkips();
-  const bases = await resolveGrantedBases(path, env);
+  const { bases, granted } = await authorizeSearch(path, env);
 
   const list = async (sourceGlob: string, test: (relative: string) => boolean, skipped: SkipCounts): Promise<Candidate[]> => {
-    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true }, env.config.deniedPaths, skipped, env.isCancelled);
+    const pruned: PrunedEntry[] = [];
+    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted }, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const depth = input.max_depth ?? 0;
+    const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
     // Match first, so only files the pattern would have listed count as denied.
-    const matching = perBase.map((files) => files.filter((c) => test(c.relative) && (depth === 0 || c.relative.split('/').length <= depth)));
-    return filterCandidates(bases, matching, { denied: env.config.deniedPaths }, skipped);
+    const matching = perBase.map((files) => files.filter((c) => test(c.relative) && withinDepth(c.relative, false)));
+    // A pruned entry counts when the pattern could have listed it, or files inside it (a regex: any).
+    const below = mode === 'glob' ? globMayMatchBelow(sourceGlob, false) : () => true;
+    const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : test(relative));
+    return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
   };
   const found = await list(mode === 'glob' ? pattern : '**', matches, skipped);
   let ordered = found.map((c) => c.path);

@@ -1,14 +1,13 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
-import { promises as fs } from 'fs';
-import * as nodePath from 'path';
 import type { EngineConfig } from './config';
-import { filterCandidates, includeToGlob, type FileSource } from './fileSource';
-import { deniedDirectoryGlobs, deniedRule } from './globs';
+import { filterCandidates, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
+import { authorize, checkSearchGlob, type Access } from './guard';
 import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
-import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
-import { GREP_SCHEMA, InputError, validate } from './schema';
-import { decodeText, searchText, type FileMatches } from './searcher';
+import type { SearchBase, WorkspaceFolder } from './roots';
+import { GREP_SCHEMA, validate } from './schema';
+import type { FileOutcome, SearchPool, SearchSpec } from './pool';
+import { compilePrefilter, searchBytes } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 
 export class CancelledError extends Error {
@@ -25,7 +24,11 @@ export interface SearchEnvironment {
   readFile(path: string, maxSize: number): Promise<ReadOutcome>;
   /** A path outside every workspace folder may be searched (the person confirmed it). */
   allowOutside: boolean;
+  /** How this caller gets the person's confirmation, told to the model when an outside path is refused. */
+  outsideHint?: string;
   isCancelled(): boolean;
+  /** Workers that read and search files off this thread; without it, files are read with readFile here. */
+  pool?: SearchPool;
 }
 
 export type GrepFileEntry =
@@ -53,51 +56,24 @@ export interface GrepReport {
   include?: string;
 }
 
-/** The denied-path rule that a base (a file, or a directory a rule hides) matches; '' (the root itself) never does. */
-function deniedBaseRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
-  const relative = nodePath.relative(root, absolute).split(nodePath.sep).join('/');
-  if (relative === '') return undefined;
-  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+/**
+ * The guard's decision for `path` in this environment (guard.ts, SPEC §5): the bases to search and where
+ * symlinks may lead, or an InputError (denied by policy, outside the workspace without confirmation,
+ * not found). Nothing is opened or listed before it says yes.
+ */
+export function authorizeSearch(path: string | undefined, env: SearchEnvironment): Promise<Access> {
+  return authorize(path, {
+    folders: env.folders,
+    config: env.config,
+    kind: (absolute) => env.source.kind(absolute),
+    allowOutside: env.allowOutside,
+    outsideHint: env.outsideHint,
+  });
 }
 
-/**
- * Resolves `path` to bases, refusing outside paths unless allowed (also when a symlink leads outside),
- * denied paths, and a path that does not exist.
- */
+/** The bases `authorizeSearch` grants. */
 export async function resolveGrantedBases(path: string | undefined, env: SearchEnvironment): Promise<SearchBase[]> {
-  const bases = await resolveBases(path, env.folders, async (p) => (await env.source.kind(p)) !== undefined);
-  const outside = (resolved: string) =>
-    new InputError(
-      `Path ${JSON.stringify(path)} resolves to ${resolved}, which is outside every workspace folder (${env.folders.map((f) => f.path).join(', ') || 'none open'}). Search inside the workspace, or ask the user to open that folder.`,
-    );
-  const denied = (rule: string) =>
-    new InputError(
-      `Path ${JSON.stringify(path)}: permission denied by policy (it matches the denied path rule ${JSON.stringify(rule)}). Secrets, keys and .git are never searched or listed; search another path.`,
-    );
-  for (const base of bases) {
-    if (base.folderIndex === -1 && !env.allowOutside) throw outside(base.base);
-    // An outside base is checked as an absolute path, so '/home/me/.ssh' is denied too.
-    const fileSystemRoot = (p: string) => nodePath.parse(p).root;
-    const rule = deniedBaseRule(base.base, base.folderIndex === -1 ? fileSystemRoot(base.base) : base.root, env.config.deniedPaths);
-    if (rule !== undefined) throw denied(rule);
-    if ((await env.source.kind(base.base)) === undefined) {
-      if (path === undefined || path === '' || path === '.') {
-        throw new InputError(`Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".`);
-      }
-      throw new InputError(`Path not found: ${JSON.stringify(path)} (resolved to ${base.base}). Check the path, or omit "path" to search the whole workspace.`);
-    }
-    // `..` was resolved above; a symlink on the way may still lead elsewhere: judge the real path.
-    const real = await fs.realpath(base.base).catch(() => base.base);
-    let realRoot = fileSystemRoot(real);
-    if (base.folderIndex !== -1) {
-      const folderRoot = await fs.realpath(base.root).catch(() => base.root);
-      if (isInside(real, folderRoot)) realRoot = folderRoot;
-      else if (!env.allowOutside) throw outside(real);
-    }
-    const realRule = deniedBaseRule(real, realRoot, env.config.deniedPaths);
-    if (realRule !== undefined) throw denied(realRule);
-  }
-  return bases;
+  return (await authorizeSearch(path, env)).bases;
 }
 
 export function resultLimit(requested: number | undefined, config: EngineConfig): number {
@@ -107,24 +83,62 @@ export function resultLimit(requested: number | undefined, config: EngineConfig)
 /** Lists the candidate files of a search, in stable order. */
 export async function listCandidates(
   bases: SearchBase[],
-  filter: { include?: string; exclude?: string; includeIgnored: boolean },
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[] },
   env: SearchEnvironment,
   skipped: SkipCounts,
 ): Promise<Candidate[]> {
+  // Checked before anything is listed: an include cannot climb out of the base ('../x', '/etc/*').
+  if (filter.include !== undefined) checkSearchGlob(filter.include, 'include');
+  if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
+  const pruned: PrunedEntry[] = [];
   const perBase = await env.source.list(
-    { bases, include: includeToGlob(filter.include), includeIgnored: filter.includeIgnored },
+    { bases, include: includeToGlob(filter.include), includeIgnored: filter.includeIgnored, respectGitignore: env.config.respectGitignore && !filter.includeIgnored, granted: filter.granted },
     env.config.deniedPaths,
-    skipped,
+    pruned,
     env.isCancelled,
   );
   if (env.isCancelled()) throw new CancelledError();
-  return filterCandidates(bases, perBase, { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths }, skipped);
+  return filterCandidates(
+    bases,
+    perBase,
+    { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned },
+    skipped,
+  );
 }
 
-/** How many files are read and searched at once. */
-const READ_AHEAD = 16;
+/** How many files are being read and searched ahead of the one the report is waiting for. */
+const READ_AHEAD_INLINE = 16;
+const READ_AHEAD_POOL = 512;
 
-export async function runGrep(rawInput: unknown, env: SearchEnvironment): Promise<GrepReport> {
+/**
+ * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
+ * either comes (the pool then terminates the workers busy with this search).
+ */
+function stopWatch(deadline: number, isCancelled: () => boolean, onStop: () => void) {
+  let reason: 'timeout' | 'cancelled' | undefined;
+  const fire = (why: 'timeout' | 'cancelled') => {
+    if (reason) return;
+    reason = why;
+    onStop();
+  };
+  const timer = setTimeout(() => fire('timeout'), Math.max(0, deadline - Date.now()));
+  const poll = setInterval(() => isCancelled() && fire('cancelled'), 25);
+  return {
+    reason: () => reason,
+    dispose: () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+    },
+  };
+}
+
+/** Optional progress of runGrep: the Command Palette search shows results as they are found. */
+export interface GrepProgress {
+  /** Called with each entry as it is added to the report's files (in report order). */
+  onFile?(entry: GrepFileEntry): void;
+}
+
+export async function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
   const started = Date.now();
   const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
   const matcher = compileMatcher(input.pattern, input);
@@ -134,32 +148,38 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment): Promis
   const deadline = started + env.config.timeoutSeconds * 1000;
   const skipped = emptySkips();
 
-  const bases = await resolveGrantedBases(input.path, env);
+  const { bases, granted } = await authorizeSearch(input.path, env);
   const candidates = await listCandidates(
     bases,
-    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true },
+    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, granted },
     env,
     skipped,
   );
 
-  const before = input.before_lines ?? input.context_lines ?? 0;
-  const after = input.after_lines ?? input.context_lines ?? 0;
-  const maxPerFile = input.max_matches_per_file ?? Number.MAX_SAFE_INTEGER;
-  const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileMatches | keyof SkipCounts> => {
+  const spec: SearchSpec = {
+    pattern: input.pattern,
+    matcher: input,
+    maxFileSize: env.config.maxFileSize,
+    search: {
+      invert: input.invert_match === true,
+      before: input.before_lines ?? input.context_lines ?? 0,
+      after: input.after_lines ?? input.context_lines ?? 0,
+      // files_with_matches needs one hit per file; the others need exact counts.
+      maxPerFile: mode === 'files_with_matches' ? 1 : (input.max_matches_per_file ?? Number.MAX_SAFE_INTEGER),
+      maxLineLength: env.config.maxLineLength,
+      collect: mode === 'content',
+    },
+  };
+  // In the pool's workers when there is one; otherwise here, through env.readFile.
+  const poolSearch = env.pool?.search(spec);
+  const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
+  const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+    if (poolSearch) return poolSearch.file(candidate.path, collect);
     const read = await env.readFile(candidate.path, env.config.maxFileSize);
     if (read.kind !== 'bytes') return read.kind;
-    const text = decodeText(read.bytes);
-    if (text === undefined) return 'binary';
-    return searchText(text, matcher, {
-      invert: input.invert_match === true,
-      before,
-      after,
-      // files_with_matches needs one hit per file; the others need exact counts.
-      maxPerFile: mode === 'files_with_matches' ? 1 : maxPerFile,
-      maxLineLength: env.config.maxLineLength,
-      collect: collect && mode === 'content',
-    });
+    return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
   };
+  const readAhead = poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE;
 
   const files: GrepFileEntry[] = [];
   let totalResults = 0;
@@ -167,43 +187,62 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment): Promis
   let filesSearched = 0;
   let filesMatched = 0;
   let timedOut = false;
-  const pending: Array<Promise<FileMatches | keyof SkipCounts> | undefined> = [];
+  const stop = stopWatch(deadline, env.isCancelled, () => poolSearch?.abort());
+  const pending: Array<Promise<FileOutcome> | undefined> = [];
   let launched = 0;
-  for (let i = 0; i < candidates.length; i++) {
-    if (env.isCancelled()) throw new CancelledError();
-    if (Date.now() > deadline) {
-      timedOut = true;
-      break;
-    }
-    const pageFull = totalResults >= offset + limit;
-    while (launched < candidates.length && launched < i + READ_AHEAD) {
-      pending[launched] = searchOne(candidates[launched], !pageFull);
-      launched++;
-    }
-    const outcome = await pending[i]!;
-    pending[i] = undefined;
-    if (typeof outcome === 'string') {
-      skipped[outcome]++;
-      continue;
-    }
-    filesSearched++;
-    if (outcome.count === 0) continue;
-    filesMatched++;
-    totalMatches += outcome.count;
-    const file = candidates[i].path;
-    if (mode === 'content') {
-      const from = Math.max(0, offset - totalResults);
-      const to = Math.min(outcome.count, offset + limit - totalResults);
-      if (from < to) files.push({ file, matches: outcome.lines.slice(from, to) });
-      totalResults += outcome.count;
-    } else {
-      if (totalResults >= offset && totalResults < offset + limit) {
-        files.push(mode === 'count' ? { file, count: outcome.count } : file);
+  try {
+    for (let i = 0; i < candidates.length; i++) {
+      if (env.isCancelled() || stop.reason()) break;
+      if (Date.now() > deadline) {
+        timedOut = true;
+        break;
       }
-      totalResults++;
+      const pageFull = totalResults >= offset + limit;
+      while (launched < candidates.length && launched < i + readAhead) {
+        const promise = searchOne(candidates[launched], !pageFull);
+        promise.catch(() => {}); // awaited below; a stopped search rejects the rest
+        pending[launched++] = promise;
+      }
+      let outcome: FileOutcome;
+      try {
+        outcome = await pending[i]!;
+      } catch (error) {
+        if (stop.reason()) break; // the pool stopped this search
+        throw error;
+      }
+      pending[i] = undefined;
+      if (typeof outcome === 'string') {
+        skipped[outcome]++;
+        continue;
+      }
+      filesSearched++;
+      if (outcome.count === 0) continue;
+      filesMatched++;
+      totalMatches += outcome.count;
+      const file = candidates[i].path;
+      if (mode === 'content') {
+        const from = Math.max(0, offset - totalResults);
+        const to = Math.min(outcome.count, offset + limit - totalResults);
+        if (from < to) {
+          files.push({ file, matches: outcome.lines.slice(from, to) });
+          progress?.onFile?.(files[files.length - 1]);
+        }
+        totalResults += outcome.count;
+      } else {
+        if (totalResults >= offset && totalResults < offset + limit) {
+          files.push(mode === 'count' ? { file, count: outcome.count } : file);
+          progress?.onFile?.(files[files.length - 1]);
+        }
+        totalResults++;
+      }
     }
+  } finally {
+    if (stop.reason() === 'timeout') timedOut = true;
+    stop.dispose();
+    poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
+    await Promise.allSettled(pending.filter((p) => p !== undefined));
   }
-  await Promise.allSettled(pending.filter((p) => p !== undefined));
+  if (env.isCancelled()) throw new CancelledError();
 
   const returnedResults = mode === 'content' ? files.reduce((n, f) => n + (f as { matches: LineResult[] }).matches.length, 0) : files.length;
   const end = offset + returnedResults;

@@ -1,4 +1,5 @@
 /** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
+import { requiredLiteral } from './literals';
 import { InputError } from './schema';
 
 export interface MatcherOptions {
@@ -12,6 +13,9 @@ export interface Matcher {
   /** Global regex for searching a whole text ('m' so ^ and $ work per line; 's' when multiline). */
   regex: RegExp;
   multiline: boolean;
+  /** A literal every match contains (for the byte prefilter), and whether it is compared ignoring case. */
+  literal?: string;
+  ignoreCase: boolean;
 }
 
 const INLINE_FLAGS = /^\(\?([a-zA-Z]+)\)/;
@@ -42,20 +46,23 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
   } else {
     source = escapeRegExp(source);
   }
+  const literal = options.fixed_strings ? pattern : requiredLiteral(source);
   if (options.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
   const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;
   // Unicode mode first (so '.' and classes see code points, \p{..} works); plain mode accepts the
   // looser escapes models often write (\_, \-, \<).
+  let regex: RegExp;
   try {
-    return { regex: new RegExp(source, flags + 'u'), multiline };
+    regex = new RegExp(source, flags + 'u');
   } catch (unicodeError) {
     if (options.word) throw invalidPattern(pattern, unicodeError);
     try {
-      return { regex: new RegExp(source, flags), multiline };
+      regex = new RegExp(source, flags);
     } catch (error) {
       throw invalidPattern(pattern, error);
     }
   }
+  return { regex, multiline, literal, ignoreCase };
 }
 
 function invalidPattern(pattern: string, error: unknown): InputError {

@@ -1,5 +1,5 @@
 /** Reads a file's bytes from disk, refusing files over the size cap before reading them. */
-import { constants, promises as fs } from 'fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
 
 export type ReadOutcome =
   | { kind: 'bytes'; bytes: Uint8Array }
@@ -26,5 +26,28 @@ export async function readFileCapped(path: string, maxSize: number): Promise<Rea
     return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
   } finally {
     await handle?.close();
+  }
+}
+
+/** The same, synchronously: what a search worker uses (it has nothing else to do while it reads). */
+export function readFileCappedSync(path: string, maxSize: number): ReadOutcome {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
+    if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < stat.size) {
+      const read = readSync(fd, bytes, filled, stat.size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
+  } catch (error) {
+    return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -41,6 +41,23 @@ function containing(absolute: string, folders: readonly WorkspaceFolder[]): Sear
 }
 
 /**
+ * On this POSIX machine a backslash is not a separator: a Windows path ("C:\\src", "src\\lib") is refused
+ * with the POSIX spelling to use. On Windows, '\\' separators are turned into '/'.
+ */
+function windowsSeparators(path: string): string {
+  if (nodePath.sep === '\\') return path.replace(/\\/g, '/');
+  if (/^[a-zA-Z]:([\\/]|$)/.test(path)) {
+    throw new InputError(
+      `Invalid "path" ${JSON.stringify(path)}: this is a Windows drive path, and the workspace is on a POSIX file system. Pass an absolute path such as "/home/...", or a path relative to a workspace folder with '/' separators.`,
+    );
+  }
+  if (path.includes('\\')) {
+    throw new InputError(`Invalid "path" ${JSON.stringify(path)}: use '/' as the separator, e.g. ${JSON.stringify(path.replace(/\\/g, '/'))}.`);
+  }
+  return path;
+}
+
+/**
  * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
  * `exists` says whether an absolute path exists (to pick the folder of a relative path).
  */
@@ -56,12 +73,11 @@ export async function resolveBases(
     return folders.map((folder, index) => ({ root: folder.path, base: folder.path, folderIndex: index }));
   }
   if (path.includes('\0')) throw new InputError('Invalid "path": it contains a NUL character.');
-  if (/^[a-zA-Z]:[\\/]|\\/.test(path)) {
-    throw new InputError(`Invalid "path" ${JSON.stringify(path)}: use a POSIX path with '/' separators.`);
-  }
-  let candidate = path;
+  let candidate = windowsSeparators(path);
   if (candidate === '~' || candidate.startsWith('~/')) {
     candidate = nodePath.join(process.env.HOME ?? '/', candidate.slice(1));
+  } else if (/^~[^/]/.test(candidate)) {
+    throw new InputError(`Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`);
   }
   if (nodePath.isAbsolute(candidate)) return [containing(normalise(candidate), folders)];
   if (folders.length === 0) {
@@ -74,6 +90,9 @@ export async function resolveBases(
     const absolute = normalise(nodePath.join(folder.path, candidate));
     if (await exists(absolute)) return [containing(absolute, folders)];
   }
+  // In a single-folder workspace, "<folder name>/src" names the folder too (models often write it so).
+  const own = folders.length === 1 && folders[0].name === first ? normalise(nodePath.join(folders[0].path, ...rest)) : undefined;
+  if (own !== undefined && (await exists(own))) return [containing(own, folders)];
   // Not found anywhere: resolve against the first folder so the caller reports "not found" there.
   return [containing(normalise(nodePath.join(folders[0].path, candidate)), folders)];
 }

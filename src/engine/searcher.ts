@@ -8,14 +8,52 @@ import type { LineResult } from './types';
 
 export const BINARY_PROBE_BYTES = 8192;
 
-/** Decoded text, or undefined for a binary file (a NUL byte in the first 8 KB of a file without a UTF-16 BOM). */
+function hasUtf16Bom(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** True for a binary file: a NUL byte in the first 8 KB of a file without a UTF-16 BOM. */
+export function isBinary(bytes: Uint8Array): boolean {
+  return !hasUtf16Bom(bytes) && asBuffer(bytes).subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+}
+
+/** Decoded text, or undefined for a binary file. UTF-8 (BOM stripped), or UTF-16 LE/BE with a BOM. */
 export function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  const probe = bytes.subarray(0, BINARY_PROBE_BYTES);
-  if (probe.indexOf(0) !== -1) return undefined;
-  // TextDecoder strips a UTF-8 BOM by default.
-  return new TextDecoder('utf-8').decode(bytes);
+  if (isBinary(bytes)) return undefined;
+  const buffer = asBuffer(bytes);
+  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  return buffer.toString('utf8', bom);
+}
+
+/** UTF-8 of the characters that Unicode case folding maps to ASCII 'k' and 's' (KELVIN SIGN, LONG S). */
+const FOLDS_TO_K = Buffer.from('\u212a', 'utf8');
+const FOLDS_TO_S = Buffer.from('\u017f', 'utf8');
+
+/**
+ * The byte prefilter for a matcher: false means the file cannot match, so it need not be decoded or
+ * regex-searched. Undefined when the matcher has no required literal (or it cannot be tested on bytes).
+ */
+export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => boolean) | undefined {
+  const literal = matcher.literal;
+  if (!literal) return undefined;
+  if (!matcher.ignoreCase || !/[a-zA-Z]/.test(literal)) {
+    const needle = Buffer.from(literal, 'utf8');
+    return (bytes) => asBuffer(bytes).indexOf(needle) !== -1;
+  }
+  if (!/^[\x00-\x7f]*$/.test(literal)) return undefined;
+  // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII.
+  const ascii = new RegExp(literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  const unicodeFolds = matcher.regex.unicode && /[ks]/i.test(literal);
+  return (bytes) => {
+    const buffer = asBuffer(bytes);
+    return ascii.test(buffer.toString('latin1')) || (unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1));
+  };
 }
 
 export interface SearchOptions {
@@ -201,4 +239,19 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     lines.push(result);
   });
   return { count: hits.length, lines };
+}
+
+/**
+ * Searches one file's bytes: 'binary' for a binary file; a file the prefilter rules out has no match
+ * (with invert_match every line of it would be reported, so the prefilter is not used then).
+ */
+export function searchBytes(
+  bytes: Uint8Array,
+  matcher: Matcher,
+  prefilter: ((bytes: Uint8Array) => boolean) | undefined,
+  options: SearchOptions,
+): FileMatches | 'binary' {
+  if (isBinary(bytes)) return 'binary';
+  if (prefilter && !options.invert && !hasUtf16Bom(bytes) && !prefilter(bytes)) return { count: 0, lines: [] };
+  return searchText(decodeText(bytes)!, matcher, options);
 }

@@ -1,15 +1,17 @@
 /**
- * The Node file source used by the CLI and the bench: walks each base with the exclusions VS Code
- * applies by default (files.exclude, search.exclude), never enters a denied directory, and follows a
- * symlink only when its real path stays inside the root.
+ * The Node file source used by the CLI and the bench: walks each base (synchronously: it is the CLI's
+ * only work while the workers start) with the exclusions VS Code applies by default (files.exclude,
+ * search.exclude) and .gitignore rules, never enters a denied directory, and follows a symlink only
+ * when its real path stays inside the root.
  */
-import { promises as fs } from 'fs';
+import { promises as fs, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'fs';
 import * as nodePath from 'path';
-import { Minimatch } from 'minimatch';
 import { DEFAULT_EXCLUDES } from './config';
 import type { FileQuery, FileSource } from './fileSource';
-import { deniedDirectoryGlobs, deniedRule } from './globs';
+import { GitignoreStack } from './gitignore';
+import { deniedDirectoryGlobs, deniedRule, globTest } from './globs';
 import { isInside } from './roots';
+import type { SearchBase } from './roots';
 import type { Candidate, SkipCounts } from './types';
 
 function toPosix(path: string): string {
@@ -33,78 +35,124 @@ export class NodeFileSource implements FileSource {
   }
 
   async list(query: FileQuery, denied: readonly string[], skipped: SkipCounts, isCancelled: () => boolean): Promise<Candidate[][]> {
-    const prune = [
-      ...deniedDirectoryGlobs(denied).map((glob) => new Minimatch(glob, { dot: true, nocase: true })),
-      ...(query.includeIgnored ? [] : this.excludes.map((glob) => new Minimatch(glob, { dot: true }))),
-    ];
-    const perBase: Candidate[][] = [];
-    for (const base of query.bases) {
-      const files: Candidate[] = [];
-      if ((await this.kind(base.base)) === 'file') {
-        files.push({ path: base.base, relative: nodePath.basename(base.base) });
-      } else {
-        const realRoot = await fs.realpath(base.root).catch(() => base.root);
-        await this.walk(base.base, '', base.root, realRoot, prune, denied, skipped, files, isCancelled, new Set());
-      }
-      perBase.push(files);
-    }
-    return perBase;
+    return query.bases.map((base) => [...this.streamBase(query, base, denied, skipped, isCancelled)]);
   }
 
-  private async walk(
-    dir: string,
-    relative: string,
-    root: string,
-    realRoot: string,
-    prune: Minimatch[],
-    denied: readonly string[],
-    skipped: SkipCounts,
-    out: Candidate[],
-    isCancelled: () => boolean,
-    visiting: Set<string>,
-  ): Promise<void> {
-    if (isCancelled()) return;
-    const realDir = await fs.realpath(dir).catch(() => dir);
-    if (visiting.has(realDir)) return; // a symlink loop
-    visiting.add(realDir);
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      skipped.unreadable++;
-      visiting.delete(realDir);
+  /** The files below one base, in path order (entries are visited sorted by name, the order of comparePaths). */
+  private *streamBase(query: FileQuery, base: SearchBase, denied: readonly string[], skipped: SkipCounts, isCancelled: () => boolean): Generator<Candidate> {
+    if (statOrUndefined(base.base)?.isFile()) {
+      yield { path: base.base, relative: nodePath.basename(base.base) };
       return;
     }
+    const prune = [
+      ...deniedDirectoryGlobs(denied).map((glob) => entryTest(glob, true)),
+      ...(query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false))),
+    ];
+    const realRoot = realpathOrUndefined(base.root) ?? base.root;
+    const baseFromRoot = toPosix(nodePath.relative(base.root, base.base));
+    let gitignore: GitignoreStack | undefined;
+    if (query.respectGitignore) {
+      // The directories from the root down to the base are not walked: their rules apply first.
+      gitignore = new GitignoreStack();
+      const segments = baseFromRoot ? baseFromRoot.split('/') : [];
+      for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
+    }
+    const walk: Walk = { root: base.root, realRoot, prune, denied, skipped, isCancelled, visiting: new Set(), gitignore };
+    yield* this.walk(walk, base.base, '', baseFromRoot);
+  }
+
+  private *walk(w: Walk, dir: string, relative: string, fromRootDir: string): Generator<Candidate> {
+    if (w.isCancelled()) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      w.skipped.unreadable++;
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const ownRules = w.gitignore !== undefined && entries.some((entry) => entry.name === '.gitignore') && w.gitignore.push(w.root, fromRootDir);
     for (const entry of entries) {
-      const path = nodePath.join(dir, entry.name);
+      const path = `${dir}/${entry.name}`;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
-      const fromRoot = toPosix(nodePath.relative(root, path));
-      if (prune.some((glob) => glob.match(fromRoot))) continue;
+      const fromRoot = fromRootDir ? `${fromRootDir}/${entry.name}` : entry.name;
+      if (w.prune.some((test) => test(fromRoot, entry.name))) continue;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
+      let real: string | undefined;
       if (entry.isSymbolicLink()) {
-        const real = await fs.realpath(path).catch(() => undefined);
+        real = realpathOrUndefined(path);
         if (real === undefined) continue; // dangling link
-        if (!isInside(real, realRoot)) {
-          skipped.outside_workspace++;
+        if (!isInside(real, w.realRoot)) {
+          w.skipped.outside_workspace++;
           continue;
         }
         // A link must not reach what its target's own path would deny (notes.txt -> .env).
-        const realFromRoot = toPosix(nodePath.relative(realRoot, real));
-        if (deniedRule(realFromRoot, denied) || deniedRule(realFromRoot, deniedDirectoryGlobs(denied))) {
-          skipped.denied++;
+        const realFromRoot = toPosix(nodePath.relative(w.realRoot, real));
+        if (deniedRule(realFromRoot, w.denied) || deniedRule(realFromRoot, deniedDirectoryGlobs(w.denied))) {
+          w.skipped.denied++;
           continue;
         }
-        const stat = await fs.stat(real).catch(() => undefined);
+        const stat = statOrUndefined(real);
         isDir = stat?.isDirectory() ?? false;
         isFile = stat?.isFile() ?? false;
       }
+      if (w.gitignore?.ignores(fromRoot, isDir)) continue;
       if (isDir) {
-        await this.walk(path, rel, root, realRoot, prune, denied, skipped, out, isCancelled, visiting);
+        if (real !== undefined) {
+          if (w.visiting.has(real) || isInside(dir, real)) continue; // a symlink loop
+          w.visiting.add(real);
+          yield* this.walk(w, path, rel, fromRoot);
+          w.visiting.delete(real);
+        } else {
+          yield* this.walk(w, path, rel, fromRoot);
+        }
       } else if (isFile) {
-        out.push({ path, relative: rel });
+        yield { path, relative: rel };
       }
     }
-    visiting.delete(realDir);
+    if (ownRules) w.gitignore!.pop();
+  }
+}
+
+/** Tests a walked entry by its root-relative path and its name. */
+type EntryTest = (fromRoot: string, name: string) => boolean;
+
+/** `**\/name` globs (most exclude rules) compare names; other globs go through minimatch. */
+function entryTest(glob: string, nocase: boolean): EntryTest {
+  const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
+  if (byName) {
+    const name = nocase ? byName[1].toLowerCase() : byName[1];
+    return nocase ? (_path, entry) => entry.toLowerCase() === name : (_path, entry) => entry === name;
+  }
+  const test = globTest(glob, nocase);
+  return (fromRoot) => test(fromRoot);
+}
+
+interface Walk {
+  root: string;
+  realRoot: string;
+  prune: EntryTest[];
+  denied: readonly string[];
+  skipped: SkipCounts;
+  isCancelled: () => boolean;
+  /** Real paths of the symlinked directories being walked, to stop loops. */
+  visiting: Set<string>;
+  gitignore: GitignoreStack | undefined;
+}
+
+function realpathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -7,6 +7,7 @@ import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import type { FileQuery, FileSource } from '../engine/fileSource';
+import { GitignoreRules } from '../engine/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
 import type { Candidate } from '../engine/types';
 
@@ -58,11 +59,13 @@ export class FindFilesSource implements FileSource {
         undefined,
         this.token,
       );
+      const gitignore = query.respectGitignore ? new GitignoreRules(base.root) : undefined;
       const files: Candidate[] = [];
       for (const uri of uris) {
         if (uri.scheme !== 'file') continue;
         const fromRoot = nodePath.relative(base.root, uri.fsPath).split(nodePath.sep).join('/');
         if (complex.some((matches) => matches(fromRoot))) continue;
+        if (gitignore?.ignoresFile(fromRoot)) continue;
         files.push({ path: uri.fsPath, relative: nodePath.relative(base.base, uri.fsPath).split(nodePath.sep).join('/') });
       }
       perBase.push(files);

@@ -18,6 +18,7 @@ export function readEngineConfig(): EngineConfig {
     maxFileSize: integer(section, 'maxFileSize', 1),
     maxLineLength: integer(section, 'maxLineLength', 20),
     timeoutSeconds: integer(section, 'timeoutSeconds', 1),
+    respectGitignore: section.get<unknown>('respectGitignore') !== false,
     deniedPaths:
       Array.isArray(denied) && denied.every((rule) => typeof rule === 'string') ? (denied as string[]) : [...DEFAULT_CONFIG.deniedPaths],
   };

@@ -2,13 +2,15 @@
 import * as vscode from 'vscode';
 import { runGlob } from '../engine/glob';
 import { CancelledError, runGrep, type SearchEnvironment } from '../engine/grep';
+import { prepareMessages, type ToolName } from '../engine/invocation';
 import { printGlob, printGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
 import { readEngineConfig } from './settings';
 
-function environment(token: vscode.CancellationToken): SearchEnvironment {
+/** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
+export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
   return {
     folders: (vscode.workspace.workspaceFolders ?? [])
       .filter((folder) => folder.uri.scheme === 'file')
@@ -16,7 +18,7 @@ function environment(token: vscode.CancellationToken): SearchEnvironment {
     source: new FindFilesSource(token),
     config: readEngineConfig(),
     readFile: readFileCapped,
-    allowOutside: false,
+    allowOutside,
     isCancelled: () => token.isCancellationRequested,
   };
 }
@@ -30,17 +32,32 @@ interface Summary {
   skipped: unknown;
 }
 
+/**
+ * Why an outside path is refused when `invoke` runs without a chat request: VS Code shows the
+ * confirmation of `prepareInvocation` only inside a chat request (one with a toolInvocationToken).
+ */
+const NO_CHAT_CONFIRMATION =
+  'Searching outside the workspace needs the user\'s confirmation, which VS Code asks for only when the tool is called from a chat request; ' +
+  'this call has none (toolInvocationToken is undefined), so nobody could confirm. Search inside the workspace, or ask the user to open that folder or to run the search from chat.';
+
 /** Runs one invocation: engine, printer, log; errors reach the model as an Error with the engine's message. */
 async function invokeEngine<T>(
-  tool: string,
-  input: T,
+  tool: ToolName,
+  options: vscode.LanguageModelToolInvocationOptions<T>,
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
   run: (input: unknown, env: SearchEnvironment) => Promise<string>,
 ): Promise<vscode.LanguageModelToolResult> {
+  const input = options.input;
   log.info(`${tool} ${JSON.stringify(input)}`);
   try {
-    const text = await run(input, environment(token));
+    // Inside a chat request VS Code called prepareInvocation first and, for a path outside the workspace,
+    // showed its confirmation: reaching invoke means the person allowed it. Without a chat request
+    // (another extension's vscode.lm.invokeTool) nobody was asked, so an outside path is refused.
+    // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
+    const confirmed = options.toolInvocationToken !== undefined;
+    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION };
+    const text = await run(input, env);
     const summary = JSON.parse(text) as Summary;
     log.info(
       `${tool} done: base ${JSON.stringify(summary.base_path)}, ${summary.files_searched ?? summary.total} files, ` +
@@ -57,30 +74,43 @@ async function invokeEngine<T>(
   }
 }
 
-function where(path: string | undefined): string {
-  return path ? ` in ${path}` : '';
+/**
+ * The guard's decision shown before a call runs: a progress line, and for a path outside every
+ * workspace folder `confirmationMessages`, so VS Code asks the person. Side-effect free and fast: it
+ * stats the path and resolves symlinks, and opens, lists and searches nothing.
+ */
+async function prepare(tool: ToolName, input: unknown, token: vscode.CancellationToken, log: vscode.LogOutputChannel): Promise<vscode.PreparedToolInvocation> {
+  const env = environment(token);
+  const prepared = await prepareMessages(tool, input, { folders: env.folders, config: env.config, kind: (path) => env.source.kind(path) });
+  if (prepared.decision === 'pending') log.info(`${tool} asks for confirmation: ${JSON.stringify(input)} is outside the workspace`);
+  return {
+    invocationMessage: prepared.invocationMessage,
+    ...(prepared.confirmation
+      ? { confirmationMessages: { title: prepared.confirmation.title, message: new vscode.MarkdownString(prepared.confirmation.message) } }
+      : {}),
+  };
 }
 
 export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<GrepInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Searching for \`${String(options.input?.pattern)}\`${where(options.input?.path)}` };
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<GrepInput>, token: vscode.CancellationToken) {
+    return prepare('grep', options.input, token, this.log);
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
-    return invokeEngine('grep', options.input, token, this.log, async (input, env) => printGrep(await runGrep(input, env)));
+    return invokeEngine('grep', options, token, this.log, async (input, env) => printGrep(await runGrep(input, env)));
   }
 }
 
 export class GlobTool implements vscode.LanguageModelTool<GlobInput> {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<GlobInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Finding files matching \`${String(options.input?.pattern)}\`${where(options.input?.path)}` };
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<GlobInput>, token: vscode.CancellationToken) {
+    return prepare('glob', options.input, token, this.log);
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GlobInput>, token: vscode.CancellationToken) {
-    return invokeEngine('glob', options.input, token, this.log, async (input, env) => printGlob(await runGlob(input, env)));
+    return invokeEngine('glob', options, token, this.log, async (input, env) => printGlob(await runGlob(input, env)));
   }
 }

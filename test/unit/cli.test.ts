@@ -95,7 +95,7 @@ describe('cli', () => {
       });
       const denied = await main(['grep', '{"pattern":"TODO","path":".env"}', '--workspace', ws]);
       assert.strictEqual(denied.code, 1);
-      assert.match(denied.stderr ?? '', /^Path "\.env": permission denied by policy/);
+      assert.match(denied.stderr ?? '', /^permission denied by policy: "\.env" matches "\*\*\/\.env"/);
     });
 
     it('says when a --workspace folder does not exist', async () => {
@@ -110,7 +110,7 @@ describe('cli', () => {
       const input = JSON.stringify({ pattern: 'TODO', path: outside });
       const refused = await main(['grep', input, '--workspace', ws]);
       assert.strictEqual(refused.code, 1);
-      assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Search inside the workspace, or ask the user to open that folder.`);
+      assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.`);
       const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
       assert.strictEqual(allowed.code, 0);
       assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, [{ file: `${outside}/x.txt`, matches: [{ line: 1, text: 'TODO outside' }] }]);

@@ -479,7 +479,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
     });
 
     it('refuses a denied path with "permission denied by policy" and the rule', async () => {
-      const cases: Array<[string, string]> = [
+      const cases: Array<[string, string, string?]> = [
         ['.env', '**/.env'],
         ['config/.env.local', '**/.env.*'],
         ['certs/server.pem', '**/*.pem'],
@@ -489,12 +489,15 @@ describe('engine/grep (runGrep + printGrep)', () => {
         ['.git', '**/.git/**'],
         ['pkg/.git/HEAD', '**/.git/**'],
         ['secrets', '**/secrets/**'],
-        ['notes.txt', '**/.env'], // a link is judged by where it leads
+        ['notes.txt', '**/.env', `${den}/.env`], // a link is judged by where it leads
+        ['src/../.env', '**/.env'], // '..' is resolved first
+        ['.ENV', '**/.env'], // rules ignore case
       ];
-      for (const [path, rule] of cases) {
+      for (const [path, rule, leadsTo] of cases) {
+        const where = leadsTo ? ` (it leads to ${leadsTo})` : '';
         await rejectsWith(
           runGrep({ pattern: 'TODO', path }, denEnv),
-          new RegExp(`^${re(`Path "${path}": permission denied by policy (it matches the denied path rule "${rule}").`)} Secrets, keys and \\.git are never searched or listed; search another path\\.$`),
+          new RegExp(`^${re(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`),
         );
       }
     });
@@ -561,7 +564,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
 
     it('refuses a path outside every folder, naming the resolved path and the folders', async () => {
       const env1 = makeEnv(one);
-      const message = re(`resolves to ${outside}, which is outside every workspace folder (${one}). Search inside the workspace, or ask the user to open that folder.`);
+      const message = re(`resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`);
       await rejectsWith(runGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
       await rejectsWith(runGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
       await rejectsWith(runGrep({ pattern: 'TODO', path: 'link-out' }, env1), new RegExp(`^Path "link-out" ${message}$`));

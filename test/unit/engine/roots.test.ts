@@ -95,8 +95,10 @@ describe('engine/roots', () => {
     });
 
     it('refuses Windows-style paths and NUL characters with the fix', async () => {
-      assert.strictEqual(await inputError(resolveBases('src\\lib', [api], nothing)), `Invalid "path" "src\\\\lib": use a POSIX path with '/' separators.`);
-      assert.strictEqual(await inputError(resolveBases('C:/src', [api], nothing)), `Invalid "path" "C:/src": use a POSIX path with '/' separators.`);
+      assert.strictEqual(await inputError(resolveBases('src\\lib', [api], nothing)), `Invalid "path" "src\\\\lib": use '/' as the separator, e.g. "src/lib".`);
+      const drive = 'this is a Windows drive path, and the workspace is on a POSIX file system. Pass an absolute path such as "/home/...", or a path relative to a workspace folder with \'/\' separators.';
+      assert.strictEqual(await inputError(resolveBases('C:/src', [api], nothing)), `Invalid "path" "C:/src": ${drive}`);
+      assert.strictEqual(await inputError(resolveBases('C:\\Users\\me', [api], nothing)), `Invalid "path" "C:\\\\Users\\\\me": ${drive}`);
       assert.strictEqual(await inputError(resolveBases('a\0b', [api], nothing)), 'Invalid "path": it contains a NUL character.');
     });
   });

@@ -46,7 +46,7 @@ describe('engine/walker (NodeFileSource)', () => {
   const base = (path = fx.root): SearchBase => ({ root: fx.root, base: path, folderIndex: 0 });
   const list = async (query: Partial<FileQuery> = {}, bases = [base()]) => {
     const skipped = emptySkips();
-    const perBase = await source.list({ bases, includeIgnored: false, ...query }, DEFAULT_DENIED_PATHS, skipped, () => false);
+    const perBase = await source.list({ bases, includeIgnored: false, respectGitignore: true, ...query }, DEFAULT_DENIED_PATHS, skipped, () => false);
     return { perBase, skipped, relatives: perBase.map((files) => files.map((c) => c.relative).sort()) };
   };
 
@@ -107,13 +107,13 @@ describe('engine/walker (NodeFileSource)', () => {
   });
 
   it('stops when cancelled', async () => {
-    const perBase = await source.list({ bases: [base()], includeIgnored: false }, DEFAULT_DENIED_PATHS, emptySkips(), () => true);
+    const perBase = await source.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, emptySkips(), () => true);
     assert.deepStrictEqual(perBase, [[]]);
   });
 
   it('uses the excludes it was given', async () => {
     const custom = new NodeFileSource(['**/src']);
-    const perBase = await custom.list({ bases: [base()], includeIgnored: false }, DEFAULT_DENIED_PATHS, emptySkips(), () => false);
+    const perBase = await custom.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, emptySkips(), () => false);
     const relatives = perBase[0].map((c) => rel(fx.root, c.path)).sort();
     assert.ok(!relatives.some((p) => p.startsWith('src/')));
     assert.ok(relatives.includes('node_modules/pkg/index.js'));

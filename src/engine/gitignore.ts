@@ -1,0 +1,102 @@
+/**
+ * .gitignore semantics as git applies them below a root: every directory's .gitignore applies to the
+ * paths below it, a deeper file's rule (including a `!` negation) wins over a shallower one, and nothing
+ * inside an ignored directory can be re-included. Rules are parsed by the `ignore` package.
+ * Files above the root (and the global excludes file) are not read, as VS Code's search does not.
+ */
+import { readFileSync } from 'fs';
+import ignore, { type Ignore } from 'ignore';
+import * as nodePath from 'path';
+
+export class GitignoreRules {
+  private readonly rules = new Map<string, Ignore | undefined>();
+  private readonly ignoredDirs = new Map<string, boolean>();
+
+  /** `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries). */
+  constructor(
+    private readonly root: string,
+    private readonly hasFile: (relativeDir: string) => boolean = () => true,
+  ) {}
+
+  private rulesFor(relativeDir: string): Ignore | undefined {
+    if (this.rules.has(relativeDir)) return this.rules.get(relativeDir);
+    let rules: Ignore | undefined;
+    if (this.hasFile(relativeDir)) rules = loadGitignore(nodePath.join(this.root, relativeDir));
+    this.rules.set(relativeDir, rules);
+    return rules;
+  }
+
+  /**
+   * Whether `relative` (a '/'-separated path below the root) is ignored by the rules of its own
+   * directories, assuming none of its parent directories is ignored.
+   */
+  ignoresEntry(relative: string, isDirectory: boolean): boolean {
+    const parts = relative.split('/');
+    for (let depth = parts.length - 1; depth >= 0; depth--) {
+      const rules = this.rulesFor(parts.slice(0, depth).join('/'));
+      if (!rules) continue;
+      const result = rules.test(parts.slice(depth).join('/') + (isDirectory ? '/' : ''));
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+
+  /** Whether a file is ignored, its parent directories included. */
+  ignoresFile(relative: string): boolean {
+    const parts = relative.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      if (this.ignoresDirectory(parts.slice(0, i).join('/'))) return true;
+    }
+    return this.ignoresEntry(relative, false);
+  }
+
+  private ignoresDirectory(relative: string): boolean {
+    let ignored = this.ignoredDirs.get(relative);
+    if (ignored === undefined) {
+      const slash = relative.lastIndexOf('/');
+      ignored = (slash !== -1 && this.ignoresDirectory(relative.slice(0, slash))) || this.ignoresEntry(relative, true);
+      this.ignoredDirs.set(relative, ignored);
+    }
+    return ignored;
+  }
+}
+
+/** Parses `<dir>/.gitignore`, or undefined when there is none. */
+export function loadGitignore(dir: string): Ignore | undefined {
+  try {
+    return ignore({ allowRelativePaths: true }).add(readFileSync(nodePath.join(dir, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rules in force while a walk descends: one entry per directory with a .gitignore, deepest last.
+ * Testing an entry costs nothing when no .gitignore is in force.
+ */
+export class GitignoreStack {
+  private readonly stack: Array<{ prefix: string; rules: Ignore }> = [];
+
+  /** Adds the rules of `relativeDir` (root-relative, '' for the root) when it has a .gitignore. */
+  push(root: string, relativeDir: string): boolean {
+    const rules = loadGitignore(nodePath.join(root, relativeDir));
+    if (rules) this.stack.push({ prefix: relativeDir ? `${relativeDir}/` : '', rules });
+    return rules !== undefined;
+  }
+
+  pop(): void {
+    this.stack.pop();
+  }
+
+  /** Whether the root-relative entry is ignored, its parent directories being walked (so not ignored). */
+  ignores(relative: string, isDirectory: boolean): boolean {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const { prefix, rules } = this.stack[i];
+      const result = rules.test(relative.slice(prefix.length) + (isDirectory ? '/' : ''));
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * The guard (SPEC §5): the one place that decides what a search may touch. It resolves a tool's `path`
+ * (through roots.ts) and decides:
+ *
+ * - granted: inside a workspace folder (by its lexical and its real path);
+ * - pending: outside every workspace folder, so a person must confirm (VS Code's confirmation in chat,
+ *   `--allow-outside` in the CLI);
+ * - denied: the path, or where a symlink on it leads, matches `grepTools.deniedPaths`, or lies outside a
+ *   non-empty `grepTools.allowedPaths`;
+ * - invalid: the path cannot be searched at all (malformed, not found, no workspace open).
+ *
+ * Deciding only stats and resolves symlinks (`kind`, `realpath`): it never opens or lists anything, so
+ * `prepareInvocation` can call it. During a walk, `judgeLink` decides where a symlink may lead, for
+ * every file source alike. No `vscode` import: the tools, the Command Palette and the CLI share it.
+ */
+import { realpathSync, statSync } from 'fs';
+import { promises as fs } from 'fs';
+import * as nodePath from 'path';
+import { braceExpand, Minimatch } from 'minimatch';
+import type { EngineConfig } from './config';
+import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
+import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
+import { InputError } from './schema';
+
+/** What the guard needs to know about the workspace and the file system. */
+export interface GuardContext {
+  folders: readonly WorkspaceFolder[];
+  config: Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'>;
+  /** 'file', 'directory', or undefined when nothing is there (a stat; follows symlinks). */
+  kind(absolute: string): Promise<'file' | 'directory' | undefined>;
+}
+
+export type Decision =
+  | { kind: 'granted'; bases: SearchBase[] }
+  | {
+      kind: 'pending';
+      bases: SearchBase[];
+      /** The path as the call gave it. */
+      requested: string;
+      /** Where it leads: the real path (symlinks resolved). */
+      resolved: string;
+      /** The error for a caller that cannot ask the person. */
+      message: string;
+    }
+  | { kind: 'denied'; requested: string; resolved: string; rule: string; message: string }
+  | { kind: 'invalid'; message: string };
+
+/** What a search may touch once the guard said yes. */
+export interface Access {
+  bases: SearchBase[];
+  /**
+   * Real paths of the places a symlink met during the walk may lead to: every workspace folder, and a
+   * confirmed outside base. Anything else is outside.
+   */
+  granted: string[];
+}
+
+/** The directory denied paths are matched from: the workspace folder, or for an outside base the file system root. */
+export function policyRoot(base: SearchBase): string {
+  return base.folderIndex === -1 ? nodePath.parse(base.base).root : base.root;
+}
+
+function posixRelative(from: string, to: string): string {
+  return nodePath.relative(from, to).split(nodePath.sep).join('/');
+}
+
+/** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
+export function deniedPathRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
+  const relative = posixRelative(root, absolute);
+  if (relative === '') return undefined;
+  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+}
+
+const ALLOW_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+
+/**
+ * `grepTools.allowedPaths` as predicates over root-relative paths: `file` for a file to read, `directory`
+ * for a directory that may hold an allowed file. Undefined when the list is empty (everything not denied).
+ */
+export function allowList(rules: readonly string[]): { file(relative: string): boolean; directory(relative: string): boolean } | undefined {
+  if (rules.length === 0) return undefined;
+  const matchers = rules.map((rule) => new Minimatch(rule.replace(/^\.\//, ''), { ...ALLOW_OPTIONS, matchBase: !rule.includes('/') }));
+  return {
+    file: (relative) => matchers.some((m) => m.match(relative)),
+    directory: (relative) => relative === '' || matchers.some((m) => !m.pattern.includes('/') || m.match(relative) || m.match(relative, true)),
+  };
+}
+
+function quote(rules: readonly string[]): string {
+  return rules.map((rule) => JSON.stringify(rule)).join(', ');
+}
+
+function deniedMessage(requested: string, resolved: string, rule: string, real: boolean): string {
+  const where = real ? ` (it leads to ${resolved})` : '';
+  return (
+    `permission denied by policy: ${JSON.stringify(requested)}${where} matches ${JSON.stringify(rule)} (grepTools.deniedPaths). ` +
+    'Secrets, keys and .git are never searched or listed, whatever the input says; search another path.'
+  );
+}
+
+function notAllowedMessage(requested: string, resolved: string, rules: readonly string[]): string {
+  return (
+    `permission denied by policy: ${JSON.stringify(requested)} (${resolved}) is not covered by grepTools.allowedPaths (${quote(rules)}). ` +
+    'Only files those globs match are searched; search a path below one of them.'
+  );
+}
+
+/** The error for an outside path when nobody can confirm; `hint` says how to get a confirmation. */
+export function outsideMessage(requested: string | undefined, resolved: string, folders: readonly WorkspaceFolder[], hint?: string): string {
+  const open = folders.map((f) => f.path).join(', ') || 'none open';
+  return (
+    `Path ${JSON.stringify(requested ?? resolved)} resolves to ${resolved}, which is outside every workspace folder (${open}). ` +
+    (hint ?? 'Searching outside the workspace needs the user\'s confirmation. Search inside the workspace, or ask the user to open that folder.')
+  );
+}
+
+async function realpathOr(path: string): Promise<string> {
+  return fs.realpath(path).catch(() => path);
+}
+
+/** Index of the innermost (longest) root holding `absolute`, or -1. */
+function innermost(absolute: string, roots: readonly string[]): number {
+  let best = -1;
+  roots.forEach((root, index) => {
+    if (isInside(absolute, root) && (best === -1 || root.length > roots[best].length)) best = index;
+  });
+  return best;
+}
+
+/**
+ * Decides whether `path` may be searched. Stats and resolves symlinks only: nothing is opened or listed.
+ */
+export async function decide(path: string | undefined, ctx: GuardContext): Promise<Decision> {
+  const { deniedPaths, allowedPaths } = ctx.config;
+  let bases: SearchBase[];
+  try {
+    bases = await resolveBases(path, ctx.folders, async (p) => (await ctx.kind(p)) !== undefined);
+  } catch (error) {
+    if (error instanceof InputError) return { kind: 'invalid', message: error.message };
+    throw error;
+  }
+  const whole = path === undefined || path === '' || path === '.';
+  if (whole) {
+    for (const base of bases) {
+      if ((await ctx.kind(base.base)) !== 'directory') {
+        return { kind: 'invalid', message: `Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".` };
+      }
+    }
+    return { kind: 'granted', bases };
+  }
+  const requested = path;
+  const base = bases[0];
+  // 1. The path as written: '..' is resolved, so 'src/../.env' is '.env'; an outside path is judged from '/'.
+  const rule = deniedPathRule(base.base, policyRoot(base), deniedPaths);
+  if (rule !== undefined) return { kind: 'denied', requested, resolved: base.base, rule, message: deniedMessage(requested, base.base, rule, false) };
+  const kind = await ctx.kind(base.base);
+  if (kind === undefined) {
+    return {
+      kind: 'invalid',
+      message: `Path not found: ${JSON.stringify(requested)} (resolved to ${base.base}). Check the path, or omit "path" to search the whole workspace.`,
+    };
+  }
+  // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.
+  const real = await realpathOr(base.base);
+  const realFolders = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
+  const holder = innermost(real, realFolders);
+  const realRoot = holder === -1 ? nodePath.parse(real).root : realFolders[holder];
+  const realRule = deniedPathRule(real, realRoot, deniedPaths);
+  if (realRule !== undefined) {
+    return { kind: 'denied', requested, resolved: real, rule: realRule, message: deniedMessage(requested, real, realRule, real !== base.base) };
+  }
+  // 3. A non-empty allow-list: the base must be, or may hold, an allowed file (judged where it really is).
+  const allowed = allowList(allowedPaths);
+  if (allowed) {
+    const relative = posixRelative(realRoot, real);
+    if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative))) {
+      return { kind: 'denied', requested, resolved: real, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, real, allowedPaths) };
+    }
+  }
+  // 4. Inside a workspace folder where it really is: granted. Otherwise a person must confirm.
+  if (base.folderIndex !== -1 && holder !== -1) return { kind: 'granted', bases };
+  if (base.folderIndex === -1 && holder !== -1) {
+    // An outside path that leads into a folder (a link to the workspace) is searched there.
+    return { kind: 'granted', bases: [{ root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder }] };
+  }
+  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders) };
+}
+
+/** What `authorize` needs: the guard's context, and whether an outside path was confirmed. */
+export interface AuthorizeContext extends GuardContext {
+  /** The person confirmed a search outside the workspace (VS Code's confirmation, `--allow-outside`). */
+  allowOutside: boolean;
+  /** Replaces the advice of the outside-the-workspace error (how this caller gets a confirmation). */
+  outsideHint?: string;
+}
+
+/**
+ * The guard's decision enforced: the bases to search and where symlinks may lead, or an InputError
+ * written for the model (denied, outside without confirmation, invalid). Nothing is opened or listed.
+ */
+export async function authorize(path: string | undefined, ctx: AuthorizeContext): Promise<Access> {
+  const decision = await decide(path, ctx);
+  if (decision.kind === 'invalid' || decision.kind === 'denied') throw new InputError(decision.message);
+  if (decision.kind === 'pending' && !ctx.allowOutside) {
+    throw new InputError(outsideMessage(decision.requested, decision.resolved, ctx.folders, ctx.outsideHint));
+  }
+  const granted = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
+  if (decision.kind === 'pending') granted.push(decision.resolved);
+  return { bases: decision.bases, granted };
+}
+
+/**
+ * An include, exclude or glob pattern is relative to the search path: it cannot be absolute (the base
+ * belongs in "path", where the guard judges it) nor climb out with '..' (in any brace alternative).
+ */
+export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob'): void {
+  const name = field === 'glob' ? 'glob' : `${field} glob`;
+  if (glob.startsWith('/') || glob.startsWith('~')) {
+    throw new InputError(
+      `Invalid ${name} ${JSON.stringify(glob)}: it is matched relative to the search path and cannot name an absolute location. Put the directory in "path" and keep the glob relative, e.g. "**/*.ts".`,
+    );
+  }
+  if (braceExpand(glob).some((expanded) => expanded.split('/').includes('..'))) {
+    throw new InputError(
+      `Invalid ${name} ${JSON.stringify(glob)}: '..' cannot climb out of the search path. Set "path" to the directory to search instead.`,
+    );
+  }
+}
+
+/** The base a glob call searches: `path`, or the static prefix of an absolute glob pattern. */
+export function globRequest(pattern: string, path: string | undefined, mode: 'glob' | 'regex' | undefined): { pattern: string; path: string | undefined } {
+  if ((mode ?? 'glob') !== 'glob' || !nodePath.isAbsolute(pattern)) return { pattern, path };
+  const split = splitAbsoluteGlob(pattern);
+  if (path !== undefined && nodePath.resolve(path) !== split.base) {
+    throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${split.base}.`);
+  }
+  return { pattern: split.rest, path: split.base };
+}
+
+export type LinkVerdict =
+  | { kind: 'dangling' }
+  | { kind: 'outside'; real: string; directory: boolean }
+  | { kind: 'denied'; real: string; rule: string; directory: boolean }
+  | { kind: 'follow'; real: string; directory: boolean; file: boolean };
+
+/**
+ * Where a symlink met during a walk may lead: it is followed only when its real path lies in a granted
+ * root (`Access.granted`) and is not denied there (notes.txt -> .env is denied). Stats only.
+ */
+export function judgeLink(link: string, granted: readonly string[], denied: readonly string[]): LinkVerdict {
+  let real: string;
+  try {
+    real = realpathSync(link);
+  } catch {
+    return { kind: 'dangling' };
+  }
+  let directory = false;
+  let file = false;
+  try {
+    const stat = statSync(real);
+    directory = stat.isDirectory();
+    file = stat.isFile();
+  } catch {
+    return { kind: 'dangling' };
+  }
+  const holder = innermost(real, granted);
+  if (holder === -1) return { kind: 'outside', real, directory };
+  const rule = deniedPathRule(real, granted[holder], denied);
+  if (rule !== undefined) return { kind: 'denied', real, rule, directory };
+  return { kind: 'follow', real, directory, file };
+}

@@ -1,0 +1,32 @@
+/**
+ * A search worker (worker_threads): reads files, prefilters their bytes and searches them, so the
+ * extension host's main thread stays free. One message in, one message out per batch of files.
+ */
+import { parentPort } from 'worker_threads';
+import { compileMatcher, type Matcher } from './matcher';
+import { readFileCappedSync } from './reader';
+import { compilePrefilter, searchBytes } from './searcher';
+import type { BatchRequest, BatchResult, FileOutcome, SearchSpec } from './pool';
+
+let cached: { key: string; matcher: Matcher; prefilter: ((bytes: Uint8Array) => boolean) | undefined } | undefined;
+
+function prepare(spec: SearchSpec, key: string) {
+  if (cached?.key !== key) {
+    const matcher = compileMatcher(spec.pattern, spec.matcher);
+    cached = { key, matcher, prefilter: compilePrefilter(matcher) };
+  }
+  return cached;
+}
+
+export function searchFile(path: string, spec: SearchSpec, key: string, collect: boolean): FileOutcome {
+  const read = readFileCappedSync(path, spec.maxFileSize);
+  if (read.kind !== 'bytes') return read.kind;
+  const { matcher, prefilter } = prepare(spec, key);
+  return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
+}
+
+parentPort?.on('message', (request: BatchRequest) => {
+  const outcomes = request.files.map((file) => searchFile(file.path, request.spec, request.specKey, file.collect));
+  const result: BatchResult = { batchId: request.batchId, outcomes };
+  parentPort!.postMessage(result);
+});

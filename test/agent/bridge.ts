@@ -1,0 +1,81 @@
+/**
+ * The agent suite's hands inside the extension host (`extensionTestsPath`). The suite itself runs in the
+ * Node runner (scripts/lib/agent.mjs), which drives the workbench with Playwright; what only the
+ * extension API can do (open a chat with a prompt, agent mode and the scripted model; list the tools) it
+ * asks this module for over HTTP on 127.0.0.1: GET <bridge>/next returns the next operation (long poll),
+ * POST <bridge>/result answers it. `run()` settles when the runner sends `exit`, so the page reports the
+ * suite's exit code through `codeAutomationExit`.
+ */
+import * as vscode from 'vscode';
+
+type Operation =
+  | { id: number; op: 'command'; command: string; args?: unknown[]; wait?: boolean }
+  | { id: number; op: 'tools' }
+  | { id: number; op: 'exit'; ok: boolean; message?: string };
+
+interface Result {
+  id: number;
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+}
+
+function bridgeUrl(): string {
+  const url = process.env.GREP_TOOLS_AGENT_BRIDGE;
+  if (!url || !/^http:\/\/127\.0\.0\.1:\d+$/.test(url)) throw new Error(`GREP_TOOLS_AGENT_BRIDGE must be http://127.0.0.1:PORT, not ${String(url)}`);
+  return url;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Commands whose promise settles only when a chat turn ends run without waiting; their failure is reported on the next answer. */
+const background: string[] = [];
+
+async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
+  if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
+  const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
+  if (operation.wait === false) {
+    pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));
+    return undefined;
+  }
+  return await pending;
+}
+
+/** A command's result as JSON (VS Code objects can be cyclic or hold functions). */
+function serializable(value: unknown): unknown {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    return String(value);
+  }
+}
+
+async function post(url: string, result: Result): Promise<void> {
+  const failures = background.splice(0);
+  if (failures.length > 0 && result.ok) Object.assign(result, { ok: false, error: `background command failed: ${failures.join('; ')}` });
+  await fetch(`${url}/result`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(result) });
+}
+
+export async function run(): Promise<void> {
+  const url = bridgeUrl();
+  for (;;) {
+    const response = await fetch(`${url}/next`);
+    if (response.status === 204) continue; // the long poll expired with nothing to do
+    if (!response.ok) throw new Error(`bridge answered ${response.status}`);
+    const operation = (await response.json()) as Operation;
+    if (operation.op === 'exit') {
+      await post(url, { id: operation.id, ok: true });
+      if (!operation.ok) throw new Error(operation.message ?? 'the agent suite failed');
+      return;
+    }
+    try {
+      const value = await perform(operation);
+      await post(url, { id: operation.id, ok: true, value: serializable(value) });
+    } catch (error) {
+      await post(url, { id: operation.id, ok: false, error: message(error) });
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import * as assert from 'assert';
+import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
+import { SearchPool } from '../../../src/engine/pool';
+import { printGrep } from '../../../src/engine/printer';
+import { Fixture, makeEnv } from '../fixture';
+
+describe('the worker pool', function () {
+  this.timeout(20_000);
+  const fx = new Fixture();
+  let pool: SearchPool;
+  before(() => {
+    for (let i = 0; i < 300; i++) fx.write(`src/m${String(i).padStart(3, '0')}.ts`, `// module ${i}\nexport const v${i} = ${i};\n${i % 3 === 0 ? 'TODO: check\n' : ''}`);
+    fx.write('redos/evil.txt', `${'a'.repeat(40)}b\n`);
+    pool = new SearchPool(2);
+  });
+  after(() => {
+    pool.dispose();
+    fx.remove();
+  });
+
+  const env = (options: { timeoutSeconds?: number; isCancelled?: () => boolean } = {}): SearchEnvironment => ({
+    ...makeEnv(fx.root, { config: { timeoutSeconds: options.timeoutSeconds ?? 30 }, isCancelled: options.isCancelled }),
+    pool,
+  });
+  const strip = (text: string) => text.replace(/"elapsed_ms":\d+/, '"elapsed_ms":0');
+
+  it('gives the same answer as searching on the calling thread, in every output mode', async () => {
+    for (const output_mode of ['content', 'files_with_matches', 'count'] as const) {
+      const input = { pattern: 'TODO|export const v1\\d\\b', output_mode, max_results: 40, context_lines: 1 };
+      const inline = strip(printGrep(await runGrep(input, makeEnv(fx.root))));
+      const pooled = strip(printGrep(await runGrep(input, env())));
+      assert.strictEqual(pooled, inline, output_mode);
+    }
+  });
+
+  it('stops a catastrophic regex at the time limit with timed_out, and keeps serving other searches', async () => {
+    const started = Date.now();
+    const [evil, normal] = await Promise.all([
+      runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ timeoutSeconds: 1 })),
+      runGrep({ pattern: 'TODO', output_mode: 'count' }, env()),
+    ]);
+    const elapsed = Date.now() - started;
+    assert.strictEqual(evil.timedOut, true);
+    assert.ok(elapsed < 2000, `returned within the limit + 1 s (${elapsed} ms)`);
+    assert.strictEqual(normal.timedOut, false);
+    assert.strictEqual(normal.totalMatches, 100);
+    assert.ok(pool.workerCount <= 2, 'never more workers than its size');
+    const again = await runGrep({ pattern: 'module 299' }, env());
+    assert.strictEqual(again.totalResults, 1, 'the pool recovered');
+  });
+
+  it('cancellation stops a running search promptly', async () => {
+    let cancelled = false;
+    const started = Date.now();
+    const run = runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => cancelled }));
+    setTimeout(() => (cancelled = true), 100);
+    await assert.rejects(run, /cancelled/);
+    assert.ok(Date.now() - started < 600, `cancelled within 500 ms of the request (${Date.now() - started} ms)`);
+  });
+
+  it('serves 20 concurrent searches, each with its own exact answer', async () => {
+    const reports = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())),
+    );
+    reports.forEach((report, i) => {
+      assert.strictEqual(report.totalMatches, 1, `search ${i}`);
+      assert.deepStrictEqual(report.files, [{ file: fx.path(`src/m${String(i).padStart(3, '0')}.ts`), count: 1 }]);
+    });
+  });
+});
