@@ -7,12 +7,13 @@
 import { promises as fs, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'fs';
 import * as nodePath from 'path';
 import { DEFAULT_EXCLUDES } from './config';
-import type { FileQuery, FileSource } from './fileSource';
+import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
 import { GitignoreStack } from './gitignore';
-import { deniedDirectoryGlobs, deniedRule, globTest } from './globs';
+import { deniedDirectoryGlobs, globTest } from './globs';
+import { judgeLink } from './guard';
 import { isInside } from './roots';
 import type { SearchBase } from './roots';
-import type { Candidate, SkipCounts } from './types';
+import type { Candidate } from './types';
 
 function toPosix(path: string): string {
   return nodePath.sep === '/' ? path : path.split(nodePath.sep).join('/');
@@ -34,20 +35,19 @@ export class NodeFileSource implements FileSource {
     return (await fs.stat(absolute).catch(() => undefined))?.mtimeMs ?? 0;
   }
 
-  async list(query: FileQuery, denied: readonly string[], skipped: SkipCounts, isCancelled: () => boolean): Promise<Candidate[][]> {
-    return query.bases.map((base) => [...this.streamBase(query, base, denied, skipped, isCancelled)]);
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+    return query.bases.map((_base, index) => [...this.streamBase(query, index, denied, pruned, isCancelled)]);
   }
 
   /** The files below one base, in path order (entries are visited sorted by name, the order of comparePaths). */
-  private *streamBase(query: FileQuery, base: SearchBase, denied: readonly string[], skipped: SkipCounts, isCancelled: () => boolean): Generator<Candidate> {
+  private *streamBase(query: FileQuery, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<Candidate> {
+    const base: SearchBase = query.bases[baseIndex];
     if (statOrUndefined(base.base)?.isFile()) {
       yield { path: base.base, relative: nodePath.basename(base.base) };
       return;
     }
-    const prune = [
-      ...deniedDirectoryGlobs(denied).map((glob) => entryTest(glob, true)),
-      ...(query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false))),
-    ];
+    const deniedDirs = deniedDirectoryGlobs(denied).map((glob) => entryTest(glob, true));
+    const prune = query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false));
     const realRoot = realpathOrUndefined(base.root) ?? base.root;
     const baseFromRoot = toPosix(nodePath.relative(base.root, base.base));
     let gitignore: GitignoreStack | undefined;
@@ -57,7 +57,8 @@ export class NodeFileSource implements FileSource {
       const segments = baseFromRoot ? baseFromRoot.split('/') : [];
       for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
     }
-    const walk: Walk = { root: base.root, realRoot, prune, denied, skipped, isCancelled, visiting: new Set(), gitignore };
+    const granted = [realRoot, ...(query.granted ?? [])];
+    const walk: Walk = { root: base.root, baseIndex, granted, deniedDirs, prune, denied, pruned, isCancelled, visiting: new Set(), gitignore };
     yield* this.walk(walk, base.base, '', baseFromRoot);
   }
 
@@ -67,7 +68,7 @@ export class NodeFileSource implements FileSource {
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      w.skipped.unreadable++;
+      w.pruned.push({ base: w.baseIndex, relative, reason: 'unreadable', directory: true });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,26 +77,26 @@ export class NodeFileSource implements FileSource {
       const path = `${dir}/${entry.name}`;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       const fromRoot = fromRootDir ? `${fromRootDir}/${entry.name}` : entry.name;
+      // A denied directory is neither entered nor listed, only noted (a denied file is left to filterCandidates).
+      if (w.deniedDirs.some((test) => test(fromRoot, entry.name))) {
+        w.pruned.push({ base: w.baseIndex, relative: rel, reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() });
+        continue;
+      }
       if (w.prune.some((test) => test(fromRoot, entry.name))) continue;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       let real: string | undefined;
       if (entry.isSymbolicLink()) {
-        real = realpathOrUndefined(path);
-        if (real === undefined) continue; // dangling link
-        if (!isInside(real, w.realRoot)) {
-          w.skipped.outside_workspace++;
+        // Followed only into a granted root, and never to what its target's own path denies (notes.txt -> .env).
+        const link = judgeLink(path, w.granted, w.denied);
+        if (link.kind === 'dangling') continue;
+        if (link.kind !== 'follow') {
+          w.pruned.push({ base: w.baseIndex, relative: rel, reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory });
           continue;
         }
-        // A link must not reach what its target's own path would deny (notes.txt -> .env).
-        const realFromRoot = toPosix(nodePath.relative(w.realRoot, real));
-        if (deniedRule(realFromRoot, w.denied) || deniedRule(realFromRoot, deniedDirectoryGlobs(w.denied))) {
-          w.skipped.denied++;
-          continue;
-        }
-        const stat = statOrUndefined(real);
-        isDir = stat?.isDirectory() ?? false;
-        isFile = stat?.isFile() ?? false;
+        real = link.real;
+        isDir = link.directory;
+        isFile = link.file;
       }
       if (w.gitignore?.ignores(fromRoot, isDir)) continue;
       if (isDir) {
@@ -131,10 +132,14 @@ function entryTest(glob: string, nocase: boolean): EntryTest {
 
 interface Walk {
   root: string;
-  realRoot: string;
+  baseIndex: number;
+  /** Real paths a symlink may lead to: the root's own, and `FileQuery.granted`. */
+  granted: readonly string[];
+  deniedDirs: EntryTest[];
+  /** files.exclude / search.exclude: neither entered nor counted. */
   prune: EntryTest[];
   denied: readonly string[];
-  skipped: SkipCounts;
+  pruned: PrunedEntry[];
   isCancelled: () => boolean;
   /** Real paths of the symlinked directories being walked, to stop loops. */
   visiting: Set<string>;

@@ -8,9 +8,31 @@ function integer(section: vscode.WorkspaceConfiguration, key: keyof EngineConfig
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum ? value : fallback;
 }
 
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+}
+
+/**
+ * The policy settings, read so that a workspace can only narrow what is searched, never widen it: a
+ * cloned repository's .vscode/settings.json must not switch off the protection of ~/.ssh or .env.
+ * - deniedPaths: the user's list (or the defaults), plus any rules the workspace or folder settings add;
+ * - allowedPaths: the user's list when not empty, otherwise the workspace's (or folder's) list.
+ */
+export function policySettings(section: vscode.WorkspaceConfiguration): Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'> {
+  const denied = section.inspect<unknown>('deniedPaths');
+  const userDenied = stringList(denied?.globalValue) ?? [...DEFAULT_CONFIG.deniedPaths];
+  const addedDenied = [denied?.workspaceValue, denied?.workspaceFolderValue].flatMap((value) => stringList(value) ?? []);
+  const allowed = section.inspect<unknown>('allowedPaths');
+  const userAllowed = stringList(allowed?.globalValue) ?? [];
+  const workspaceAllowed = stringList(allowed?.workspaceFolderValue) ?? stringList(allowed?.workspaceValue) ?? [];
+  return {
+    deniedPaths: [...new Set([...userDenied, ...addedDenied])],
+    allowedPaths: userAllowed.length > 0 ? userAllowed : workspaceAllowed,
+  };
+}
+
 export function readEngineConfig(): EngineConfig {
   const section = vscode.workspace.getConfiguration('grepTools');
-  const denied = section.get<unknown>('deniedPaths');
   return {
     ...DEFAULT_CONFIG,
     maxResults: integer(section, 'maxResults', 1),
@@ -19,7 +41,6 @@ export function readEngineConfig(): EngineConfig {
     maxLineLength: integer(section, 'maxLineLength', 20),
     timeoutSeconds: integer(section, 'timeoutSeconds', 1),
     respectGitignore: section.get<unknown>('respectGitignore') !== false,
-    deniedPaths:
-      Array.isArray(denied) && denied.every((rule) => typeof rule === 'string') ? (denied as string[]) : [...DEFAULT_CONFIG.deniedPaths],
+    ...policySettings(section),
   };
 }

@@ -74,8 +74,8 @@ describe('grep in a single-folder workspace', () => {
   it('never reports denied files and leaves search.exclude folders out unless include_ignored', async () => {
     const secret = await invokeJson<GrepAnswer>('grep', { pattern: 'fixture-secret-token', include_ignored: true });
     assert.deepStrictEqual(secret.files, []);
-    assert.strictEqual(secret.skipped.denied, 1, '.env counted as denied');
-    assert.match(secret.notes[0], /No matches in \d+ files searched; skipped .*1 denied by policy/);
+    assert.strictEqual(secret.skipped.denied, 2, '.env and the secrets directory (never listed) counted as denied');
+    assert.match(secret.notes[0], /No matches in \d+ files searched; skipped .*2 denied by policy/);
     const hidden = await invokeJson<GrepAnswer>('grep', { pattern: 'excluded by search.exclude' });
     assert.deepStrictEqual(hidden.files, []);
     const shown = await invokeJson<GrepAnswer>('grep', { pattern: 'excluded by search.exclude', include_ignored: true, output_mode: 'files_with_matches' });

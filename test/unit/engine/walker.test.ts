@@ -1,8 +1,7 @@
 import * as assert from 'assert';
 import { DEFAULT_DENIED_PATHS } from '../../../src/engine/config';
-import type { FileQuery } from '../../../src/engine/fileSource';
+import type { FileQuery, PrunedEntry } from '../../../src/engine/fileSource';
 import type { SearchBase } from '../../../src/engine/roots';
-import { emptySkips } from '../../../src/engine/types';
 import { NodeFileSource } from '../../../src/engine/walker';
 import { Fixture, rel } from '../fixture';
 
@@ -45,9 +44,10 @@ describe('engine/walker (NodeFileSource)', () => {
 
   const base = (path = fx.root): SearchBase => ({ root: fx.root, base: path, folderIndex: 0 });
   const list = async (query: Partial<FileQuery> = {}, bases = [base()]) => {
-    const skipped = emptySkips();
-    const perBase = await source.list({ bases, includeIgnored: false, respectGitignore: true, ...query }, DEFAULT_DENIED_PATHS, skipped, () => false);
-    return { perBase, skipped, relatives: perBase.map((files) => files.map((c) => c.relative).sort()) };
+    const pruned: PrunedEntry[] = [];
+    const perBase = await source.list({ bases, includeIgnored: false, respectGitignore: true, ...query }, DEFAULT_DENIED_PATHS, pruned, () => false);
+    const prunedAs = (reason: PrunedEntry['reason']) => pruned.filter((entry) => entry.reason === reason).map((entry) => entry.relative).sort();
+    return { perBase, pruned, prunedAs, relatives: perBase.map((files) => files.map((c) => c.relative).sort()) };
   };
 
   it('tells files from directories and missing paths', async () => {
@@ -64,7 +64,7 @@ describe('engine/walker (NodeFileSource)', () => {
   });
 
   it('lists files with base-relative paths, skipping default excludes and denied directories', async () => {
-    const { relatives, perBase, skipped } = await list();
+    const { relatives, perBase, prunedAs } = await list();
     assert.deepStrictEqual(relatives[0], [
       '.env', // a denied *file* is left to filterCandidates, which counts it
       '.github/ci.yml',
@@ -77,8 +77,10 @@ describe('engine/walker (NodeFileSource)', () => {
     ]);
     const readme = perBase[0].find((c) => c.relative === 'README.md');
     assert.strictEqual(readme?.path, fx.path('README.md'));
-    assert.strictEqual(skipped.outside_workspace, 2, 'link-out and file-out.txt lead outside');
-    assert.strictEqual(skipped.denied, 1, 'innocent.txt is a link to .env');
+    assert.deepStrictEqual(prunedAs('outside_workspace'), ['file-out.txt', 'link-out'], 'links whose real path leaves the root');
+    // Denied directories are noted, not entered; innocent.txt is a link to .env.
+    assert.deepStrictEqual(prunedAs('denied'), ['.git', '.ssh', 'innocent.txt', 'secrets']);
+    assert.deepStrictEqual(prunedAs('unreadable'), []);
   });
 
   it('never enters a denied directory, even with include_ignored', async () => {
@@ -107,13 +109,13 @@ describe('engine/walker (NodeFileSource)', () => {
   });
 
   it('stops when cancelled', async () => {
-    const perBase = await source.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, emptySkips(), () => true);
+    const perBase = await source.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, [], () => true);
     assert.deepStrictEqual(perBase, [[]]);
   });
 
   it('uses the excludes it was given', async () => {
     const custom = new NodeFileSource(['**/src']);
-    const perBase = await custom.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, emptySkips(), () => false);
+    const perBase = await custom.list({ bases: [base()], includeIgnored: false, respectGitignore: true }, DEFAULT_DENIED_PATHS, [], () => false);
     const relatives = perBase[0].map((c) => rel(fx.root, c.path)).sort();
     assert.ok(!relatives.some((p) => p.startsWith('src/')));
     assert.ok(relatives.includes('node_modules/pkg/index.js'));
