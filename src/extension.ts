@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { registerFindFiles } from './vscode/commands/findFiles';
 import { registerSearchText } from './vscode/commands/searchText';
+import { disposeSharedPool } from './vscode/searchPool';
 import { GlobTool, GrepTool } from './vscode/tools';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     vscode.lm.registerTool('glob', tools.glob),
     registerSearchText(context, log),
     registerFindFiles(context, log),
+    { dispose: disposeSharedPool },
   );
   return { tools };
 }

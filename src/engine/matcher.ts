@@ -12,6 +12,8 @@ export interface MatcherOptions {
 export interface Matcher {
   /** Global regex for searching a whole text ('m' so ^ and $ work per line; 's' when multiline). */
   regex: RegExp;
+  /** The same pattern without 'g', for testing one line's text. */
+  lineRegex: RegExp;
   multiline: boolean;
   /** A literal every match contains (for the byte prefilter), and whether it is compared ignoring case. */
   literal?: string;
@@ -62,7 +64,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
       throw invalidPattern(pattern, error);
     }
   }
-  return { regex, multiline, literal, ignoreCase };
+  return { regex, lineRegex: new RegExp(regex.source, regex.flags.replace('g', '')), multiline, literal, ignoreCase };
 }
 
 function invalidPattern(pattern: string, error: unknown): InputError {

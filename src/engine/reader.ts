@@ -29,15 +29,19 @@ export async function readFileCapped(path: string, maxSize: number): Promise<Rea
   }
 }
 
-/** The same, synchronously: what a search worker uses (it has nothing else to do while it reads). */
-export function readFileCappedSync(path: string, maxSize: number): ReadOutcome {
+/**
+ * The same, synchronously: what a search worker uses (it has nothing else to do while it reads).
+ * `buffer(size)` may lend a reusable buffer of at least `size` bytes; the bytes returned are then only
+ * valid until the next read.
+ */
+export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe): ReadOutcome {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
     if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
-    const bytes = Buffer.allocUnsafe(stat.size);
+    const bytes = buffer(stat.size);
     let filled = 0;
     while (filled < stat.size) {
       const read = readSync(fd, bytes, filled, stat.size - filled, filled);

@@ -111,8 +111,9 @@ export function clipLine(line: string, max: number, column = 0, length = 0): str
 
 /** Finds the hits of a non-multiline search: one per line that holds a match inside that line. */
 function findLineHits(text: string, matcher: Matcher, limit: number): Hit[] {
+  if (matcher.literal && !matcher.ignoreCase && !matcher.literal.includes('\n')) return findLineHitsByLiteral(text, matcher, matcher.literal, limit);
   const regex = matcher.regex;
-  const lineRegex = new RegExp(regex.source, regex.flags.replace('g', ''));
+  const lineRegex = matcher.lineRegex;
   const hits: Hit[] = [];
   let line = 1;
   let counted = 0;
@@ -144,6 +145,31 @@ function findLineHits(text: string, matcher: Matcher, limit: number): Hit[] {
     hits.push({ line, lastLine: line, start, column, length });
     if (end >= text.length) break;
     regex.lastIndex = end + 1;
+  }
+  return hits;
+}
+
+/**
+ * The same hits, found from the occurrences of a literal that every match contains: only the lines
+ * holding it are tested with the regex (so a regex never runs over the rest of a long file).
+ */
+function findLineHitsByLiteral(text: string, matcher: Matcher, literal: string, limit: number): Hit[] {
+  const hits: Hit[] = [];
+  let line = 1;
+  let counted = 0;
+  for (let at = text.indexOf(literal); at !== -1 && hits.length < limit; ) {
+    const start = text.lastIndexOf('\n', at - 1) + 1;
+    const end = lineEnd(text, start);
+    const found = matcher.lineRegex.exec(text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end));
+    if (found) {
+      for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
+        line++;
+        counted = i + 1;
+      }
+      hits.push({ line, lastLine: line, start, column: found.index, length: found[0].length });
+    }
+    if (end >= text.length) break;
+    at = text.indexOf(literal, end + 1);
   }
   return hits;
 }
@@ -187,7 +213,7 @@ function findInvertedHits(text: string, matcher: Matcher, starts: number[], limi
       for (let l = hit.line; l <= hit.lastLine; l++) covered.add(l);
     }
   }
-  const lineRegex = new RegExp(matcher.regex.source, matcher.regex.flags.replace('g', ''));
+  const lineRegex = matcher.lineRegex;
   const hits: Hit[] = [];
   for (let i = 0; i < starts.length && hits.length < limit; i++) {
     if (text.length === 0) break;

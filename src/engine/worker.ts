@@ -18,8 +18,15 @@ function prepare(spec: SearchSpec, key: string) {
   return cached;
 }
 
+/** One read buffer for all files (they are at most maxFileSize): memory stays flat whatever the tree. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function lend(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
 export function searchFile(path: string, spec: SearchSpec, key: string, collect: boolean): FileOutcome {
-  const read = readFileCappedSync(path, spec.maxFileSize);
+  const read = readFileCappedSync(path, spec.maxFileSize, lend);
   if (read.kind !== 'bytes') return read.kind;
   const { matcher, prefilter } = prepare(spec, key);
   return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });

@@ -7,6 +7,7 @@ import { printGlob, printGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
+import { sharedPool } from './searchPool';
 import { readEngineConfig } from './settings';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
@@ -20,6 +21,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     readFile: readFileCapped,
     allowOutside,
     isCancelled: () => token.isCancellationRequested,
+    pool: sharedPool(),
   };
 }
 

@@ -1,0 +1,94 @@
+// `npm run bench`: the engine (the CLI, whole process) against ripgrep on the same tree with the same
+// semantics, interleaved runs, median wall time, ratio, peak RSS; on the bench corpus and on four copies
+// of it. Totals must agree. Writes nothing into the work tree.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureCorpus } from '../scripts/lib/corpus.mjs';
+import { ensureCodeServer, ensureDebianPackages } from '../scripts/lib/install.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { ripgrepArgs } = require(join(repo, 'out', 'test', 'support', 'ripgrep.js'));
+
+const RUNS = Number(process.env.BENCH_RUNS || 5);
+const PATTERNS = [
+  ['rare literal', { pattern: 'DEFAULT_MAX_LISTENERS' }],
+  ['frequent literal', { pattern: 'function' }],
+  ['case-insensitive', { pattern: 'deprecated', case_insensitive: true }],
+  ['word', { pattern: 'Error', word: true }],
+  ['regex, required literal', { pattern: '\\w+Error\\(' }],
+  ['regex, no literal', { pattern: '[A-Z][a-z]+[0-9]{2,}' }],
+];
+
+ensureDebianPackages(['time'], 'Measuring peak memory (GNU time)');
+const { rg } = await ensureCodeServer();
+const corpus = ensureCorpus();
+
+/** Runs a command under GNU time: { ms, rssKb, stdout }. */
+function timed(command, args, cwd) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 && !(command === rg && result.status === 1)) throw new Error(`${command} failed: ${result.stderr}`);
+  const rssKb = Number(result.stderr.trim().split('\n').pop());
+  return { ms, rssKb, stdout: result.stdout };
+}
+
+function engine(input, dir) {
+  const run = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count' }), '--workspace', dir], dir);
+  return { ...run, total: JSON.parse(run.stdout).total_matches };
+}
+
+function ripgrep(input, dir) {
+  const run = timed(rg, ['--count', ...ripgrepArgs(input), '.'], dir);
+  const total = run.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+  return { ...run, total };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function bench(title, dir) {
+  console.log(`\n${title}: ${dir}`);
+  console.log('| pattern | matches | engine ms | rg ms | ratio | engine peak RSS MB | rg peak RSS MB |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const rows = [];
+  for (const [name, input] of PATTERNS) {
+    engine(input, dir); // warm the page cache and the OS for both
+    ripgrep(input, dir);
+    const ours = [];
+    const theirs = [];
+    for (let i = 0; i < RUNS; i++) {
+      ours.push(engine(input, dir));
+      theirs.push(ripgrep(input, dir));
+    }
+    const row = {
+      name,
+      matches: ours[0].total,
+      agree: ours.every((r) => r.total === theirs[0].total),
+      engineMs: median(ours.map((r) => r.ms)),
+      rgMs: median(theirs.map((r) => r.ms)),
+      engineRss: Math.max(...ours.map((r) => r.rssKb)) / 1024,
+      rgRss: Math.max(...theirs.map((r) => r.rssKb)) / 1024,
+    };
+    rows.push(row);
+    console.log(
+      `| ${name} \`${input.pattern}\` | ${row.matches}${row.agree ? '' : ` (rg: ${theirs[0].total}!)`} | ${row.engineMs.toFixed(0)} | ${row.rgMs.toFixed(0)} | ${(row.engineMs / row.rgMs).toFixed(2)} | ${row.engineRss.toFixed(0)} | ${row.rgRss.toFixed(0)} |`,
+    );
+  }
+  return rows;
+}
+
+console.log(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (pinned npm packages). ${RUNS} interleaved runs per pattern, median wall time of the whole process.`);
+console.log(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rg}`);
+const base = bench('Base corpus', corpus.tree);
+const four = bench('Corpus copied four times', corpus.copies(4));
+const worstRatio = Math.max(...base.map((r) => r.engineMs / r.rgMs));
+const rssGrowth = Math.max(...four.map((r) => r.engineRss)) / Math.max(...base.map((r) => r.engineRss));
+console.log(`\nWorst engine/ripgrep ratio on the base corpus: ${worstRatio.toFixed(2)} (target <= 1.5)`);
+console.log(`Engine peak RSS, 4x corpus / base corpus: ${rssGrowth.toFixed(2)} (target <= 1.3)`);
+if (![...base, ...four].every((r) => r.agree)) {
+  console.log('Totals differ from ripgrep for some pattern (marked with !).');
+  process.exitCode = 1;
+}
