@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAgentSuite } from './lib/agent.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
 
@@ -46,6 +47,16 @@ for (const [title, workspace, name] of suites) {
     process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
     results.push([title, false]);
   }
+}
+
+// Copilot Chat agent mode (always code-server: it drives the web workbench) with the scripted model.
+section('agent: Copilot Chat agent mode with a scripted model (code-server, test/agent/suite.mjs)');
+try {
+  const { failed } = await runAgentSuite({ artifactsDir: join(repo, '.test-artifacts', 'agent') });
+  results.push(['agent: Copilot Chat agent mode', failed === 0]);
+} catch (error) {
+  process.stdout.write(`\nThe agent suite could not run: ${error instanceof Error ? error.stack : error}\n`);
+  results.push(['agent: Copilot Chat agent mode', false]);
 }
 
 section(`Summary (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -216,10 +216,9 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
     });
     await enableCopilot(page, server);
     await page.goto(workbenchUrl(server, { workspace, extensionPath, testsPath: join(repo, 'out', 'test', 'agent', 'bridge.js') }));
-    await Promise.race([
-      bridge.connected,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`the extension host did not connect to the bridge within 90 s\n${pageErrors.join('\n')}\n${collectLogs(server)}`)), 90_000)),
-    ]);
+    await withTimeout(() => bridge.connected, 90_000, `the extension host's connection to the bridge (page errors: ${pageErrors.join('\n') || 'none'})`).catch((error) => {
+      throw new Error(`${error.message}\n${collectLogs(server)}`);
+    });
     const command = (name, ...args) => bridge.call({ op: 'command', command: name, args });
     const session = {
       page,
@@ -304,7 +303,10 @@ export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts
         await session.screenshot(`${test.shot}-FAILED`).catch(() => {});
       }
     }
-    if (failed > 0) write(`\nScreenshots and the model's request log: ${artifactsDir}\n${session.pageErrors.length ? `Page errors:\n${session.pageErrors.join('\n')}\n` : ''}`);
+    if (failed > 0) {
+      write(`\nScreenshots and the model's request log: ${artifactsDir}\n${session.pageErrors.length ? `Page errors:\n${session.pageErrors.join('\n')}\n` : ''}`);
+      write(`Extension host logs:\n${session.logs()}\n`);
+    }
   } catch (error) {
     failed++;
     write(`  ✖ the agent session could not start: ${error instanceof Error ? error.message : error}\n`);
