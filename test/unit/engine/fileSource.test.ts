@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { DEFAULT_DENIED_PATHS } from '../../../src/engine/config';
-import { filterCandidates, includeToGlob } from '../../../src/engine/fileSource';
+import { filterCandidates, includeToGlob, type PrunedEntry } from '../../../src/engine/fileSource';
 import type { SearchBase } from '../../../src/engine/roots';
 import { emptySkips, type Candidate } from '../../../src/engine/types';
 
@@ -70,6 +70,46 @@ describe('engine/fileSource', () => {
       assert.deepStrictEqual(run('*.ts', '*.test.ts'), ['src/a.ts', 'src/deep/b.ts', 'top.ts']);
       assert.deepStrictEqual(run(undefined, 'src/**'), ['docs/c.md', 'top.ts']);
       assert.deepStrictEqual(run('**/*.{md,ts}', 'src/deep/**'), ['docs/c.md', 'src/a.test.ts', 'src/a.ts', 'top.ts']);
+    });
+
+    it('counts what sources pruned where every source can see it: in the base, or beside a selected file', () => {
+      const pruned: PrunedEntry[] = [
+        { base: 0, relative: '.git', reason: 'denied', directory: true },
+        { base: 0, relative: 'src/.ssh', reason: 'denied', directory: true },
+        { base: 0, relative: 'lonely/.git', reason: 'denied', directory: true }, // lonely holds no selected file
+        { base: 0, relative: 'src/out', reason: 'outside_workspace', directory: true },
+        { base: 0, relative: 'src/out', reason: 'outside_workspace', directory: true }, // reported twice, counted once
+        { base: 0, relative: 'docs/link.md', reason: 'outside_workspace', directory: false },
+      ];
+      const files = [[candidate('/w/a', 'src/x.ts'), candidate('/w/a', 'docs/d.md')]];
+      const count = (include?: string) => {
+        const skipped = emptySkips();
+        filterCandidates([a], files, { include, denied: DEFAULT_DENIED_PATHS, pruned }, skipped);
+        return [skipped.denied, skipped.outside_workspace];
+      };
+      assert.deepStrictEqual(count(), [2, 2]);
+      // include *.ts: the .md link is not asked for; directories may hold a .ts. docs holds no selected file.
+      assert.deepStrictEqual(count('*.ts'), [2, 1]);
+      // include src/**: only what lies under src counts.
+      assert.deepStrictEqual(count('src/**'), [1, 1]);
+    });
+
+    it('with an allow-list, keeps only allowed files and counts the others as denied', () => {
+      const skipped = emptySkips();
+      const files = [['src/a.ts', 'docs/b.md', 'README.md'].map((r) => candidate('/w/a', r))];
+      const result = filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**', '*.md'] }, skipped);
+      assert.deepStrictEqual(result.map((c) => c.relative), ['README.md', 'docs/b.md', 'src/a.ts']);
+      const narrow = emptySkips();
+      assert.deepStrictEqual(filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**'] }, narrow).map((c) => c.relative), ['src/a.ts']);
+      assert.strictEqual(narrow.denied, 2);
+    });
+
+    it('judges a confirmed outside base from the file system root, so /home/me/.aws/credentials stays denied', () => {
+      const base: SearchBase = { root: '/home/me/.aws', base: '/home/me/.aws', folderIndex: -1 };
+      const skipped = emptySkips();
+      const result = filterCandidates([base], [[{ path: '/home/me/.aws/credentials', relative: 'credentials' }, { path: '/home/me/.aws/config', relative: 'config' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
+      assert.deepStrictEqual(result.map((c) => c.relative), ['config']);
+      assert.strictEqual(skipped.denied, 1);
     });
 
     it('lists a file found under two bases once, in the first base', () => {

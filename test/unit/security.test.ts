@@ -1,0 +1,240 @@
+/**
+ * The security table (SPEC §5): every way a call might reach outside the granted scope, run through the
+ * public entry points (runGrep / runGlob) with an instrumented environment that records every file
+ * opened and every directory listed. For each case the record proves what was and was not touched, and
+ * that nothing outside the granted scope was opened or listed at all.
+ *
+ * The granted scope is judged here independently of the engine: a path is in scope when its real path
+ * lies in a workspace folder (or a confirmed outside base) and neither it nor a directory above it
+ * matches a denied rule (case-insensitively).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { minimatch } from 'minimatch';
+import { DEFAULT_DENIED_PATHS } from '../../src/engine/config';
+import { runGlob } from '../../src/engine/glob';
+import { runGrep, type SearchEnvironment } from '../../src/engine/grep';
+import { printGlob, printGrep } from '../../src/engine/printer';
+import { Fixture, folders, makeEnv, type EnvOptions } from './fixture';
+import { FsRecorder } from './recorder';
+
+interface Row {
+  name: string;
+  tool: 'grep' | 'glob';
+  input: Record<string, unknown>;
+  /** Workspace folders (paths below the fixture root); default ['ws']. */
+  folders?: string[];
+  env?: EnvOptions;
+  /** Confirmed outside bases that are granted too (below the fixture root). */
+  grantedAlso?: string[];
+  /** The call fails with this message. */
+  error?: RegExp;
+  /** Exactly these files (below the fixture root) are opened; for an error, nothing is opened or listed. */
+  opens?: string[];
+  /** grep: files reported; glob: files listed (below the fixture root). */
+  reports?: string[];
+  skipped?: Partial<Record<'denied' | 'outside_workspace' | 'unreadable' | 'binary' | 'too_large', number>>;
+  /** Never opened nor listed, whatever else happens (below the fixture root). */
+  untouched?: string[];
+}
+
+/** Denied files, one or more per default rule, in every case and with unicode and spaces (below the fixture root). */
+const SECRET_FILES = [
+  'ws/.env', 'ws/config/.env.local', 'ws/config/.ENV', 'ws/certs/server.pem', 'ws/certs/X.PEM', 'ws/certs/tls.key',
+  'ws/home/id_rsa', 'ws/home/id_rsa.pub', 'ws/home/id_ed25519', 'ws/.ssh/config', 'ws/upper/.SSH/known_hosts', 'ws/upper/Secrets/db.txt',
+  'ws/secrets/db.txt', 'ws/.aws/credentials', 'ws/.netrc', 'ws/.git/config', 'ws/pkg/.git/HEAD', 'ws/ключи/ключ.pem', 'ws/spaced dir/.env',
+];
+/** Everything a search must never open or list: the denied files, denied directories, and links to them. */
+const SECRETS = [...SECRET_FILES, 'ws/.ssh', 'ws/upper/.SSH', 'ws/upper/Secrets', 'ws/secrets', 'ws/.git', 'ws/pkg/.git', 'ws/link-env.txt', 'ws/link-ssh'];
+const OUTSIDE = ['outside', 'outside/secret.txt', 'outside/sub', 'outside/sub/deeper.txt', 'outside/.ssh', 'outside/.ssh/id', 'elsewhere', 'elsewhere/x.txt',
+  'ws/link-file.txt', 'ws/link-dir', 'ws/lïnk óut', 'ws/link-other', 'other', 'other/o.ts'];
+const READABLE = ['ws/.aws/config', 'ws/dir with spaces/ünïcødé notes.txt', 'ws/loop/l.txt', 'ws/pkg/index.ts', 'ws/src/app.ts', 'ws/upper/readme.txt', 'ws/ключи/заметка.txt'];
+
+describe('security table: nothing outside the granted scope is opened or listed', () => {
+  let fx: Fixture;
+  const at = (relative: string) => fx.path(relative);
+
+  before(() => {
+    fx = new Fixture('grep-tools-security-');
+    const files: Record<string, string> = {};
+    for (const path of [...READABLE, 'outside/secret.txt', 'outside/sub/deeper.txt', 'outside/.ssh/id', 'elsewhere/x.txt', 'other/o.ts']) files[path] = `TOKEN ${path}\n`;
+    for (const path of SECRET_FILES) files[path] = `TOKEN secret ${path}\n`;
+    fx.files(files);
+    fx.symlink(at('outside/secret.txt'), 'ws/link-file.txt');
+    fx.symlink(at('outside'), 'ws/link-dir');
+    fx.symlink(at('outside'), 'ws/lïnk óut');
+    fx.symlink('.env', 'ws/link-env.txt');
+    fx.symlink('.ssh', 'ws/link-ssh');
+    fx.symlink(at('other'), 'ws/link-other');
+    fx.symlink('.', 'ws/loop/self');
+    fx.symlink('b', 'ws/loop/a');
+    fx.symlink('a', 'ws/loop/b');
+    fx.symlink(at('elsewhere'), 'outside/escape');
+  });
+
+  after(() => fx.remove());
+
+  it('the fixture holds every secret and outside file the table must never touch', () => {
+    for (const path of [...SECRETS, ...OUTSIDE, ...READABLE]) assert.ok(fs.existsSync(at(path)) || fs.lstatSync(at(path)).isSymbolicLink(), path);
+  });
+
+  const rows: Row[] = [
+    // Every default rule, case variants, unicode and spaces, symlinked files and directories, loops.
+    {
+      name: 'grep over the whole workspace reads only the readable files',
+      tool: 'grep', input: { pattern: 'TOKEN', output_mode: 'files_with_matches' },
+      opens: READABLE, reports: READABLE,
+      // 13 denied files; .ssh, secrets, .git, upper/.SSH, upper/Secrets, pkg/.git, link-env.txt, link-ssh;
+      // link-file.txt, link-dir, lïnk óut and link-other lead outside.
+      skipped: { denied: 21, outside_workspace: 4, unreadable: 0 },
+    },
+    {
+      name: 'glob over the whole workspace lists only the readable files and opens none',
+      tool: 'glob', input: { pattern: '**' }, opens: [], reports: READABLE, skipped: { denied: 21, outside_workspace: 4 },
+    },
+    { name: 'include_ignored changes nothing for denied paths', tool: 'grep', input: { pattern: 'TOKEN', include_ignored: true, output_mode: 'files_with_matches' }, opens: READABLE, reports: READABLE },
+    // ../ escapes.
+    { name: '"../outside" is outside the workspace', tool: 'grep', input: { pattern: 'TOKEN', path: '../outside' }, error: /^Path "\.\.\/outside" resolves to .*\/outside, which is outside every workspace folder/ },
+    { name: '"src/../../outside" is resolved before it is judged', tool: 'grep', input: { pattern: 'TOKEN', path: 'src/../../outside' }, error: /outside every workspace folder/ },
+    { name: '"src/../.env" is the denied .env', tool: 'grep', input: { pattern: 'TOKEN', path: 'src/../.env' }, error: /^permission denied by policy: "src\/\.\.\/\.env" matches "\*\*\/\.env"/ },
+    { name: 'glob "../outside/*" cannot climb out', tool: 'glob', input: { pattern: '../outside/*' }, error: /^Invalid glob "\.\.\/outside\/\*": '\.\.' cannot climb out of the search path/ },
+    { name: 'include "../outside/*" cannot climb out', tool: 'grep', input: { pattern: 'TOKEN', include: '../outside/*' }, error: /^Invalid include glob .*'\.\.' cannot climb out/ },
+    { name: 'include "{..,src}/*" cannot climb out through a brace', tool: 'grep', input: { pattern: 'TOKEN', include: '{..,src}/*' }, error: /'\.\.' cannot climb out/ },
+    // Absolute paths.
+    { name: 'an absolute path outside is refused without confirmation', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/outside' }, error: /outside every workspace folder/ },
+    { name: 'an absolute glob outside is refused without confirmation', tool: 'glob', input: { pattern: '<root>/outside/**' }, error: /outside every workspace folder/ },
+    { name: 'an absolute path to a denied file inside is denied', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/ws/.env' }, error: /^permission denied by policy: .* matches "\*\*\/\.env"/ },
+    { name: 'an absolute include glob is refused', tool: 'grep', input: { pattern: 'TOKEN', include: '/etc/*' }, error: /^Invalid include glob "\/etc\/\*": it is matched relative to the search path/ },
+    { name: '"~/.ssh" is denied before anything is looked at', tool: 'grep', input: { pattern: 'TOKEN', path: '~/.ssh' }, error: /^permission denied by policy: "~\/\.ssh" matches "\*\*\/\.ssh\/\*\*"/ },
+    // Symlinked files and directories.
+    { name: 'a symlinked file that leads outside, named as path', tool: 'grep', input: { pattern: 'TOKEN', path: 'link-file.txt' }, error: /^Path "link-file\.txt" resolves to .*\/outside\/secret\.txt, which is outside every workspace folder/ },
+    { name: 'a symlinked directory that leads outside, named as path', tool: 'glob', input: { pattern: '**', path: 'link-dir' }, error: /resolves to .*\/outside, which is outside every workspace folder/ },
+    { name: 'a unicode, spaced symlink that leads outside', tool: 'grep', input: { pattern: 'TOKEN', path: 'lïnk óut/' }, error: /^Path "lïnk óut\/" resolves to .*\/outside/ },
+    { name: 'a symlink to a denied file, named as path', tool: 'grep', input: { pattern: 'TOKEN', path: 'link-env.txt' }, error: /^permission denied by policy: "link-env\.txt" \(it leads to .*\/ws\/\.env\) matches "\*\*\/\.env"/ },
+    { name: 'a symlink to a denied directory, named as path', tool: 'glob', input: { pattern: '**', path: 'link-ssh' }, error: /^permission denied by policy: "link-ssh" \(it leads to .*\/ws\/\.ssh\) matches "\*\*\/\.ssh\/\*\*"/ },
+    { name: 'a symlink loop ends, and reads the loop\'s own file once', tool: 'grep', input: { pattern: 'TOKEN', path: 'loop' }, opens: ['ws/loop/l.txt'], reports: ['ws/loop/l.txt'] },
+    // Denied files by each default rule, and denied directories, named as path.
+    ...([
+      ['.env', '**/.env'], ['config/.env.local', '**/.env.*'], ['certs/server.pem', '**/*.pem'], ['certs/tls.key', '**/*.key'],
+      ['home/id_rsa.pub', '**/id_rsa*'], ['home/id_ed25519', '**/id_ed25519*'], ['.ssh', '**/.ssh/**'], ['.ssh/config', '**/.ssh/**'],
+      ['secrets', '**/secrets/**'], ['.aws/credentials', '**/.aws/credentials'], ['.netrc', '**/.netrc'], ['.git', '**/.git/**'],
+      ['pkg/.git/HEAD', '**/.git/**'], ['upper/Secrets', '**/secrets/**'],
+    ] as const).map(([path, rule]): Row => ({
+      name: `path "${path}" is denied by ${rule}`, tool: 'grep', input: { pattern: 'TOKEN', path },
+      error: new RegExp(`^permission denied by policy: ${escape(JSON.stringify(path))} matches ${escape(JSON.stringify(rule))}`),
+    })),
+    // Case variants.
+    { name: 'path ".ENV" is denied (rules ignore case)', tool: 'grep', input: { pattern: 'TOKEN', path: 'config/.ENV' }, error: /^permission denied by policy: "config\/\.ENV" matches "\*\*\/\.env"/ },
+    { name: 'path "upper/.SSH/known_hosts" is denied', tool: 'grep', input: { pattern: 'TOKEN', path: 'upper/.SSH/known_hosts' }, error: /matches "\*\*\/\.ssh\/\*\*"/ },
+    { name: 'path "CERTS/X.PEM" is denied before it is looked up', tool: 'grep', input: { pattern: 'TOKEN', path: 'CERTS/X.PEM' }, error: /matches "\*\*\/\*\.pem"/ },
+    { name: 'upper-case denied directories are neither listed nor read', tool: 'grep', input: { pattern: 'TOKEN', path: 'upper' }, opens: ['ws/upper/readme.txt'], reports: ['ws/upper/readme.txt'], skipped: { denied: 2 } },
+    // Include globs that try to reach denied files.
+    ...['.env', '**/.env*', '{.env,*.pem,*.PEM,*.key,id_rsa*}', '.git/**', 'secrets/**', 'upper/Secrets/*', '**/credentials', '.ssh/*', '**/*.PEM', '.netrc'].map(
+      (include): Row => ({ name: `include "${include}" reaches no denied file`, tool: 'grep', input: { pattern: 'TOKEN', include }, opens: [], reports: [] }),
+    ),
+    ...['.env*', '**/.env*', '**/*.pem', '.git/*', '**/id_*', 'secrets/**'].map(
+      (pattern): Row => ({ name: `glob "${pattern}" lists no denied file`, tool: 'glob', input: { pattern }, opens: [], reports: [] }),
+    ),
+    // Unicode and spaces.
+    { name: 'a path with spaces and unicode', tool: 'grep', input: { pattern: 'TOKEN', path: 'dir with spaces' }, opens: ['ws/dir with spaces/ünïcødé notes.txt'], reports: ['ws/dir with spaces/ünïcødé notes.txt'] },
+    { name: 'a unicode directory: its denied file stays closed', tool: 'grep', input: { pattern: 'TOKEN', path: 'ключи' }, opens: ['ws/ключи/заметка.txt'], reports: ['ws/ключи/заметка.txt'], skipped: { denied: 1 } },
+    { name: 'a spaced directory: its .env stays closed', tool: 'glob', input: { pattern: '*', path: 'spaced dir' }, opens: [], reports: [], skipped: { denied: 1 } },
+    // A confirmed search outside: its own links and secrets stay out.
+    {
+      name: 'a confirmed outside search reads that directory only, not its .ssh nor where its links lead',
+      tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/outside', output_mode: 'files_with_matches' }, env: { allowOutside: true }, grantedAlso: ['outside'],
+      opens: ['outside/secret.txt', 'outside/sub/deeper.txt'], reports: ['outside/secret.txt', 'outside/sub/deeper.txt'], skipped: { denied: 1, outside_workspace: 1 },
+    },
+    { name: 'a confirmed outside search of a denied directory is still denied', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/outside/.ssh' }, env: { allowOutside: true }, error: /^permission denied by policy: .* matches "\*\*\/\.ssh\/\*\*"/ },
+    // A link into another workspace folder is followed: that real location is granted.
+    {
+      name: 'a symlink into another workspace folder is followed',
+      tool: 'grep', input: { pattern: 'TOKEN', path: 'ws/link-other' }, folders: ['ws', 'other'],
+      opens: ['ws/link-other/o.ts'], reports: ['ws/link-other/o.ts'],
+    },
+    // The allow-list.
+    { name: 'allowedPaths keeps everything else closed', tool: 'grep', input: { pattern: 'TOKEN', output_mode: 'files_with_matches' }, env: { config: { allowedPaths: ['src/**'] } }, opens: ['ws/src/app.ts'], reports: ['ws/src/app.ts'] },
+    { name: 'allowedPaths refuses a path that cannot hold an allowed file', tool: 'grep', input: { pattern: 'TOKEN', path: 'ключи' }, env: { config: { allowedPaths: ['src/**'] } }, error: /^permission denied by policy: "ключи" \(.*\) is not covered by grepTools\.allowedPaths \("src\/\*\*"\)/ },
+    // No workspace open.
+    { name: 'no workspace: a relative path needs a folder', tool: 'grep', input: { pattern: 'TOKEN', path: 'src' }, folders: [], error: /^Relative "path" "src" needs an open workspace folder: open a folder, or pass an absolute path\.$/ },
+    { name: 'no workspace: an absolute path needs confirmation', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/ws/src' }, folders: [], error: /outside every workspace folder \(none open\)/ },
+    { name: 'no workspace, confirmed: an absolute path is searched', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/ws/src' }, folders: [], env: { allowOutside: true }, grantedAlso: ['ws/src'], opens: ['ws/src/app.ts'], reports: ['ws/src/app.ts'] },
+  ];
+
+  for (const row of rows) {
+    it(`${row.tool}: ${row.name}`, async () => {
+      const root = fx.root;
+      const fill = (value: unknown): unknown => (typeof value === 'string' ? value.replace('<root>', root) : value);
+      const input = Object.fromEntries(Object.entries(row.input).map(([key, value]) => [key, fill(value)]));
+      const workspace = folders(...(row.folders ?? ['ws']).map(at));
+      const recorder = new FsRecorder();
+      const env: SearchEnvironment = recorder.instrument(makeEnv(workspace, row.env));
+      let output: { files: unknown[]; skipped: Record<string, number> } | undefined;
+      let failure: Error | undefined;
+      await recorder.record(async () => {
+        try {
+          const text = row.tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
+          output = JSON.parse(text) as typeof output;
+        } catch (error) {
+          failure = error as Error;
+        }
+      });
+      const relative = (paths: string[]) => paths.map((path) => nodePath.relative(root, path).split(nodePath.sep).join('/')).sort();
+
+      // 1. Nothing outside the granted scope, whatever the case.
+      const granted = [...workspace.map((folder) => folder.path), ...(row.grantedAlso ?? []).map(at)].map((path) => fs.realpathSync(path));
+      const violations = recorder.accesses.filter((access) => !inScope(access.path, granted, access.op)).map((a) => `${a.op} ${a.path} (${a.via})`);
+      assert.deepStrictEqual(violations, [], 'opened or listed outside the granted scope');
+      for (const path of [...SECRETS, ...(row.grantedAlso?.includes('outside') ? ['outside/.ssh', 'outside/.ssh/id', 'elsewhere/x.txt'] : OUTSIDE), ...(row.untouched ?? [])]) {
+        if (row.folders?.includes('other') && (path.startsWith('other') || path === 'ws/link-other')) continue;
+        assert.ok(!recorder.accesses.some((access) => access.path === at(path)), `${path} was touched`);
+      }
+
+      // 2. What the case expects.
+      if (row.error) {
+        assert.ok(failure, `expected an error, got ${JSON.stringify(output)}`);
+        assert.match(failure.message, row.error);
+        assert.deepStrictEqual(recorder.accesses, [], 'a refused call opens and lists nothing');
+        return;
+      }
+      assert.ok(!failure, `unexpected error: ${failure?.message}`);
+      assert.ok(output);
+      // .gitignore files hold rules, not content to search (the walker reads them where it walks): in scope, checked above.
+      const searched = recorder.opened().filter((path) => nodePath.basename(path) !== '.gitignore');
+      if (row.opens) assert.deepStrictEqual(relative(searched), [...row.opens].sort(), 'files opened');
+      if (row.reports) {
+        const reported = output.files.map((file) => (typeof file === 'string' ? file : (file as { file: string }).file));
+        assert.deepStrictEqual(relative(reported), [...row.reports].sort(), 'files reported');
+      }
+      for (const [key, value] of Object.entries(row.skipped ?? {})) assert.strictEqual(output.skipped[key], value, `skipped.${key}`);
+    });
+  }
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Whether an opened or listed path lies in the granted scope: its real path is inside a granted root and
+ * neither it nor a directory above it matches a denied rule (a listed directory must not be one a rule hides).
+ */
+function inScope(path: string, granted: readonly string[], op: 'open' | 'list'): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(path);
+  } catch {
+    real = path;
+  }
+  const roots = granted.filter((root) => real === root || real.startsWith(root + nodePath.sep));
+  if (roots.length === 0) return false;
+  const root = roots.reduce((a, b) => (b.length > a.length ? b : a));
+  const segments = nodePath.relative(root, real).split(nodePath.sep).filter(Boolean);
+  for (let i = 1; i <= segments.length; i++) {
+    const prefix = segments.slice(0, i).join('/');
+    const denied = (candidate: string) => DEFAULT_DENIED_PATHS.some((rule) => minimatch(candidate, rule, { dot: true, nocase: true }));
+    if (denied(prefix) || ((op === 'list' || i < segments.length) && denied(`${prefix}/x`))) return false;
+  }
+  return true;
+}
