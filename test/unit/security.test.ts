@@ -30,6 +30,10 @@ interface Row {
   grantedAlso?: string[];
   /** The call fails with this message. */
   error?: RegExp;
+  /** ...and the message names nothing hidden (a denied or outside name it might suggest). */
+  errorNever?: RegExp;
+  /** A "not found" error may list workspace directories for its hint (still checked against the scope). */
+  mayList?: boolean;
   /** Exactly these files (below the fixture root) are opened; for an error, nothing is opened or listed. */
   opens?: string[];
   /** grep: files reported; glob: files listed (below the fixture root). */
@@ -156,6 +160,10 @@ describe('security table: nothing outside the granted scope is opened or listed'
     // The allow-list.
     { name: 'allowedPaths keeps everything else closed', tool: 'grep', input: { pattern: 'TOKEN', output_mode: 'files_with_matches' }, env: { config: { allowedPaths: ['src/**'] } }, opens: ['ws/src/app.ts'], reports: ['ws/src/app.ts'] },
     { name: 'allowedPaths refuses a path that cannot hold an allowed file', tool: 'grep', input: { pattern: 'TOKEN', path: 'ключи' }, env: { config: { allowedPaths: ['src/**'] } }, error: /^permission denied by policy: "ключи" \(.*\) is not covered by grepTools\.allowedPaths \("src\/\*\*"\)/ },
+    // A path that does not exist: the error's hint never names a denied or outside entry.
+    { name: 'a misspelled denied file is not suggested', tool: 'grep', input: { pattern: 'TOKEN', path: 'certs/server.pe' }, error: /^Path not found: "certs\/server\.pe"/, errorNever: /server\.pem/, mayList: true },
+    { name: 'a misspelled file behind an outside link is not suggested', tool: 'grep', input: { pattern: 'TOKEN', path: 'link-dir/secrte.txt' }, error: /^Path not found|outside every workspace folder/, errorNever: /secret\.txt/, mayList: true },
+    { name: 'a missing file in a denied directory is denied, not looked up', tool: 'grep', input: { pattern: 'TOKEN', path: 'upper/Secrets/nope.txt' }, error: /^permission denied by policy: .* matches "\*\*\/secrets\/\*\*"/ },
     // No workspace open.
     { name: 'no workspace: a relative path needs a folder', tool: 'grep', input: { pattern: 'TOKEN', path: 'src' }, folders: [], error: /^Relative "path" "src" needs an open workspace folder: open a folder, or pass an absolute path\.$/ },
     { name: 'no workspace: an absolute path needs confirmation', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/ws/src' }, folders: [], error: /outside every workspace folder \(none open\)/ },
@@ -195,7 +203,9 @@ describe('security table: nothing outside the granted scope is opened or listed'
       if (row.error) {
         assert.ok(failure, `expected an error, got ${JSON.stringify(output)}`);
         assert.match(failure.message, row.error);
-        assert.deepStrictEqual(recorder.accesses, [], 'a refused call opens and lists nothing');
+        if (row.errorNever) assert.doesNotMatch(failure.message, row.errorNever);
+        if (row.mayList) assert.deepStrictEqual(recorder.opened(), [], 'a refused call opens nothing');
+        else assert.deepStrictEqual(recorder.accesses, [], 'a refused call opens and lists nothing');
         return;
       }
       assert.ok(!failure, `unexpected error: ${failure?.message}`);

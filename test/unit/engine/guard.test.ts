@@ -106,9 +106,18 @@ describe('engine/guard', () => {
     it('opens and lists nothing while deciding', async () => {
       const recorder = new FsRecorder();
       await recorder.record(async () => {
-        for (const path of [undefined, 'src', 'out-link', '.env', 'env-link', 'nope', outside]) await decide(path, context(folders(ws)));
+        for (const path of [undefined, 'src', 'out-link', '.env', 'env-link', outside, `${outside}/.ssh/nope`]) await decide(path, context(folders(ws)));
       });
       assert.deepStrictEqual(recorder.accesses, []);
+    });
+
+    it('for a path not found, opens nothing and lists at most workspace directories (for a hint)', async () => {
+      const recorder = new FsRecorder();
+      await recorder.record(async () => {
+        for (const path of ['nope', 'src/nope/deeper', '.ssh/nope', `${outside}/nope`, '../outside/nope']) await decide(path, context(folders(ws)));
+      });
+      assert.deepStrictEqual(recorder.opened(), []);
+      for (const listed of recorder.listed()) assert.ok(listed === ws || (listed.startsWith(`${ws}/`) && !listed.includes('/.ssh')), listed);
     });
   });
 
