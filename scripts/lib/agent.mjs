@@ -4,7 +4,7 @@
 // what only the extension API can do. Used by the agent suite (`npm test`) and `npm run compare`.
 // Every process started here is stopped by session.close(), and also when this process exits.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -179,17 +179,30 @@ async function enableCopilot(page, server) {
 
 /**
  * One code-server + one browser with Copilot Chat in agent mode on `workspace`, the extension under
- * development loaded, and the scripted model answering from `scriptFile`. Returns the session: page,
- * model (records, waitForRecord), command(), ask(), screenshot(), close().
+ * development loaded, and the scripted model answering from `script`. Returns the session: page,
+ * model (records, waitForRecord), setScript(), command(), ask(), screenshot(), close().
+ * The model's script and request log live in a directory of this run only (runs in the same tree do not
+ * mix their requests); close() copies them into artifactsDir, where screenshots go too.
  */
-export async function openAgentSession({ workspace, extensionPath = repo, scriptFile, artifactsDir, settings = {}, lifetimeSeconds = 600 }) {
+export async function openAgentSession({ workspace, extensionPath = repo, script, artifactsDir, settings = {}, lifetimeSeconds = 600 }) {
   mkdirSync(artifactsDir, { recursive: true });
-  const opened = [];
+  const runDir = mkdtempSync(join(tmpdir(), 'grep-tools-agent-run-'));
+  const scriptFile = join(runDir, 'model-script.json');
+  const logFile = join(runDir, 'model-requests.jsonl');
+  const setScript = (value) => writeFileSync(scriptFile, JSON.stringify(value, null, 2));
+  setScript(script);
+  const saveRun = () => {
+    cleanups.delete(saveRun);
+    for (const file of [scriptFile, logFile]) if (existsSync(file)) copyFileSync(file, join(artifactsDir, file.slice(runDir.length + 1)));
+    rmSync(runDir, { recursive: true, force: true });
+  };
+  cleanups.add(saveRun);
+  const opened = [saveRun];
   const stopAll = () => {
     for (const stop of opened.reverse()) stop();
   };
   try {
-    const model = await startModelServer({ scriptFile, logFile: join(artifactsDir, 'model-requests.jsonl'), lifetimeSeconds });
+    const model = await startModelServer({ scriptFile, logFile, lifetimeSeconds });
     opened.push(model.stop);
     const bridge = await createBridge();
     opened.push(bridge.close);
@@ -227,6 +240,8 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
       bridge,
       pageErrors,
       command,
+      /** Replaces the model's script (the server reads it at every request). */
+      setScript,
       /** Starts a new chat and sends `query` in agent mode to the scripted model; does not wait for the turn. */
       async ask(query, { newChat = true } = {}) {
         if (newChat) await command('workbench.action.chat.newChat');
@@ -276,19 +291,17 @@ async function withTimeout(body, timeoutMs, what) {
  */
 export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts', 'agent'), write = (text) => process.stdout.write(text), testTimeoutMs = 90_000 } = {}) {
   const started = Date.now();
-  rmSync(artifactsDir, { recursive: true, force: true });
   mkdirSync(artifactsDir, { recursive: true });
+  for (const name of readdirSync(artifactsDir)) if (name.endsWith('-FAILED.png')) rmSync(join(artifactsDir, name), { force: true });
   const workspace = join(repo, 'test', 'fixtures', 'single');
   const outsideDir = realpathSync(mkdtempSync(join(tmpdir(), 'grep-tools-agent-outside-')));
   writeFileSync(join(outsideDir, 'notes.txt'), 'outside-skip-marker 1\noutside-allow-marker 2\n');
   const { agentTests, modelScript } = await import('../../test/agent/suite.mjs');
-  const scriptFile = join(artifactsDir, 'model-script.json');
-  writeFileSync(scriptFile, JSON.stringify(modelScript({ workspace, outsideDir }), null, 2));
   let passed = 0;
   let failed = 0;
   let session;
   try {
-    session = await openAgentSession({ workspace, scriptFile, artifactsDir, lifetimeSeconds: 600 });
+    session = await openAgentSession({ workspace, script: modelScript({ workspace, outsideDir }), artifactsDir, lifetimeSeconds: 600 });
     write(`Copilot Chat agent mode (code-server, VS Code 1.139.1) with the scripted model, workspace ${workspace}; started in ${Math.round((Date.now() - started) / 1000)} s\n\n`);
     for (const test of agentTests({ repo, workspace, outsideDir })) {
       const testStarted = Date.now();
