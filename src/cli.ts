@@ -3,11 +3,12 @@
  * Prints exactly the JSON text the model would receive, or the error message on stderr (exit 1).
  */
 import * as nodePath from 'path';
+import { byteBudget } from './engine/budget';
 import { DEFAULT_CONFIG } from './engine/config';
 import { runGlob } from './engine/glob';
 import { runGrep, type SearchEnvironment } from './engine/grep';
 import { SearchPool } from './engine/pool';
-import { printGlob, printGrep } from './engine/printer';
+import { renderGlob, renderGrep } from './engine/printer';
 import { readFileCapped } from './engine/reader';
 import { NodeFileSource } from './engine/walker';
 
@@ -42,7 +43,9 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     pool: tool === 'grep' ? new SearchPool().warm() : undefined,
   };
   try {
-    const text = tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
+    // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
+    const budget = byteBudget(env.config.maxOutputBytes);
+    const text = tool === 'grep' ? await renderGrep(await runGrep(input, env), budget) : await renderGlob(await runGlob(input, env), budget);
     return { code: 0, stdout: text };
   } catch (error) {
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };

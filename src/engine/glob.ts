@@ -1,4 +1,5 @@
 /** The glob tool's engine: validated input → files below the base whose relative path matches. */
+import { diagnoseGlob, type GlobDiagnostics } from './diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from './fileSource';
 import { comparePaths } from './globs';
 import { checkSearchGlob, globRequest } from './guard';
@@ -19,6 +20,10 @@ export interface GlobReport {
   elapsedMs: number;
   /** With zero results for a pattern without '/': how many files '**\/pattern' would find. */
   deeperMatches?: number;
+  /** The validated input, for notes that give the exact call to make next. */
+  input?: GlobInput;
+  /** With zero results: what a changed search would find (diagnostics.ts). */
+  diagnostics?: GlobDiagnostics;
 }
 
 function compileRelativeMatcher(pattern: string, mode: 'glob' | 'regex'): (relative: string) => boolean {
@@ -83,7 +88,7 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
   }
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;
-  return {
+  const report: GlobReport = {
     pattern: input.pattern,
     mode,
     basePaths: bases.map((b) => b.base),
@@ -94,5 +99,9 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
     skipped,
     elapsedMs: Date.now() - started,
     deeperMatches,
+    input,
   };
+  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
+  report.diagnostics = await diagnoseGlob(input, report, env, runGlob);
+  return report;
 }

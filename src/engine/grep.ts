@@ -1,5 +1,6 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
+import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
 import { filterCandidates, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access } from './guard';
 import { compileMatcher } from './matcher';
@@ -54,6 +55,10 @@ export interface GrepReport {
   timedOut: boolean;
   elapsedMs: number;
   include?: string;
+  /** The validated input, for notes that give the exact call to make next. */
+  input?: GrepInput;
+  /** With zero results: what a changed search would find (diagnostics.ts). */
+  diagnostics?: GrepDiagnostics;
 }
 
 /**
@@ -246,7 +251,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
 
   const returnedResults = mode === 'content' ? files.reduce((n, f) => n + (f as { matches: LineResult[] }).matches.length, 0) : files.length;
   const end = offset + returnedResults;
-  return {
+  const report: GrepReport = {
     pattern: input.pattern,
     basePaths: bases.map((b) => b.base),
     outputMode: mode,
@@ -263,5 +268,9 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
     timedOut,
     elapsedMs: Date.now() - started,
     include: input.include,
+    input,
   };
+  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
+  report.diagnostics = await diagnoseGrep(input, report, env, deadline, runGrep);
+  return report;
 }

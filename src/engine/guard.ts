@@ -19,6 +19,7 @@ import * as nodePath from 'path';
 import { braceExpand, Minimatch } from 'minimatch';
 import type { EngineConfig } from './config';
 import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
+import { notFoundHint } from './pathHint';
 import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
 
@@ -155,9 +156,17 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   if (rule !== undefined) return { kind: 'denied', requested, resolved: base.base, rule, message: deniedMessage(requested, base.base, rule, false) };
   const kind = await ctx.kind(base.base);
   if (kind === undefined) {
+    // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
+    const allowed = allowList(allowedPaths);
+    const hidden = (absolute: string, root: string) => {
+      if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
+      const relative = posixRelative(root, absolute);
+      return allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative);
+    };
+    const hint = await notFoundHint(base.base, { folders: ctx.folders, kind: ctx.kind, hidden });
     return {
       kind: 'invalid',
-      message: `Path not found: ${JSON.stringify(requested)} (resolved to ${base.base}). Check the path, or omit "path" to search the whole workspace.`,
+      message: `Path not found: ${JSON.stringify(requested)} (resolved to ${base.base}).${hint} Check the path, or omit "path" to search the whole workspace.`,
     };
   }
   // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.

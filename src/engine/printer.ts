@@ -1,6 +1,12 @@
-/** Printers: the JSON text the model receives for each tool (SPEC §3, §4). */
+/**
+ * Printers: the JSON text the model receives for each tool (SPEC §3, §4). `renderGrep` / `renderGlob`
+ * keep it within the output budget (budget.ts); `printGrep` / `printGlob` print a report whole.
+ */
+import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
+import type { GlobDiagnostics, GlobFinding, GrepDiagnostics, GrepFinding } from './diagnostics';
 import type { GlobReport } from './glob';
-import type { GrepReport } from './grep';
+import type { GrepFileEntry, GrepReport } from './grep';
+import { clipLine } from './searcher';
 import type { SkipCounts } from './types';
 
 function basePath(paths: string[]): string | string[] {
@@ -21,7 +27,38 @@ function pageNote(what: string, offset: number, returned: number, total: number,
   return `Showing ${what} ${offset + 1}-${offset + returned} of ${total}. Call again with offset ${next} for more, or narrow the search.`;
 }
 
-export function grepNotes(report: GrepReport): string[] {
+/** The exact input of a call, for a note: `{"pattern":"TODO","offset":50}`. */
+function call(input: object): string {
+  return JSON.stringify(input);
+}
+
+/** "3 lines in 2 files (first: /ws/a.ts:4 "text")"; "at least" when the check ran out of time. */
+function grepFound(finding: GrepFinding): string {
+  const lines = `${finding.partial ? 'at least ' : ''}${finding.lines} line${finding.lines === 1 ? '' : 's'}`;
+  const files = `${finding.files} file${finding.files === 1 ? '' : 's'}`;
+  const first = finding.first ? ` (first: ${finding.first.file}:${finding.first.line} ${JSON.stringify(clipLine(finding.first.text.trim(), 100))})` : '';
+  return `${lines} in ${files}${first}`;
+}
+
+/** The checked suggestions for a grep that found nothing (diagnostics.ts), most likely fix first. */
+function grepSuggestions(d: GrepDiagnostics, include: string | undefined): string[] {
+  const notes: string[] = [];
+  if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${grepFound(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
+  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches ${grepFound(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
+  if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${grepFound(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
+  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${grepFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
+  return notes;
+}
+
+/** The note of an answer the output budget cut: what is shown, and the exact call that continues. */
+function budgetNote(cut: BudgetCut, unit: string, offset: number, total: number, input: object | undefined, tooBig: string): string {
+  const next = offset + cut.shown;
+  const again = input ? `Call again with ${call({ ...input, offset: next })}` : `Call again with offset ${next}`;
+  if (cut.shown === 0) return `Output budget reached (${describeBudget(cut.budget)}): the next result alone is larger than the budget. ${again} and ${tooBig}.`;
+  return `Output budget reached (${describeBudget(cut.budget)}): showing ${cut.shown} of ${total} ${unit} (${offset + 1}-${next}). ${again} to continue.`;
+}
+
+export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
   if (report.timedOut) {
@@ -33,6 +70,10 @@ export function grepNotes(report: GrepReport): string[] {
     } else {
       notes.push(`No matches in ${report.filesSearched} files searched${describeSkips(report.skipped)}.`);
     }
+    if (report.diagnostics) notes.push(...grepSuggestions(report.diagnostics, report.include));
+  } else if (cut) {
+    const tooBig = report.outputMode === 'content' ? 'fewer context_lines, or output_mode "files_with_matches"' : 'a narrower path';
+    notes.push(budgetNote(cut, unit, report.offset, report.totalResults, report.input, tooBig));
   } else if (report.returnedResults === 0) {
     notes.push(`offset ${report.offset} is past the last result: there are ${report.totalResults} ${unit}. Use an offset below that.`);
   } else if (report.nextOffset !== undefined) {
@@ -41,7 +82,27 @@ export function grepNotes(report: GrepReport): string[] {
   return notes;
 }
 
-export function printGrep(report: GrepReport): string {
+/** The first `shown` results of a page (content: matching lines, possibly part of a file's; else files). */
+function firstResults(report: GrepReport, shown: number): GrepFileEntry[] {
+  if (report.outputMode !== 'content') return report.files.slice(0, shown);
+  const files: GrepFileEntry[] = [];
+  let left = shown;
+  for (const entry of report.files) {
+    if (left <= 0 || typeof entry !== 'object' || !('matches' in entry)) break;
+    files.push(entry.matches.length <= left ? entry : { file: entry.file, matches: entry.matches.slice(0, left) });
+    left -= entry.matches.length;
+  }
+  return files;
+}
+
+/** The report as it reads when the budget let only `cut.shown` of its results through. */
+function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
+  if (!cut) return report;
+  return { ...report, files: firstResults(report, cut.shown), returnedResults: cut.shown, nextOffset: report.offset + cut.shown };
+}
+
+function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
+  const report = cutGrep(whole, cut);
   const totals =
     report.outputMode === 'content'
       ? { total_matches: report.totalResults, returned_matches: report.returnedResults }
@@ -61,11 +122,35 @@ export function printGrep(report: GrepReport): string {
     skipped: report.skipped,
     ...(report.timedOut ? { timed_out: true } : {}),
     elapsed_ms: report.elapsedMs,
-    notes: grepNotes(report),
+    notes: grepNotes(report, cut),
   });
 }
 
-export function globNotes(report: GlobReport): string[] {
+/** The whole report as JSON, whatever its size (the Command Palette's "copy as JSON"). */
+export function printGrep(report: GrepReport): string {
+  return grepText(report, undefined);
+}
+
+/** The JSON text the model receives: the report within the output budget. */
+export async function renderGrep(report: GrepReport, budget: OutputBudget): Promise<string> {
+  return (await fitToBudget(report.returnedResults, (shown, cut) => grepText(report, cut), budget)).text;
+}
+
+function globFound(finding: GlobFinding): string {
+  const more = finding.total > finding.first.length ? ', …' : '';
+  return `${finding.total} file${finding.total === 1 ? '' : 's'} (${finding.first.join(', ')}${more})`;
+}
+
+/** The checked suggestions for a glob that found nothing (diagnostics.ts). */
+function globSuggestions(d: GlobDiagnostics, maxDepth: number | undefined): string[] {
+  const notes: string[] = [];
+  if (d.caseInsensitive) notes.push(`Glob patterns are case-sensitive; ignoring case the pattern matches ${globFound(d.caseInsensitive)}. Use those paths, or spell the pattern as they are spelled.`);
+  if (d.withoutMaxDepth) notes.push(`max_depth ${maxDepth} stops above them; at any depth the pattern matches ${globFound(d.withoutMaxDepth)}. Call again with ${call(d.withoutMaxDepth.call)}.`);
+  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude match: ${globFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to list them.`);
+  return notes;
+}
+
+export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   if (report.total === 0) {
     if (report.deeperMatches) {
@@ -73,6 +158,9 @@ export function globNotes(report: GlobReport): string[] {
     } else {
       notes.push(`No file matches ${JSON.stringify(report.pattern)} under the base path${describeSkips(report.skipped)}.`);
     }
+    if (report.diagnostics) notes.push(...globSuggestions(report.diagnostics, report.input?.max_depth));
+  } else if (cut) {
+    notes.push(budgetNote(cut, 'files', report.offset, report.total, report.input, 'a narrower path'));
   } else if (report.files.length === 0) {
     notes.push(`offset ${report.offset} is past the last result: there are ${report.total} files. Use an offset below that.`);
   } else if (report.nextOffset !== undefined) {
@@ -81,7 +169,8 @@ export function globNotes(report: GlobReport): string[] {
   return notes;
 }
 
-export function printGlob(report: GlobReport): string {
+function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
+  const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
   return JSON.stringify({
     pattern: report.pattern,
     mode: report.mode,
@@ -93,6 +182,16 @@ export function printGlob(report: GlobReport): string {
     ...(report.nextOffset !== undefined ? { next_offset: report.nextOffset } : {}),
     skipped: report.skipped,
     elapsed_ms: report.elapsedMs,
-    notes: globNotes(report),
+    notes: globNotes(report, cut),
   });
+}
+
+/** The whole report as JSON, whatever its size. */
+export function printGlob(report: GlobReport): string {
+  return globText(report, undefined);
+}
+
+/** The JSON text the model receives: the report within the output budget. */
+export async function renderGlob(report: GlobReport, budget: OutputBudget): Promise<string> {
+  return (await fitToBudget(report.files.length, (shown, cut) => globText(report, cut), budget)).text;
 }

@@ -1,9 +1,10 @@
 /** The two language-model tools: thin adapters from `vscode.lm` to the engine, with a log line per call. */
 import * as vscode from 'vscode';
+import type { OutputBudget } from '../engine/budget';
 import { runGlob } from '../engine/glob';
 import { CancelledError, runGrep, type SearchEnvironment } from '../engine/grep';
 import { prepareMessages, type ToolName } from '../engine/invocation';
-import { printGlob, printGrep } from '../engine/printer';
+import { renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
@@ -42,13 +43,28 @@ const NO_CHAT_CONFIRMATION =
   'Searching outside the workspace needs the user\'s confirmation, which VS Code asks for only when the tool is called from a chat request; ' +
   'this call has none (toolInvocationToken is undefined), so nobody could confirm. Search inside the workspace, or ask the user to open that folder or to run the search from chat.';
 
+/**
+ * The output budget of one call (SPEC §3): the model's token budget, counted with its tokenizer, when
+ * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`.
+ */
+export function outputBudget(options: vscode.LanguageModelToolInvocationOptions<unknown>, maxOutputBytes: number, token: vscode.CancellationToken): OutputBudget {
+  const tokenization = options.tokenizationOptions;
+  if (!tokenization || !(tokenization.tokenBudget > 0)) return { kind: 'bytes', limit: maxOutputBytes };
+  return {
+    kind: 'tokens',
+    limit: tokenization.tokenBudget,
+    count: async (text) => tokenization.countTokens(text, token),
+    fallbackBytes: maxOutputBytes,
+  };
+}
+
 /** Runs one invocation: engine, printer, log; errors reach the model as an Error with the engine's message. */
 async function invokeEngine<T>(
   tool: ToolName,
   options: vscode.LanguageModelToolInvocationOptions<T>,
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
-  run: (input: unknown, env: SearchEnvironment) => Promise<string>,
+  run: (input: unknown, env: SearchEnvironment, budget: OutputBudget) => Promise<string>,
 ): Promise<vscode.LanguageModelToolResult> {
   const input = options.input;
   log.info(`${tool} ${JSON.stringify(input)}`);
@@ -59,11 +75,13 @@ async function invokeEngine<T>(
     // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
     const confirmed = options.toolInvocationToken !== undefined;
     const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION };
-    const text = await run(input, env);
+    const budget = outputBudget(options, env.config.maxOutputBytes, token);
+    const text = await run(input, env, budget);
     const summary = JSON.parse(text) as Summary;
     log.info(
       `${tool} done: base ${JSON.stringify(summary.base_path)}, ${summary.files_searched ?? summary.total} files, ` +
-        `${summary.files_matched ?? summary.total} matched, skipped ${JSON.stringify(summary.skipped)}, ${summary.elapsed_ms} ms`,
+        `${summary.files_matched ?? summary.total} matched, skipped ${JSON.stringify(summary.skipped)}, ${summary.elapsed_ms} ms, ` +
+        `${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`,
     );
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   } catch (error) {
@@ -101,7 +119,7 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
-    return invokeEngine('grep', options, token, this.log, async (input, env) => printGrep(await runGrep(input, env)));
+    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => renderGrep(await runGrep(input, env), budget));
   }
 }
 
@@ -113,6 +131,6 @@ export class GlobTool implements vscode.LanguageModelTool<GlobInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GlobInput>, token: vscode.CancellationToken) {
-    return invokeEngine('glob', options, token, this.log, async (input, env) => printGlob(await runGlob(input, env)));
+    return invokeEngine('glob', options, token, this.log, async (input, env, budget) => renderGlob(await runGlob(input, env), budget));
   }
 }

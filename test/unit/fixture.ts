@@ -5,7 +5,8 @@ import * as nodePath from 'path';
 import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/config';
 import { runGlob } from '../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../src/engine/grep';
-import { printGlob, printGrep } from '../../src/engine/printer';
+import { byteBudget } from '../../src/engine/budget';
+import { renderGlob, renderGrep } from '../../src/engine/printer';
 import { readFileCapped } from '../../src/engine/reader';
 import type { WorkspaceFolder } from '../../src/engine/roots';
 import { NodeFileSource } from '../../src/engine/walker';
@@ -124,13 +125,13 @@ export interface GlobJson {
   notes: string[];
 }
 
-/** Runs grep and parses exactly the text the model would receive. */
+/** Runs grep and parses exactly the text the model would receive (within grepTools.maxOutputBytes, as the CLI). */
 export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepJson> {
-  return JSON.parse(printGrep(await runGrep(input, env))) as GrepJson;
+  return JSON.parse(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes))) as GrepJson;
 }
 
 export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobJson> {
-  return JSON.parse(printGlob(await runGlob(input, env))) as GlobJson;
+  return JSON.parse(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes))) as GlobJson;
 }
 
 export function contentFiles(json: GrepJson): Array<{ file: string; matches: GrepContentMatch[] }> {

@@ -579,10 +579,10 @@ describe('engine/grep (runGrep + printGrep)', () => {
       assert.deepStrictEqual(contentFiles(json), [{ file: `${outside}/o.txt`, matches: [{ line: 1, text: 'TODO outside' }] }]);
     });
 
-    it('reports a path that does not exist, with the fix', async () => {
+    it('reports a path that does not exist, with the nearest existing directory and the fix', async () => {
       await rejectsWith(
         runGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
-        new RegExp(`^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). Check the path, or omit "path" to search the whole workspace.`)}$`),
+        new RegExp(`^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). The nearest existing directory is ${one}/src. Check the path, or omit "path" to search the whole workspace.`)}$`),
       );
     });
   });

@@ -1,8 +1,9 @@
 import * as assert from 'assert';
+import { byteBudget } from '../../../src/engine/budget';
 import type { GlobReport } from '../../../src/engine/glob';
 import type { GrepReport } from '../../../src/engine/grep';
-import { globNotes, grepNotes, printGlob, printGrep } from '../../../src/engine/printer';
-import { emptySkips } from '../../../src/engine/types';
+import { globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../src/engine/printer';
+import { emptySkips, type LineResult } from '../../../src/engine/types';
 
 function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
   return {
@@ -179,6 +180,150 @@ describe('engine/printer', () => {
 
     it('says when offset is past the end', () => {
       assert.deepStrictEqual(globNotes(globReport({ total: 4, offset: 4 })), ['offset 4 is past the last result: there are 4 files. Use an offset below that.']);
+    });
+  });
+
+  describe('renderGrep and renderGlob: the output budget', () => {
+    const line = (n: number): LineResult => ({ line: n, text: `match number ${n} with some text around it` });
+    /** 3 files with 20 matching lines each, a whole page of 60. */
+    const page = (offset = 0): GrepReport =>
+      grepReport({
+        files: ['/ws/a.ts', '/ws/b.ts', '/ws/c.ts'].map((file, f) => ({ file, matches: Array.from({ length: 20 }, (_, i) => line(f * 100 + i + 1)) })),
+        totalResults: 75,
+        returnedResults: 60,
+        totalMatches: 75,
+        filesMatched: 4,
+        offset,
+        nextOffset: offset + 60,
+        input: { pattern: 'match', include: '*.ts', max_results: 60, ...(offset ? { offset } : {}) },
+      });
+
+    it('prints the page as is when it fits', async () => {
+      const report = page();
+      assert.strictEqual(await renderGrep(report, byteBudget(51200)), printGrep(report));
+    });
+
+    it('drops whole matches from the end, cutting inside a file, and says how to continue exactly', async () => {
+      const text = await renderGrep(page(10), byteBudget(1500));
+      assert.ok(Buffer.byteLength(text) <= 1500);
+      const json = JSON.parse(text);
+      const shown: number = json.returned_matches;
+      assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
+      assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
+      assert.strictEqual(json.total_matches, 75);
+      assert.strictEqual(json.truncated, true);
+      assert.strictEqual(json.next_offset, 10 + shown);
+      assert.deepStrictEqual(json.notes, [
+        `Output budget reached (1500 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
+      ]);
+    });
+
+    it('keeps whole files of the first files when the cut falls in a later one', async () => {
+      const json = JSON.parse(await renderGrep(page(), byteBudget(2500)));
+      assert.ok(json.returned_matches > 20 && json.returned_matches < 40);
+      assert.strictEqual(json.files[0].matches.length, 20);
+      assert.strictEqual(json.files[1].matches.length, json.returned_matches - 20);
+    });
+
+    it('says so when not even one result fits, and continues from the same offset', async () => {
+      const huge = grepReport({
+        files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'x', after: Array(50).fill('y'.repeat(400)) }] }],
+        totalResults: 1,
+        returnedResults: 1,
+        totalMatches: 1,
+        filesMatched: 1,
+        input: { pattern: 'x', context_lines: 50 },
+      });
+      const json = JSON.parse(await renderGrep(huge, byteBudget(2000)));
+      assert.deepStrictEqual(json.files, []);
+      assert.strictEqual(json.next_offset, 0);
+      assert.deepStrictEqual(json.notes, [
+        'Output budget reached (2000 bytes): the next result alone is larger than the budget. Call again with {"pattern":"x","context_lines":50,"offset":0} and fewer context_lines, or output_mode "files_with_matches".',
+      ]);
+    });
+
+    it('counts files in the other modes', async () => {
+      const files = Array.from({ length: 300 }, (_, i) => `/ws/src/module-${i}/index.ts`);
+      const report = grepReport({ outputMode: 'files_with_matches', files, totalResults: 300, returnedResults: 300, totalMatches: 900, filesMatched: 300, input: { pattern: 'x', output_mode: 'files_with_matches', max_results: 1000 } });
+      const json = JSON.parse(await renderGrep(report, byteBudget(3000)));
+      assert.deepStrictEqual(json.files, files.slice(0, json.returned_files));
+      assert.strictEqual(json.next_offset, json.returned_files);
+      assert.match(json.notes[0], new RegExp(`^Output budget reached \\(3000 bytes\\): showing ${json.returned_files} of 300 files \\(1-${json.returned_files}\\)\\. Call again with \\{"pattern":"x","output_mode":"files_with_matches","max_results":1000,"offset":${json.returned_files}\\} to continue\\.$`));
+    });
+
+    it('cuts a glob answer the same way', async () => {
+      const files = Array.from({ length: 400 }, (_, i) => `/ws/pkg/file-${String(i).padStart(3, '0')}.ts`);
+      const report = globReport({ pattern: '**/*.ts', files, total: 400, input: { pattern: '**/*.ts' } });
+      const text = await renderGlob(report, byteBudget(4096));
+      assert.ok(Buffer.byteLength(text) <= 4096);
+      const json = JSON.parse(text);
+      assert.deepStrictEqual(json.files, files.slice(0, json.count));
+      assert.strictEqual(json.total, 400);
+      assert.strictEqual(json.truncated, true);
+      assert.strictEqual(json.next_offset, json.count);
+      assert.deepStrictEqual(json.notes, [`Output budget reached (4096 bytes): showing ${json.count} of 400 files (1-${json.count}). Call again with {"pattern":"**/*.ts","offset":${json.count}} to continue.`]);
+      assert.strictEqual(await renderGlob(report, byteBudget(1_000_000)), printGlob(report));
+    });
+  });
+
+  describe('zero-result suggestions', () => {
+    const finding = { lines: 3, files: 2, first: { file: '/ws/a.ts', line: 4, text: '   export class UserService {' }, partial: false };
+
+    it('gives each checked fix with its count, its first match and the exact call', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'userservice',
+          diagnostics: {
+            caseInsensitive: { ...finding, call: { pattern: 'userservice', case_insensitive: true } },
+            includeIgnored: { ...finding, lines: 1, files: 1, partial: true, call: { pattern: 'userservice', include_ignored: true } },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'No matches in 10 files searched.',
+        'The search is case-sensitive; ignoring case it matches 3 lines in 2 files (first: /ws/a.ts:4 "export class UserService {"). Call again with {"pattern":"userservice","case_insensitive":true}.',
+        'Files left out by .gitignore, files.exclude or search.exclude hold matches: at least 1 line in 1 file (first: /ws/a.ts:4 "export class UserService {"). Call again with {"pattern":"userservice","include_ignored":true} to search them.',
+      ]);
+    });
+
+    it('suggests literal text and the include glob at any depth', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: '$HOME',
+          candidates: 0,
+          filesSearched: 0,
+          include: 'lib/*.sh',
+          diagnostics: {
+            fixedStrings: { ...finding, first: undefined, call: { pattern: '$HOME', fixed_strings: true } },
+            deeperInclude: { ...finding, first: undefined, call: { pattern: '$HOME', include: '**/lib/*.sh' } },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'The include glob "lib/*.sh" matched no file under the search path.',
+        'As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
+        'The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 3 lines in 2 files. Call again with {"pattern":"$HOME","include":"**/lib/*.sh"}.',
+      ]);
+    });
+
+    it('glob: ignoring case, without max_depth, include_ignored', () => {
+      const notes = globNotes(
+        globReport({
+          pattern: '**/*.MD',
+          input: { pattern: '**/*.MD', max_depth: 2 },
+          diagnostics: {
+            caseInsensitive: { call: { pattern: '**/*.[mM][dD]' }, total: 4, first: ['/ws/a.md', '/ws/b.md', '/ws/c.md'] },
+            withoutMaxDepth: { call: { pattern: '**/*.MD', max_depth: 0 }, total: 1, first: ['/ws/x/y/z/README.MD'] },
+            includeIgnored: { call: { pattern: '**/*.MD', max_depth: 2, include_ignored: true }, total: 2, first: ['/ws/dist/A.MD', '/ws/dist/B.MD'] },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'No file matches "**/*.MD" under the base path.',
+        'Glob patterns are case-sensitive; ignoring case the pattern matches 4 files (/ws/a.md, /ws/b.md, /ws/c.md, …). Use those paths, or spell the pattern as they are spelled.',
+        'max_depth 2 stops above them; at any depth the pattern matches 1 file (/ws/x/y/z/README.MD). Call again with {"pattern":"**/*.MD","max_depth":0}.',
+        'Files left out by .gitignore, files.exclude or search.exclude match: 2 files (/ws/dist/A.MD, /ws/dist/B.MD). Call again with {"pattern":"**/*.MD","max_depth":2,"include_ignored":true} to list them.',
+      ]);
     });
   });
 });

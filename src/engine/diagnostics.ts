@@ -1,0 +1,150 @@
+/**
+ * Zero-result diagnostics (SPEC §3, §4): when a search finds nothing, the likely fixes are checked by
+ * running the search again with one thing changed, through the same environment (file source, pool,
+ * guard) and within what is left of the time limit. A fix is suggested only when that re-run finds
+ * something; the printer turns the findings into notes with the exact call to make.
+ *
+ * grep: ignoring case; the pattern as literal text; include_ignored; an include glob anchored at the
+ * search path that would match deeper as '**\/include'. glob: ignoring case; include_ignored; without
+ * max_depth. (glob's '**\/pattern' count is computed by glob.ts itself.)
+ */
+import { caseInsensitiveGlob } from './audit';
+import type { GlobReport } from './glob';
+import { CancelledError, type GrepReport, type SearchEnvironment } from './grep';
+import { globRequest } from './guard';
+import { compileMatcher } from './matcher';
+import type { GlobInput, GrepInput } from './types';
+
+/** What a changed search finds. */
+export interface GrepFinding {
+  /** The call that finds it: the original input with the one change (and no offset). */
+  call: GrepInput;
+  /** Matching lines, and the files holding them. */
+  lines: number;
+  files: number;
+  first?: { file: string; line: number; text: string };
+  /** The re-run hit the time limit: the counts are a lower bound. */
+  partial: boolean;
+}
+
+export interface GrepDiagnostics {
+  caseInsensitive?: GrepFinding;
+  fixedStrings?: GrepFinding;
+  includeIgnored?: GrepFinding;
+  deeperInclude?: GrepFinding;
+}
+
+export interface GlobFinding {
+  call: GlobInput;
+  /** Files found, and the first few of them. */
+  total: number;
+  first: string[];
+}
+
+export interface GlobDiagnostics {
+  caseInsensitive?: GlobFinding;
+  includeIgnored?: GlobFinding;
+  withoutMaxDepth?: GlobFinding;
+}
+
+/** The environments of re-runs: a re-run that finds nothing does not diagnose itself again. */
+const probes = new WeakSet<SearchEnvironment>();
+
+/**
+ * Re-runs (side by side, so each is slower than the search alone) get a few times what the search itself
+ * took, at least 2 s, and never more than what is left of the time limit. One that runs out reports what
+ * it found as a lower bound ("at least"), or nothing.
+ */
+function probeDeadline(deadline: number, started: number): number {
+  const now = Date.now();
+  return Math.min(deadline, now + Math.max(2000, 4 * (now - started)));
+}
+
+function probeEnv(env: SearchEnvironment, deadline: number): SearchEnvironment {
+  const probe: SearchEnvironment = { ...env, config: { ...env.config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
+  probes.add(probe);
+  return probe;
+}
+
+/** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
+async function settle<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
+  const entries = await Promise.all(
+    Object.entries(probes).map(async ([key, promise]) => {
+      try {
+        return [key, await promise] as const;
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        return [key, undefined] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries.filter((entry): entry is readonly [string, Awaited<T>] => entry[1] !== undefined));
+}
+
+function withoutOffset<T extends { offset?: number }>(input: T): T {
+  const { offset: _offset, ...rest } = input;
+  return rest as T;
+}
+
+const LEADING_FLAGS = /^\(\?[a-zA-Z]+\)/;
+const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
+
+type RunGrep = (input: unknown, env: SearchEnvironment) => Promise<GrepReport>;
+type RunGlob = (input: unknown, env: SearchEnvironment) => Promise<GlobReport>;
+
+/**
+ * Why a grep found nothing, checked: called by runGrep with its validated input and zero-result report
+ * (whose elapsedMs then includes the checks). `run` is runGrep itself (passed in, so no import cycle).
+ */
+export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<GrepDiagnostics | undefined> {
+  if (report.totalResults !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  const started = Date.now() - report.elapsedMs;
+  const probe = probeEnv(env, probeDeadline(deadline, started));
+  const find = async (change: Partial<GrepInput>): Promise<GrepFinding | undefined> => {
+    const call: GrepInput = withoutOffset({ ...input, ...change });
+    const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
+    const found = await run({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
+    if (found.totalResults === 0) return undefined;
+    const entry = found.files[0];
+    const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
+    return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut };
+  };
+
+  const pattern = input.pattern;
+  const invert = input.invert_match === true;
+  const ignoresCase = compileMatcher(pattern, input).ignoreCase;
+  const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
+  const include = input.include?.replace(/^\.\//, '');
+  const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
+  const found = await settle<GrepFinding>({
+    caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
+    fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ fixed_strings: true }) : undefined,
+    includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
+    deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
+  });
+  report.elapsedMs = Date.now() - started;
+  return Object.keys(found).length > 0 ? (found as GrepDiagnostics) : undefined;
+}
+
+/** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */
+export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment, run: RunGlob): Promise<GlobDiagnostics | undefined> {
+  if (report.total !== 0 || probes.has(env) || env.isCancelled()) return undefined;
+  const started = Date.now() - report.elapsedMs;
+  const probe = probeEnv(env, probeDeadline(started + env.config.timeoutSeconds * 1000, started));
+  const find = async (change: Partial<GlobInput>): Promise<GlobFinding | undefined> => {
+    const call: GlobInput = withoutOffset({ ...input, ...change });
+    const found = await run({ ...call, max_results: 3, offset: 0 }, probe);
+    return found.total === 0 ? undefined : { call, total: found.total, first: found.files };
+  };
+  const mode = input.mode ?? 'glob';
+  // An absolute glob's base stays as it is; only the part matched below it ignores case.
+  const { pattern, path } = globRequest(input.pattern, input.path, mode);
+  const folded = caseInsensitiveGlob(pattern);
+  const found = await settle<GlobFinding>({
+    caseInsensitive: mode === 'glob' && folded !== pattern ? find({ pattern: folded, path }) : undefined,
+    includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
+    withoutMaxDepth: (input.max_depth ?? 0) > 0 ? find({ max_depth: 0 }) : undefined,
+  });
+  report.elapsedMs = Date.now() - started;
+  return Object.keys(found).length > 0 ? (found as GlobDiagnostics) : undefined;
+}
