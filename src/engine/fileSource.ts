@@ -50,6 +50,12 @@ export interface FileSource {
    * `judgeLink`). What it prunes for those reasons goes to `pruned`. Order does not matter.
    */
   list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]>;
+  /**
+   * Optional: the same files as `list`, each with its base's index, in the final order (bases in
+   * order, each base's files by comparePaths), produced as they are found so a search can start on the
+   * first files while the rest are still being listed.
+   */
+  stream?(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Iterable<[number, Candidate]>;
 }
 
 /** The glob handed to a source for `include` ('*.ts' → '**\/*.ts'). */
@@ -88,30 +94,81 @@ function parentOf(relative: string): string {
 }
 
 /**
- * Counts pruned entries the way every source can see them, so the CLI's walker and VS Code's findFiles
- * report the same numbers: an entry counts when it sits directly in the base or in a directory that
- * holds a file the search selected, and the search could have found something there (a file it asks
- * for, a directory where it may find one). Its contents are never listed, so a pruned directory is 1.
+ * The filter as one pass over a source's candidates: `accept` each (include, exclude, denied paths and
+ * the allow-list; denied files are counted), then `finish` counts what the sources pruned, the way
+ * every source can see it, so the CLI's walker and VS Code's findFiles report the same numbers: an
+ * entry counts when it sits directly in the base or in a directory that holds a file the search
+ * selected, and the search could have found something there (a file it asks for, a directory where it
+ * may find one). Its contents are never listed, so a pruned directory is 1. Memory grows with the
+ * directories that hold selected files, not with the files.
  */
-function countPruned(pruned: readonly PrunedEntry[], index: number, selectedFiles: readonly string[], selects: (relative: string, directory: boolean) => boolean, skipped: SkipCounts): void {
-  const entries = pruned.filter((entry) => entry.base === index);
-  if (entries.length === 0) return;
-  const listed = new Set<string>(['']);
-  for (const relative of selectedFiles) {
-    for (let dir = parentOf(relative); dir !== '' && !listed.has(dir); dir = parentOf(dir)) listed.add(dir);
+export class CandidateFilterPass {
+  private readonly include?: (relative: string) => boolean;
+  private readonly exclude?: (relative: string) => boolean;
+  private readonly allowed: ReturnType<typeof allowList>;
+  private readonly selects: (relative: string, directory: boolean) => boolean;
+  /** Paths already accepted, when bases may overlap (several workspace folders). */
+  private readonly seen?: Set<string>;
+  /** Per base: directories (base-relative) holding a selected file, and their parents. */
+  private readonly listed: Array<Set<string>>;
+  private readonly rootPrefixes: string[];
+
+  constructor(
+    private readonly bases: SearchBase[],
+    private readonly filter: CandidateFilter,
+    private readonly skipped: SkipCounts,
+  ) {
+    const include = filter.include ? compileGlob(filter.include, 'include') : undefined;
+    this.include = include;
+    this.exclude = filter.exclude ? compileGlob(filter.exclude, 'exclude') : undefined;
+    this.allowed = allowList(filter.allowed ?? []);
+    const includeBelow = filter.include ? globMayMatchBelow(filter.include) : () => true;
+    this.selects = filter.selects ?? ((relative: string, directory: boolean) => (directory ? includeBelow(relative) : !include || include(relative)));
+    this.seen = bases.length > 1 ? new Set() : undefined;
+    this.listed = bases.map(() => new Set(['']));
+    // Denied rules are matched from the workspace folder (from '/' for a confirmed outside base).
+    this.rootPrefixes = bases.map((base) => {
+      const root = policyRoot(base);
+      return root.endsWith('/') ? root : `${root}/`;
+    });
   }
-  const counted = new Set<string>();
-  for (const entry of entries) {
-    if (counted.has(entry.relative)) continue;
-    if (entry.relative !== '' && (!listed.has(parentOf(entry.relative)) || !selects(entry.relative, entry.directory))) continue;
-    counted.add(entry.relative);
-    skipped[entry.reason]++;
+
+  accept(index: number, candidate: Candidate): boolean {
+    if (this.seen) {
+      if (this.seen.has(candidate.path)) return false;
+      this.seen.add(candidate.path);
+    }
+    if (this.include && !this.include(candidate.relative)) return false;
+    const listed = this.listed[index];
+    for (let dir = parentOf(candidate.relative); dir !== '' && !listed.has(dir); dir = parentOf(dir)) listed.add(dir);
+    if (this.exclude && this.exclude(candidate.relative)) return false;
+    // Counted only among the files the search asked for, so every source reports the same number.
+    const prefix = this.rootPrefixes[index];
+    const fromRoot = candidate.path.startsWith(prefix)
+      ? candidate.path.slice(prefix.length)
+      : nodePath.relative(policyRoot(this.bases[index]), candidate.path).split(nodePath.sep).join('/') || nodePath.basename(candidate.path);
+    if (deniedRule(fromRoot, this.filter.denied) || (this.allowed && !this.allowed.file(fromRoot))) {
+      this.skipped.denied++;
+      return false;
+    }
+    return true;
+  }
+
+  finish(): void {
+    const counted = new Set<string>();
+    for (const entry of this.filter.pruned ?? []) {
+      const key = `${entry.base}:${entry.relative}`;
+      if (counted.has(key)) continue;
+      if (entry.relative !== '' && (!this.listed[entry.base].has(parentOf(entry.relative)) || !this.selects(entry.relative, entry.directory))) continue;
+      counted.add(key);
+      this.skipped[entry.reason]++;
+    }
   }
 }
 
 /**
- * Applies include, exclude, denied paths and the allow-list to each base's candidates, counts denied
- * files and what the sources pruned, and sorts each base's files by path. Returns one flat list in base order.
+ * Applies the filter to each base's candidates and sorts each base's files by path. Returns one flat
+ * list in base order.
  */
 export function filterCandidates(
   bases: SearchBase[],
@@ -119,38 +176,25 @@ export function filterCandidates(
   filter: CandidateFilter,
   skipped: SkipCounts,
 ): Candidate[] {
-  const include = filter.include ? compileGlob(filter.include, 'include') : undefined;
-  const exclude = filter.exclude ? compileGlob(filter.exclude, 'exclude') : undefined;
-  const allowed = allowList(filter.allowed ?? []);
-  const includeBelow = filter.include ? globMayMatchBelow(filter.include) : () => true;
-  const selects = filter.selects ?? ((relative: string, directory: boolean) => (directory ? includeBelow(relative) : !include || include(relative)));
-  const seen = new Set<string>();
-  const result: Candidate[] = [];
-  bases.forEach((base, index) => {
-    const kept: Candidate[] = [];
-    const selected: string[] = [];
-    // Denied rules are matched from the workspace folder (from '/' for a confirmed outside base).
-    const root = policyRoot(base);
-    const rootPrefix = root.endsWith('/') ? root : `${root}/`;
-    for (const candidate of perBase[index] ?? []) {
-      if (seen.has(candidate.path)) continue;
-      seen.add(candidate.path);
-      if (include && !include(candidate.relative)) continue;
-      selected.push(candidate.relative);
-      if (exclude && exclude(candidate.relative)) continue;
-      // Counted only among the files the search asked for, so every source reports the same number.
-      const fromRoot = candidate.path.startsWith(rootPrefix)
-        ? candidate.path.slice(rootPrefix.length)
-        : nodePath.relative(root, candidate.path).split(nodePath.sep).join('/') || nodePath.basename(candidate.path);
-      if (deniedRule(fromRoot, filter.denied) || (allowed && !allowed.file(fromRoot))) {
-        skipped.denied++;
-        continue;
-      }
-      kept.push(candidate);
-    }
-    countPruned(filter.pruned ?? [], index, selected, selects, skipped);
-    kept.sort((a, b) => comparePaths(a.relative, b.relative));
-    result.push(...kept);
-  });
+  const pass = new CandidateFilterPass(bases, filter, skipped);
+  const result = bases.flatMap((_base, index) =>
+    (perBase[index] ?? []).filter((candidate) => pass.accept(index, candidate)).sort((a, b) => comparePaths(a.relative, b.relative)),
+  );
+  pass.finish();
   return result;
+}
+
+/**
+ * The same filter over a source's stream, which is already in the final order; the pass finishes
+ * (pruned entries are counted) when the stream ends.
+ */
+export function* filterStream(
+  bases: SearchBase[],
+  stream: Iterable<[number, Candidate]>,
+  filter: CandidateFilter,
+  skipped: SkipCounts,
+): Generator<Candidate> {
+  const pass = new CandidateFilterPass(bases, filter, skipped);
+  for (const [index, candidate] of stream) if (pass.accept(index, candidate)) yield candidate;
+  pass.finish();
 }

@@ -1,7 +1,7 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
 import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
-import { filterCandidates, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
+import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access } from './guard';
 import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
@@ -85,35 +85,37 @@ export function resultLimit(requested: number | undefined, config: EngineConfig)
   return Math.min(requested ?? config.maxResults, config.maxResultsCap);
 }
 
-/** Lists the candidate files of a search, in stable order. */
-export async function listCandidates(
+/**
+ * The candidate files of a search, in stable order: streamed from the source when it can (the CLI's
+ * walker: searching starts while the walk goes on), else listed, filtered and sorted first.
+ */
+export async function openCandidates(
   bases: SearchBase[],
   filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[] },
   env: SearchEnvironment,
   skipped: SkipCounts,
-): Promise<Candidate[]> {
+): Promise<Iterable<Candidate>> {
   // Checked before anything is listed: an include cannot climb out of the base ('../x', '/etc/*').
   if (filter.include !== undefined) checkSearchGlob(filter.include, 'include');
   if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
   const pruned: PrunedEntry[] = [];
-  const perBase = await env.source.list(
-    { bases, include: includeToGlob(filter.include), includeIgnored: filter.includeIgnored, respectGitignore: env.config.respectGitignore && !filter.includeIgnored, granted: filter.granted },
-    env.config.deniedPaths,
-    pruned,
-    env.isCancelled,
-  );
-  if (env.isCancelled()) throw new CancelledError();
-  return filterCandidates(
+  const query = {
     bases,
-    perBase,
-    { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned },
-    skipped,
-  );
+    include: includeToGlob(filter.include),
+    includeIgnored: filter.includeIgnored,
+    respectGitignore: env.config.respectGitignore && !filter.includeIgnored,
+    granted: filter.granted,
+  };
+  const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
+  if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
+  const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
+  if (env.isCancelled()) throw new CancelledError();
+  return filterCandidates(bases, perBase, candidateFilter, skipped);
 }
 
 /** How many files are being read and searched ahead of the one the report is waiting for. */
 const READ_AHEAD_INLINE = 16;
-const READ_AHEAD_POOL = 512;
+const READ_AHEAD_POOL = 1024;
 
 /**
  * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
@@ -154,7 +156,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const skipped = emptySkips();
 
   const { bases, granted } = await authorizeSearch(input.path, env);
-  const candidates = await listCandidates(
+  const candidates = await openCandidates(
     bases,
     { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, granted },
     env,
@@ -193,29 +195,44 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   let filesMatched = 0;
   let timedOut = false;
   const stop = stopWatch(deadline, env.isCancelled, () => poolSearch?.abort());
-  const pending: Array<Promise<FileOutcome> | undefined> = [];
-  let launched = 0;
+  // Files being searched ahead of the one the report waits for, in order (at most readAhead).
+  const pending: Array<{ file: string; outcome: Promise<FileOutcome> }> = [];
+  let head = 0;
+  const next = candidates[Symbol.iterator]();
+  let listed = 0;
+  let exhausted = false;
   try {
-    for (let i = 0; i < candidates.length; i++) {
+    for (;;) {
       if (env.isCancelled() || stop.reason()) break;
       if (Date.now() > deadline) {
         timedOut = true;
         break;
       }
       const pageFull = totalResults >= offset + limit;
-      while (launched < candidates.length && launched < i + readAhead) {
-        const promise = searchOne(candidates[launched], !pageFull);
-        promise.catch(() => {}); // awaited below; a stopped search rejects the rest
-        pending[launched++] = promise;
+      while (!exhausted && pending.length - head < readAhead) {
+        const item = next.next();
+        if (item.done) {
+          exhausted = true;
+          break;
+        }
+        listed++;
+        const outcome = searchOne(item.value, !pageFull);
+        outcome.catch(() => {}); // awaited below; a stopped search rejects the rest
+        pending.push({ file: item.value.path, outcome });
       }
+      if (head === pending.length) break;
+      const { file, outcome: promise } = pending[head];
       let outcome: FileOutcome;
       try {
-        outcome = await pending[i]!;
+        outcome = await promise;
       } catch (error) {
         if (stop.reason()) break; // the pool stopped this search
         throw error;
       }
-      pending[i] = undefined;
+      if (++head > 1024) {
+        pending.splice(0, head);
+        head = 0;
+      }
       if (typeof outcome === 'string') {
         skipped[outcome]++;
         continue;
@@ -224,7 +241,6 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
       if (outcome.count === 0) continue;
       filesMatched++;
       totalMatches += outcome.count;
-      const file = candidates[i].path;
       if (mode === 'content') {
         const from = Math.max(0, offset - totalResults);
         const to = Math.min(outcome.count, offset + limit - totalResults);
@@ -245,7 +261,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
     if (stop.reason() === 'timeout') timedOut = true;
     stop.dispose();
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
-    await Promise.allSettled(pending.filter((p) => p !== undefined));
+    await Promise.allSettled(pending.slice(head).map((item) => item.outcome));
   }
   if (env.isCancelled()) throw new CancelledError();
 
@@ -261,7 +277,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
     totalMatches,
     filesSearched,
     filesMatched,
-    candidates: candidates.length,
+    candidates: listed,
     offset,
     nextOffset: end < totalResults ? end : undefined,
     skipped,

@@ -51,7 +51,7 @@ interface Slot {
 }
 
 /** Files per message: enough to amortise messaging, few enough to keep both workers busy to the end. */
-const BATCH_SIZE = 32;
+const BATCH_SIZE = 48;
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
 

@@ -39,6 +39,12 @@ export class NodeFileSource implements FileSource {
     return query.bases.map((_base, index) => [...this.streamBase(query, index, denied, pruned, isCancelled)]);
   }
 
+  *stream(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<[number, Candidate]> {
+    for (let index = 0; index < query.bases.length; index++) {
+      for (const candidate of this.streamBase(query, index, denied, pruned, isCancelled)) yield [index, candidate];
+    }
+  }
+
   /** The files below one base, in path order (entries are visited sorted by name, the order of comparePaths). */
   private *streamBase(query: FileQuery, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<Candidate> {
     const base: SearchBase = query.bases[baseIndex];
