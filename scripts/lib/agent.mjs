@@ -296,6 +296,10 @@ export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts
   const workspace = join(repo, 'test', 'fixtures', 'single');
   const outsideDir = realpathSync(mkdtempSync(join(tmpdir(), 'grep-tools-agent-outside-')));
   writeFileSync(join(outsideDir, 'notes.txt'), 'outside-skip-marker 1\noutside-allow-marker 2\n');
+  // A large answer (~30 KB uncut) inside the workspace, removed at the end: Copilot moves tool results over 8 KB out of the model's sight.
+  const largeDir = join(workspace, 'agent-large-tmp');
+  mkdirSync(largeDir, { recursive: true });
+  writeFileSync(join(largeDir, 'rows.txt'), Array.from({ length: 400 }, (_, i) => `large-row-marker ${i + 1}: ${'lorem ipsum '.repeat(5)}`).join('\n') + '\n');
   const { agentTests, modelScript } = await import('../../test/agent/suite.mjs');
   let passed = 0;
   let failed = 0;
@@ -330,6 +334,7 @@ export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts
       write(`  ✖ the extension host's test module reported exit code ${exitCode}\n`);
     }
     rmSync(outsideDir, { recursive: true, force: true });
+    rmSync(largeDir, { recursive: true, force: true });
   }
   const elapsedMs = Date.now() - started;
   write(`\n  ${passed} passed, ${failed} failed (${(elapsedMs / 1000).toFixed(1)} s)\n`);

@@ -43,13 +43,33 @@ const NO_CHAT_CONFIRMATION =
   'Searching outside the workspace needs the user\'s confirmation, which VS Code asks for only when the tool is called from a chat request; ' +
   'this call has none (toolInvocationToken is undefined), so nobody could confirm. Search inside the workspace, or ask the user to open that folder or to run the search from chat.';
 
+/** Bytes kept free below Copilot's threshold for what Copilot wraps around a tool result. */
+const CHAT_MARGIN_BYTES = 512;
+
+/**
+ * Copilot Chat writes a tool result larger than `github.copilot.chat.agent.largeToolResultsToDisk.
+ * thresholdBytes` (8192 by default) to a file, and the model then sees only a pointer to it; an answer
+ * meant for the model must stay below that. Undefined when Copilot does not do so.
+ */
+function chatInlineLimit(): number | undefined {
+  const section = vscode.workspace.getConfiguration('github.copilot.chat.agent.largeToolResultsToDisk');
+  if (section.get<unknown>('enabled') === false) return undefined;
+  const threshold = section.get<unknown>('thresholdBytes');
+  return Math.max(1024, (typeof threshold === 'number' && threshold > 0 ? threshold : 8192) - CHAT_MARGIN_BYTES);
+}
+
 /**
  * The output budget of one call (SPEC §3): the model's token budget, counted with its tokenizer, when
- * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`.
+ * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`. Inside a chat request
+ * the answer also stays below the size Copilot would move out of the model's sight.
  */
-export function outputBudget(options: vscode.LanguageModelToolInvocationOptions<unknown>, maxOutputBytes: number, token: vscode.CancellationToken): OutputBudget {
+export function outputBudget(options: vscode.LanguageModelToolInvocationOptions<unknown>, configuredBytes: number, token: vscode.CancellationToken): OutputBudget {
+  const inline = options.toolInvocationToken !== undefined ? chatInlineLimit() : undefined;
+  const maxOutputBytes = inline === undefined ? configuredBytes : Math.min(configuredBytes, inline);
   const tokenization = options.tokenizationOptions;
-  if (!tokenization || !(tokenization.tokenBudget > 0)) return { kind: 'bytes', limit: maxOutputBytes };
+  // A token is 3 bytes of JSON or more: a token budget below that many bytes is the stricter limit.
+  const tokensStricter = tokenization !== undefined && tokenization.tokenBudget > 0 && (inline === undefined || tokenization.tokenBudget * 3 < inline);
+  if (!tokenization || !tokensStricter) return { kind: 'bytes', limit: maxOutputBytes };
   return {
     kind: 'tokens',
     limit: tokenization.tokenBudget,

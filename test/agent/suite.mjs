@@ -25,6 +25,7 @@ export function modelScript({ workspace, outsideDir }) {
     denied: ['grep', { pattern: 'fixture-secret', path: 'secrets' }],
     'bad-regex': ['grep', { pattern: 'def (authenticate' }],
     reference: ['grep', { pattern: 'def authenticate', path: join(workspace, 'src'), output_mode: 'files_with_matches' }],
+    large: ['grep', { pattern: 'large-row-marker', path: 'agent-large-tmp', max_results: 400 }],
   };
   const steps = [];
   for (const [key, [tool, args]] of Object.entries(calls)) {
@@ -218,6 +219,22 @@ export function agentTests({ repo, workspace, outsideDir }) {
         // The allowed call's log line shows invocations are logged; the skipped call still has none.
         await waitFor(() => invocationsLogged(session, 'outside-allow-marker').length > 0, { timeoutMs: 10_000, what: 'the Grep Tools log to record the allowed call' });
         assert.deepEqual(invocationsLogged(session, 'outside-skip-marker'), [], 'the skipped call was never invoked');
+      },
+    },
+    {
+      name: 'a large answer stays below Copilot\'s 8 KB threshold: the model receives the JSON itself, cut at a whole result, with next_offset',
+      shot: '7-large-answer',
+      async run(session) {
+        const final = await turn(session, 'large');
+        const content = onlyToolResult(final, 'grep');
+        assert.ok(Buffer.byteLength(content, 'utf8') < 8192, `under 8 KB: ${Buffer.byteLength(content, 'utf8')} bytes`);
+        const answer = JSON.parse(content); // Copilot's "written to file" pointer would not parse
+        assert.equal(answer.truncated, true);
+        assert.equal(answer.total_matches, 400);
+        const shown = answer.files.reduce((n, f) => n + f.matches.length, 0);
+        assert.ok(shown > 20 && shown < 400, `a whole number of results: ${shown}`);
+        assert.equal(answer.next_offset, shown);
+        assert.match(answer.notes.join(' '), new RegExp(`"offset":${shown}`), 'the note gives the exact call to continue');
       },
     },
     {
