@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
+import { runVsixTest } from './lib/vsix.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
@@ -31,6 +32,8 @@ results.push(['unit', unit.status === 0]);
 const suites = [
   ['integration: single-folder workspace', join(repo, 'test', 'fixtures', 'single'), 'single'],
   ['integration: multi-root workspace', join(repo, 'test', 'fixtures', 'multi', 'multi.code-workspace'), 'multi'],
+  // A workspace folder on memfs:, the test file system provider of test/fixtures/memfs-extension.
+  ['integration: virtual file system (memfs:)', join(repo, 'test', 'fixtures', 'vfs', 'vfs.code-workspace'), 'vfs'],
 ];
 for (const [title, workspace, name] of suites) {
   section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
@@ -47,6 +50,16 @@ for (const [title, workspace, name] of suites) {
     process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
     results.push([title, false]);
   }
+}
+
+// Installed the way users install it: npm run package, vsce ls, --install-extension into a fresh code-server.
+section('installed VSIX: npm run package, vsce ls, --install-extension, both tools called from a test extension (code-server)');
+try {
+  const { ok } = await runVsixTest({ repo });
+  results.push(['installed VSIX', ok]);
+} catch (error) {
+  process.stdout.write(`\nThe installed-VSIX test could not run: ${error instanceof Error ? error.stack : error}\n`);
+  results.push(['installed VSIX', false]);
 }
 
 // Copilot Chat agent mode (always code-server: it drives the web workbench) with the scripted model.

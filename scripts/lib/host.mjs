@@ -1,6 +1,6 @@
 // Starts a real VS Code (code-server, on 127.0.0.1 only) and drives its workbench in Debian's chromium.
 // Every process started here is stopped by stop(), also on Ctrl-C and on errors.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +24,11 @@ process.once('exit', () => {
  * Starts code-server with a fresh user-data dir. Returns { url, port, userDataDir, stop, output }.
  * `settings` are written as the user's settings.json; `chatLanguageModels`, when given, as the user's
  * chatLanguageModels.json (the chat models VS Code offers, e.g. a Custom Endpoint model on 127.0.0.1).
+ * `installExtensions`: .vsix files installed into the fresh extensions dir first, as a user installs them
+ * (`--install-extension`). `workspaceTrust`: keep VS Code's workspace trust on (a folder opened for the
+ * first time is then in restricted mode until someone trusts it).
  */
-export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels } = {}) {
+export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels, installExtensions = [], workspaceTrust = false } = {}) {
   const { node, entry } = await ensureCodeServer();
   const dir = mkdtempSync(join(tmpdir(), 'grep-tools-vscode-'));
   const userDataDir = join(dir, 'user-data');
@@ -35,6 +38,13 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000,
     JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none', ...settings }, null, 2),
   );
   if (chatLanguageModels) writeFileSync(join(userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(chatLanguageModels, null, 2));
+  for (const vsix of installExtensions) {
+    const installed = spawnSync(node, [entry, '--install-extension', vsix, '--extensions-dir', join(dir, 'extensions'), '--user-data-dir', userDataDir], { encoding: 'utf8', timeout: 120_000 });
+    if (installed.status !== 0) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`code-server --install-extension ${vsix} failed (exit ${installed.status}):\n${installed.stdout}${installed.stderr}`);
+    }
+  }
   const args = [
     entry,
     '--auth', 'none',
@@ -42,7 +52,7 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000,
     '--config', join(dir, 'config.yaml'),
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', join(dir, 'extensions'),

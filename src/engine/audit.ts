@@ -20,6 +20,8 @@ export interface AuditOptions {
   /** files.exclude / search.exclude (unless include_ignored), by root-relative path: not counted when nothing below was listed. */
   excluded(fromRoot: string): boolean;
   pruned: PrunedEntry[];
+  /** false (VS Code's `search.followSymlinks`): nothing is reached through a symlink, as ripgrep without --follow. Default true. */
+  followSymlinks?: boolean;
 }
 
 function parentOf(relative: string): string {
@@ -67,6 +69,10 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
           if (!withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot)) continue;
           let isDirectory = entry.isDirectory();
           if (entry.isSymbolicLink()) {
+            if (options.followSymlinks === false) {
+              blocked.add(relative);
+              continue;
+            }
             const link = judgeLink(nodePath.join(base.base, relative), granted, options.denied);
             if (link.kind === 'dangling') {
               blocked.add(relative);

@@ -8,7 +8,7 @@ import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
 import type { FileOutcome, SearchPool, SearchSpec } from './pool';
-import { compilePrefilter, searchBytes } from './searcher';
+import { compilePrefilter, searchBytes, searchText } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 
 export class CancelledError extends Error {
@@ -30,6 +30,12 @@ export interface SearchEnvironment {
   isCancelled(): boolean;
   /** Workers that read and search files off this thread; without it, files are read with readFile here. */
   pool?: SearchPool;
+  /**
+   * Content to search instead of reading the file, by absolute path: the text of open editors with
+   * unsaved changes, or the bytes of a file on a virtual file system (read with `workspace.fs`). Such a
+   * file is still listed and filtered as usual; only its read is replaced, searched here on this thread.
+   */
+  overrides?: ReadonlyMap<string, string | Uint8Array>;
 }
 
 export type GrepFileEntry =
@@ -181,6 +187,12 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const poolSearch = env.pool?.search(spec);
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
   const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+    const content = env.overrides?.get(candidate.path);
+    if (content !== undefined) {
+      const options = { ...spec.search, collect: collect && spec.search.collect };
+      if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
+      return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
+    }
     if (poolSearch) return poolSearch.file(candidate.path, collect);
     const read = await env.readFile(candidate.path, env.config.maxFileSize);
     if (read.kind !== 'bytes') return read.kind;

@@ -3,7 +3,9 @@
  * `search.exclude` exclude in each workspace folder (unless include_ignored) and never entering a
  * denied directory (whatever its case). findFiles follows symlinks, so its answer then goes through
  * the guard's `auditListing`: a file reached through a link that leaves the granted roots, or leads to
- * a denied place, is dropped, and what the CLI's walker would prune is noted the same way.
+ * a denied place, is dropped, and what the CLI's walker would prune is noted the same way. Each folder's
+ * `search.useIgnoreFiles` (false: .gitignore files are not applied) and `search.followSymlinks` (false:
+ * nothing is reached through a symlink) are respected as VS Code's search respects them.
  */
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
@@ -12,7 +14,9 @@ import { auditListing, caseInsensitiveGlob } from '../engine/audit';
 import type { FileQuery, FileSource, PrunedEntry } from '../engine/fileSource';
 import { GitignoreRules } from '../engine/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
+import type { SearchBase } from '../engine/roots';
 import type { Candidate } from '../engine/types';
+import { listVirtual, virtualFolders, virtualUri } from './virtualFolders';
 
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
 function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
@@ -23,11 +27,25 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
 }
 
 export class FindFilesSource implements FileSource {
-  constructor(private readonly token: vscode.CancellationToken) {}
+  private readonly virtual = virtualFolders();
+
+  /**
+   * `contents` receives the bytes of the files listed in virtual (non-`file:`) folders, which the
+   * engine then searches instead of reading their paths (`SearchEnvironment.overrides`).
+   */
+  constructor(
+    private readonly token: vscode.CancellationToken,
+    private readonly contents: Map<string, string | Uint8Array> = new Map(),
+  ) {}
+
+  /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
+  private uri(absolute: string): vscode.Uri {
+    return virtualUri(absolute, this.virtual) ?? vscode.Uri.file(absolute);
+  }
 
   async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
     try {
-      const stat = await vscode.workspace.fs.stat(vscode.Uri.file(absolute));
+      const stat = await vscode.workspace.fs.stat(this.uri(absolute));
       return stat.type & vscode.FileType.Directory ? 'directory' : stat.type & vscode.FileType.File ? 'file' : undefined;
     } catch {
       return undefined;
@@ -35,12 +53,19 @@ export class FindFilesSource implements FileSource {
   }
 
   async mtime(absolute: string): Promise<number> {
+    const uri = virtualUri(absolute, this.virtual);
+    if (uri) return (await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined))?.mtime ?? 0;
     return (await fs.stat(absolute).catch(() => undefined))?.mtimeMs ?? 0;
   }
 
   async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[][]> {
     const perBase: Candidate[][] = [];
     for (const [baseIndex, base] of query.bases.entries()) {
+      const virtualBase = virtualUri(base.base, this.virtual);
+      if (virtualBase) {
+        perBase.push(await this.listVirtual(query, base, baseIndex, virtualBase, denied, pruned));
+        continue;
+      }
       if ((await this.kind(base.base)) === 'file') {
         perBase.push([{ path: base.base, relative: nodePath.basename(base.base) }]);
         continue;
@@ -59,7 +84,11 @@ export class FindFilesSource implements FileSource {
         undefined,
         this.token,
       );
-      const gitignore = query.respectGitignore ? new GitignoreRules(base.root) : undefined;
+      // VS Code's own search settings, read for this folder as its search reads them.
+      const search = vscode.workspace.getConfiguration('search', folder?.uri ?? vscode.Uri.file(base.root));
+      const useIgnoreFiles = search.get<unknown>('useIgnoreFiles') !== false;
+      const followSymlinks = search.get<unknown>('followSymlinks') !== false;
+      const gitignore = query.respectGitignore && useIgnoreFiles ? new GitignoreRules(base.root) : undefined;
       const files: Candidate[] = [];
       for (const uri of uris) {
         if (uri.scheme !== 'file') continue;
@@ -75,9 +104,24 @@ export class FindFilesSource implements FileSource {
           denied,
           excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
           pruned,
+          followSymlinks,
         }),
       );
     }
     return perBase;
+  }
+  /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */
+  private async listVirtual(query: FileQuery, base: SearchBase, baseIndex: number, baseUri: vscode.Uri, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[]> {
+    const folder = vscode.workspace.getWorkspaceFolder(baseUri);
+    const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
+    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    return listVirtual(base, baseIndex, baseUri, {
+      deniedDirs: deniedDirectoryGlobs(denied),
+      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      followSymlinks: vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri).get<unknown>('followSymlinks') !== false,
+      pruned,
+      contents: this.contents,
+      isCancelled: () => this.token.isCancellationRequested,
+    });
   }
 }

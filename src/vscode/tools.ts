@@ -8,21 +8,27 @@ import { renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
+import { dirtyDocuments } from './openDocuments';
 import { sharedPool } from './searchPool';
+import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
+  // Unsaved editors first; the source adds the bytes of files it lists in virtual folders.
+  const overrides = new Map<string, string | Uint8Array>(dirtyDocuments());
   return {
-    folders: (vscode.workspace.workspaceFolders ?? [])
-      .filter((folder) => folder.uri.scheme === 'file')
-      .map((folder) => ({ name: folder.name, path: folder.uri.fsPath })),
-    source: new FindFilesSource(token),
+    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
+      name: folder.name,
+      path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
+    })),
+    source: new FindFilesSource(token, overrides),
     config: readEngineConfig(),
     readFile: readFileCapped,
     allowOutside,
     isCancelled: () => token.isCancellationRequested,
     pool: sharedPool(),
+    overrides,
   };
 }
 

@@ -9,7 +9,8 @@ import * as path from 'path';
 import { format } from 'util';
 import * as vscode from 'vscode';
 
-export function suiteName(): 'single' | 'multi' {
+export function suiteName(): 'single' | 'multi' | 'vfs' {
+  if (vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'memfs') return 'vfs';
   return vscode.workspace.workspaceFile ? 'multi' : 'single';
 }
 

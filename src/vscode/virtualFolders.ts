@@ -1,0 +1,104 @@
+/**
+ * Workspace folders on a virtual file system (any scheme but `file:`, e.g. a `memfs:` provider of an
+ * extension, or a remote repository): the engine names their files by the URI's path, lists them by
+ * walking `workspace.fs.readDirectory` and reads them with `workspace.fs.readFile` (searched on the
+ * extension host's thread; the worker pool reads only `file:` paths).
+ */
+import * as nodePath from 'path';
+import * as vscode from 'vscode';
+import type { PrunedEntry } from '../engine/fileSource';
+import { deniedRule } from '../engine/globs';
+import { isInside, type SearchBase } from '../engine/roots';
+import type { Candidate } from '../engine/types';
+
+export interface VirtualFolder {
+  /** The engine's absolute path for the folder: its URI's path. */
+  path: string;
+  uri: vscode.Uri;
+}
+
+/** The path the engine uses for a URI: its path, without a trailing slash. */
+export function virtualPath(uri: vscode.Uri): string {
+  const path = nodePath.posix.normalize(uri.path || '/');
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+export function virtualFolders(): VirtualFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme !== 'file').map((folder) => ({ path: virtualPath(folder.uri), uri: folder.uri }));
+}
+
+/** The URI of an engine path inside a virtual folder (the deepest folder holding it), else undefined. */
+export function virtualUri(path: string, folders: readonly VirtualFolder[]): vscode.Uri | undefined {
+  let best: VirtualFolder | undefined;
+  for (const folder of folders) if (isInside(path, folder.path) && (!best || folder.path.length > best.path.length)) best = folder;
+  if (!best) return undefined;
+  const relative = nodePath.posix.relative(best.path, path);
+  return best.uri.with({ path: relative ? nodePath.posix.join(best.uri.path, relative) : best.uri.path });
+}
+
+export interface VirtualListing {
+  /** Denied directory globs: not entered. */
+  deniedDirs: readonly string[];
+  /** files.exclude / search.exclude by root-relative path (unless include_ignored). */
+  excluded(fromRoot: string): boolean;
+  followSymlinks: boolean;
+  pruned: PrunedEntry[];
+  /** Receives each listed file's bytes by engine path (kept when already there: an unsaved editor wins). */
+  contents: Map<string, string | Uint8Array>;
+  isCancelled(): boolean;
+}
+
+/** The files below a base of a virtual folder (or the base itself when it is a file), their bytes read. */
+export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: VirtualListing): Promise<Candidate[]> {
+  const files: Candidate[] = [];
+  const rootOf = nodePath.posix.relative(base.root, base.base);
+  const stat = await vscode.workspace.fs.stat(baseUri);
+  if (stat.type & vscode.FileType.File) {
+    files.push({ path: base.base, relative: nodePath.posix.basename(base.base) });
+  } else {
+    let level: Array<[string, vscode.Uri]> = [['', baseUri]];
+    while (level.length > 0 && !options.isCancelled()) {
+      const next: Array<[string, vscode.Uri]> = [];
+      for (const [dir, uri] of level) {
+        let entries: Array<[string, vscode.FileType]>;
+        try {
+          entries = await vscode.workspace.fs.readDirectory(uri);
+        } catch {
+          options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
+          continue;
+        }
+        for (const [name, type] of entries) {
+          const relative = dir ? `${dir}/${name}` : name;
+          const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
+          if (type & vscode.FileType.SymbolicLink && !options.followSymlinks) continue;
+          const isDirectory = (type & vscode.FileType.Directory) !== 0;
+          if (isDirectory && deniedRule(fromRoot, options.deniedDirs) !== undefined) {
+            options.pruned.push({ base: baseIndex, relative, reason: 'denied', directory: true });
+            continue;
+          }
+          if (options.excluded(fromRoot)) continue;
+          const child = vscode.Uri.joinPath(uri, name);
+          if (isDirectory) next.push([relative, child]);
+          else if (type & vscode.FileType.File) files.push({ path: nodePath.posix.join(base.base, relative), relative });
+        }
+      }
+      level = next;
+    }
+  }
+  // Read here, through the provider; the engine searches these bytes and never reads such a path itself.
+  const read: Candidate[] = [];
+  for (const file of files) {
+    if (options.isCancelled()) break;
+    if (!options.contents.has(file.path)) {
+      const uri = file.path === base.base ? baseUri : vscode.Uri.joinPath(baseUri, file.relative);
+      try {
+        options.contents.set(file.path, await vscode.workspace.fs.readFile(uri));
+      } catch {
+        options.pruned.push({ base: baseIndex, relative: file.path === base.base ? '' : file.relative, reason: 'unreadable', directory: false });
+        continue;
+      }
+    }
+    read.push(file);
+  }
+  return read;
+}

@@ -1,0 +1,66 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+
+/**
+ * A workspace on a virtual file system: the memfs: provider of the test extension
+ * test/fixtures/memfs-extension. Its files are named by their URI's path (memfs:/ws/src/main.ts →
+ * /ws/src/main.ts), listed and read through workspace.fs.
+ */
+describe('a workspace on a virtual file system (memfs:)', () => {
+  const subscriptions: vscode.Disposable[] = [];
+  after(() => subscriptions.forEach((subscription) => subscription.dispose()));
+  // The provider of the test extension, registered in this extension host when mocha loads this file
+  // (before the common suite runs): code-server loads one development extension per window, ours.
+  const memfs = require(path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'memfs-extension', 'extension.js')) as { activate(context: { subscriptions: vscode.Disposable[] }): void };
+  memfs.activate({ subscriptions });
+
+  before(() => {
+    assert.strictEqual(vscode.workspace.workspaceFolders?.[0]?.uri.toString(), 'memfs:/ws');
+  });
+
+  it('grep finds the provider\'s files, with the same answer as on disk: excluded, denied and binary files skipped', async () => {
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a' });
+    assert.deepStrictEqual(answer.base_path, '/ws');
+    assert.deepStrictEqual(answer.files, [
+      { file: '/ws/README.md', matches: [{ line: 2, text: 'memfs-token-4e1a in the readme' }] },
+      { file: '/ws/src/main.ts', matches: [{ line: 1, text: "export const value = 'memfs-token-4e1a';" }] },
+    ]);
+    assert.strictEqual(answer.files_searched, 3, 'README.md, src/main.ts, src/util.ts');
+    assert.strictEqual(answer.skipped.binary, 1, 'data.bin');
+    assert.strictEqual(answer.skipped.denied, 1, '.env');
+  });
+
+  it('grep with a path, an include and the count mode', async () => {
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'export', path: 'src', include: '*.ts', output_mode: 'count' });
+    assert.deepStrictEqual(answer.files, [
+      { file: '/ws/src/main.ts', count: 1 },
+      { file: '/ws/src/util.ts', count: 1 },
+    ]);
+  });
+
+  it('glob lists the provider\'s files', async () => {
+    const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.ts' });
+    assert.deepStrictEqual(answer.files, ['/ws/src/main.ts', '/ws/src/util.ts']);
+    const all = await invokeJson<GlobAnswer>('glob', { pattern: '**' });
+    assert.deepStrictEqual(all.files, ['/ws/README.md', '/ws/data.bin', '/ws/src/main.ts', '/ws/src/util.ts']);
+  });
+
+  it('an unsaved editor on the virtual file system is searched as the person sees it', async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse('memfs:/ws/src/util.ts'));
+    await vscode.window.showTextDocument(document);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(0, 0), '// memfs-unsaved-5b7c\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-unsaved-5b7c' });
+      assert.deepStrictEqual(answer.files, [{ file: '/ws/src/util.ts', matches: [{ line: 1, text: '// memfs-unsaved-5b7c' }] }]);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
