@@ -31,6 +31,8 @@ function compileRelativeMatcher(pattern: string, mode: 'glob' | 'regex'): (relat
     let regex: RegExp;
     try {
       regex = new RegExp(pattern, 'u');
+      // V8 compiles on first use and may fail then ("Regular expression too large"): use it here once.
+      regex.test('');
     } catch (error) {
       throw new InputError(
         `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path, e.g. "\\\\.test\\\\.ts$".`,

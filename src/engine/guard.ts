@@ -246,12 +246,19 @@ export async function authorize(path: string | undefined, ctx: AuthorizeContext)
   return { bases: decision.bases, granted };
 }
 
+/** The longest include, exclude or glob pattern accepted (minimatch refuses 64 KB). */
+export const MAX_GLOB_LENGTH = 4096;
+
 /**
  * An include, exclude or glob pattern is relative to the search path: it cannot be absolute (the base
  * belongs in "path", where the guard judges it) nor climb out with '..' (in any brace alternative).
  */
 export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob'): void {
   const name = field === 'glob' ? 'glob' : `${field} glob`;
+  // minimatch throws a TypeError past 64 KB; a glob this long is a mistake, so say so first.
+  if (glob.length > MAX_GLOB_LENGTH) {
+    throw new InputError(`Invalid ${name} ${JSON.stringify(glob.slice(0, 40))}…: it is ${glob.length} characters long, at most ${MAX_GLOB_LENGTH} are accepted.`);
+  }
   if (glob.startsWith('/') || glob.startsWith('~')) {
     throw new InputError(
       `Invalid ${name} ${JSON.stringify(glob)}: it is matched relative to the search path and cannot name an absolute location. Put the directory in "path" and keep the glob relative, e.g. "**/*.ts".`,

@@ -64,6 +64,15 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
       throw invalidPattern(pattern, error);
     }
   }
+  // V8 compiles on first use, per kind of string, and may fail then ("Regular expression too large"):
+  // use it here once on each kind, so the failure is an invalid pattern and not a crash in a worker.
+  try {
+    regex.test('');
+    regex.test('\u0100');
+    regex.lastIndex = 0;
+  } catch (error) {
+    throw invalidPattern(pattern, error);
+  }
   return { regex, lineRegex: new RegExp(regex.source, regex.flags.replace('g', '')), multiline, literal, ignoreCase };
 }
 

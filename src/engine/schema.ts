@@ -4,7 +4,7 @@
  */
 
 export type JsonSchemaProperty =
-  | { type: 'string'; description: string; minLength?: number; enum?: string[] }
+  | { type: 'string'; description: string; minLength?: number; maxLength?: number; enum?: string[] }
   | { type: 'integer'; description: string; minimum: number; default?: number }
   | { type: 'boolean'; description: string; default?: boolean };
 
@@ -21,20 +21,23 @@ export const GREP_SCHEMA: ObjectSchema = {
     pattern: {
       type: 'string',
       minLength: 1,
+      maxLength: 4096,
       description:
         'Regular expression (JavaScript syntax) to search for in file contents. A leading inline flag group such as (?i) is applied. Use fixed_strings for a literal string.',
     },
     path: {
       type: 'string',
+      maxLength: 4096,
       description:
         'File or directory to search: absolute, or relative to a workspace folder (in a multi-root workspace a leading folder name selects that folder). Default: all workspace folders.',
     },
     include: {
       type: 'string',
+      maxLength: 4096,
       description:
         "Glob of files to search, e.g. '*.ts', '**/*.md', 'src/**/*.{ts,tsx}'. A glob without '/' matches the file name at any depth.",
     },
-    exclude: { type: 'string', description: 'Glob of files to skip, same syntax as include.' },
+    exclude: { type: 'string', maxLength: 4096, description: 'Glob of files to skip, same syntax as include.' },
     output_mode: {
       type: 'string',
       enum: ['content', 'files_with_matches', 'count'],
@@ -82,11 +85,13 @@ export const GLOB_SCHEMA: ObjectSchema = {
     pattern: {
       type: 'string',
       minLength: 1,
+      maxLength: 4096,
       description:
         "Glob relative to the base directory ('*.go' matches only in the base, '**/*.go' at any depth; supports *, **, ?, [abc], {a,b}), or an absolute glob whose static prefix becomes the base.",
     },
     path: {
       type: 'string',
+      maxLength: 4096,
       description:
         'Base directory: absolute, or relative to a workspace folder (a leading folder name selects that folder in a multi-root workspace). Default: all workspace folders.',
     },
@@ -138,7 +143,12 @@ function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-  return typeof value === 'string' ? 'a string' : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'string' ? 'a string' : `${typeof value} ${clip(JSON.stringify(value) ?? String(value))}`;
+}
+
+/** A value or name echoed in a message, cut so a huge input cannot make a huge message. */
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
 /**
@@ -153,7 +163,7 @@ export function validate<T>(tool: string, schema: ObjectSchema, input: unknown):
   const known = Object.keys(schema.properties);
   for (const key of Object.keys(record)) {
     if (!Object.prototype.hasOwnProperty.call(schema.properties, key)) {
-      throw new InputError(`Invalid ${tool} input: unknown field "${key}". Allowed fields: ${known.join(', ')}.`);
+      throw new InputError(`Invalid ${tool} input: unknown field ${clip(JSON.stringify(key))}. Allowed fields: ${known.join(', ')}.`);
     }
   }
   for (const key of schema.required) {
@@ -172,6 +182,9 @@ export function validate<T>(tool: string, schema: ObjectSchema, input: unknown):
         if (prop.enum && !prop.enum.includes(value)) throw bad();
         if (prop.minLength !== undefined && value.length < prop.minLength) {
           throw new InputError(`Invalid ${tool} input: "${key}" must not be empty.`);
+        }
+        if (prop.maxLength !== undefined && value.length > prop.maxLength) {
+          throw new InputError(`Invalid ${tool} input: "${key}" is ${value.length} characters long, at most ${prop.maxLength} are accepted.`);
         }
         break;
       case 'integer':

@@ -1,0 +1,347 @@
+/**
+ * Property-based fuzzing of both tools' inputs (fast-check, seeded and reproducible): random and
+ * adversarial JSON through validation, the guard and the engine on a tiny tree, rendered as the model
+ * receives it. Every case must end in a SPEC JSON answer that stays inside the workspace, or in an
+ * InputError whose message names the field or the pattern problem: never another exception, a hang or
+ * text that is not JSON.
+ *
+ * FUZZ_RUNS=N (default 5000 per tool) and FUZZ_SEED=S (default below) reproduce or lengthen a run;
+ * a failure prints the seed and the shrunk counterexample (pass FUZZ_SEED and FUZZ_PATH to replay it).
+ */
+import * as assert from 'assert';
+import fc from 'fast-check';
+import { byteBudget } from '../../../src/engine/budget';
+import { runGlob } from '../../../src/engine/glob';
+import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
+import { checkSearchGlob } from '../../../src/engine/guard';
+import { SearchPool } from '../../../src/engine/pool';
+import { renderGlob, renderGrep } from '../../../src/engine/printer';
+import { GLOB_SCHEMA, GREP_SCHEMA, InputError, type ObjectSchema } from '../../../src/engine/schema';
+import { main as cli } from '../../../src/cli';
+import { Fixture, makeEnv } from '../fixture';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+const PATH = process.env.FUZZ_PATH;
+const HANG_MS = 10_000;
+const BUDGET = 51_200;
+
+// ---- adversarial values -------------------------------------------------------------------------
+
+/** Characters that break naive code: NUL, controls, lone surrogates, bidi, glob and regex syntax. */
+const nasty = fc.constantFrom(
+  '\0', '\x01', '\x1b', '\n', '\r', '\t', '\u2028', '\u202e', '\ufeff', '\ud800', '\udfff', '\ud83d', '😀', 'é', 'e\u0301', 'İ',
+  '*', '**', '?', '[', ']', '[!', '{', '}', '{a,b}', ',', '(', ')', '(?i)', '(?x)', '|', '\\', '\\\\', '^', '$', '.', '+', '{1,}',
+  '/', '//', '..', '../', '~', '~root', '.env', '.git', 'secrets/', 'C:\\', '-', '--', ' ', '#', '!', '%00', 'TODO', 'a',
+  '__proto__', 'constructor', 'prototype',
+);
+const nastyString = fc.oneof(
+  { weight: 4, arbitrary: fc.array(nasty, { maxLength: 12 }).map((parts) => parts.join('')) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  // Lone surrogates and any UTF-16 code unit.
+  { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 10 }).map((units) => String.fromCharCode(...units)) },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\0', '.', '/', '~', '..', '*', '**/*', '[', '(', '\\') },
+);
+/** Long patterns up to 100 KB (4096 characters are accepted): literal, regex-looking, unbalanced, alternations. */
+const hugeString = fc
+  .tuple(fc.constantFrom('a', '(', 'a|', '[a-z]', '*', '\\', '😀', '\ud800', '{a,', '**/'), fc.oneof(fc.integer({ min: 1_000, max: 4_096 }), fc.integer({ min: 4_097, max: 100_000 }), fc.constant(100_000)))
+  .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+const anyString = fc.oneof({ weight: 20, arbitrary: nastyString }, { weight: 1, arbitrary: hugeString });
+
+const anyNumber = fc.oneof(
+  fc.integer({ min: -5, max: 50 }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -0, -1, 1, 2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 0.5, NaN, Infinity, -Infinity),
+);
+
+const anyValue: fc.Arbitrary<unknown> = fc.oneof(
+  anyString,
+  anyNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.array(fc.oneof(anyString, anyNumber), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(anyString, anyNumber), { maxKeys: 3 }),
+  fc.constant({ __proto__: { pattern: 'TODO' } }),
+);
+
+/** A value of the field's own type (mostly), or anything. */
+function fieldValue(schema: ObjectSchema, key: string): fc.Arbitrary<unknown> {
+  const prop = schema.properties[key];
+  const typed: fc.Arbitrary<unknown> =
+    prop.type === 'boolean'
+      ? fc.boolean()
+      : prop.type === 'integer'
+        ? anyNumber
+        : prop.enum
+          ? fc.oneof(fc.constantFrom(...prop.enum), anyString)
+          : key === 'pattern'
+            ? fc.oneof(fc.constantFrom('TODO', 'needle', '(?i)todo', '^export', 'a+', '(a+)+$', '\\bv\\d\\b', '[', 'x{2,}', '.*'), anyString)
+            : key === 'path' || key === 'include' || key === 'exclude'
+              ? fc.oneof(fc.constantFrom('src', 'src/a.ts', 'docs', '.', '/', '..', '../..', '/etc', '~', '.env', 'secrets', '*.ts', '**/*.md', '{src,docs}/**'), anyString)
+              : anyString;
+  return fc.oneof({ weight: 6, arbitrary: typed }, { weight: 1, arbitrary: anyValue });
+}
+
+/** Tool inputs: mostly objects of known fields (well-typed or not) plus odd keys; sometimes not an object. */
+function toolInput(schema: ObjectSchema): fc.Arbitrary<unknown> {
+  const keys = Object.keys(schema.properties);
+  const entry = fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...keys).chain((key) => fieldValue(schema, key).map((value) => [key, value] as const)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'Pattern', 'pattern ', ''), fc.string({ maxLength: 8 })), anyValue),
+    },
+  );
+  const object = fc
+    .tuple(fc.oneof({ weight: 5, arbitrary: fieldValue(schema, 'pattern') }, { weight: 1, arbitrary: fc.constant(undefined) }), fc.array(entry, { maxLength: 5 }))
+    // Object.fromEntries defines '__proto__' as an own key, as JSON.parse does.
+    .map(([pattern, entries]) => Object.fromEntries(pattern === undefined ? entries : [['pattern', pattern], ...entries]));
+  return fc.oneof({ weight: 20, arbitrary: object }, { weight: 1, arbitrary: anyValue });
+}
+
+// ---- what every answer must be ------------------------------------------------------------------
+
+const SKIP_KEYS = ['binary', 'too_large', 'denied', 'unreadable', 'outside_workspace'];
+const GREP_FIELDS = Object.keys(GREP_SCHEMA.properties);
+const GLOB_FIELDS = Object.keys(GLOB_SCHEMA.properties);
+
+/** The error a model may receive: an InputError naming a field, the pattern, a glob or the path. */
+function checkError(error: unknown, fields: string[]): void {
+  assert.ok(error instanceof InputError, `only InputErrors may escape, got ${error instanceof Error ? `${error.name}: ${error.stack}` : String(error)}`);
+  const message = error.message;
+  assert.ok(message.length > 0 && message.length < 400_000, 'a message of sane size');
+  const names = [...fields.map((f) => `"${f}"`), 'pattern', 'glob', 'regular expression', 'path', 'Path', 'workspace', 'permission denied'];
+  assert.ok(names.some((name) => message.includes(name)), `the message names the field or pattern problem: ${message.slice(0, 300)}`);
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root + '/');
+}
+
+function checkSkipped(skipped: unknown): void {
+  assert.ok(skipped && typeof skipped === 'object');
+  assert.deepStrictEqual(Object.keys(skipped).sort(), [...SKIP_KEYS].sort());
+  for (const key of SKIP_KEYS) assert.ok(Number.isInteger((skipped as Record<string, number>)[key]) && (skipped as Record<string, number>)[key] >= 0, key);
+}
+
+function checkCommon(json: Record<string, unknown>, root: string): void {
+  assert.strictEqual(typeof json.pattern, 'string');
+  const bases = Array.isArray(json.base_path) ? json.base_path : [json.base_path];
+  for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
+  assert.ok(Array.isArray(json.files));
+  assert.strictEqual(typeof json.truncated, 'boolean');
+  assert.ok(Number.isInteger(json.elapsed_ms));
+  assert.ok(Array.isArray(json.notes) && json.notes.every((n) => typeof n === 'string'));
+  if (json.next_offset !== undefined) assert.ok(Number.isSafeInteger(json.next_offset) && (json.next_offset as number) > 0);
+  checkSkipped(json.skipped);
+}
+
+function checkFile(file: unknown, root: string): void {
+  assert.ok(typeof file === 'string' && isInside(root, file), `a file inside the workspace: ${String(file)}`);
+  assert.ok(!/\/(\.env|secrets|\.git)(\/|$)/.test(file), `never a denied file: ${file}`);
+}
+
+/** The text stays within the output budget (the CLI's 50 KB), whatever the input echoed. */
+function checkBudget(text: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  assert.ok(bytes <= BUDGET, `within the output budget: ${bytes} bytes`);
+}
+
+function checkGrepText(text: string, root: string): void {
+  checkBudget(text);
+  const json = JSON.parse(text) as Record<string, unknown>;
+  checkCommon(json, root);
+  assert.ok(['content', 'files_with_matches', 'count'].includes(json.output_mode as string));
+  for (const key of ['files_searched', 'files_matched']) assert.ok(Number.isInteger(json[key]) && (json[key] as number) >= 0, key);
+  for (const entry of json.files as unknown[]) {
+    if (json.output_mode === 'files_with_matches') checkFile(entry, root);
+    else {
+      const e = entry as { file: unknown; count?: unknown; matches?: Array<{ line: unknown; text: unknown }> };
+      checkFile(e.file, root);
+      if (json.output_mode === 'count') assert.ok(Number.isInteger(e.count) && (e.count as number) > 0);
+      else for (const m of e.matches ?? []) assert.ok(Number.isInteger(m.line) && (m.line as number) >= 1 && typeof m.text === 'string');
+    }
+  }
+}
+
+function checkGlobText(text: string, root: string): void {
+  checkBudget(text);
+  const json = JSON.parse(text) as Record<string, unknown>;
+  checkCommon(json, root);
+  assert.ok(json.mode === 'glob' || json.mode === 'regex');
+  for (const file of json.files as unknown[]) checkFile(file, root);
+  assert.strictEqual(json.count, (json.files as unknown[]).length);
+  assert.ok(Number.isInteger(json.total) && (json.total as number) >= (json.count as number));
+}
+
+/** Runs one call to its end, failing on a hang instead of waiting forever. */
+async function settle<T>(what: string, promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${what} did not settle in ${HANG_MS} ms`)), HANG_MS)));
+  try {
+    return { ok: true, value: await Promise.race([promise, hang]) };
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('hang:')) throw error;
+    return { ok: false, error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** fc.assert, with a failure's report cut to a readable size (counterexamples may hold 100 KB strings). */
+async function check(property: fc.IAsyncPropertyWithHooks<[unknown]> | fc.IAsyncProperty<[unknown]>, params: fc.Parameters<[unknown]>): Promise<void> {
+  try {
+    await fc.assert(property, params);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = (error as { cause?: unknown }).cause;
+    const why = cause instanceof Error ? `\nCaused by: ${cause.message.slice(0, 2000)}` : '';
+    throw new Error((message.length > 3000 ? `${message.slice(0, 1500)}\n…\n${message.slice(-1500)}` : message) + why);
+  }
+}
+
+function describeInput(input: unknown): string {
+  try {
+    const text = JSON.stringify(input) ?? String(input);
+    return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
+  } catch {
+    return String(input);
+  }
+}
+
+describe('fuzzing the tool inputs (fast-check)', function () {
+  this.timeout(600_000);
+  const fx = new Fixture('grep-tools-fuzz-');
+  let env: SearchEnvironment;
+  let pool: SearchPool;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  const params = (runs: number): fc.Parameters<[unknown]> => ({ numRuns: runs, seed: SEED, path: PATH, endOnFailure: true });
+
+  before(() => {
+    fx.files({
+      'src/a.ts': 'export const a = 1; // TODO: a\nconst needle = "x";\n',
+      'src/b.py': 'def b():\n    return "needle"  # todo\n',
+      'src/deep/er/c.md': '# TODO\naaaab\n\u00e9t\u00e9 😀\n',
+      'docs/readme.txt': 'needle in a haystack\n',
+      'bin.dat': Buffer.from([0x00, 0x01, 0x54, 0x4f, 0x44, 0x4f]),
+      '.env': 'TODO=secret needle\n',
+      'secrets/key.txt': 'TODO needle\n',
+      '.gitignore': 'ignored/\n',
+      'ignored/x.ts': 'TODO ignored needle\n',
+    });
+    // Searched in the worker pool, as the CLI and VS Code search, with a tight limit: a catastrophic
+    // pattern the fuzzer writes still ends.
+    pool = new SearchPool(2).warm();
+    env = { ...makeEnv(fx.root, { config: { timeoutSeconds: 2 } }), pool };
+    process.on('unhandledRejection', onUnhandled);
+  });
+  after(() => {
+    process.off('unhandledRejection', onUnhandled);
+    pool.dispose();
+    fx.remove();
+  });
+  afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
+
+  it(`grep: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
+    let answers = 0;
+    let errors = 0;
+    await check(
+      fc.asyncProperty(toolInput(GREP_SCHEMA), async (input) => {
+        const result = await settle(`grep ${describeInput(input)}`, runGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))));
+        if (result.ok) {
+          answers++;
+          checkGrepText(result.value, fx.root);
+        } else {
+          errors++;
+          checkError(result.error, GREP_FIELDS);
+        }
+      }),
+      params(RUNS),
+    );
+    assert.ok(answers >= RUNS / 20, `enough cases reach the engine (${answers} answers, ${errors} errors)`);
+    if (process.env.FUZZ_RUNS) console.log(`      grep: ${answers} answers, ${errors} errors`);
+  });
+
+  it(`glob: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
+    let answers = 0;
+    let errors = 0;
+    await check(
+      fc.asyncProperty(toolInput(GLOB_SCHEMA), async (input) => {
+        const result = await settle(`glob ${describeInput(input)}`, runGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))));
+        if (result.ok) {
+          answers++;
+          checkGlobText(result.value, fx.root);
+        } else {
+          errors++;
+          checkError(result.error, GLOB_FIELDS);
+        }
+      }),
+      params(RUNS),
+    );
+    assert.ok(answers >= RUNS / 20, `enough cases reach the engine (${answers} answers, ${errors} errors)`);
+    if (process.env.FUZZ_RUNS) console.log(`      glob: ${answers} answers, ${errors} errors`);
+  });
+
+  it('the CLI: random JSON text (valid or not) gives JSON on stdout with exit 0, or a message on stderr with exit 1', async () => {
+    const text = fc.oneof(
+      toolInput(GREP_SCHEMA).map((input) => JSON.stringify(input) ?? 'undefined'),
+      fc.json({ maxDepth: 2 }),
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom('', '{', '{"pattern":', '{"pattern":"a"}}', '[]', 'null', '{"pattern":"\\ud800"}', '{"__proto__":{"pattern":"a"}}', '{"pattern":"a","pattern":1}'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('grep', 'glob'), text, async (tool, json) => {
+        const { code, stdout, stderr } = await cli([tool, json, '--workspace', fx.root]);
+        if (code === 0) {
+          assert.strictEqual(stderr, undefined);
+          (tool === 'grep' ? checkGrepText : checkGlobText)(stdout!, fx.root);
+        } else {
+          assert.strictEqual(code, 1);
+          assert.strictEqual(stdout, undefined);
+          assert.ok(typeof stderr === 'string' && stderr.length > 0);
+        }
+      }),
+      { numRuns: Math.max(50, Math.round(RUNS / 25)), seed: SEED, endOnFailure: true },
+    );
+  });
+
+  describe('what the fuzzer found (regressions)', () => {
+    it('a 100 KB pattern, path or include is refused naming the field, in a short message', async () => {
+      const huge = 'a|'.repeat(50_000);
+      type Run = (input: unknown, env: SearchEnvironment) => Promise<unknown>;
+      for (const [run, input, field] of [
+        [runGrep, { pattern: huge }, 'pattern'],
+        [runGlob, { pattern: huge }, 'pattern'],
+        [runGlob, { pattern: huge, mode: 'regex' }, 'pattern'],
+        [runGrep, { pattern: 'x', path: huge }, 'path'],
+        [runGrep, { pattern: 'x', include: huge }, 'include'],
+        [runGlob, { pattern: 'x', path: '\ud800'.repeat(100_000) }, 'path'],
+      ] as Array<[Run, object, string]>) {
+        const result = await settle('huge input', run(input, env));
+        assert.ok(!result.ok && result.error instanceof InputError, `${field}: an InputError`);
+        assert.match(result.error.message, new RegExp(`"${field}" is \\d+ characters long, at most 4096 are accepted`));
+        assert.ok(result.error.message.length < 300);
+      }
+    });
+
+    it('a 4096-character pattern is searched and its answer stays within the output budget', async () => {
+      const text = await renderGrep(await runGrep({ pattern: 'needle|' + 'z'.repeat(4089) }, env), byteBudget(BUDGET));
+      checkGrepText(text, fx.root);
+      assert.strictEqual((JSON.parse(text) as { total_matches: number }).total_matches, 3);
+    });
+
+    it('a wrong value holding a huge string is named without echoing it whole', async () => {
+      const result = await settle('huge value', runGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
+      assert.ok(!result.ok && result.error instanceof InputError);
+      assert.match(result.error.message, /"pattern" must be a string, got object \{"x":"yyy.*… \(100008 characters\)\.$/);
+    });
+
+    it('a glob longer than minimatch accepts is an InputError, not a TypeError', async () => {
+      assert.throws(() => checkSearchGlob('*'.repeat(70_000), 'include'), (error: Error) => error instanceof InputError && /include glob .* at most 4096/.test(error.message));
+    });
+  });
+});
