@@ -12,7 +12,7 @@ import { isInside, type SearchBase } from '../engine/roots';
 import type { Candidate } from '../engine/types';
 
 export interface VirtualFolder {
-  /** The engine's absolute path for the folder: its URI's path. */
+  /** The engine's absolute path for the folder: its URI's path (its fsPath for a `file:` folder). */
   path: string;
   uri: vscode.Uri;
 }
@@ -23,15 +23,19 @@ export function virtualPath(uri: vscode.Uri): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
+/** Every workspace folder with the engine's path for it (`fsPath` for `file:`, else the URI's path). */
 export function virtualFolders(): VirtualFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme !== 'file').map((folder) => ({ path: virtualPath(folder.uri), uri: folder.uri }));
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri), uri: folder.uri }));
 }
 
-/** The URI of an engine path inside a virtual folder (the deepest folder holding it), else undefined. */
+/**
+ * The URI of an engine path whose workspace folder (the deepest one holding it, as the engine picks it)
+ * is virtual; undefined for a path in a `file:` folder or outside every folder.
+ */
 export function virtualUri(path: string, folders: readonly VirtualFolder[]): vscode.Uri | undefined {
   let best: VirtualFolder | undefined;
   for (const folder of folders) if (isInside(path, folder.path) && (!best || folder.path.length > best.path.length)) best = folder;
-  if (!best) return undefined;
+  if (!best || best.uri.scheme === 'file') return undefined;
   const relative = nodePath.posix.relative(best.path, path);
   return best.uri.with({ path: relative ? nodePath.posix.join(best.uri.path, relative) : best.uri.path });
 }

@@ -1,27 +1,36 @@
 import * as assert from 'assert';
+import { execFile } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { promisify } from 'util';
 import * as vscode from 'vscode';
-import { invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 /**
  * A workspace on a virtual file system: the memfs: provider of the test extension
  * test/fixtures/memfs-extension. Its files are named by their URI's path (memfs:/ws/src/main.ts →
  * /ws/src/main.ts), listed and read through workspace.fs.
  */
+const repo = path.resolve(__dirname, '..', '..', '..', '..');
+
 describe('a workspace on a virtual file system (memfs:)', () => {
   const subscriptions: vscode.Disposable[] = [];
   after(() => subscriptions.forEach((subscription) => subscription.dispose()));
   // The provider of the test extension, registered in this extension host when mocha loads this file
   // (before the common suite runs): code-server loads one development extension per window, ours.
-  const memfs = require(path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'memfs-extension', 'extension.js')) as { activate(context: { subscriptions: vscode.Disposable[] }): void };
+  const memfs = require(path.resolve(repo, 'test', 'fixtures', 'memfs-extension', 'extension.js')) as {
+    FILES: Record<string, string | Uint8Array>;
+    activate(context: { subscriptions: vscode.Disposable[] }): void;
+  };
   memfs.activate({ subscriptions });
 
   before(() => {
     assert.strictEqual(vscode.workspace.workspaceFolders?.[0]?.uri.toString(), 'memfs:/ws');
   });
 
-  it('grep finds the provider\'s files, with the same answer as on disk: excluded, denied and binary files skipped', async () => {
-    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a' });
+  it('grep finds the provider\'s files; excluded, denied and binary files are skipped and counted', async () => {
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a', path: 'ws' });
     assert.deepStrictEqual(answer.base_path, '/ws');
     assert.deepStrictEqual(answer.files, [
       { file: '/ws/README.md', matches: [{ line: 2, text: 'memfs-token-4e1a in the readme' }] },
@@ -32,8 +41,32 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     assert.strictEqual(answer.skipped.denied, 1, '.env');
   });
 
+  it('the answers are the ones the same files give on disk (the CLI on a copy)', async () => {
+    const twin = fs.mkdtempSync(path.join(os.tmpdir(), 'memfs-twin-'));
+    try {
+      for (const [file, content] of Object.entries(memfs.FILES)) {
+        fs.mkdirSync(path.dirname(path.join(twin, file)), { recursive: true });
+        fs.writeFileSync(path.join(twin, file), content);
+      }
+      const inputs: Array<['grep' | 'glob', Record<string, unknown>]> = [
+        ['grep', { pattern: 'memfs-token-4e1a', context_lines: 1 }],
+        ['grep', { pattern: 'TODO|export', output_mode: 'count' }],
+        ['glob', { pattern: '**' }],
+      ];
+      const cli = path.join(repo, 'dist', 'cli.js');
+      const drop = (text: string) => text.replace(/"elapsed_ms":\d+,?/g, '');
+      for (const [tool, input] of inputs) {
+        const onDisk = (await promisify(execFile)(process.execPath, [cli, tool, JSON.stringify(input), '--workspace', path.join(twin, 'ws')])).stdout.trim();
+        const virtual = await invokeText(tool, { ...input, path: 'ws' });
+        assert.strictEqual(drop(virtual), drop(onDisk.split(path.join(twin, 'ws')).join('/ws')), `${tool} ${JSON.stringify(input)}`);
+      }
+    } finally {
+      fs.rmSync(twin, { recursive: true, force: true });
+    }
+  });
+
   it('grep with a path, an include and the count mode', async () => {
-    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'export', path: 'src', include: '*.ts', output_mode: 'count' });
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'export', path: 'ws/src', include: '*.ts', output_mode: 'count' });
     assert.deepStrictEqual(answer.files, [
       { file: '/ws/src/main.ts', count: 1 },
       { file: '/ws/src/util.ts', count: 1 },
@@ -43,8 +76,17 @@ describe('a workspace on a virtual file system (memfs:)', () => {
   it('glob lists the provider\'s files', async () => {
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.ts' });
     assert.deepStrictEqual(answer.files, ['/ws/src/main.ts', '/ws/src/util.ts']);
-    const all = await invokeJson<GlobAnswer>('glob', { pattern: '**' });
+    const all = await invokeJson<GlobAnswer>('glob', { pattern: '**', path: 'ws' });
     assert.deepStrictEqual(all.files, ['/ws/README.md', '/ws/data.bin', '/ws/src/main.ts', '/ws/src/util.ts']);
+  });
+
+  it('beside a file: folder, both are searched in folder order: the virtual one through workspace.fs, the other from disk', async () => {
+    const alpha = vscode.workspace.workspaceFolders![1].uri.fsPath;
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a|Shared helper', output_mode: 'files_with_matches' });
+    assert.deepStrictEqual(answer.base_path, ['/ws', alpha]);
+    assert.deepStrictEqual(answer.files, ['/ws/README.md', '/ws/src/main.ts', path.join(alpha, 'lib', 'math.js')]);
+    const glob = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.{ts,js}' });
+    assert.deepStrictEqual(glob.files, ['/ws/src/main.ts', '/ws/src/util.ts', path.join(alpha, 'lib', 'math.js')]);
   });
 
   it('an unsaved editor on the virtual file system is searched as the person sees it', async () => {
@@ -56,6 +98,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     assert.ok(await vscode.workspace.applyEdit(edit));
     try {
       const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-unsaved-5b7c' });
+      assert.ok(document.isDirty, 'the change is still unsaved');
       assert.deepStrictEqual(answer.files, [{ file: '/ws/src/util.ts', matches: [{ line: 1, text: '// memfs-unsaved-5b7c' }] }]);
     } finally {
       await vscode.commands.executeCommand('workbench.action.files.revert');
