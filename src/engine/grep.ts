@@ -32,10 +32,11 @@ export interface SearchEnvironment {
   pool?: SearchPool;
   /**
    * Content to search instead of reading the file, by absolute path: the text of open editors with
-   * unsaved changes, or the bytes of a file on a virtual file system (read with `workspace.fs`). Such a
-   * file is still listed and filtered as usual; only its read is replaced, searched here on this thread.
+   * unsaved changes, or a reader of a file on a virtual file system (`workspace.fs`; undefined when it
+   * cannot be read). Such a file is still listed and filtered as usual; only its read is replaced,
+   * searched here on this thread.
    */
-  overrides?: ReadonlyMap<string, string | Uint8Array>;
+  overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
 }
 
 export type GrepFileEntry =
@@ -187,8 +188,10 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const poolSearch = env.pool?.search(spec);
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
   const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
-    const content = env.overrides?.get(candidate.path);
-    if (content !== undefined) {
+    const override = env.overrides?.get(candidate.path);
+    if (override !== undefined) {
+      const content = typeof override === 'string' ? override : await override();
+      if (content === undefined) return 'unreadable';
       const options = { ...spec.search, collect: collect && spec.search.collect };
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);

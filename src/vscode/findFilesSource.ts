@@ -30,12 +30,12 @@ export class FindFilesSource implements FileSource {
   private readonly virtual = virtualFolders();
 
   /**
-   * `contents` receives the bytes of the files listed in virtual (non-`file:`) folders, which the
-   * engine then searches instead of reading their paths (`SearchEnvironment.overrides`).
+   * `contents` receives a reader (workspace.fs) of each file listed in a virtual (non-`file:`) folder,
+   * which the engine then uses instead of reading its path (`SearchEnvironment.overrides`).
    */
   constructor(
     private readonly token: vscode.CancellationToken,
-    private readonly contents: Map<string, string | Uint8Array> = new Map(),
+    private readonly contents: Map<string, string | (() => Promise<Uint8Array | undefined>)> = new Map(),
   ) {}
 
   /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */

@@ -15,8 +15,8 @@ import { readEngineConfig } from './settings';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
-  // Unsaved editors first; the source adds the bytes of files it lists in virtual folders.
-  const overrides = new Map<string, string | Uint8Array>(dirtyDocuments());
+  // Unsaved editors first; the source adds readers of the files it lists in virtual folders.
+  const overrides = new Map<string, string | (() => Promise<Uint8Array | undefined>)>(dirtyDocuments());
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
       name: folder.name,

@@ -47,12 +47,12 @@ export interface VirtualListing {
   excluded(fromRoot: string): boolean;
   followSymlinks: boolean;
   pruned: PrunedEntry[];
-  /** Receives each listed file's bytes by engine path (kept when already there: an unsaved editor wins). */
-  contents: Map<string, string | Uint8Array>;
+  /** Receives a reader of each listed file by engine path (kept when already there: an unsaved editor wins). */
+  contents: Map<string, string | (() => Promise<Uint8Array | undefined>)>;
   isCancelled(): boolean;
 }
 
-/** The files below a base of a virtual folder (or the base itself when it is a file), their bytes read. */
+/** The files below a base of a virtual folder (or the base itself when it is a file), with their readers. */
 export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: VirtualListing): Promise<Candidate[]> {
   const files: Candidate[] = [];
   const rootOf = nodePath.posix.relative(base.root, base.base);
@@ -89,20 +89,18 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
       level = next;
     }
   }
-  // Read here, through the provider; the engine searches these bytes and never reads such a path itself.
-  const read: Candidate[] = [];
+  // Read through the provider when the engine searches the file (glob reads nothing); the engine never
+  // reads such a path itself. A file that cannot be read counts as unreadable.
   for (const file of files) {
-    if (options.isCancelled()) break;
-    if (!options.contents.has(file.path)) {
-      const uri = file.path === base.base ? baseUri : vscode.Uri.joinPath(baseUri, file.relative);
+    if (options.contents.has(file.path)) continue;
+    const uri = file.path === base.base ? baseUri : vscode.Uri.joinPath(baseUri, file.relative);
+    options.contents.set(file.path, async () => {
       try {
-        options.contents.set(file.path, await vscode.workspace.fs.readFile(uri));
+        return await vscode.workspace.fs.readFile(uri);
       } catch {
-        options.pruned.push({ base: baseIndex, relative: file.path === base.base ? '' : file.relative, reason: 'unreadable', directory: false });
-        continue;
+        return undefined;
       }
-    }
-    read.push(file);
+    });
   }
-  return read;
+  return files;
 }

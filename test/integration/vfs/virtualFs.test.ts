@@ -21,6 +21,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
   // (before the common suite runs): code-server loads one development extension per window, ours.
   const memfs = require(path.resolve(repo, 'test', 'fixtures', 'memfs-extension', 'extension.js')) as {
     FILES: Record<string, string | Uint8Array>;
+    reads: string[];
     activate(context: { subscriptions: vscode.Disposable[] }): void;
   };
   memfs.activate({ subscriptions });
@@ -73,8 +74,13 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     ]);
   });
 
-  it('glob lists the provider\'s files', async () => {
+  it('glob lists the provider\'s files and reads none; grep reads only what it searches', async () => {
+    memfs.reads.length = 0;
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.ts' });
+    assert.deepStrictEqual(memfs.reads, [], 'glob opened no file');
+    const grep = await invokeJson<GrepAnswer>('grep', { pattern: 'readme', path: 'ws', include: '*.md' });
+    assert.strictEqual(grep.files.length, 1);
+    assert.deepStrictEqual(memfs.reads, ['/ws/README.md'], 'grep read the one file its include selects');
     assert.deepStrictEqual(answer.files, ['/ws/src/main.ts', '/ws/src/util.ts']);
     const all = await invokeJson<GlobAnswer>('glob', { pattern: '**', path: 'ws' });
     assert.deepStrictEqual(all.files, ['/ws/README.md', '/ws/data.bin', '/ws/src/main.ts', '/ws/src/util.ts']);

@@ -3,7 +3,7 @@ import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
 import { Fixture, makeEnv } from '../fixture';
 
-/** env.overrides: the text of open editors with unsaved changes is searched instead of the file on disk. */
+/** env.overrides: the text of open editors with unsaved changes, or a virtual file's reader, is searched instead of the file on disk. */
 describe('unsaved editor text (env.overrides)', function () {
   this.timeout(20_000);
   const fx = new Fixture();
@@ -43,6 +43,24 @@ describe('unsaved editor text (env.overrides)', function () {
       const tooLarge = await runGrep({ pattern: 'y' }, env({ config: { ...makeEnv(fx.root).config, maxFileSize: 100 }, overrides: new Map([[fx.path('big.ts'), 'y'.repeat(200)]]) }));
       assert.strictEqual(tooLarge.skipped.too_large, 1, 'unsaved text over grepTools.maxFileSize is skipped as the file would be');
       assert.deepStrictEqual(tooLarge.files, []);
+    });
+
+    it(`a reader (a virtual file system's file) is called only to search, and its bytes are searched as a file's (${withPool ? 'worker pool' : 'inline reads'})`, async () => {
+      const calls: string[] = [];
+      const reader = (path: string, bytes: Uint8Array | undefined) => async () => {
+        calls.push(path);
+        return bytes;
+      };
+      const readers = new Map([
+        [fx.path('a.ts'), reader(fx.path('a.ts'), Buffer.from('\ufeffconst fromProvider = 1;\n'))],
+        [fx.path('b.ts'), reader(fx.path('b.ts'), Buffer.from([0, 1, 2]))],
+        [fx.path('big.ts'), reader(fx.path('big.ts'), undefined)],
+      ]);
+      const answer = await runGrep({ pattern: 'fromProvider|onDisk' }, env({ overrides: readers }));
+      assert.deepStrictEqual(answer.files, [{ file: fx.path('a.ts'), matches: [{ line: 1, text: 'const fromProvider = 1;' }] }]);
+      assert.strictEqual(answer.skipped.binary, 1, 'b.ts: a NUL byte');
+      assert.strictEqual(answer.skipped.unreadable, 1, 'big.ts: the reader could not read it');
+      assert.deepStrictEqual(calls.sort(), [fx.path('a.ts'), fx.path('b.ts'), fx.path('big.ts')]);
     });
   }
 });
