@@ -1,7 +1,6 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
-import { registerFindFiles } from './vscode/commands/findFiles';
-import { registerSearchText } from './vscode/commands/searchText';
+import { registerCommands } from './vscode/commands';
 import { disposeSharedPool } from './vscode/searchPool';
 import { GlobTool, GrepTool } from './vscode/tools';
 
@@ -17,8 +16,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     log,
     vscode.lm.registerTool('grep', tools.grep),
     vscode.lm.registerTool('glob', tools.glob),
-    registerSearchText(context, log),
-    registerFindFiles(context, log),
+    ...registerCommands(context, log),
     { dispose: disposeSharedPool },
   );
   return { tools };

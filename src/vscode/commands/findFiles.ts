@@ -6,30 +6,27 @@ import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { runGlob, type GlobReport } from '../../engine/glob';
 import { CancelledError } from '../../engine/grep';
-import { splitAbsoluteGlob } from '../../engine/globs';
+import { globRequest } from '../../engine/guard';
 import { globNotes, printGlob } from '../../engine/printer';
 import type { GlobInput } from '../../engine/types';
 import { environment } from '../tools';
-import {
-  confirmOutside,
-  copyJson,
-  COPY_JSON,
-  errorText,
-  History,
-  keepOrder,
-  labelText,
-  OPEN_TO_SIDE,
-  outsideBases,
-  plural,
-  quote,
-  REMOVE_FROM_HISTORY,
-  requireFolder,
-  type ResourceItem,
-} from './shared';
+import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, type ResourceItem, uriOf } from './shared';
+import { errorText, labelText, plural, quote } from './text';
 
 export const FIND_FILES_COMMAND = 'grepTools.findFiles';
 
+/** The base an absolute glob names (its static prefix); undefined for a relative glob or one the search will refuse. */
+function globBase(glob: string): string | undefined {
+  try {
+    return globRequest(glob, undefined, 'glob').path;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Item extends ResourceItem {
+  /** The pattern mode's first item: what is typed. */
+  typed?: boolean;
   glob?: string;
   file?: string;
   /** A note that proposes another glob (e.g. the recursive form). */
@@ -43,6 +40,8 @@ class FindFilesSession {
   private pattern = '';
   private source: vscode.CancellationTokenSource | undefined;
   private report: GlobReport | undefined;
+  /** The pick is hidden while a modal asks: its hide is not the end of the session. */
+  private away = false;
 
   constructor(
     private readonly history: History<string>,
@@ -57,6 +56,7 @@ class FindFilesSession {
       this.pick.onDidTriggerButton((button) => void this.onButton(button)),
       this.pick.onDidTriggerItemButton((event) => void this.onItemButton(event.item, event.button)),
       this.pick.onDidHide(() => {
+        if (this.away) return;
         this.source?.cancel();
         for (const disposable of this.disposables) disposable.dispose();
       }),
@@ -81,8 +81,12 @@ class FindFilesSession {
   }
 
   private patternItems(value: string): Item[] {
-    const items: Item[] = [];
-    if (value) items.push({ label: labelText(value), description: 'Find files', iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, glob: value });
+    // The first item stands for what is typed and keeps its place, so an early Enter searches the input.
+    const items: Item[] = [
+      value
+        ? { label: labelText(value), description: 'Find files', iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true }
+        : { label: 'Type a glob', iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true },
+    ];
     const recent = this.history.entries;
     if (recent.length) items.push({ label: 'recent globs', kind: vscode.QuickPickItemKind.Separator });
     for (const glob of recent) items.push({ label: labelText(glob), iconPath: new vscode.ThemeIcon('history'), buttons: [REMOVE_FROM_HISTORY], glob });
@@ -92,11 +96,11 @@ class FindFilesSession {
   private async onAccept(): Promise<void> {
     const item = this.pick.selectedItems[0] ?? this.pick.activeItems[0];
     if (this.mode === 'pattern') {
-      const glob = item?.glob ?? this.pick.value.trim();
+      const glob = item && !item.typed && item.glob ? item.glob : this.pick.value.trim();
       if (glob) await this.find(glob);
     } else if (item?.file) {
       this.pick.hide();
-      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(item.file));
+      await vscode.commands.executeCommand('vscode.open', uriOf(item.file));
     } else if (item?.retry) {
       await this.find(item.retry);
     }
@@ -113,7 +117,7 @@ class FindFilesSession {
 
   private async onItemButton(item: Item, button: vscode.QuickInputButton): Promise<void> {
     if (button === OPEN_TO_SIDE && item.file) {
-      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(item.file), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      await vscode.commands.executeCommand('vscode.open', uriOf(item.file), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     } else if (button === REMOVE_FROM_HISTORY && item.glob) {
       await this.history.remove(item.glob);
       this.pick.items = this.patternItems(this.pick.value);
@@ -127,11 +131,14 @@ class FindFilesSession {
     const env = environment(source.token);
     const input: GlobInput = { pattern: glob };
     const what = `Find files matching ${quote(glob)}`;
-    const outside = await outsideBases(nodePath.isAbsolute(glob) ? splitAbsoluteGlob(glob).base : undefined, env);
+    const outside = await outsideBases(globBase(glob), env);
     if (outside.length) {
-      this.pick.ignoreFocusOut = true;
+      // Out of the modal's way, and back with the focus in its input whatever the answer.
+      this.away = true;
+      this.pick.hide();
       const confirmed = await confirmOutside(outside, what, env, this.log);
-      this.pick.ignoreFocusOut = false;
+      this.away = false;
+      this.pick.show();
       if (!confirmed) return;
       env.allowOutside = true;
     }
@@ -173,11 +180,11 @@ class FindFilesSession {
 
   private showFiles(report: GlobReport): void {
     const items: Item[] = report.files.map((file) => {
-      const uri = vscode.Uri.file(file);
+      const uri = uriOf(file);
       const folder = nodePath.dirname(vscode.workspace.asRelativePath(uri));
       return {
         label: labelText(nodePath.basename(file)),
-        description: folder === '.' ? undefined : labelText(folder),
+        description: folder === '.' ? '' : labelText(folder), // '' and not undefined: VS Code would fill in the file name
         iconPath: vscode.ThemeIcon.File,
         resourceUri: uri,
         buttons: [OPEN_TO_SIDE],

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { CancelledError, runGrep, type GrepFileEntry, type GrepReport } from '../../engine/grep';
-import { compileMatcher, escapeRegExp } from '../../engine/matcher';
+import { escapeRegExp } from '../../engine/matcher';
 import { grepNotes, printGrep } from '../../engine/printer';
 import type { GrepInput, LineResult } from '../../engine/types';
 import { environment } from '../tools';
@@ -14,39 +14,41 @@ import {
   confirmOutside,
   copyJson,
   COPY_JSON,
-  errorText,
-  HIGHLIGHT_QUERY,
   History,
   keepOrder,
-  labelText,
-  MARK,
   OPEN_TO_SIDE,
   outsideBases,
-  plural,
-  quote,
   REMOVE_FROM_HISTORY,
   requireFolder,
+  type NewerQuickPick,
   type ResourceItem,
   type ToggleButton,
+  uriOf,
 } from './shared';
+import {
+  describeOptions,
+  errorText,
+  firstMatch,
+  grepInput,
+  HIGHLIGHT_QUERY,
+  labelText,
+  lineRegex,
+  patternProblem,
+  plural,
+  quote,
+  REGEX_ADVICE,
+  resultLabel,
+  sameSearch,
+  type RecentSearch,
+  type SearchOptions,
+} from './text';
 
 export const SEARCH_TEXT_COMMAND = 'grepTools.searchText';
 
-export interface SearchOptions {
-  matchCase: boolean;
-  wholeWord: boolean;
-  regex: boolean;
-  /** A glob ('*.ts', 'src/**'), a path ('./src', '/abs/dir'), or a path followed by a glob; '' = everything. */
-  include: string;
-}
-
-interface RecentSearch extends SearchOptions {
-  pattern: string;
-}
-
 interface Item extends ResourceItem {
+  /** The pattern mode's first item: what is typed. */
+  typed?: boolean;
   recent?: RecentSearch;
-  include?: string;
   match?: { file: string; line: number };
 }
 
@@ -57,76 +59,8 @@ const RESULTS_REFRESH_MS = 80;
 
 const DEFAULT_OPTIONS: SearchOptions = { matchCase: false, wholeWord: false, regex: false, include: '' };
 
-function sameSearch(a: RecentSearch, b: RecentSearch): boolean {
-  return a.pattern === b.pattern && a.matchCase === b.matchCase && a.wholeWord === b.wholeWord && a.regex === b.regex && a.include === b.include;
-}
-
-export function describeOptions(options: SearchOptions): string {
-  const parts = [options.matchCase && 'Match Case', options.wholeWord && 'Whole Word', options.regex && 'Regex'].filter(Boolean) as string[];
-  if (options.include) parts.push(`in ${options.include}`);
-  return parts.join(' · ');
-}
-
-/**
- * The "files to include" field as the engine's input: a glob, or a path (absolute, `~/…`, `./…`,
- * `../…`) optionally followed by a glob. `*.ts, *.md` (VS Code's comma list) becomes `{*.ts,*.md}`.
- */
-export function parseInclude(text: string): { path?: string; include?: string } {
-  let value = text.trim();
-  if (!value) return {};
-  if (value.includes(',') && !/[{}]/.test(value)) {
-    const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
-    value = parts.length > 1 ? `{${parts.join(',')}}` : (parts[0] ?? '');
-  }
-  const isPath = /^(\/|~(\/|$)|\.\.?(\/|$))/.test(value);
-  if (!isPath) return { include: value };
-  const segments = value.split('/');
-  const firstGlob = segments.findIndex((segment) => /[*?[\]{}]/.test(segment));
-  if (firstGlob === -1) return { path: value };
-  return { path: segments.slice(0, firstGlob).join('/') || '/', include: segments.slice(firstGlob).join('/') };
-}
-
-/** The engine input for a search from the Command Palette: up to grepTools.maxResultsCap lines. */
-export function grepInput(search: RecentSearch, maxResults: number): GrepInput {
-  const scope = parseInclude(search.include);
-  return {
-    pattern: search.pattern,
-    ...(scope.path !== undefined ? { path: scope.path } : {}),
-    ...(scope.include !== undefined ? { include: scope.include } : {}),
-    ...(search.matchCase ? {} : { case_insensitive: true }),
-    ...(search.regex ? {} : { fixed_strings: true }),
-    ...(search.wholeWord ? { word: true } : {}),
-    max_results: maxResults,
-  };
-}
-
-/** The first match in a line, as [start, end), or undefined. */
-function firstMatch(text: string, regex: RegExp): [number, number] | undefined {
-  regex.lastIndex = 0;
-  const found = regex.exec(text);
-  return found ? [found.index, found.index + found[0].length] : undefined;
-}
-
-/** Characters shown before the match at most, so a match far into a long line stays visible. */
-const LEAD = 40;
-
-/** A result's label: the line, trimmed, with its first match between MARKs (see HIGHLIGHT_QUERY). */
-export function resultLabel(text: string, regex: RegExp): string {
-  let line = text.replace(/\u2063/g, '');
-  let span = firstMatch(line, regex);
-  const indent = line.length - line.trimStart().length;
-  if (!span || span[0] >= indent) {
-    line = line.slice(indent);
-    if (span) span = [span[0] - indent, span[1] - indent];
-  }
-  if (span && span[0] > LEAD) {
-    let cut = span[0] - Math.floor(LEAD / 2);
-    if (/[\udc00-\udfff]/.test(line[cut] ?? '')) cut--; // never split a surrogate pair
-    line = `…${line.slice(cut)}`;
-    span = [span[0] - cut + 1, span[1] - cut + 1];
-  }
-  if (!span || span[1] === span[0]) return labelText(line);
-  return `${labelText(line.slice(0, span[0]))}${MARK}${labelText(line.slice(span[0], span[1]))}${MARK}${labelText(line.slice(span[1]))}`;
+interface OptionButton extends ToggleButton {
+  option: 'matchCase' | 'wholeWord' | 'regex' | 'include';
 }
 
 interface Run {
@@ -148,11 +82,14 @@ interface Run {
 class SearchTextSession {
   private readonly pick = vscode.window.createQuickPick<Item>();
   private readonly disposables: vscode.Disposable[] = [this.pick];
-  private mode: 'pattern' | 'include' | 'results' = 'pattern';
+  private mode: 'pattern' | 'results' = 'pattern';
+  /** The pick is hidden for a moment (files to include, a modal): its hide is not the end of the session. */
+  private away = false;
   private options: SearchOptions;
   private pattern = '';
   private run: Run | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -169,16 +106,22 @@ class SearchTextSession {
       this.pick.onDidAccept(() => void this.onAccept()),
       this.pick.onDidTriggerButton((button) => void this.onButton(button)),
       this.pick.onDidTriggerItemButton((event) => void this.onItemButton(event.item, event.button)),
-      this.pick.onDidHide(() => this.dispose()),
+      this.pick.onDidHide(() => {
+        if (!this.away) this.dispose();
+      }),
     );
   }
 
   start(seed: string): void {
     this.showPattern(seed);
+    // Selected, so typing replaces a seed taken from the editor's selection.
+    (this.pick as NewerQuickPick).valueSelection = [0, seed.length];
     this.pick.show();
   }
 
   private dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.cancelRun();
     clearTimeout(this.refreshTimer);
     for (const disposable of this.disposables) disposable.dispose();
@@ -190,19 +133,21 @@ class SearchTextSession {
 
   // ----- pattern mode
 
-  private toggles(): ToggleButton[] {
-    const toggle = (icon: string, tooltip: string, checked: boolean): ToggleButton => ({
+  /** Toggles inside the input, as in VS Code's find widget, and the files to include in the title bar. */
+  private toggles(): OptionButton[] {
+    const toggle = (option: OptionButton['option'], icon: string, tooltip: string, checked: boolean, location = 3): OptionButton => ({
+      option,
       iconPath: new vscode.ThemeIcon(icon),
       tooltip,
       toggle: { checked },
-      location: 3,
+      location,
     });
     const include = this.options.include;
     return [
-      toggle('case-sensitive', 'Match Case', this.options.matchCase),
-      toggle('whole-word', 'Match Whole Word', this.options.wholeWord),
-      toggle('regex', 'Use Regular Expression', this.options.regex),
-      { ...toggle('filter', include ? `Files to Include: ${include}` : 'Files to Include…', include !== ''), location: 1 },
+      toggle('matchCase', 'case-sensitive', 'Match Case', this.options.matchCase),
+      toggle('wholeWord', 'whole-word', 'Match Whole Word', this.options.wholeWord),
+      toggle('regex', 'regex', 'Use Regular Expression', this.options.regex),
+      toggle('include', 'filter', include ? `Files to Include: ${include}` : 'Files to Include…', include !== '', 1),
     ];
   }
 
@@ -219,16 +164,21 @@ class SearchTextSession {
     this.pick.items = this.patternItems(value);
   }
 
+  /**
+   * The first item stands for what is typed (or says what is wrong with it); recent searches follow.
+   * Items keep their positions while typing, so an Enter pressed before the list caught up with the
+   * input still means "search what is typed".
+   */
   private patternItems(value: string): Item[] {
-    const items: Item[] = [];
-    if (value) {
-      items.push({
-        label: labelText(value),
-        description: describeOptions(this.options) || undefined,
-        iconPath: new vscode.ThemeIcon('search'),
-        alwaysShow: true,
-      });
-    }
+    const problem = value ? patternProblem(value, this.options) : undefined;
+    const description = describeOptions(this.options) || undefined;
+    const items: Item[] = [
+      problem
+        ? { label: labelText(problem), iconPath: new vscode.ThemeIcon('error'), alwaysShow: true, typed: true }
+        : value
+          ? { label: labelText(value), description, iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true }
+          : { label: 'Type the text to search for', description, iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true },
+    ];
     const recent = this.history.entries;
     if (recent.length) items.push({ label: 'recent searches', kind: vscode.QuickPickItemKind.Separator });
     for (const search of recent) {
@@ -243,37 +193,20 @@ class SearchTextSession {
     return items;
   }
 
-  // ----- include mode
+  // ----- files to include: its own quick pick, so its input has the focus
 
-  private showInclude(): void {
+  private async editInclude(): Promise<void> {
     this.pattern = this.pick.value;
-    this.mode = 'include';
-    this.pick.title = 'Files to Include';
-    this.pick.placeholder = 'A glob (*.ts, src/**/*.py) or a folder (./src, /abs/dir); empty for all files';
-    this.pick.buttons = [vscode.QuickInputButtons.Back];
-    this.pick.value = this.options.include;
-    this.pick.items = this.includeItems(this.options.include);
-  }
-
-  private includeItems(value: string): Item[] {
-    const items: Item[] = [
-      value
-        ? { label: labelText(value), description: 'Search these files', iconPath: new vscode.ThemeIcon('filter'), alwaysShow: true, include: value }
-        : { label: 'All files', description: 'No filter', iconPath: new vscode.ThemeIcon('files'), alwaysShow: true, include: '' },
-    ];
-    const recent = this.includeHistory.entries.filter((include) => include !== value);
-    if (recent.length) items.push({ label: 'recent', kind: vscode.QuickPickItemKind.Separator });
-    for (const include of recent) {
-      items.push({ label: labelText(include), iconPath: new vscode.ThemeIcon('history'), buttons: [REMOVE_FROM_HISTORY], include });
+    this.away = true;
+    const include = await pickInclude(this.options.include, this.includeHistory);
+    this.away = false;
+    if (include !== undefined) {
+      this.options = { ...this.options, include: include.trim() };
+      await this.state.update(OPTIONS_KEY, this.options);
+      if (this.options.include) await this.includeHistory.add(this.options.include);
     }
-    return items;
-  }
-
-  private async setInclude(include: string): Promise<void> {
-    this.options = { ...this.options, include: include.trim() };
-    await this.state.update(OPTIONS_KEY, this.options);
-    if (this.options.include) await this.includeHistory.add(this.options.include);
     this.showPattern(this.pattern);
+    this.pick.show();
   }
 
   // ----- events
@@ -282,8 +215,6 @@ class SearchTextSession {
     if (this.mode === 'pattern') {
       this.pattern = value;
       this.pick.items = this.patternItems(value);
-    } else if (this.mode === 'include') {
-      this.pick.items = this.includeItems(value);
     } else if (value !== HIGHLIGHT_QUERY) {
       // Typing in the results edits the search.
       this.cancelRun();
@@ -294,9 +225,7 @@ class SearchTextSession {
 
   private async onAccept(): Promise<void> {
     const item = this.pick.selectedItems[0] ?? this.pick.activeItems[0];
-    if (this.mode === 'include') {
-      await this.setInclude(item?.include ?? this.pick.value);
-    } else if (this.mode === 'pattern') {
+    if (this.mode === 'pattern') {
       if (item?.recent) {
         const { pattern, ...options } = item.recent;
         this.options = options;
@@ -313,23 +242,20 @@ class SearchTextSession {
   private async onButton(button: vscode.QuickInputButton): Promise<void> {
     if (button === vscode.QuickInputButtons.Back) {
       this.cancelRun();
-      if (this.mode === 'include') this.showPattern(this.pattern);
-      else this.showPattern(this.run?.search.pattern ?? this.pattern);
+      this.showPattern(this.run?.search.pattern ?? this.pattern);
       return;
     }
     if (button === COPY_JSON && this.run?.report) {
       await copyJson(printGrep(this.run.report), plural(this.run.report.totalResults, 'matching line'));
       return;
     }
-    if (this.mode !== 'pattern') return;
-    const tooltip = button.tooltip ?? '';
-    if (tooltip.startsWith('Files to Include')) {
-      this.showInclude();
+    const option = (button as OptionButton).option;
+    if (this.mode !== 'pattern' || !option) return;
+    if (option === 'include') {
+      await this.editInclude();
       return;
     }
-    const key = tooltip === 'Match Case' ? 'matchCase' : tooltip === 'Match Whole Word' ? 'wholeWord' : tooltip === 'Use Regular Expression' ? 'regex' : undefined;
-    if (!key) return;
-    this.options = { ...this.options, [key]: !this.options[key] };
+    this.options = { ...this.options, [option]: !this.options[option] };
     await this.state.update(OPTIONS_KEY, this.options);
     this.pick.buttons = this.toggles();
     this.pick.items = this.patternItems(this.pick.value);
@@ -341,9 +267,6 @@ class SearchTextSession {
     } else if (button === REMOVE_FROM_HISTORY && item.recent) {
       await this.history.remove(item.recent);
       this.pick.items = this.patternItems(this.pick.value);
-    } else if (button === REMOVE_FROM_HISTORY && item.include !== undefined) {
-      await this.includeHistory.remove(item.include);
-      this.pick.items = this.includeItems(this.pick.value);
     }
   }
 
@@ -352,13 +275,11 @@ class SearchTextSession {
   private async search(search: RecentSearch): Promise<void> {
     let regex: RegExp;
     try {
-      const matcher = compileMatcher(search.pattern, { case_insensitive: !search.matchCase, fixed_strings: !search.regex, word: search.wholeWord });
-      regex = new RegExp(matcher.regex.source, matcher.regex.flags.replace('g', ''));
+      regex = lineRegex(search.pattern, search);
     } catch (error) {
-      this.log.warn(`command grep ${JSON.stringify(search.pattern)}: ${errorText(error)}`);
-      void vscode.window.showErrorMessage(
-        `${errorText(error)} Escape special characters with a backslash, or turn off Use Regular Expression to search for the text as typed.`,
-      );
+      const message = `${errorText(error)} ${REGEX_ADVICE}`;
+      this.log.warn(`command grep ${JSON.stringify(search.pattern)}: ${message}`);
+      void vscode.window.showErrorMessage(message);
       return;
     }
     const input = grepInput(search, readMaxResults());
@@ -367,16 +288,22 @@ class SearchTextSession {
     const what = `Search for ${quote(search.pattern)}`;
     const outside = await outsideBases(input.path, env);
     if (outside.length) {
-      this.pick.ignoreFocusOut = true; // the modal must not close the quick pick
+      // Out of the modal's way, and back with the focus in its input whatever the answer.
+      this.away = true;
+      this.pick.hide();
       const confirmed = await confirmOutside(outside, what, env, this.log);
-      this.pick.ignoreFocusOut = false;
+      this.away = false;
+      this.pick.show();
       if (!confirmed) {
         source.dispose();
         return;
       }
       env.allowOutside = true;
     }
-    if (this.mode !== 'pattern') return; // closed or changed meanwhile
+    if (this.mode !== 'pattern' || this.disposed) {
+      source.dispose(); // closed, or another search started meanwhile
+      return;
+    }
     await this.history.add(search);
     await this.state.update(OPTIONS_KEY, this.options);
 
@@ -439,7 +366,7 @@ class SearchTextSession {
   private addResults(run: Run, entry: GrepFileEntry): void {
     if (typeof entry === 'string' || !('matches' in entry)) return;
     run.firstResultMs ??= Date.now() - run.started;
-    const uri = vscode.Uri.file(entry.file);
+    const uri = uriOf(entry.file);
     const where = vscode.workspace.asRelativePath(uri);
     if (run.items.length) run.items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     for (const match of entry.matches as LineResult[]) {
@@ -474,7 +401,10 @@ class SearchTextSession {
       notes.push(`The search was cancelled after ${Date.now() - run.started} ms; these are the results found until then.`);
     } else if (run.report) {
       const report = run.report;
-      this.pick.title = `${pattern}: ${found} (${plural(report.filesSearched, 'file')} searched, ${report.elapsedMs} ms)`;
+      const shown = report.nextOffset !== undefined ? `, first ${report.returnedResults} shown` : '';
+      this.pick.title =
+        `${pattern}: ${plural(report.totalResults, 'result')} in ${plural(report.filesMatched, 'file')}${shown} ` +
+        `(${plural(report.filesSearched, 'file')} searched, ${report.elapsedMs} ms)`;
       if (report.totalResults === 0 || report.timedOut) notes.push(...grepNotes(report));
       if (report.nextOffset !== undefined) {
         notes.push(
@@ -499,6 +429,53 @@ class SearchTextSession {
 
 const OPTIONS_KEY = 'grepTools.searchText.options';
 
+interface IncludeItem extends vscode.QuickPickItem {
+  include?: string;
+  /** The item for what is typed: accepting it takes the input's current value. */
+  typed?: boolean;
+}
+
+/** Asks for the files to include, offering recent ones; undefined when dismissed. */
+function pickInclude(current: string, history: History<string>): Promise<string | undefined> {
+  const pick = vscode.window.createQuickPick<IncludeItem>();
+  const items = (value: string): IncludeItem[] => {
+    const list: IncludeItem[] = [
+      value
+        ? { label: labelText(value), description: 'Search these files', iconPath: new vscode.ThemeIcon('filter'), alwaysShow: true, typed: true }
+        : { label: 'All files', description: 'No filter', iconPath: new vscode.ThemeIcon('files'), alwaysShow: true, typed: true },
+    ];
+    const recent = history.entries;
+    if (recent.length) list.push({ label: 'recent', kind: vscode.QuickPickItemKind.Separator });
+    for (const include of recent) list.push({ label: labelText(include), iconPath: new vscode.ThemeIcon('history'), buttons: [REMOVE_FROM_HISTORY], include });
+    return list;
+  };
+  pick.title = 'Files to Include';
+  pick.placeholder = 'A glob (*.ts, src/**/*.py), a folder (./src, /abs/dir) or both (./src/**/*.ts); empty for all files';
+  pick.buttons = [vscode.QuickInputButtons.Back];
+  pick.value = current;
+  pick.items = items(current);
+  return new Promise((resolve) => {
+    let result: string | undefined;
+    pick.onDidChangeValue((value) => (pick.items = items(value)));
+    pick.onDidAccept(() => {
+      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      result = item && !item.typed && item.include !== undefined ? item.include : pick.value;
+      pick.hide();
+    });
+    pick.onDidTriggerButton(() => pick.hide());
+    pick.onDidTriggerItemButton(async ({ item }) => {
+      if (item.include === undefined) return;
+      await history.remove(item.include);
+      pick.items = items(pick.value);
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(result);
+    });
+    pick.show();
+  });
+}
+
 function readMaxResults(): number {
   const cap = vscode.workspace.getConfiguration('grepTools').get<unknown>('maxResultsCap');
   return typeof cap === 'number' && Number.isSafeInteger(cap) && cap >= 1 ? cap : 1000;
@@ -506,7 +483,7 @@ function readMaxResults(): number {
 
 /** Opens a result with its first match on the line selected (the line start when the file changed since). */
 export async function openMatch(file: string, line: number, regex: RegExp | undefined, toSide: boolean): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const document = await vscode.workspace.openTextDocument(uriOf(file));
   const index = Math.min(Math.max(line - 1, 0), document.lineCount - 1);
   const text = document.lineAt(index).text;
   const span = regex ? firstMatch(text, regex) : undefined;

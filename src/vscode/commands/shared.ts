@@ -1,56 +1,22 @@
 /**
- * What the two Command Palette commands share: the outside-the-workspace guard, messages written for
- * people, recent-input history, labels safe to show in a quick pick, and the log line of a search.
+ * What the two Command Palette commands share in VS Code: the outside-the-workspace guard, the message
+ * when no folder is open, recent-input history, copying the JSON answer, and quick input buttons.
  */
-import { promises as fs } from 'fs';
 import * as vscode from 'vscode';
 import type { SearchEnvironment } from '../../engine/grep';
-import { isInside, resolveBases } from '../../engine/roots';
-import type { SkipCounts } from '../../engine/types';
+import { decide } from '../../engine/guard';
+import { virtualFolders, virtualUri } from '../virtualFolders';
 
-/**
- * A quick pick highlights, in each label, what its value matches (VS Code turns the value into a
- * case-insensitive regex in which `*` means "anything"). Results mark their match with this invisible
- * character on both sides and set the value to MARK*MARK, so exactly the match is highlighted, whatever
- * the pattern (regex, case, whole word).
- */
-export const MARK = '\u2063';
-export const HIGHLIGHT_QUERY = `${MARK}*${MARK}`;
-
-/** Text shown in a quick pick label: `$(name)` would render as an icon, MARK would confuse highlights. */
-export function labelText(text: string): string {
-  return text
-    .replace(/[\u2063\r\n\u2028\u2029]/g, (c) => (c === MARK ? '' : ' '))
-    .replace(/\$\(/g, '$\u200b(');
+/** The URI of a path the engine reported: in a virtual workspace folder, that folder's scheme; else a file. */
+export function uriOf(path: string): vscode.Uri {
+  return virtualUri(path, virtualFolders()) ?? vscode.Uri.file(path);
 }
 
-export function quote(text: string): string {
-  return `"${text}"`;
-}
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
-/** The absolute bases of a search that lie outside every workspace folder (also through a symlink). */
+/** Where a search would go outside every workspace folder: the guard's "pending" decision, else nothing. */
 export async function outsideBases(path: string | undefined, env: SearchEnvironment): Promise<string[]> {
-  let bases;
-  try {
-    bases = await resolveBases(path, env.folders, async (p) => (await env.source.kind(p)) !== undefined);
-  } catch {
-    return []; // the search reports the same error
-  }
-  const realFolders = await Promise.all(env.folders.map((folder) => fs.realpath(folder.path).catch(() => folder.path)));
-  const outside: string[] = [];
-  for (const base of bases) {
-    if (base.folderIndex === -1) {
-      outside.push(base.base);
-      continue;
-    }
-    const real = await fs.realpath(base.base).catch(() => base.base);
-    if (!realFolders.some((folder) => isInside(real, folder))) outside.push(real);
-  }
-  return outside;
+  // Denied and invalid paths are left to the search, which reports the same decision as an error.
+  const decision = await decide(path, { folders: env.folders, config: env.config, kind: (p) => env.source.kind(p) });
+  return decision.kind === 'pending' ? [decision.resolved] : [];
 }
 
 /**
@@ -81,15 +47,9 @@ export async function confirmOutside(
   return true;
 }
 
-/** An engine error as a person should read it: its message, without the advice written for a model. */
-export function errorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*Hint: .*$/s, '');
-}
-
 /** Stops here, with a message, when no folder is open. */
 export async function requireFolder(): Promise<boolean> {
-  if ((vscode.workspace.workspaceFolders ?? []).some((folder) => folder.uri.scheme === 'file')) return true;
+  if ((vscode.workspace.workspaceFolders ?? []).length > 0) return true;
   const open = 'Open Folder…';
   const choice = await vscode.window.showErrorMessage('Grep Tools: no folder is open. Open a folder or workspace to search it.', open);
   if (choice === open) await vscode.commands.executeCommand('workbench.action.files.openFolder');
@@ -118,10 +78,6 @@ export class History<T> {
   }
 }
 
-export function describeSkipped(skipped: SkipCounts): string {
-  return JSON.stringify(skipped);
-}
-
 /** Copies the JSON a model would receive, and says so in the status bar. */
 export async function copyJson(json: string, summary: string): Promise<void> {
   await vscode.env.clipboard.writeText(json);
@@ -137,7 +93,7 @@ export interface ToggleButton extends vscode.QuickInputButton {
 
 export interface NewerQuickPick {
   sortByLabel?: boolean;
-  prompt?: string;
+  valueSelection?: readonly [number, number];
 }
 
 /** An item's file icon from the icon theme (newer VS Code), a plain file icon otherwise. */
