@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
+import { runUiTests } from './lib/ui.mjs';
 import { runVsixTest } from './lib/vsix.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,6 +51,17 @@ for (const [title, workspace, name] of suites) {
     process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
     results.push([title, false]);
   }
+}
+
+// The Command Palette commands, driven in the workbench as a person would (always code-server: Playwright drives the page).
+section('UI: Command Palette commands in the workbench (code-server + chromium, Playwright, test/ui/)');
+try {
+  const { passed, failed, failure } = await runUiTests({ repo });
+  if (failure) process.stdout.write(`\nUI tests failed. Extension host logs:\n${failure}\n`);
+  results.push(['UI: Command Palette commands', failed === 0 && passed > 0]);
+} catch (error) {
+  process.stdout.write(`\nThe UI tests could not run: ${error instanceof Error ? error.stack : error}\n`);
+  results.push(['UI: Command Palette commands', false]);
 }
 
 // Installed the way users install it: npm run package, vsce ls, --install-extension into a fresh code-server.
