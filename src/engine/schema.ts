@@ -21,7 +21,7 @@ export const GREP_SCHEMA: ObjectSchema = {
     pattern: {
       type: 'string',
       minLength: 1,
-      maxLength: 4096,
+      maxLength: 2048,
       description:
         'Regular expression (JavaScript syntax) to search for in file contents. A leading inline flag group such as (?i) is applied. Use fixed_strings for a literal string.',
     },
@@ -85,7 +85,7 @@ export const GLOB_SCHEMA: ObjectSchema = {
     pattern: {
       type: 'string',
       minLength: 1,
-      maxLength: 4096,
+      maxLength: 2048,
       description:
         "Glob relative to the base directory ('*.go' matches only in the base, '**/*.go' at any depth; supports *, **, ?, [abc], {a,b}), or an absolute glob whose static prefix becomes the base.",
     },

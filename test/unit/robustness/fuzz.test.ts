@@ -14,6 +14,7 @@ import { byteBudget } from '../../../src/engine/budget';
 import { runGlob } from '../../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { checkSearchGlob } from '../../../src/engine/guard';
+import { prepareMessages } from '../../../src/engine/invocation';
 import { SearchPool } from '../../../src/engine/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/printer';
 import { GLOB_SCHEMA, GREP_SCHEMA, InputError, type ObjectSchema } from '../../../src/engine/schema';
@@ -43,9 +44,9 @@ const nastyString = fc.oneof(
   { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 10 }).map((units) => String.fromCharCode(...units)) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '\0', '.', '/', '~', '..', '*', '**/*', '[', '(', '\\') },
 );
-/** Long patterns up to 100 KB (4096 characters are accepted): literal, regex-looking, unbalanced, alternations. */
+/** Long strings up to 100 KB (a pattern may have 2048 characters, a path or glob 4096): literal, regex-looking, unbalanced, alternations. */
 const hugeString = fc
-  .tuple(fc.constantFrom('a', '(', 'a|', '[a-z]', '*', '\\', '😀', '\ud800', '{a,', '**/'), fc.oneof(fc.integer({ min: 1_000, max: 4_096 }), fc.integer({ min: 4_097, max: 100_000 }), fc.constant(100_000)))
+  .tuple(fc.constantFrom('a', '(', 'a|', '[a-z]', '*', '\\', '😀', '\ud800', '{a,', '**/'), fc.oneof(fc.integer({ min: 1_000, max: 2_048 }), fc.integer({ min: 2_049, max: 4_096 }), fc.integer({ min: 4_097, max: 100_000 }), fc.constant(100_000)))
   .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
 const anyString = fc.oneof({ weight: 20, arbitrary: nastyString }, { weight: 1, arbitrary: hugeString });
 
@@ -286,6 +287,21 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     if (process.env.FUZZ_RUNS) console.log(`      glob: ${answers} answers, ${errors} errors`);
   });
 
+  it('prepareInvocation: any input gives a progress message (and a confirmation only for an outside path), never an exception', async () => {
+    const ctx = { folders: env.folders, config: env.config, kind: (path: string) => env.source.kind(path) };
+    await check(
+      fc.asyncProperty(fc.oneof(toolInput(GREP_SCHEMA), toolInput(GLOB_SCHEMA)), async (input) => {
+        for (const tool of ['grep', 'glob'] as const) {
+          const result = await settle(`prepare ${describeInput(input)}`, prepareMessages(tool, input, ctx));
+          assert.ok(result.ok, `prepareMessages threw ${result.ok ? '' : String(result.error)}`);
+          assert.ok(typeof result.value.invocationMessage === 'string' && result.value.invocationMessage.length > 0);
+          assert.strictEqual(result.value.confirmation !== undefined, result.value.decision === 'pending');
+        }
+      }),
+      { ...params(Math.max(100, Math.round(RUNS / 5))) },
+    );
+  });
+
   it('the CLI: random JSON text (valid or not) gives JSON on stdout with exit 0, or a message on stderr with exit 1', async () => {
     const text = fc.oneof(
       toolInput(GREP_SCHEMA).map((input) => JSON.stringify(input) ?? 'undefined'),
@@ -323,13 +339,13 @@ describe('fuzzing the tool inputs (fast-check)', function () {
       ] as Array<[Run, object, string]>) {
         const result = await settle('huge input', run(input, env));
         assert.ok(!result.ok && result.error instanceof InputError, `${field}: an InputError`);
-        assert.match(result.error.message, new RegExp(`"${field}" is \\d+ characters long, at most 4096 are accepted`));
+        assert.match(result.error.message, new RegExp(`"${field}" is \\d+ characters long, at most ${field === 'pattern' ? 2048 : 4096} are accepted`));
         assert.ok(result.error.message.length < 300);
       }
     });
 
-    it('a 4096-character pattern is searched and its answer stays within the output budget', async () => {
-      const text = await renderGrep(await runGrep({ pattern: 'needle|' + 'z'.repeat(4089) }, env), byteBudget(BUDGET));
+    it('a 2048-character pattern is searched and its answer stays within the output budget', async () => {
+      const text = await renderGrep(await runGrep({ pattern: 'needle|' + 'z'.repeat(2041) }, env), byteBudget(BUDGET));
       checkGrepText(text, fx.root);
       assert.strictEqual((JSON.parse(text) as { total_matches: number }).total_matches, 3);
     });
@@ -338,6 +354,11 @@ describe('fuzzing the tool inputs (fast-check)', function () {
       const result = await settle('huge value', runGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
       assert.ok(!result.ok && result.error instanceof InputError);
       assert.match(result.error.message, /"pattern" must be a string, got object \{"x":"yyy.*… \(100008 characters\)\.$/);
+    });
+
+    it('a pattern of 2048 lone surrogates: glob stays within the output budget (each is 6 bytes of JSON)', async () => {
+      const text = await renderGlob(await runGlob({ pattern: '\ud800'.repeat(2048) }, env), byteBudget(BUDGET));
+      checkGlobText(text, fx.root);
     });
 
     it('a glob longer than minimatch accepts is an InputError, not a TypeError', async () => {

@@ -1,0 +1,190 @@
+/**
+ * Robustness inside the real extension host: a table of catastrophic regexes (ReDoS) run at once, each
+ * stopped at the time limit while the extension host keeps answering, and 20 concurrent invocations
+ * (grep and glob, some cancelled midway) that all end correctly.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { DEFAULT_CONFIG } from '../../../src/engine/config';
+import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/grep';
+import { SearchPool } from '../../../src/engine/pool';
+import { readFileCapped } from '../../../src/engine/reader';
+import { NodeFileSource } from '../../../src/engine/walker';
+import { folderPath, invokeText, type GrepAnswer } from '../helpers';
+
+/** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
+export const REDOS: Array<{ pattern: string; line: string }> = [
+  { pattern: '(a+)+$', line: `${'a'.repeat(40)}b` },
+  { pattern: '(a*)*$', line: `${'a'.repeat(40)}b` },
+  { pattern: '(a|a)+$', line: `${'a'.repeat(40)}b` },
+  { pattern: '(a|aa)+$', line: `${'a'.repeat(90)}b` },
+  { pattern: '(x+x+)+y', line: `${'x'.repeat(40)}zy` },
+  { pattern: '^(\\w+\\s?)*$', line: `${'word '.repeat(12)}${'a'.repeat(20)}!` },
+  { pattern: '^(\\w|\\d)+$', line: `${'1'.repeat(40)}!` },
+  { pattern: '^(([a-z])+.)+[A-Z]([a-z])+$', line: `${'a'.repeat(40)}!` },
+  { pattern: '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$', line: `${'a'.repeat(40)}!@` },
+  { pattern: '(.*a){20}b', line: `b${'a'.repeat(60)}` },
+  { pattern: '(\\d+)*x', line: `${'1'.repeat(40)}y x` },
+  { pattern: '(a|b|ab)*c', line: `${'ab'.repeat(30)}d c` },
+];
+
+const LIMIT_SECONDS = 2;
+
+/** Measures how long the extension host takes to answer a command, every 20 ms while `run` goes on. */
+async function whileProbing<T>(run: () => Promise<T>): Promise<{ result: T; probes: number; worstMs: number }> {
+  const command = `grepToolsTest.ping.${Date.now()}`;
+  const registration = vscode.commands.registerCommand(command, () => Date.now());
+  let stop = false;
+  let probes = 0;
+  let worstMs = 0;
+  const probing = (async () => {
+    while (!stop) {
+      const sent = Date.now();
+      await vscode.commands.executeCommand(command);
+      worstMs = Math.max(worstMs, Date.now() - sent);
+      probes++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    const result = await run();
+    return { result, probes, worstMs };
+  } finally {
+    stop = true;
+    await probing;
+    registration.dispose();
+  }
+}
+
+function stripElapsed(text: string): string {
+  return text.replace(/"elapsed_ms":\d+/, '"elapsed_ms":0');
+}
+
+describe('robustness in the extension host', function () {
+  this.timeout(60_000);
+  const dir = () => path.join(folderPath(0), 'robustness-tmp');
+  before(async () => {
+    fs.mkdirSync(dir(), { recursive: true });
+    REDOS.forEach((entry, i) => fs.writeFileSync(path.join(dir(), `redos${String(i).padStart(2, '0')}.txt`), `${entry.line}\n`));
+    await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', LIMIT_SECONDS, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    fs.rmSync(dir(), { recursive: true, force: true });
+    await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it(`a ReDoS table (${REDOS.length} catastrophic patterns, run at once) each returns timed_out within the limit + 1 s; the host answers commands in < 100 ms meanwhile`, async () => {
+    const started = Date.now();
+    const { result, probes, worstMs } = await whileProbing(() =>
+      Promise.all(
+        REDOS.map(async (entry, i) => {
+          const text = await invokeText('grep', { pattern: entry.pattern, path: `robustness-tmp/redos${String(i).padStart(2, '0')}.txt` });
+          return { entry, answer: JSON.parse(text) as GrepAnswer & { timed_out?: boolean }, at: Date.now() - started };
+        }),
+      ),
+    );
+    for (const { entry, answer, at } of result) {
+      assert.strictEqual(answer.timed_out, true, `${entry.pattern} timed out`);
+      assert.match(answer.notes.join(' '), /timed out/, entry.pattern);
+      assert.ok(at < (LIMIT_SECONDS + 1) * 1000, `${entry.pattern} returned in ${at} ms`);
+    }
+    assert.ok(probes >= 10, `the host was probed while the searches ran (${probes} probes)`);
+    assert.ok(worstMs < 100, `a command round-trip took at most ${worstMs} ms`);
+    // The pool recovered from the terminated workers: a normal search answers in full.
+    const after = JSON.parse(await invokeText('grep', { pattern: 'TODO', output_mode: 'count' })) as GrepAnswer & { timed_out?: boolean };
+    assert.strictEqual(after.timed_out, undefined);
+    assert.strictEqual(after.total_matches, 3);
+  });
+
+  it('20 invocations at once (grep and glob, 5 cancelled midway) all end correctly; a cancelled one rejects within 1 s of cancel()', async () => {
+    const calls: Array<{ tool: 'grep' | 'glob'; input: object }> = [
+      { tool: 'grep', input: { pattern: 'TODO', output_mode: 'count' } },
+      { tool: 'grep', input: { pattern: 'def \\w+', context_lines: 1 } },
+      { tool: 'grep', input: { pattern: 'import', output_mode: 'files_with_matches' } },
+      { tool: 'grep', input: { pattern: '(?i)todo', include: '*.py' } },
+      { tool: 'grep', input: { pattern: 'x', max_results: 2, offset: 1 } },
+      { tool: 'grep', input: { pattern: 'nothing-matches-this-zz' } },
+      { tool: 'grep', input: { pattern: 'e', output_mode: 'count', path: 'src' } },
+      { tool: 'glob', input: { pattern: '**/*' } },
+      { tool: 'glob', input: { pattern: '**/*.py' } },
+      { tool: 'glob', input: { pattern: 'src/**', max_results: 2 } },
+      { tool: 'glob', input: { pattern: '*.md' } },
+      { tool: 'glob', input: { pattern: '\\.py$', mode: 'regex' } },
+      { tool: 'glob', input: { pattern: '**/*.ts', sort: 'mtime' } },
+      { tool: 'grep', input: { pattern: 'return', output_mode: 'count' } },
+      { tool: 'glob', input: { pattern: 'docs/*' } },
+    ];
+    // Each alone first: the answer the concurrent run must repeat.
+    const expected = await Promise.all(calls.map(async (call) => stripElapsed(await invokeText(call.tool, call.input))));
+    for (const text of expected) assert.ok(!text.includes('"timed_out"'), text);
+
+    await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', 20, vscode.ConfigurationTarget.Global);
+    try {
+      const sources = Array.from({ length: 5 }, () => new vscode.CancellationTokenSource());
+      const cancelled = sources.map(async (source, i) => {
+        const entry = REDOS[i];
+        const promise = vscode.lm.invokeTool('grep', { input: { pattern: entry.pattern, path: 'robustness-tmp' }, toolInvocationToken: undefined }, source.token);
+        await new Promise((resolve) => setTimeout(resolve, 300 + 50 * i));
+        const at = Date.now();
+        source.cancel();
+        try {
+          await promise;
+        } catch (error) {
+          return { error, ms: Date.now() - at };
+        }
+        return { error: undefined, ms: Date.now() - at };
+      });
+      const normal = calls.map(async (call) => stripElapsed(await invokeText(call.tool, call.input)));
+      const [answers, stops] = await Promise.all([Promise.all(normal), Promise.all(cancelled)]);
+      answers.forEach((text, i) => assert.strictEqual(text, expected[i], `${calls[i].tool} ${JSON.stringify(calls[i].input)}`));
+      const delays = stops.map((stop) => stop.ms);
+      for (const { error, ms } of stops) {
+        assert.ok(error instanceof Error, 'a cancelled call rejects');
+        assert.match(`${(error as Error).name} ${(error as Error).message}`, /cancel/i);
+        // Through vscode.lm.invokeTool the cancellation and the rejection each cross VS Code's RPC to the
+        // workbench and back (in code-server, a browser): the engine's own part is measured below.
+        assert.ok(ms < 1000, `control returned ${ms} ms after the cancellation (all: ${delays.join(', ')} ms)`);
+      }
+      sources.forEach((source) => source.dispose());
+    } finally {
+      await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', LIMIT_SECONDS, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('the engine stops a cancelled search within 200 ms of a VS Code cancellation token, in this extension host', async () => {
+    const pool = new SearchPool(2).warm();
+    try {
+      const runs = Array.from({ length: 5 }, async (_, i) => {
+        const source = new vscode.CancellationTokenSource();
+        const env: SearchEnvironment = {
+          folders: [{ name: 'single', path: folderPath(0) }],
+          source: new NodeFileSource(),
+          config: { ...DEFAULT_CONFIG, timeoutSeconds: 20 },
+          readFile: readFileCapped,
+          allowOutside: false,
+          isCancelled: () => source.token.isCancellationRequested,
+          pool,
+        };
+        const search = runGrep({ pattern: REDOS[i].pattern, path: 'robustness-tmp' }, env);
+        search.catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 200 + 50 * i));
+        const at = Date.now();
+        source.cancel();
+        const error = await search.then(() => undefined, (e: unknown) => e);
+        source.dispose();
+        return { error, ms: Date.now() - at };
+      });
+      const stops = await Promise.all(runs);
+      const delays = stops.map((stop) => stop.ms);
+      for (const { error, ms } of stops) {
+        assert.ok(error instanceof CancelledError, `cancelled: ${String(error)}`);
+        assert.ok(ms < 200, `stopped ${ms} ms after the cancellation (all: ${delays.join(', ')} ms)`);
+      }
+      assert.ok(pool.workerCount <= 2, 'the pool never exceeds its size');
+    } finally {
+      pool.dispose();
+    }
+  });
+});
