@@ -14,7 +14,7 @@ const { ripgrepArgs } = require(join(repo, 'out', 'test', 'support', 'ripgrep.js
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const PATTERNS = [
-  ['rare literal', { pattern: 'DEFAULT_MAX_LISTENERS' }],
+  ['rare literal', { pattern: 'MAX_SAFE_INTEGER' }],
   ['frequent literal', { pattern: 'function' }],
   ['case-insensitive', { pattern: 'deprecated', case_insensitive: true }],
   ['word', { pattern: 'Error', word: true }],

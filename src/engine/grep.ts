@@ -122,7 +122,7 @@ export async function openCandidates(
 
 /** How many files are being read and searched ahead of the one the report is waiting for. */
 const READ_AHEAD_INLINE = 16;
-const READ_AHEAD_POOL = 1024;
+const READ_AHEAD_POOL = 512;
 
 /**
  * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
