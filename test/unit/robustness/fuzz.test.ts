@@ -215,7 +215,7 @@ function describeInput(input: unknown): string {
 
 describe('fuzzing the tool inputs (fast-check)', function () {
   this.timeout(600_000);
-  const fx = new Fixture('grep-tools-fuzz-');
+  let fx: Fixture;
   let env: SearchEnvironment;
   let pool: SearchPool;
   const unhandled: unknown[] = [];
@@ -223,6 +223,7 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   const params = (runs: number): fc.Parameters<[unknown]> => ({ numRuns: runs, seed: SEED, path: PATH, endOnFailure: true });
 
   before(() => {
+    fx = new Fixture('grep-tools-fuzz-');
     fx.files({
       'src/a.ts': 'export const a = 1; // TODO: a\nconst needle = "x";\n',
       'src/b.py': 'def b():\n    return "needle"  # todo\n',

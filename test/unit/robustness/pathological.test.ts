@@ -37,8 +37,9 @@ describe('pathological trees', function () {
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {
-    const fx = new Fixture('grep-tools-many-');
+    let fx: Fixture;
     before(() => {
+      fx = new Fixture('grep-tools-many-');
       for (let d = 0; d < MANY / 500; d++) {
         const dir = fx.mkdir(`d${String(d).padStart(3, '0')}`);
         for (let i = 0; i < 500; i++) fs.writeFileSync(nodePath.join(dir, `f${i}.txt`), i === 7 ? 'needle\n' : `line ${i}\n`);
@@ -64,9 +65,10 @@ describe('pathological trees', function () {
   });
 
   describe('a directory nested 200 levels deep', () => {
-    const fx = new Fixture('grep-tools-deep-');
+    let fx: Fixture;
     const deep = Array.from({ length: 200 }, (_, i) => `n${i}`).join('/');
     before(() => {
+      fx = new Fixture('grep-tools-deep-');
       fx.write(`${deep}/bottom.txt`, 'the needle at the bottom\n');
       fx.write('top.txt', 'needle on top\n');
     });
@@ -83,9 +85,10 @@ describe('pathological trees', function () {
   });
 
   describe('huge, sparse and minified files', () => {
-    const fx = new Fixture('grep-tools-huge-');
+    let fx: Fixture;
     const MB = 1024 * 1024;
     before(() => {
+      fx = new Fixture('grep-tools-huge-');
       const fd = fs.openSync(fx.path('sparse.bin'), 'w');
       fs.ftruncateSync(fd, 1024 * MB); // 1 GB, no blocks written
       fs.closeSync(fd);
@@ -117,8 +120,9 @@ describe('pathological trees', function () {
   });
 
   describe('files that cannot be read', () => {
-    const fx = new Fixture('grep-tools-noread-');
+    let fx: Fixture;
     before(() => {
+      fx = new Fixture('grep-tools-noread-');
       fx.write('ok.txt', 'needle\n');
       fx.write('secret.txt', 'needle\n');
       fs.chmodSync(fx.path('secret.txt'), 0o000);
@@ -143,8 +147,9 @@ describe('pathological trees', function () {
   });
 
   describe('files deleted, truncated or replaced between listing and reading', () => {
-    const fx = new Fixture('grep-tools-race-');
+    let fx: Fixture;
     before(() => {
+      fx = new Fixture('grep-tools-race-');
       for (const name of ['deleted', 'truncated', 'to-dir', 'to-fifo', 'kept']) fx.write(`${name}.txt`, 'needle one\nneedle two\n');
     });
     after(() => fx.remove());
@@ -180,9 +185,10 @@ describe('pathological trees', function () {
   });
 
   describe('symlink loops, a FIFO, a socket', () => {
-    const fx = new Fixture('grep-tools-special-');
+    let fx: Fixture;
     let server: net.Server;
     before(async () => {
+      fx = new Fixture('grep-tools-special-');
       fx.write('src/a.txt', 'needle\n');
       fx.symlink('..', 'src/up'); // src/up/src/up/... loops
       fx.symlink('loop2', 'loop1');
@@ -226,8 +232,9 @@ describe('pathological trees', function () {
   });
 
   describe('names with newlines, invalid UTF-8 and leading dashes', () => {
-    const fx = new Fixture('grep-tools-names-');
+    let fx: Fixture;
     before(() => {
+      fx = new Fixture('grep-tools-names-');
       fx.write('line\nbreak.txt', 'needle\n');
       fx.write('-rf.txt', 'needle\n');
       fx.write('--include=x.txt', 'needle\n');
