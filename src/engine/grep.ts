@@ -2,7 +2,7 @@
 import type { EngineConfig } from './config';
 import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
-import { authorize, checkSearchGlob, type Access } from './guard';
+import { authorize, checkSearchGlob, type Access, type ReadScope } from './guard';
 import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
@@ -22,7 +22,7 @@ export interface SearchEnvironment {
   folders: readonly WorkspaceFolder[];
   source: FileSource;
   config: EngineConfig;
-  readFile(path: string, maxSize: number): Promise<ReadOutcome>;
+  readFile(path: string, maxSize: number, scope?: ReadScope): Promise<ReadOutcome>;
   /** A path outside every workspace folder may be searched (the person confirmed it). */
   allowOutside: boolean;
   /** How this caller gets the person's confirmation, told to the model when an outside path is refused. */
@@ -174,6 +174,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
     pattern: input.pattern,
     matcher: input,
     maxFileSize: env.config.maxFileSize,
+    scope: { granted, denied: env.config.deniedPaths },
     search: {
       invert: input.invert_match === true,
       before: input.before_lines ?? input.context_lines ?? 0,
@@ -197,7 +198,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
     }
     if (poolSearch) return poolSearch.file(candidate.path, collect);
-    const read = await env.readFile(candidate.path, env.config.maxFileSize);
+    const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
     if (read.kind !== 'bytes') return read.kind;
     return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
   };

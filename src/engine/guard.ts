@@ -287,6 +287,22 @@ export type LinkVerdict =
   | { kind: 'denied'; real: string; rule: string; directory: boolean }
   | { kind: 'follow'; real: string; directory: boolean; file: boolean };
 
+/** What may be read once a file is open: the granted roots' real paths and the denied rules. */
+export interface ReadScope {
+  granted: readonly string[];
+  denied: readonly string[];
+}
+
+/**
+ * The check on a file once it is open, by the real path of the open file: a file replaced by a symlink
+ * after it was listed must not lead outside the granted roots, nor to a denied file inside them.
+ */
+export function judgeOpened(real: string, scope: ReadScope): 'outside_workspace' | 'denied' | undefined {
+  const holder = innermost(real, scope.granted);
+  if (holder === -1) return 'outside_workspace';
+  return deniedPathRule(real, scope.granted[holder], scope.denied) === undefined ? undefined : 'denied';
+}
+
 /**
  * Where a symlink met during a walk may lead: it is followed only when its real path lies in a granted
  * root (`Access.granted`) and is not denied there (notes.txt -> .env is denied). Stats only.

@@ -7,6 +7,7 @@
 import { availableParallelism } from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
+import type { ReadScope } from './guard';
 import type { MatcherOptions } from './matcher';
 import type { FileMatches, SearchOptions } from './searcher';
 
@@ -15,9 +16,11 @@ export interface SearchSpec {
   matcher: MatcherOptions;
   search: SearchOptions;
   maxFileSize: number;
+  /** Checked on every open file (see reader.ts). */
+  scope?: ReadScope;
 }
 
-export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable';
+export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
 
 export interface BatchRequest {
   batchId: number;

@@ -1,16 +1,39 @@
-/** Reads a file's bytes from disk, refusing files over the size cap before reading them. */
-import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
+/**
+ * Reads a file's bytes from disk, refusing files over the size cap before reading them, and, with a
+ * scope, a file whose real path (read from the open descriptor, so a symlink swapped in after listing
+ * cannot slip through) leaves the granted roots or is denied.
+ */
+import { closeSync, constants, fstatSync, openSync, promises as fs, readlinkSync, readSync, realpathSync } from 'fs';
+import { judgeOpened, type ReadScope } from './guard';
 
 export type ReadOutcome =
   | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'too_large'; size: number }
-  | { kind: 'unreadable'; reason: string };
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'outside_workspace' }
+  | { kind: 'denied' };
 
-export async function readFileCapped(path: string, maxSize: number): Promise<ReadOutcome> {
+/** The scope check on an open file; undefined when it may be read. */
+function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): ReadOutcome | undefined {
+  if (!scope) return undefined;
+  let real: string;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`); // Linux: the file actually opened
+  } catch {
+    real = realpathSync(path);
+  }
+  if (real === path) return undefined; // no link on the way: the listing's checks hold
+  const verdict = judgeOpened(real, scope);
+  return verdict === undefined ? undefined : { kind: verdict };
+}
+
+export async function readFileCapped(path: string, maxSize: number, scope?: ReadScope): Promise<ReadOutcome> {
   let handle: fs.FileHandle | undefined;
   try {
     // O_NONBLOCK: a FIFO or device never blocks the open.
     handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const refused = refuseOpened(handle.fd, path, scope);
+    if (refused) return refused;
     const stat = await handle.stat();
     if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
     if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
@@ -34,10 +57,12 @@ export async function readFileCapped(path: string, maxSize: number): Promise<Rea
  * `buffer(size)` may lend a reusable buffer of at least `size` bytes; the bytes returned are then only
  * valid until the next read.
  */
-export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe): ReadOutcome {
+export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe, scope?: ReadScope): ReadOutcome {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const refused = refuseOpened(fd, path, scope);
+    if (refused) return refused;
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
     if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };

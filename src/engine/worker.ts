@@ -26,7 +26,7 @@ function lend(size: number): Buffer {
 }
 
 export function searchFile(path: string, spec: SearchSpec, key: string, collect: boolean): FileOutcome {
-  const read = readFileCappedSync(path, spec.maxFileSize, lend);
+  const read = readFileCappedSync(path, spec.maxFileSize, lend, spec.scope);
   if (read.kind !== 'bytes') return read.kind;
   const { matcher, prefilter } = prepare(spec, key);
   return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });

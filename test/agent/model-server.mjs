@@ -183,9 +183,10 @@ function completions(body, receivedAt, res) {
     answer = { text: `Mock model error: ${record.error}` };
   }
   record.response = answer;
-  send(res, body, answer);
+  // Logged before the answer goes out, so whoever got the answer finds the request in the log.
   record.respondedAt = Date.now();
   log(record);
+  send(res, body, answer);
 }
 
 const server = createServer((req, res) => {

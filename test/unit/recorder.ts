@@ -69,9 +69,9 @@ export class FsRecorder {
     const accesses = this.accesses;
     return {
       ...env,
-      readFile: (path, maxSize) => {
+      readFile: (path, maxSize, scope) => {
         accesses.push({ op: 'open', path: nodePath.resolve(path), via: 'env.readFile' });
-        return env.readFile(path, maxSize);
+        return env.readFile(path, maxSize, scope);
       },
     };
   }
