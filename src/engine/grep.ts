@@ -83,11 +83,6 @@ export function authorizeSearch(path: string | undefined, env: SearchEnvironment
   });
 }
 
-/** The bases `authorizeSearch` grants. */
-export async function resolveGrantedBases(path: string | undefined, env: SearchEnvironment): Promise<SearchBase[]> {
-  return (await authorizeSearch(path, env)).bases;
-}
-
 export function resultLimit(requested: number | undefined, config: EngineConfig): number {
   return Math.min(requested ?? config.maxResults, config.maxResultsCap);
 }

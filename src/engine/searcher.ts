@@ -3,7 +3,7 @@
  * and UTF-16 with a BOM, finds matching lines with a whole-text regex scan (verified per line), and
  * attaches before/after context without repeating a line.
  */
-import type { Matcher } from './matcher';
+import { escapeRegExp, type Matcher } from './matcher';
 import type { LineResult } from './types';
 
 export const BINARY_PROBE_BYTES = 8192;
@@ -48,7 +48,7 @@ export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => bool
   }
   if (!/^[\x00-\x7f]*$/.test(literal)) return undefined;
   // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII.
-  const ascii = new RegExp(literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  const ascii = new RegExp(escapeRegExp(literal), 'i');
   const unicodeFolds = matcher.regex.unicode && /[ks]/i.test(literal);
   return (bytes) => {
     const buffer = asBuffer(bytes);

@@ -58,9 +58,3 @@ export interface Candidate {
   path: string;
   relative: string;
 }
-
-/** What a file source yields: the candidates in stable order and what it left out on the way. */
-export interface FileList {
-  files: Candidate[];
-  skipped: SkipCounts;
-}
