@@ -47,14 +47,24 @@ export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => bool
     return (bytes) => asBuffer(bytes).indexOf(needle) !== -1;
   }
   if (!/^[\x00-\x7f]*$/.test(literal)) return undefined;
-  // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII.
+  // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII,
+  // a chunk at a time (overlapping by the literal's length) so no string is larger than a chunk.
   const ascii = new RegExp(escapeRegExp(literal), 'i');
   const unicodeFolds = matcher.regex.unicode && /[ks]/i.test(literal);
+  const chunk = Math.max(PREFILTER_CHUNK, 2 * literal.length);
+  const step = chunk - (literal.length - 1);
   return (bytes) => {
     const buffer = asBuffer(bytes);
-    return ascii.test(buffer.toString('latin1')) || (unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1));
+    for (let start = 0; start < buffer.length; start += step) {
+      if (ascii.test(buffer.toString('latin1', start, Math.min(buffer.length, start + chunk)))) return true;
+      if (start + chunk >= buffer.length) break;
+    }
+    return unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1);
   };
 }
+
+/** Bytes decoded at a time by the case-insensitive prefilter: small strings are cheap to collect. */
+const PREFILTER_CHUNK = 64 * 1024;
 
 export interface SearchOptions {
   invert: boolean;

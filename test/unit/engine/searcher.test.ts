@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { compileMatcher, type MatcherOptions } from '../../../src/engine/matcher';
-import { BINARY_PROBE_BYTES, clipLine, decodeText, searchText, type SearchOptions } from '../../../src/engine/searcher';
+import { BINARY_PROBE_BYTES, clipLine, compilePrefilter, decodeText, searchText, type SearchOptions } from '../../../src/engine/searcher';
 import type { LineResult } from '../../../src/engine/types';
 
 function search(text: string, pattern: string, matcherOptions: MatcherOptions = {}, options: Partial<SearchOptions> = {}) {
@@ -234,6 +234,25 @@ describe('engine/searcher', () => {
     it('matches Unicode text by code point', () => {
       assert.deepStrictEqual(reported(search('naïve café\n😀x\n', '^.x$').lines), [[2, '😀x']]);
       assert.deepStrictEqual(reported(search('ÉCOLE\n', 'école', { case_insensitive: true }).lines), [[1, 'ÉCOLE']]);
+    });
+  });
+  describe('byte prefilter', () => {
+    const filler = (size: number) => Buffer.alloc(size, 'x');
+    const prefilter = (pattern: string, options: MatcherOptions = {}) => compilePrefilter(compileMatcher(pattern, options))!;
+
+    it('finds a case-insensitive literal anywhere in a large file, also across the 64 KB steps it decodes', () => {
+      const test = prefilter('deprecated', { case_insensitive: true });
+      for (const at of [0, 65536 - 5, 65536 - 10, 65536, 200_000, 1_000_000 - 10]) {
+        const bytes = Buffer.concat([filler(at), Buffer.from('DePrEcAtEd'), filler(1_000_000 - at)]);
+        assert.strictEqual(test(bytes), true, `at ${at}`);
+      }
+      assert.strictEqual(test(filler(1_000_000)), false);
+      assert.strictEqual(test(Buffer.from('deprecate')), false);
+    });
+
+    it('the Kelvin sign and long s fold to k and s with the unicode flag', () => {
+      assert.strictEqual(prefilter('kiss', { case_insensitive: true })(Buffer.from('\u212aiss')), true);
+      assert.strictEqual(prefilter('kiss', { case_insensitive: true })(Buffer.from('ki\u017fs')), true);
     });
   });
 });
