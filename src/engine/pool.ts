@@ -25,9 +25,13 @@ export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 
 export interface BatchRequest {
   batchId: number;
   specKey: string;
-  spec: SearchSpec;
+  /** Sent with a search's first batch to a worker; the worker keeps the last SPECS_KEPT specs it was sent. */
+  spec?: SearchSpec;
   files: Array<{ path: string; collect: boolean }>;
 }
+
+/** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
+export const SPECS_KEPT = 16;
 
 export interface BatchResult {
   batchId: number;
@@ -51,6 +55,8 @@ interface Batch {
 interface Slot {
   worker: Worker;
   inFlight: Map<number, Batch>;
+  /** The spec keys this worker holds, oldest first (see SPECS_KEPT). */
+  specKeys: string[];
 }
 
 /** Files per message: enough to amortise messaging, few enough to keep both workers busy to the end. */
@@ -65,15 +71,16 @@ export class SearchAbortedError extends Error {
   }
 }
 
+let searchCount = 0;
+
 export class PoolSearch {
-  readonly key: string;
+  /** Names this search in messages to the workers. */
+  readonly key = `s${++searchCount}`;
 
   constructor(
     private readonly pool: SearchPool,
     readonly spec: SearchSpec,
-  ) {
-    this.key = JSON.stringify(spec);
-  }
+  ) {}
 
   /** Searches one file in a worker. */
   file(path: string, collect: boolean): Promise<FileOutcome> {
@@ -154,7 +161,7 @@ export class SearchPool {
 
   private spawn(): Slot {
     const worker = new Worker(this.workerFile);
-    const slot: Slot = { worker, inFlight: new Map() };
+    const slot: Slot = { worker, inFlight: new Map(), specKeys: [] };
     worker.on('message', (result: BatchResult) => {
       const batch = slot.inFlight.get(result.batchId);
       if (!batch) return;
@@ -185,12 +192,11 @@ export class SearchPool {
         const items = this.queue.splice(0, count);
         const batch: Batch = { id: this.nextBatchId++, search, items };
         slot.inFlight.set(batch.id, batch);
-        const request: BatchRequest = {
-          batchId: batch.id,
-          specKey: search.key,
-          spec: search.spec,
-          files: items.map((item) => ({ path: item.path, collect: item.collect })),
-        };
+        const request: BatchRequest = { batchId: batch.id, specKey: search.key, files: items.map((item) => ({ path: item.path, collect: item.collect })) };
+        if (!slot.specKeys.includes(search.key)) {
+          request.spec = search.spec;
+          if (slot.specKeys.push(search.key) > SPECS_KEPT) slot.specKeys.shift();
+        }
         slot.worker.postMessage(request);
       }
     }

@@ -6,16 +6,26 @@ import { parentPort } from 'worker_threads';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
 import { compilePrefilter, searchBytes } from './searcher';
-import type { BatchRequest, BatchResult, FileOutcome, SearchSpec } from './pool';
+import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileOutcome, type SearchSpec } from './pool';
 
-let cached: { key: string; matcher: Matcher; prefilter: ((bytes: Uint8Array) => boolean) | undefined } | undefined;
+interface Prepared {
+  spec: SearchSpec;
+  matcher: Matcher;
+  prefilter: ((bytes: Uint8Array) => boolean) | undefined;
+}
 
-function prepare(spec: SearchSpec, key: string) {
-  if (cached?.key !== key) {
+/** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
+const prepared = new Map<string, Prepared>();
+
+function prepare(key: string, spec: SearchSpec | undefined): Prepared {
+  if (spec) {
     const matcher = compileMatcher(spec.pattern, spec.matcher);
-    cached = { key, matcher, prefilter: compilePrefilter(matcher) };
+    prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
+    if (prepared.size > SPECS_KEPT) prepared.delete(prepared.keys().next().value!);
   }
-  return cached;
+  const entry = prepared.get(key);
+  if (!entry) throw new Error(`A search worker was not sent the search ${key}.`);
+  return entry;
 }
 
 /** One read buffer for all files (they are at most maxFileSize): memory stays flat whatever the tree. */
@@ -25,15 +35,15 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-export function searchFile(path: string, spec: SearchSpec, key: string, collect: boolean): FileOutcome {
+function searchFile(path: string, { spec, matcher, prefilter }: Prepared, collect: boolean): FileOutcome {
   const read = readFileCappedSync(path, spec.maxFileSize, lend, spec.scope);
   if (read.kind !== 'bytes') return read.kind;
-  const { matcher, prefilter } = prepare(spec, key);
   return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
 }
 
 parentPort?.on('message', (request: BatchRequest) => {
-  const outcomes = request.files.map((file) => searchFile(file.path, request.spec, request.specKey, file.collect));
+  const search = prepare(request.specKey, request.spec);
+  const outcomes = request.files.map((file) => searchFile(file.path, search, file.collect));
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);
 });
