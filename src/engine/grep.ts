@@ -117,7 +117,9 @@ export async function openCandidates(
 
 /** How many files are being read and searched ahead of the one the report is waiting for. */
 const READ_AHEAD_INLINE = 16;
-const READ_AHEAD_POOL = 512;
+const READ_AHEAD_POOL = 384;
+/** Files per batch sent to a worker: enough to amortise the messages, few enough to keep both workers busy to the end. */
+const BATCH_SIZE = 48;
 
 /**
  * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
@@ -180,22 +182,21 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
       collect: mode === 'content',
     },
   };
-  // In the pool's workers when there is one; otherwise here, through env.readFile.
+  // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(spec);
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
-  const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+  const searchHere = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+    const options = { ...spec.search, collect: collect && spec.search.collect };
     const override = env.overrides?.get(candidate.path);
     if (override !== undefined) {
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';
-      const options = { ...spec.search, collect: collect && spec.search.collect };
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
     }
-    if (poolSearch) return poolSearch.file(candidate.path, collect);
     const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
     if (read.kind !== 'bytes') return read.kind;
-    return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
+    return searchBytes(read.bytes, matcher, prefilter, options);
   };
   const readAhead = poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE;
 
@@ -206,12 +207,19 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   let filesMatched = 0;
   let timedOut = false;
   const stop = stopWatch(deadline, env.isCancelled, () => poolSearch?.abort());
-  // Files being searched ahead of the one the report waits for, in order (at most readAhead).
-  const pending: Array<{ file: string; outcome: Promise<FileOutcome> }> = [];
+  // Files being searched ahead of the one the report waits for, in order, as chunks: a batch in the
+  // pool, or one file searched here (an override, or no pool). At most readAhead files.
+  const pending: Array<{ files: string[]; outcomes: Promise<FileOutcome[]> }> = [];
   let head = 0;
+  let ahead = 0;
   const next = candidates[Symbol.iterator]();
   let listed = 0;
   let exhausted = false;
+  const queue = (chunk: { files: string[]; outcomes: Promise<FileOutcome[]> }) => {
+    chunk.outcomes.catch(() => {}); // awaited below; a stopped search rejects the rest
+    pending.push(chunk);
+    ahead += chunk.files.length;
+  };
   try {
     for (;;) {
       if (env.isCancelled() || stop.reason()) break;
@@ -219,60 +227,76 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
         timedOut = true;
         break;
       }
-      const pageFull = totalResults >= offset + limit;
-      while (!exhausted && pending.length - head < readAhead) {
+      const collect = totalResults < offset + limit;
+      let batch: Array<{ path: string; collect: boolean }> = [];
+      const flush = () => {
+        if (batch.length === 0) return;
+        queue({ files: batch.map((file) => file.path), outcomes: poolSearch!.batch(batch) });
+        batch = [];
+      };
+      while (!exhausted && ahead + batch.length < readAhead) {
         const item = next.next();
         if (item.done) {
           exhausted = true;
           break;
         }
         listed++;
-        const outcome = searchOne(item.value, !pageFull);
-        outcome.catch(() => {}); // awaited below; a stopped search rejects the rest
-        pending.push({ file: item.value.path, outcome });
+        const candidate = item.value;
+        if (poolSearch && !env.overrides?.has(candidate.path)) {
+          batch.push({ path: candidate.path, collect });
+          if (batch.length === BATCH_SIZE) flush();
+        } else {
+          flush();
+          queue({ files: [candidate.path], outcomes: searchHere(candidate, collect).then((outcome) => [outcome]) });
+        }
       }
+      flush();
       if (head === pending.length) break;
-      const { file, outcome: promise } = pending[head];
-      let outcome: FileOutcome;
+      const chunk = pending[head];
+      let outcomes: FileOutcome[];
       try {
-        outcome = await promise;
+        outcomes = await chunk.outcomes;
       } catch (error) {
         if (stop.reason()) break; // the pool stopped this search
         throw error;
       }
-      if (++head > 1024) {
+      ahead -= chunk.files.length;
+      if (++head > 256) {
         pending.splice(0, head);
         head = 0;
       }
-      if (typeof outcome === 'string') {
-        skipped[outcome]++;
-        continue;
-      }
-      filesSearched++;
-      if (outcome.count === 0) continue;
-      filesMatched++;
-      totalMatches += outcome.count;
-      if (mode === 'content') {
-        const from = Math.max(0, offset - totalResults);
-        const to = Math.min(outcome.count, offset + limit - totalResults);
-        if (from < to) {
-          files.push({ file, matches: outcome.lines.slice(from, to) });
-          progress?.onFile?.(files[files.length - 1]);
+      chunk.files.forEach((file, i) => {
+        const outcome = outcomes[i];
+        if (typeof outcome === 'string') {
+          skipped[outcome]++;
+          return;
         }
-        totalResults += outcome.count;
-      } else {
-        if (totalResults >= offset && totalResults < offset + limit) {
-          files.push(mode === 'count' ? { file, count: outcome.count } : file);
-          progress?.onFile?.(files[files.length - 1]);
+        filesSearched++;
+        if (outcome.count === 0) return;
+        filesMatched++;
+        totalMatches += outcome.count;
+        if (mode === 'content') {
+          const from = Math.max(0, offset - totalResults);
+          const to = Math.min(outcome.count, offset + limit - totalResults);
+          if (from < to) {
+            files.push({ file, matches: outcome.lines.slice(from, to) });
+            progress?.onFile?.(files[files.length - 1]);
+          }
+          totalResults += outcome.count;
+        } else {
+          if (totalResults >= offset && totalResults < offset + limit) {
+            files.push(mode === 'count' ? { file, count: outcome.count } : file);
+            progress?.onFile?.(files[files.length - 1]);
+          }
+          totalResults++;
         }
-        totalResults++;
-      }
+      });
     }
   } finally {
     if (stop.reason() === 'timeout') timedOut = true;
     stop.dispose();
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
-    await Promise.allSettled(pending.slice(head).map((item) => item.outcome));
+    await Promise.allSettled(pending.slice(head).map((chunk) => chunk.outcomes));
   }
   if (env.isCancelled()) throw new CancelledError();
 

@@ -1,6 +1,6 @@
 /**
- * A pool of search workers (worker_threads, one per core). Files are queued per search and sent in
- * batches; each worker reads, prefilters and searches them. A search that must stop (time limit,
+ * A pool of search workers (worker_threads, one per core). A search queues its files in batches (one
+ * promise, one message each way per batch); each worker reads, prefilters and searches them. A search that must stop (time limit,
  * cancellation) terminates the workers busy with it; the pool starts fresh ones and hands their other
  * batches to them, so concurrent searches are not disturbed.
  */
@@ -38,18 +38,12 @@ export interface BatchResult {
   outcomes: FileOutcome[];
 }
 
-interface Pending {
-  search: PoolSearch;
-  path: string;
-  collect: boolean;
-  resolve(outcome: FileOutcome): void;
-  reject(error: Error): void;
-}
-
+/** A batch of one search's files, queued or in a worker: one message each way. */
 interface Batch {
-  id: number;
   search: PoolSearch;
-  items: Pending[];
+  files: Array<{ path: string; collect: boolean }>;
+  resolve(outcomes: FileOutcome[]): void;
+  reject(error: Error): void;
 }
 
 interface Slot {
@@ -59,10 +53,9 @@ interface Slot {
   specKeys: string[];
 }
 
-/** Files per message: enough to amortise messaging, few enough to keep both workers busy to the end. */
-const BATCH_SIZE = 48;
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
+const WORKER_YOUNG_GENERATION_MB = 4;
 
 export class SearchAbortedError extends Error {
   constructor() {
@@ -82,9 +75,12 @@ export class PoolSearch {
     readonly spec: SearchSpec,
   ) {}
 
-  /** Searches one file in a worker. */
-  file(path: string, collect: boolean): Promise<FileOutcome> {
-    return new Promise((resolve, reject) => this.pool.enqueue({ search: this, path, collect, resolve, reject }));
+  /**
+   * Searches a batch of files in one worker, their outcomes in the same order. Batches of a few dozen
+   * files amortise the messages and keep every worker busy to the end.
+   */
+  batch(files: Array<{ path: string; collect: boolean }>): Promise<FileOutcome[]> {
+    return new Promise((resolve, reject) => this.pool.enqueue({ search: this, files, resolve, reject }));
   }
 
   /** Stops this search at once: its queued files are dropped, workers busy with it are terminated. */
@@ -95,7 +91,7 @@ export class PoolSearch {
 
 export class SearchPool {
   private readonly slots: Slot[] = [];
-  private queue: Pending[] = [];
+  private queue: Batch[] = [];
   private nextBatchId = 1;
   private disposed = false;
 
@@ -124,20 +120,20 @@ export class SearchPool {
     this.disposed = true;
     for (const slot of this.slots.splice(0)) {
       void slot.worker.terminate();
-      for (const batch of slot.inFlight.values()) for (const item of batch.items) item.reject(new SearchAbortedError());
+      for (const batch of slot.inFlight.values()) batch.reject(new SearchAbortedError());
     }
-    for (const item of this.queue.splice(0)) item.reject(new SearchAbortedError());
+    for (const batch of this.queue.splice(0)) batch.reject(new SearchAbortedError());
   }
 
-  enqueue(item: Pending): void {
-    this.queue.push(item);
+  enqueue(batch: Batch): void {
+    this.queue.push(batch);
     if (this.queue.length === 1) queueMicrotask(() => this.schedule());
   }
 
   abort(search: PoolSearch): void {
-    const dropped = this.queue.filter((item) => item.search === search);
-    this.queue = this.queue.filter((item) => item.search !== search);
-    for (const item of dropped) item.reject(new SearchAbortedError());
+    const dropped = this.queue.filter((batch) => batch.search === search);
+    this.queue = this.queue.filter((batch) => batch.search !== search);
+    for (const batch of dropped) batch.reject(new SearchAbortedError());
     for (const slot of [...this.slots]) {
       if (![...slot.inFlight.values()].some((batch) => batch.search === search)) continue;
       this.replace(slot, (batch) => batch.search !== search);
@@ -149,10 +145,10 @@ export class SearchPool {
   private replace(slot: Slot, keep: (batch: Batch) => boolean): void {
     void slot.worker.terminate();
     const index = this.slots.indexOf(slot);
-    const requeue: Pending[] = [];
+    const requeue: Batch[] = [];
     for (const batch of slot.inFlight.values()) {
-      if (keep(batch)) requeue.push(...batch.items);
-      else for (const item of batch.items) item.reject(new SearchAbortedError());
+      if (keep(batch)) requeue.push(batch);
+      else batch.reject(new SearchAbortedError());
     }
     slot.inFlight.clear();
     this.queue.unshift(...requeue);
@@ -160,20 +156,19 @@ export class SearchPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerFile);
+    // A small young generation: the workers' garbage is short-lived, and memory stays flat on big trees.
+    const worker = new Worker(this.workerFile, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, inFlight: new Map(), specKeys: [] };
     worker.on('message', (result: BatchResult) => {
       const batch = slot.inFlight.get(result.batchId);
       if (!batch) return;
       slot.inFlight.delete(result.batchId);
-      batch.items.forEach((item, i) => item.resolve(result.outcomes[i]));
+      batch.resolve(result.outcomes);
       this.schedule();
     });
     worker.on('error', (error) => {
       // A crashed worker fails the files it held; the others go on in a fresh worker.
-      for (const batch of slot.inFlight.values()) {
-        for (const item of batch.items) item.reject(new Error(`A search worker failed: ${error.message}`));
-      }
+      for (const batch of slot.inFlight.values()) batch.reject(new Error(`A search worker failed: ${error.message}`));
       slot.inFlight.clear();
       if (this.slots.includes(slot)) this.replace(slot, () => false);
       this.schedule();
@@ -186,16 +181,13 @@ export class SearchPool {
     this.warm();
     for (const slot of this.slots) {
       while (slot.inFlight.size < BATCHES_PER_WORKER && this.queue.length > 0) {
-        const search = this.queue[0].search;
-        let count = 0;
-        while (count < this.queue.length && count < BATCH_SIZE && this.queue[count].search === search) count++;
-        const items = this.queue.splice(0, count);
-        const batch: Batch = { id: this.nextBatchId++, search, items };
-        slot.inFlight.set(batch.id, batch);
-        const request: BatchRequest = { batchId: batch.id, specKey: search.key, files: items.map((item) => ({ path: item.path, collect: item.collect })) };
-        if (!slot.specKeys.includes(search.key)) {
-          request.spec = search.spec;
-          if (slot.specKeys.push(search.key) > SPECS_KEPT) slot.specKeys.shift();
+        const batch = this.queue.shift()!;
+        const id = this.nextBatchId++;
+        slot.inFlight.set(id, batch);
+        const request: BatchRequest = { batchId: id, specKey: batch.search.key, files: batch.files };
+        if (!slot.specKeys.includes(batch.search.key)) {
+          request.spec = batch.search.spec;
+          if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();
         }
         slot.worker.postMessage(request);
       }
