@@ -25,7 +25,7 @@ import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
 import { notFoundHint } from './pathHint';
 import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
-import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, UNTITLED_SCHEME, type UntitledDocument } from './untitled';
+import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
 
 /** What the guard needs to know about the workspace and the file system. */
 export interface GuardContext {
@@ -201,7 +201,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     // Nothing on disk there (a real file wins): an untitled editor saved to that path, or by that name.
     const document = untitledAt(base.base, untitled) ?? untitledByName(requested, untitled);
     if (document !== undefined) return judgeUntitled(requested, document, ctx);
-    if (ctx.untitled !== undefined && requested.startsWith(UNTITLED_SCHEME)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
+    if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
     const allowed = allowList(allowedPaths);
     const hidden = (absolute: string, root: string) => {

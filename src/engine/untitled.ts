@@ -23,7 +23,10 @@ export interface UntitledDocument {
   text(): string;
 }
 
-export const UNTITLED_SCHEME = 'untitled:';
+/** Whether `path` is written as an untitled editor's URI (the scheme in any case, as URIs allow). */
+export function isUntitledUri(path: string): boolean {
+  return /^untitled:/i.test(path);
+}
 
 function decoded(text: string): string {
   try {
@@ -35,8 +38,9 @@ function decoded(text: string): string {
 
 /** The document whose URI `path` is, as VS Code encodes it or decoded (`untitled:/ws/my file.ts`). */
 export function untitledByUri(path: string, documents: readonly UntitledDocument[]): UntitledDocument | undefined {
-  if (!path.startsWith(UNTITLED_SCHEME)) return undefined;
-  return documents.find((document) => document.uri === path) ?? documents.find((document) => decoded(document.uri) === decoded(path));
+  if (!isUntitledUri(path)) return undefined;
+  const uri = `untitled:${path.slice('untitled:'.length)}`;
+  return documents.find((document) => document.uri === uri) ?? documents.find((document) => decoded(document.uri) === decoded(uri));
 }
 
 /** The document without a file path whose name `path` is (`Untitled-1`). */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { guardContext, type SearchEnvironment } from '../../engine/grep';
 import { decide } from '../../engine/guard';
-import { UNTITLED_SCHEME } from '../../engine/untitled';
+import { isUntitledUri } from '../../engine/untitled';
 import { virtualFolders, virtualUri } from '../virtualFolders';
 
 /**
@@ -13,7 +13,7 @@ import { virtualFolders, virtualUri } from '../virtualFolders';
  * that folder's scheme; else a file.
  */
 export function uriOf(path: string): vscode.Uri {
-  if (path.startsWith(UNTITLED_SCHEME)) return vscode.Uri.parse(path);
+  if (isUntitledUri(path)) return vscode.Uri.parse(path);
   return virtualUri(path, virtualFolders()) ?? vscode.Uri.file(path);
 }
 

@@ -31,6 +31,7 @@ describe('engine/untitled: lookups', () => {
     assert.strictEqual(untitledByUri('untitled:Untitled-1', documents), plain);
     assert.strictEqual(untitledByUri('untitled:/ws/my%20notes.md', documents), spaced);
     assert.strictEqual(untitledByUri('untitled:/ws/my notes.md', documents), spaced);
+    assert.strictEqual(untitledByUri('Untitled:Untitled-1', documents), plain, 'a URI scheme is case-insensitive');
     assert.strictEqual(untitledByUri('untitled:Untitled-2', documents), undefined);
     assert.strictEqual(untitledByUri('Untitled-1', documents), undefined, 'a name is not a URI');
   });
