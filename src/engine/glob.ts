@@ -7,6 +7,7 @@ import { authorizeSearch, CancelledError, type SearchEnvironment } from './grep'
 import { Minimatch } from 'minimatch';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
+import type { UntitledDocument } from './untitled';
 
 export interface GlobReport {
   pattern: string;
@@ -24,6 +25,15 @@ export interface GlobReport {
   input?: GlobInput;
   /** With zero results: what a changed search would find (diagnostics.ts). */
   diagnostics?: GlobDiagnostics;
+}
+
+/** glob was given an untitled editor as its base: what it is, and the grep call that searches it. */
+export function untitledGlobMessage(path: string, document: UntitledDocument): string {
+  const call = JSON.stringify({ pattern: '<text to find>', path: document.uri });
+  return (
+    `glob lists files on disk, and ${JSON.stringify(path)} is an untitled (unsaved) editor, ${document.uri}, with no file on disk. ` +
+    `To search its text, call grep with this path: ${call}. To list files, give glob a directory as "path".`
+  );
 }
 
 function compileRelativeMatcher(pattern: string, mode: 'glob' | 'regex'): (relative: string) => boolean {
@@ -57,7 +67,9 @@ export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promis
   // glob lists paths, which are small: its default and cap are 1000 whatever grep's cap is.
   const limit = Math.min(input.max_results ?? 1000, Math.max(env.config.maxResultsCap, 1000));
   const skipped = emptySkips();
-  const { bases, granted } = await authorizeSearch(path, env);
+  const access = await authorizeSearch(path, env);
+  if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
+  const { bases, granted } = access;
 
   const list = async (sourceGlob: string, test: (relative: string) => boolean, skipped: SkipCounts): Promise<Candidate[]> => {
     const pruned: PrunedEntry[] = [];

@@ -2,7 +2,8 @@
 import type { EngineConfig } from './config';
 import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
-import { authorize, checkSearchGlob, type Access, type ReadScope } from './guard';
+import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from './guard';
+import { compileGlob } from './globs';
 import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
@@ -10,6 +11,7 @@ import { GREP_SCHEMA, validate } from './schema';
 import type { FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
+import type { UntitledDocument } from './untitled';
 
 export class CancelledError extends Error {
   constructor() {
@@ -37,6 +39,11 @@ export interface SearchEnvironment {
    * searched here on this thread.
    */
   overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
+  /**
+   * Open untitled editors (never saved): searched, from their text, only when `path` names one
+   * (untitled.ts); a search of the workspace or a directory never includes them.
+   */
+  untitled?: readonly UntitledDocument[];
 }
 
 export type GrepFileEntry =
@@ -68,23 +75,28 @@ export interface GrepReport {
   diagnostics?: GrepDiagnostics;
 }
 
+/** What the guard needs to know of this environment: folders, policy, the file source's stat, untitled editors. */
+export function guardContext(env: SearchEnvironment): GuardContext {
+  return { folders: env.folders, config: env.config, kind: (absolute) => env.source.kind(absolute), untitled: env.untitled };
+}
+
 /**
  * The guard's decision for `path` in this environment (guard.ts, SPEC §5): the bases to search and where
- * symlinks may lead, or an InputError (denied by policy, outside the workspace without confirmation,
- * not found). Nothing is opened or listed before it says yes.
+ * symlinks may lead, or the untitled editor it names, or an InputError (denied by policy, outside the
+ * workspace without confirmation, not found). Nothing is opened or listed before it says yes.
  */
 export function authorizeSearch(path: string | undefined, env: SearchEnvironment): Promise<Access> {
-  return authorize(path, {
-    folders: env.folders,
-    config: env.config,
-    kind: (absolute) => env.source.kind(absolute),
-    allowOutside: env.allowOutside,
-    outsideHint: env.outsideHint,
-  });
+  return authorize(path, { ...guardContext(env), allowOutside: env.allowOutside, outsideHint: env.outsideHint });
 }
 
 export function resultLimit(requested: number | undefined, config: EngineConfig): number {
   return Math.min(requested ?? config.maxResults, config.maxResultsCap);
+}
+
+/** Checked before anything is listed or read: an include cannot climb out of the base ('../x', '/etc/*'). */
+function checkFilterGlobs(filter: { include?: string; exclude?: string }): void {
+  if (filter.include !== undefined) checkSearchGlob(filter.include, 'include');
+  if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
 }
 
 /**
@@ -97,9 +109,7 @@ export async function openCandidates(
   env: SearchEnvironment,
   skipped: SkipCounts,
 ): Promise<Iterable<Candidate>> {
-  // Checked before anything is listed: an include cannot climb out of the base ('../x', '/etc/*').
-  if (filter.include !== undefined) checkSearchGlob(filter.include, 'include');
-  if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
+  checkFilterGlobs(filter);
   const pruned: PrunedEntry[] = [];
   const query = {
     bases,
@@ -113,6 +123,44 @@ export async function openCandidates(
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();
   return filterCandidates(bases, perBase, candidateFilter, skipped);
+}
+
+/**
+ * The one candidate of a search of an untitled editor: the document, named by its URI and matched by
+ * its name against include and exclude (as a file base's own name is); none when they leave it out.
+ */
+function untitledCandidates(document: UntitledDocument, filter: { include?: string; exclude?: string }): Candidate[] {
+  checkFilterGlobs(filter);
+  const included = filter.include === undefined || compileGlob(filter.include, 'include')(document.name);
+  const excluded = filter.exclude !== undefined && compileGlob(filter.exclude, 'exclude')(document.name);
+  return included && !excluded ? [{ path: document.uri, relative: document.name }] : [];
+}
+
+/** What one search reads, once the guard said yes. */
+interface SearchTarget {
+  /** The answer's base_path: the bases, or the untitled editor's URI. */
+  basePaths: string[];
+  /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
+  granted: string[];
+  candidates: Iterable<Candidate>;
+  /** Content searched instead of reading a candidate's path (`SearchEnvironment.overrides`). */
+  overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
+}
+
+/** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
+async function searchTarget(
+  access: Access,
+  filter: { include?: string; exclude?: string; includeIgnored: boolean },
+  env: SearchEnvironment,
+  skipped: SkipCounts,
+): Promise<SearchTarget> {
+  if (access.kind === 'untitled') {
+    const { document } = access;
+    const candidates = untitledCandidates(document, filter);
+    return { basePaths: [document.uri], granted: [], candidates, overrides: new Map(candidates.map((candidate) => [candidate.path, document.text()])) };
+  }
+  const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, overrides: env.overrides };
 }
 
 /** How many files are being read and searched ahead of the one the report is waiting for. */
@@ -159,10 +207,10 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const deadline = started + env.config.timeoutSeconds * 1000;
   const skipped = emptySkips();
 
-  const { bases, granted } = await authorizeSearch(input.path, env);
-  const candidates = await openCandidates(
-    bases,
-    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, granted },
+  const access = await authorizeSearch(input.path, env);
+  const { basePaths, granted, candidates, overrides } = await searchTarget(
+    access,
+    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true },
     env,
     skipped,
   );
@@ -187,7 +235,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
   const searchHere = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
     const options = { ...spec.search, collect: collect && spec.search.collect };
-    const override = env.overrides?.get(candidate.path);
+    const override = overrides?.get(candidate.path);
     if (override !== undefined) {
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';
@@ -242,7 +290,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
         }
         listed++;
         const candidate = item.value;
-        if (poolSearch && !env.overrides?.has(candidate.path)) {
+        if (poolSearch && !overrides?.has(candidate.path)) {
           batch.push({ path: candidate.path, collect });
           if (batch.length === BATCH_SIZE) flush();
         } else {
@@ -304,7 +352,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   const end = offset + returnedResults;
   const report: GrepReport = {
     pattern: input.pattern,
-    basePaths: bases.map((b) => b.base),
+    basePaths,
     outputMode: mode,
     files,
     totalResults,

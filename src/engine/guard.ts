@@ -7,7 +7,10 @@
  *   `--allow-outside` in the CLI);
  * - denied: the path, or where a symlink on it leads, matches `grepTools.deniedPaths`, or lies outside a
  *   non-empty `grepTools.allowedPaths`;
- * - invalid: the path cannot be searched at all (malformed, not found, no workspace open).
+ * - invalid: the path cannot be searched at all (malformed, not found, no workspace open);
+ * - untitled: the path names an open untitled editor (untitled.ts), searched from its text: nothing on
+ *   disk is read, so no confirmation, wherever it would be saved; the denied rules and the allow-list
+ *   still judge it by the path it would be saved to (or, without one, by its name).
  *
  * Deciding only stats and resolves symlinks (`kind`, `realpath`): it never opens or lists anything, so
  * `prepareInvocation` can call it. During a walk, `judgeLink` decides where a symlink may lead, for
@@ -22,6 +25,7 @@ import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
 import { notFoundHint } from './pathHint';
 import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
+import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
 
 /** What the guard needs to know about the workspace and the file system. */
 export interface GuardContext {
@@ -29,6 +33,8 @@ export interface GuardContext {
   config: Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'>;
   /** 'file', 'directory', or undefined when nothing is there (a stat; follows symlinks). */
   kind(absolute: string): Promise<'file' | 'directory' | undefined>;
+  /** The open untitled editors a `path` may name (VS Code); undefined where there are none (the CLI). */
+  untitled?: readonly UntitledDocument[];
 }
 
 export type Decision =
@@ -44,17 +50,21 @@ export type Decision =
       message: string;
     }
   | { kind: 'denied'; requested: string; resolved: string; rule: string; message: string }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; message: string }
+  | { kind: 'untitled'; document: UntitledDocument };
 
-/** What a search may touch once the guard said yes. */
-export interface Access {
-  bases: SearchBase[];
-  /**
-   * Real paths of the places a symlink met during the walk may lead to: every workspace folder, and a
-   * confirmed outside base. Anything else is outside.
-   */
-  granted: string[];
-}
+/** What a search may touch once the guard said yes: files below bases, or one untitled editor's text. */
+export type Access =
+  | {
+      kind: 'files';
+      bases: SearchBase[];
+      /**
+       * Real paths of the places a symlink met during the walk may lead to: every workspace folder, and a
+       * confirmed outside base. Anything else is outside.
+       */
+      granted: string[];
+    }
+  | { kind: 'untitled'; document: UntitledDocument };
 
 /** The directory denied paths are matched from: the workspace folder, or for an outside base the file system root. */
 export function policyRoot(base: SearchBase): string {
@@ -65,11 +75,15 @@ function posixRelative(from: string, to: string): string {
   return nodePath.relative(from, to).split(nodePath.sep).join('/');
 }
 
+/** The denied-path rule a root-relative path matches, as a file or as a directory a rule hides. */
+function deniedRelativeRule(relative: string, rules: readonly string[]): string | undefined {
+  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+}
+
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
 export function deniedPathRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
   const relative = posixRelative(root, absolute);
-  if (relative === '') return undefined;
-  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+  return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
 const ALLOW_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
@@ -129,16 +143,44 @@ function innermost(absolute: string, roots: readonly string[]): number {
 }
 
 /**
+ * Whether an untitled editor `path` names may be searched: nothing on disk is read, so it is granted
+ * wherever it would be saved, unless the denied rules or a non-empty allow-list refuse the path it would
+ * be saved to (judged from its workspace folder, or from '/' outside them) or, without one, its name.
+ * An allow-list lets through only a document whose path it allows, never one without a path.
+ */
+function judgeUntitled(requested: string, document: UntitledDocument, ctx: GuardContext): Decision {
+  const { deniedPaths, allowedPaths } = ctx.config;
+  const associated = document.associatedPath;
+  const holder = associated === undefined ? -1 : innermost(associated, ctx.folders.map((folder) => folder.path));
+  const relative = associated === undefined ? document.name : posixRelative(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
+  const resolved = associated ?? document.uri;
+  const rule = deniedRelativeRule(relative, deniedPaths);
+  if (rule !== undefined) return { kind: 'denied', requested, resolved, rule, message: deniedMessage(requested, resolved, rule, false) };
+  const allowed = allowList(allowedPaths);
+  if (allowed && (holder === -1 || !allowed.file(relative))) {
+    return { kind: 'denied', requested, resolved, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, resolved, allowedPaths) };
+  }
+  return { kind: 'untitled', document };
+}
+
+/**
  * Decides whether `path` may be searched. Stats and resolves symlinks only: nothing is opened or listed.
  */
 export async function decide(path: string | undefined, ctx: GuardContext): Promise<Decision> {
   const { deniedPaths, allowedPaths } = ctx.config;
+  const untitled = ctx.untitled ?? [];
+  // An untitled editor's URI names it whatever is on disk: answers name files on disk by absolute paths.
+  const byUri = path === undefined ? undefined : untitledByUri(path, untitled);
+  if (path !== undefined && byUri !== undefined) return judgeUntitled(path, byUri, ctx);
   let bases: SearchBase[];
   try {
-    bases = await resolveBases(path, ctx.folders, async (p) => (await ctx.kind(p)) !== undefined);
+    // The path an untitled editor will be saved to counts as there, so a relative path finds its folder.
+    bases = await resolveBases(path, ctx.folders, async (p) => (await ctx.kind(p)) !== undefined || untitledAt(p, untitled) !== undefined);
   } catch (error) {
-    if (error instanceof InputError) return { kind: 'invalid', message: error.message };
-    throw error;
+    if (!(error instanceof InputError)) throw error;
+    // A relative path with no folder open may still be an untitled editor's name.
+    const byName = path === undefined ? undefined : untitledByName(path, untitled);
+    return path !== undefined && byName !== undefined ? judgeUntitled(path, byName, ctx) : { kind: 'invalid', message: error.message };
   }
   const whole = path === undefined || path === '' || path === '.';
   if (whole) {
@@ -156,6 +198,10 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   if (rule !== undefined) return { kind: 'denied', requested, resolved: base.base, rule, message: deniedMessage(requested, base.base, rule, false) };
   const kind = await ctx.kind(base.base);
   if (kind === undefined) {
+    // Nothing on disk there (a real file wins): an untitled editor saved to that path, or by that name.
+    const document = untitledAt(base.base, untitled) ?? untitledByName(requested, untitled);
+    if (document !== undefined) return judgeUntitled(requested, document, ctx);
+    if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
     const allowed = allowList(allowedPaths);
     const hidden = (absolute: string, root: string) => {
@@ -238,12 +284,13 @@ export interface AuthorizeContext extends GuardContext {
 export async function authorize(path: string | undefined, ctx: AuthorizeContext): Promise<Access> {
   const decision = await decide(path, ctx);
   if (decision.kind === 'invalid' || decision.kind === 'denied') throw new InputError(decision.message);
+  if (decision.kind === 'untitled') return decision;
   if (decision.kind === 'pending' && !ctx.allowOutside) {
     throw new InputError(outsideMessage(decision.requested, decision.resolved, ctx.folders, ctx.outsideHint));
   }
   const granted = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
   if (decision.kind === 'pending') granted.push(decision.resolved);
-  return { bases: decision.bases, granted };
+  return { kind: 'files', bases: decision.bases, granted };
 }
 
 /** The longest include, exclude or glob pattern accepted (minimatch refuses 64 KB). */

@@ -29,7 +29,7 @@ export const GREP_SCHEMA: ObjectSchema = {
       type: 'string',
       maxLength: 4096,
       description:
-        'File or directory to search: absolute, or relative to a workspace folder (in a multi-root workspace a leading folder name selects that folder). Default: all workspace folders.',
+        "File or directory to search: absolute, or relative to a workspace folder (in a multi-root workspace a leading folder name selects that folder). Default: all workspace folders. An unsaved untitled editor is searched only when named here, by its URI as in 'untitled:Untitled-1'; the answer names it so.",
     },
     include: {
       type: 'string',

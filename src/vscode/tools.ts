@@ -2,13 +2,13 @@
 import * as vscode from 'vscode';
 import type { OutputBudget } from '../engine/budget';
 import { runGlob } from '../engine/glob';
-import { CancelledError, runGrep, type SearchEnvironment } from '../engine/grep';
+import { CancelledError, guardContext, runGrep, type SearchEnvironment } from '../engine/grep';
 import { prepareMessages, type ToolName } from '../engine/invocation';
 import { renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
-import { dirtyDocuments } from './openDocuments';
+import { dirtyDocuments, untitledDocuments } from './openDocuments';
 import { sharedPool } from './searchPool';
 import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
@@ -29,6 +29,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     isCancelled: () => token.isCancellationRequested,
     pool: sharedPool(),
     overrides,
+    untitled: untitledDocuments(),
   };
 }
 
@@ -127,7 +128,7 @@ async function invokeEngine<T>(
  */
 async function prepare(tool: ToolName, input: unknown, token: vscode.CancellationToken, log: vscode.LogOutputChannel): Promise<vscode.PreparedToolInvocation> {
   const env = environment(token);
-  const prepared = await prepareMessages(tool, input, { folders: env.folders, config: env.config, kind: (path) => env.source.kind(path) });
+  const prepared = await prepareMessages(tool, input, guardContext(env));
   if (prepared.decision === 'pending') log.info(`${tool} asks for confirmation: ${JSON.stringify(input)} is outside the workspace`);
   return {
     invocationMessage: prepared.invocationMessage,

@@ -3,19 +3,24 @@
  * when no folder is open, recent-input history, copying the JSON answer, and quick input buttons.
  */
 import * as vscode from 'vscode';
-import type { SearchEnvironment } from '../../engine/grep';
+import { guardContext, type SearchEnvironment } from '../../engine/grep';
 import { decide } from '../../engine/guard';
+import { isUntitledUri } from '../../engine/untitled';
 import { virtualFolders, virtualUri } from '../virtualFolders';
 
-/** The URI of a path the engine reported: in a virtual workspace folder, that folder's scheme; else a file. */
+/**
+ * The URI of a path the engine reported: an untitled editor's own URI; in a virtual workspace folder,
+ * that folder's scheme; else a file.
+ */
 export function uriOf(path: string): vscode.Uri {
+  if (isUntitledUri(path)) return vscode.Uri.parse(path);
   return virtualUri(path, virtualFolders()) ?? vscode.Uri.file(path);
 }
 
 /** Where a search would go outside every workspace folder: the guard's "pending" decision, else nothing. */
 export async function outsideBases(path: string | undefined, env: SearchEnvironment): Promise<string[]> {
   // Denied and invalid paths are left to the search, which reports the same decision as an error.
-  const decision = await decide(path, { folders: env.folders, config: env.config, kind: (p) => env.source.kind(p) });
+  const decision = await decide(path, guardContext(env));
   return decision.kind === 'pending' ? [decision.resolved] : [];
 }
 

@@ -7,6 +7,7 @@ import { allowList, authorize, checkSearchGlob, decide, globRequest, judgeLink, 
 import { codeSpan, prepareMessages } from '../../../src/engine/invocation';
 import type { WorkspaceFolder } from '../../../src/engine/roots';
 import { InputError } from '../../../src/engine/schema';
+import { untitledNotFoundMessage, type UntitledDocument } from '../../../src/engine/untitled';
 import { NodeFileSource } from '../../../src/engine/walker';
 import { Fixture, folders } from '../fixture';
 import { FsRecorder } from '../recorder';
@@ -121,12 +122,92 @@ describe('engine/guard', () => {
     });
   });
 
+  describe('decide: untitled editors', () => {
+    const doc = (uri: string, associatedPath?: string): UntitledDocument => {
+      const path = uri.slice('untitled:'.length);
+      return { uri, name: associatedPath ? nodePath.basename(associatedPath) : path, ...(associatedPath ? { associatedPath } : {}), text: () => '' };
+    };
+    const scratch = doc('untitled:Untitled-1');
+    const named = (name: string) => doc(`untitled:${name}`);
+    const saveTo = (path: string) => doc(`untitled:${path}`, path);
+    const withUntitled = (documents: UntitledDocument[], list = folders(ws), config: Partial<GuardContext['config']> = {}): GuardContext => ({ ...context(list, config), untitled: documents });
+
+    it('an untitled editor is named by its URI, or by its name when nothing in the workspace has it', async () => {
+      const docs = [scratch, named('src'), named('b.ts')];
+      assert.deepStrictEqual(await decide('untitled:Untitled-1', withUntitled(docs)), { kind: 'untitled', document: scratch });
+      assert.deepStrictEqual(await decide('Untitled-1', withUntitled(docs)), { kind: 'untitled', document: scratch });
+      assert.deepStrictEqual(await decide('Untitled-1', withUntitled(docs, [])), { kind: 'untitled', document: scratch }, 'also with no folder open');
+      assert.deepStrictEqual(await decide('untitled:src', withUntitled(docs)), { kind: 'untitled', document: docs[1] }, 'its URI names it whatever is on disk');
+      assert.strictEqual((await decide('src', withUntitled(docs))).kind, 'granted', 'the workspace directory src wins over the editor named src');
+      assert.deepStrictEqual(await decide('b.ts', withUntitled(docs)), { kind: 'untitled', document: docs[2] });
+      assert.strictEqual((await decide('untitled:Untitled-1', context(folders(ws)))).kind, 'invalid', 'without untitled editors (the CLI) it is a path like any other');
+    });
+
+    it('one with a file path is named by that path (absolute or relative) when nothing is there on disk', async () => {
+      const draft = saveTo(`${ws}/src/new.ts`);
+      const shadowed = saveTo(`${ws}/src/a.ts`);
+      const ctx = withUntitled([draft, shadowed]);
+      for (const path of [`${ws}/src/new.ts`, 'src/new.ts', './src/../src/new.ts', 'ws/src/new.ts', draft.uri]) {
+        assert.deepStrictEqual(await decide(path, ctx), { kind: 'untitled', document: draft }, path);
+      }
+      assert.strictEqual((await decide('new.ts', ctx)).kind, 'invalid', 'its file name alone is not its path');
+      assert.deepStrictEqual(await decide('src/a.ts', ctx), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src/a.ts`, folderIndex: 0 }] }, 'a real file wins');
+      assert.deepStrictEqual(await decide(shadowed.uri, ctx), { kind: 'untitled', document: shadowed });
+    });
+
+    it('in a multi-root workspace, a relative path finds the folder the editor would be saved in', async () => {
+      const draft = saveTo(`${outside}/notes.md`);
+      assert.deepStrictEqual(await decide('notes.md', withUntitled([draft], folders(ws, outside))), { kind: 'untitled', document: draft });
+    });
+
+    it('needs no confirmation wherever it would be saved: nothing on disk is read', async () => {
+      const draft = saveTo(`${outside}/new.md`);
+      assert.deepStrictEqual(await decide(`${outside}/new.md`, withUntitled([draft])), { kind: 'untitled', document: draft });
+      assert.strictEqual((await decide(`${outside}/o.txt`, withUntitled([saveTo(`${outside}/o.txt`)]))).kind, 'pending', 'a real file outside still asks');
+    });
+
+    it('the denied rules judge the path it would be saved to, or its name', async () => {
+      const denied = async (path: string, documents: UntitledDocument[]) => {
+        const decision = await decide(path, withUntitled(documents));
+        return decision.kind === 'denied' ? decision.rule : `not denied: ${decision.kind}`;
+      };
+      const env = saveTo(`${ws}/config/.env`);
+      assert.strictEqual(await denied(env.uri, [env]), '**/.env');
+      assert.strictEqual(await denied('config/.env', [env]), '**/.env');
+      const key = saveTo(`${outside}/.ssh/id_new`);
+      assert.strictEqual(await denied(key.uri, [key]), '**/.ssh/**', 'outside the folders, judged from /');
+      assert.strictEqual(await denied('untitled:server.pem', [named('server.pem')]), '**/*.pem');
+      const decision = await decide(env.uri, withUntitled([env]));
+      assert.strictEqual(
+        decision.kind === 'denied' ? decision.message : '',
+        `permission denied by policy: ${JSON.stringify(env.uri)} matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.`,
+      );
+    });
+
+    it('with an allow-list, only one whose path it allows is searched', async () => {
+      const inSrc = saveTo(`${ws}/src/new.ts`);
+      const inDocs = saveTo(`${ws}/docs/new.ts`);
+      const ctx = withUntitled([scratch, inSrc, inDocs, saveTo(`${outside}/x.ts`)], folders(ws), { allowedPaths: ['src/**'] });
+      assert.strictEqual((await decide(inSrc.uri, ctx)).kind, 'untitled');
+      for (const path of [inDocs.uri, 'untitled:Untitled-1', `${outside}/x.ts`]) assert.strictEqual((await decide(path, ctx)).kind, 'denied', path);
+    });
+
+    it('an untitled: path that names no open editor is reported as such', async () => {
+      const decision = await decide('untitled:Untitled-4', withUntitled([scratch]));
+      assert.deepStrictEqual(decision, { kind: 'invalid', message: untitledNotFoundMessage('untitled:Untitled-4', [scratch]) });
+    });
+
+    it('authorize hands the document to the search', async () => {
+      assert.deepStrictEqual(await authorize('Untitled-1', { ...withUntitled([scratch]), allowOutside: false }), { kind: 'untitled', document: scratch });
+    });
+  });
+
   describe('authorize', () => {
     const ctx = (allowOutside: boolean, outsideHint?: string) => ({ ...context(folders(ws)), allowOutside, outsideHint });
 
     it('returns the bases and the real roots links may lead to', async () => {
-      assert.deepStrictEqual(await authorize('src', ctx(false)), { bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }], granted: [ws] });
-      assert.deepStrictEqual(await authorize(outside, ctx(true)), { bases: [{ root: outside, base: outside, folderIndex: -1 }], granted: [ws, outside] });
+      assert.deepStrictEqual(await authorize('src', ctx(false)), { kind: 'files', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }], granted: [ws] });
+      assert.deepStrictEqual(await authorize(outside, ctx(true)), { kind: 'files', bases: [{ root: outside, base: outside, folderIndex: -1 }], granted: [ws, outside] });
     });
 
     it('refuses an outside path without confirmation, with the caller\'s advice', async () => {
