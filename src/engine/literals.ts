@@ -39,7 +39,7 @@ function skipBracketed(pattern: string, i: number): number {
 }
 
 /** True when the pattern has a `|` outside any group or class (then no single literal is required). */
-function hasTopLevelAlternation(pattern: string): boolean {
+export function hasTopLevelAlternation(pattern: string): boolean {
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === '\\') i++;

@@ -1,5 +1,5 @@
 /** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
-import { requiredLiteral } from './literals';
+import { hasTopLevelAlternation, requiredLiteral } from './literals';
 import { InputError } from './schema';
 
 export interface MatcherOptions {
@@ -49,6 +49,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
     source = escapeRegExp(source);
   }
   const literal = options.fixed_strings ? pattern : requiredLiteral(source);
+  if (!options.fixed_strings && !options.word && !multiline) source = triedAtRunStarts(source);
   if (options.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
   const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;
   // Unicode mode first (so '.' and classes see code points, \p{..} works); plain mode accepts the
@@ -74,6 +75,21 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
     throw invalidPattern(pattern, error);
   }
   return { regex, lineRegex: new RegExp(regex.source, regex.flags.replace('g', '')), multiline, literal, ignoreCase };
+}
+
+/** A class that never matches a line break: `\w`, `\d`, `.` (not multiline), or a plain `[...]` of such. */
+const LEADING_RUN = /^(\\[wd]|\.|\[(?!\^)(?:\\[wdbfvt\-\]\\.^$/]|[^\]\\\n\r])+\])(?:[+*])/;
+
+/**
+ * `\w+Error\(`, `.*foo`, `[a-z]*_id`: a pattern that starts with a repeated class is tried only where a
+ * run of that class begins, `(?<!\w)\w+Error\(`, so a backtracking engine does not retry the run from
+ * each of its characters (quadratic on a long minified line). The first match from any position is the
+ * same: a match starting inside a run also starts one character earlier, so the leftmost one starts
+ * where the run does; and a line break, where a line's search begins, is never in the class.
+ */
+function triedAtRunStarts(source: string): string {
+  const lead = LEADING_RUN.exec(source);
+  return lead && !hasTopLevelAlternation(source) ? `(?<!${lead[1]})${source}` : source;
 }
 
 function invalidPattern(pattern: string, error: unknown): InputError {

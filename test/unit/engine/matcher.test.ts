@@ -1,6 +1,8 @@
 import * as assert from 'assert';
+import fc from 'fast-check';
 import { compileMatcher, escapeRegExp } from '../../../src/engine/matcher';
 import { InputError } from '../../../src/engine/schema';
+import { searchText } from '../../../src/engine/searcher';
 
 function errorOf(fn: () => unknown): Error {
   try {
@@ -131,6 +133,53 @@ describe('engine/matcher', () => {
 
     it('with word, an escape that Unicode mode refuses is an error (no silent fallback)', () => {
       assert.match(errorOf(() => compileMatcher('\\_', { word: true })).message, /^Invalid regular expression "\\\\_": Invalid escape\./);
+    });
+  });
+  describe('a pattern that starts with a repeated class', () => {
+    const PATTERNS = ['\\w+Error\\(', '.*foo', '[a-z]*_id', '\\d+px', '\\w+?x', '[\\w.]+@', '\\w*b\\b', '.+$', '\\w+(?=\\()'];
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'x', '_', '1', 'E', 'rror(', 'foo', '_id', 'px', '@', '.', ' ', '(', '\n', '\r\n', 'é'), maxLength: 60 });
+
+    it('is tried only where a run of the class begins', () => {
+      assert.strictEqual(compileMatcher('\\w+Error\\(', {}).lineRegex.source, '(?<!\\w)\\w+Error\\(');
+      assert.strictEqual(compileMatcher('.*foo', {}).lineRegex.source, '(?<!.).*foo');
+      // A class that holds a line break, an alternation, whole words, multiline: left as written.
+      for (const [pattern, options, lead] of [
+        ['\\s+x', {}, '\\s'],
+        ['[^a]+x', {}, '[^a]'],
+        ['\\w+a|b', {}, '\\w'],
+        ['\\w+x', { word: true }, '\\w'],
+        ['\\w+x', { multiline: true }, '\\w'],
+        ['\\w+x', { fixed_strings: true }, '\\\\w'],
+      ] as const) {
+        assert.ok(!compileMatcher(pattern, options).lineRegex.source.includes(`(?<!${lead})`), `${pattern} ${JSON.stringify(options)}`);
+      }
+    });
+
+    it('finds the same first match on every line as the pattern as written (property, 300 texts per pattern)', () => {
+      for (const pattern of PATTERNS) {
+        for (const options of [{}, { case_insensitive: true }]) {
+          const matcher = compileMatcher(pattern, options);
+          const plain = new RegExp(pattern, `mu${'case_insensitive' in options ? 'i' : ''}`);
+          fc.assert(
+            fc.property(text, (sample) => {
+              const lines = sample.split('\n');
+              if (lines[lines.length - 1] === '') lines.pop();
+              const expected = lines.flatMap((line, i) => {
+                const found = plain.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+                return found ? [[i + 1, found.index, found[0].length]] : [];
+              });
+              const found = lines.flatMap((line, i) => {
+                const hit = matcher.lineRegex.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+                return hit ? [[i + 1, hit.index, hit[0].length]] : [];
+              });
+              assert.deepStrictEqual(found, expected);
+              const reported = searchText(sample, matcher, { invert: false, before: 0, after: 0, maxPerFile: Infinity, maxLineLength: 500, collect: true });
+              assert.deepStrictEqual(reported.lines.map((l) => l.line), expected.map(([line]) => line), `${pattern} on ${JSON.stringify(sample)}`);
+            }),
+            { seed: 7, numRuns: 300 },
+          );
+        }
+      }
     });
   });
 });
