@@ -49,6 +49,33 @@ function ripgrep(input, dir) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/**
+ * What any Node.js program pays on this tree (bench/floor.cjs: no rules, no order, no answer), beside
+ * ripgrep's rare-literal search and the engine's: how much of the ratio is Node itself.
+ */
+function floor(dir, engineMs) {
+  const literal = PATTERNS[0][1].pattern;
+  const steps = [
+    ['Node starts and exits', ['start']],
+    ['lists every file (readdirSync)', ['walk', dir]],
+    ['lists, reads, indexOf: 1 thread', ['read', dir, literal]],
+    ['lists, reads, indexOf: 2 worker threads', ['workers', dir, literal, '2']],
+  ];
+  const floorScript = join(repo, 'bench', 'floor.cjs');
+  const times = steps.map(() => []);
+  const theirs = [];
+  for (let i = 0; i < RUNS; i++) {
+    steps.forEach(([, args], k) => times[k].push(timed(process.execPath, [floorScript, ...args], dir).ms));
+    theirs.push(ripgrep(PATTERNS[0][1], dir).ms);
+  }
+  const rgMs = median(theirs);
+  console.log(`\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs), median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`);
+  console.log('| program | ms | ratio to rg |');
+  console.log('| --- | ---: | ---: |');
+  steps.forEach(([name], k) => console.log(`| ${name} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / rgMs).toFixed(2)} |`));
+  console.log(`| the engine (table above) | ${engineMs.toFixed(0)} | ${(engineMs / rgMs).toFixed(2)} |`);
+}
+
 function bench(title, dir) {
   console.log(`\n${title}: ${dir}`);
   console.log('| pattern | matches | engine ms | rg ms | ratio | engine peak RSS MB | rg peak RSS MB |');
@@ -83,6 +110,7 @@ function bench(title, dir) {
 console.log(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (pinned npm packages). ${RUNS} interleaved runs per pattern, median wall time of the whole process.`);
 console.log(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rg}`);
 const base = bench('Base corpus', corpus.tree);
+floor(corpus.tree, base[0].engineMs);
 const four = bench('Corpus copied four times', corpus.copies(4));
 const worstRatio = Math.max(...base.map((r) => r.engineMs / r.rgMs));
 const rssGrowth = Math.max(...four.map((r) => r.engineRss)) / Math.max(...base.map((r) => r.engineRss));
