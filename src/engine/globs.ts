@@ -3,6 +3,7 @@ import { Minimatch } from 'minimatch';
 import { InputError } from './schema';
 
 const GLOB_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+const GLOB_CHARS = /[*?[\]{}]/;
 
 /** True when the glob has no '/', so it is matched against the file name at any depth. */
 export function isNameGlob(glob: string): boolean {
@@ -31,21 +32,32 @@ export function compileGlob(glob: string, field: string): (relative: string) => 
   return isNameGlob(glob) ? (relative) => test(lastSegment(relative)) : test;
 }
 
-const compiledRules = new Map<string, (relative: string) => boolean>();
+/** A denied-path rule's test, given the path and its last segment, both lower-cased. */
+type RuleTest = (lowerPath: string, lowerName: string) => boolean;
 
-/** A denied-path rule compiled once: a `**\/name` rule tests only the last path segment. */
-function ruleTest(rule: string): (relative: string) => boolean {
+const compiledRules = new Map<string, RuleTest>();
+
+/**
+ * A denied-path rule compiled once (matched ignoring case): `**\/name` compares the last segment,
+ * `**\/name-glob` tests it, `**\/dir/**` looks for the directory segment; others go through minimatch.
+ */
+function ruleTest(rule: string): RuleTest {
   let test = compiledRules.get(rule);
   if (test === undefined) {
     const byName = /^\*\*\/([^/]+)$/.exec(rule);
-    if (byName && !/[*?[\]{}]/.test(byName[1])) {
+    const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
+    if (byName && !GLOB_CHARS.test(byName[1])) {
       const name = byName[1].toLowerCase();
-      test = (relative) => lastSegment(relative).toLowerCase() === name;
+      test = (_path, lowerName) => lowerName === name;
     } else if (byName) {
       const nameTest = globTest(byName[1], true);
-      test = (relative) => nameTest(lastSegment(relative));
+      test = (_path, lowerName) => nameTest(lowerName);
+    } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
+      const dir = inDirectory[1].toLowerCase();
+      test = (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`);
     } else {
-      test = globTest(rule, true);
+      const pathTest = globTest(rule, true);
+      test = (lowerPath) => pathTest(lowerPath);
     }
     compiledRules.set(rule, test);
   }
@@ -54,7 +66,9 @@ function ruleTest(rule: string): (relative: string) => boolean {
 
 /** The first denied-path rule that `relative` (a path below a workspace folder or search base) matches. */
 export function deniedRule(relative: string, rules: readonly string[]): string | undefined {
-  return rules.find((rule) => ruleTest(rule)(relative));
+  const lowerPath = relative.toLowerCase();
+  const lowerName = lastSegment(lowerPath);
+  return rules.find((rule) => ruleTest(rule)(lowerPath, lowerName));
 }
 
 /**
@@ -83,7 +97,6 @@ export function comparePaths(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const GLOB_CHARS = /[*?[\]{}]/;
 
 /** Splits an absolute glob into its static directory prefix and the glob below it. */
 export function splitAbsoluteGlob(glob: string): { base: string; rest: string } {

@@ -1,4 +1,6 @@
 import * as assert from 'assert';
+import fc from 'fast-check';
+import { minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../../src/engine/config';
 import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob } from '../../../src/engine/globs';
 import { InputError } from '../../../src/engine/schema';
@@ -128,5 +130,19 @@ describe('engine/globs', () => {
     it('keeps the last segment as the glob when nothing is special', () => {
       assert.deepStrictEqual(splitAbsoluteGlob('/abs/src/file.ts'), { base: '/abs/src', rest: 'file.ts' });
     });
+  });
+  it('a denied rule says what minimatch says of the path, ignoring case (property, every default rule and a few others)', () => {
+    const rules = [...DEFAULT_DENIED_PATHS, '**/build/*.log', 'config/*.txt', '**/{a,b}.txt'];
+    const segment = fc.constantFrom('.ssh', '.SSH', 'secrets', 'Secrets', 'x.pem', 'a.KEY', '.env', '.env.local', '.ENV', 'id_rsa.pub', 'id_ed25519', '.git', '.aws', 'credentials', '.netrc', 'build', 'y.log', 'config', 'a.txt', 'b.txt', 'src', 'x.ssh', 'ssh');
+    const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    fc.assert(
+      fc.property(path, (relative) => {
+        for (const rule of rules) {
+          const expected = minimatch(relative, rule, { dot: true, nocase: true, nocomment: true, nonegate: true });
+          assert.strictEqual(deniedRule(relative, [rule]) === rule, expected, `${rule} on ${relative}`);
+        }
+      }),
+      { seed: 11, numRuns: 2000 },
+    );
   });
 });
