@@ -12,16 +12,27 @@ export class GitignoreRules {
   private readonly rules = new Map<string, Ignore | undefined>();
   private readonly ignoredDirs = new Map<string, boolean>();
 
-  /** `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries). */
+  /**
+   * `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries);
+   * `read(dir)` gives a directory's .gitignore text (default: read from disk below `root`).
+   */
   constructor(
     private readonly root: string,
     private readonly hasFile: (relativeDir: string) => boolean = () => true,
+    private readonly read?: (relativeDir: string) => string | undefined,
   ) {}
 
   private rulesFor(relativeDir: string): Ignore | undefined {
     if (this.rules.has(relativeDir)) return this.rules.get(relativeDir);
     let rules: Ignore | undefined;
-    if (this.hasFile(relativeDir)) rules = loadGitignore(nodePath.join(this.root, relativeDir));
+    if (this.hasFile(relativeDir)) {
+      if (this.read) {
+        const text = this.read(relativeDir);
+        rules = text === undefined ? undefined : parseGitignore(text);
+      } else {
+        rules = loadGitignore(nodePath.join(this.root, relativeDir));
+      }
+    }
     this.rules.set(relativeDir, rules);
     return rules;
   }
@@ -42,13 +53,13 @@ export class GitignoreRules {
     return false;
   }
 
-  /** Whether a file is ignored, its parent directories included. */
-  ignoresFile(relative: string): boolean {
+  /** Whether a file (or a directory) is ignored, its parent directories included. */
+  ignoresFile(relative: string, isDirectory = false): boolean {
     const parts = relative.split('/');
     for (let i = 1; i < parts.length; i++) {
       if (this.ignoresDirectory(parts.slice(0, i).join('/'))) return true;
     }
-    return this.ignoresEntry(relative, false);
+    return isDirectory ? this.ignoresDirectory(relative) : this.ignoresEntry(relative, false);
   }
 
   private ignoresDirectory(relative: string): boolean {
@@ -62,10 +73,15 @@ export class GitignoreRules {
   }
 }
 
+/** The rules of a .gitignore text. */
+export function parseGitignore(text: string): Ignore {
+  return ignore({ allowRelativePaths: true }).add(text);
+}
+
 /** Parses `<dir>/.gitignore`, or undefined when there is none. */
 export function loadGitignore(dir: string): Ignore | undefined {
   try {
-    return ignore({ allowRelativePaths: true }).add(readFileSync(nodePath.join(dir, '.gitignore'), 'utf8'));
+    return parseGitignore(readFileSync(nodePath.join(dir, '.gitignore'), 'utf8'));
   } catch {
     return undefined;
   }

@@ -115,10 +115,12 @@ export class FindFilesSource implements FileSource {
     const folder = vscode.workspace.getWorkspaceFolder(baseUri);
     const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
       deniedDirs: deniedDirectoryGlobs(denied),
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
-      followSymlinks: vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri).get<unknown>('followSymlinks') !== false,
+      followSymlinks: search.get<unknown>('followSymlinks') !== false,
+      gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
       pruned,
       contents: this.contents,
       isCancelled: () => this.token.isCancellationRequested,

@@ -1,12 +1,14 @@
 /**
  * Workspace folders on a virtual file system (any scheme but `file:`, e.g. a `memfs:` provider of an
  * extension, or a remote repository): the engine names their files by the URI's path, lists them by
- * walking `workspace.fs.readDirectory` and reads them with `workspace.fs.readFile` (searched on the
- * extension host's thread; the worker pool reads only `file:` paths).
+ * walking `workspace.fs.readDirectory` (with the folder's excludes and its .gitignore files, as on disk)
+ * and reads them with `workspace.fs.readFile` (searched on the extension host's thread; the worker pool
+ * reads only `file:` paths).
  */
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import type { PrunedEntry } from '../engine/fileSource';
+import { GitignoreRules } from '../engine/gitignore';
 import { deniedRule } from '../engine/globs';
 import { isInside, type SearchBase } from '../engine/roots';
 import type { Candidate } from '../engine/types';
@@ -46,6 +48,8 @@ export interface VirtualListing {
   /** files.exclude / search.exclude by root-relative path (unless include_ignored). */
   excluded(fromRoot: string): boolean;
   followSymlinks: boolean;
+  /** Apply .gitignore files (search.useIgnoreFiles, grepTools.respectGitignore, not include_ignored). */
+  gitignore: boolean;
   pruned: PrunedEntry[];
   /** Receives a reader of each listed file by engine path (kept when already there: an unsaved editor wins). */
   contents: Map<string, string | (() => Promise<Uint8Array | undefined>)>;
@@ -56,6 +60,8 @@ export interface VirtualListing {
 export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: VirtualListing): Promise<Candidate[]> {
   const files: Candidate[] = [];
   const rootOf = nodePath.posix.relative(base.root, base.base);
+  const uriOf = (fromRoot: string) => baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(rootOf, fromRoot)) });
+  const gitignore = options.gitignore ? await virtualGitignore(rootOf, uriOf) : undefined;
   const stat = await vscode.workspace.fs.stat(baseUri);
   if (stat.type & vscode.FileType.File) {
     files.push({ path: base.base, relative: nodePath.posix.basename(base.base) });
@@ -71,6 +77,8 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
           options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
           continue;
         }
+        const dirFromRoot = rootOf && dir ? `${rootOf}/${dir}` : rootOf || dir;
+        if (gitignore && entries.some(([name, type]) => name === '.gitignore' && type & vscode.FileType.File)) await gitignore.load(dirFromRoot);
         for (const [name, type] of entries) {
           const relative = dir ? `${dir}/${name}` : name;
           const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
@@ -81,6 +89,7 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
             continue;
           }
           if (options.excluded(fromRoot)) continue;
+          if (gitignore?.rules.ignoresFile(fromRoot, isDirectory)) continue;
           const child = vscode.Uri.joinPath(uri, name);
           if (isDirectory) next.push([relative, child]);
           else if (type & vscode.FileType.File) files.push({ path: nodePath.posix.join(base.base, relative), relative });
@@ -103,4 +112,24 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
     });
   }
   return files;
+}
+
+/**
+ * .gitignore rules on a virtual file system, as git applies them below the workspace folder: the
+ * files of the directories from the folder down to the base are read first, the others as the walk
+ * meets them (before their directory's entries are tested).
+ */
+async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vscode.Uri) {
+  const texts = new Map<string, string>();
+  const load = async (dirFromRoot: string) => {
+    if (texts.has(dirFromRoot)) return;
+    try {
+      texts.set(dirFromRoot, new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(uriOf(dirFromRoot), '.gitignore'))));
+    } catch {
+      // No .gitignore there.
+    }
+  };
+  const segments = rootOf ? rootOf.split('/') : [];
+  for (let depth = 0; depth < segments.length; depth++) await load(segments.slice(0, depth).join('/'));
+  return { load, rules: new GitignoreRules('', (dir) => texts.has(dir), (dir) => texts.get(dir)) };
 }

@@ -30,14 +30,14 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     assert.strictEqual(vscode.workspace.workspaceFolders?.[0]?.uri.toString(), 'memfs:/ws');
   });
 
-  it('grep finds the provider\'s files; excluded, denied and binary files are skipped and counted', async () => {
+  it('grep finds the provider\'s files; excluded, gitignored, denied and binary files are skipped (and the last two counted)', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a', path: 'ws' });
     assert.deepStrictEqual(answer.base_path, '/ws');
     assert.deepStrictEqual(answer.files, [
       { file: '/ws/README.md', matches: [{ line: 2, text: 'memfs-token-4e1a in the readme' }] },
       { file: '/ws/src/main.ts', matches: [{ line: 1, text: "export const value = 'memfs-token-4e1a';" }] },
     ]);
-    assert.strictEqual(answer.files_searched, 3, 'README.md, src/main.ts, src/util.ts');
+    assert.strictEqual(answer.files_searched, 5, '.gitignore, README.md, src/keep.log, src/main.ts, src/util.ts');
     assert.strictEqual(answer.skipped.binary, 1, 'data.bin');
     assert.strictEqual(answer.skipped.denied, 1, '.env');
   });
@@ -74,16 +74,35 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     ]);
   });
 
-  it('glob lists the provider\'s files and reads none; grep reads only what it searches', async () => {
+  it('glob lists the provider\'s files and reads none but .gitignore; grep reads only what it searches', async () => {
     memfs.reads.length = 0;
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.ts' });
-    assert.deepStrictEqual(memfs.reads, [], 'glob opened no file');
+    assert.deepStrictEqual(memfs.reads, ['/ws/.gitignore'], 'glob opened only the rules it applies');
+    memfs.reads.length = 0;
     const grep = await invokeJson<GrepAnswer>('grep', { pattern: 'readme', path: 'ws', include: '*.md' });
     assert.strictEqual(grep.files.length, 1);
-    assert.deepStrictEqual(memfs.reads, ['/ws/README.md'], 'grep read the one file its include selects');
+    assert.deepStrictEqual(memfs.reads, ['/ws/.gitignore', '/ws/README.md'], 'grep read the rules and the one file its include selects');
     assert.deepStrictEqual(answer.files, ['/ws/src/main.ts', '/ws/src/util.ts']);
     const all = await invokeJson<GlobAnswer>('glob', { pattern: '**', path: 'ws' });
-    assert.deepStrictEqual(all.files, ['/ws/README.md', '/ws/data.bin', '/ws/src/main.ts', '/ws/src/util.ts']);
+    assert.deepStrictEqual(all.files, ['/ws/.gitignore', '/ws/README.md', '/ws/data.bin', '/ws/src/keep.log', '/ws/src/main.ts', '/ws/src/util.ts']);
+  });
+
+  it('.gitignore files apply as git applies them, unless include_ignored or search.useIgnoreFiles: false', async () => {
+    const ignored = ['/ws/build/out.js', '/ws/src/debug.log'];
+    const find = async (input: Record<string, unknown>) =>
+      (await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a', output_mode: 'files_with_matches', ...input })).files as unknown as string[];
+    assert.deepStrictEqual(await find({ path: 'ws/src' }), ['/ws/src/main.ts'], 'the folder\'s .gitignore applies below it, to a base below it too');
+    assert.deepStrictEqual((await invokeJson<GlobAnswer>('glob', { pattern: '**/*.log', path: 'ws' })).files, ['/ws/src/keep.log'], '!keep.log re-includes it');
+    const all = await find({ path: 'ws', include_ignored: true });
+    for (const file of ignored) assert.ok(all.includes(file), `include_ignored finds ${file}`);
+    await vscode.workspace.getConfiguration('search').update('useIgnoreFiles', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const unignored = await find({ path: 'ws' });
+      for (const file of ignored) assert.ok(unignored.includes(file), `search.useIgnoreFiles false finds ${file}`);
+      assert.ok(!unignored.includes('/ws/node_modules/dep/index.js'), 'search.exclude still applies');
+    } finally {
+      await vscode.workspace.getConfiguration('search').update('useIgnoreFiles', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it('beside a file: folder, both are searched in folder order: the virtual one through workspace.fs, the other from disk', async () => {

@@ -52,4 +52,20 @@ describe('gitignore rules', () => {
     assert.strictEqual(stack.ignores('src/generated.ts', false), false);
     assert.strictEqual(stack.push(fx.root, 'lib'), false, 'no .gitignore there');
   });
+  it('rules read through a reader (a virtual file system) give the same answers, for files and directories', () => {
+    const texts = new Map([
+      ['', 'build/\n*.log\n!keep.log\n/rootonly.txt\n'],
+      ['src', 'generated.ts\n!important.log\n'],
+      ['src/deep', '!generated.ts\n'],
+    ]);
+    const read: string[] = [];
+    const virtual = new GitignoreRules('', (dir) => texts.has(dir), (dir) => (read.push(dir), texts.get(dir)));
+    for (const file of ['app.log', 'keep.log', 'rootonly.txt', 'src/rootonly.txt', 'src/important.log', 'src/generated.ts', 'src/deep/generated.ts', 'build/out.js', 'src/build/keep.log']) {
+      assert.strictEqual(virtual.ignoresFile(file), rules().ignoresFile(file), file);
+    }
+    assert.strictEqual(virtual.ignoresFile('build', true), true, 'build/ names a directory');
+    assert.strictEqual(virtual.ignoresFile('build', false), false);
+    assert.strictEqual(virtual.ignoresFile('src/build', true), true);
+    assert.deepStrictEqual(read.sort(), ['', 'src', 'src/deep'], 'each .gitignore read once');
+  });
 });
