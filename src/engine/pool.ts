@@ -179,8 +179,11 @@ export class SearchPool {
   private schedule(): void {
     if (this.disposed || this.queue.length === 0) return;
     this.warm();
-    for (const slot of this.slots) {
-      while (slot.inFlight.size < BATCHES_PER_WORKER && this.queue.length > 0) {
+    // Idle workers first, then a second batch each: a batch never waits behind another search's (a
+    // catastrophic regex, say) while a worker has nothing to do.
+    for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
+      for (const slot of this.slots) {
+        if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
         const batch = this.queue.shift()!;
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
