@@ -1,8 +1,9 @@
 /**
  * A pool of search workers (worker_threads, one per core). Files are queued per search and sent in
  * batches; each worker reads, prefilters and searches them. A search that must stop (time limit,
- * cancellation) terminates the workers busy with it; the pool starts fresh ones and hands their other
- * batches to them, so concurrent searches are not disturbed.
+ * cancellation) terminates the workers busy with it; once their threads have exited the pool starts
+ * fresh ones and hands their other batches to them, so concurrent searches are not disturbed and the
+ * pool never runs more threads than its size.
  */
 import { availableParallelism } from 'os';
 import * as nodePath from 'path';
@@ -57,6 +58,11 @@ interface Slot {
 const BATCH_SIZE = 48;
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
+/**
+ * How long a terminated worker may take to exit before a fresh one takes its place anyway (a thread
+ * stops within milliseconds, even inside a regex; one stuck in a system call must not shrink the pool).
+ */
+const EXIT_WAIT_MS = 1000;
 
 export class SearchAbortedError extends Error {
   constructor() {
@@ -88,6 +94,8 @@ export class PoolSearch {
 
 export class SearchPool {
   private readonly slots: Slot[] = [];
+  /** Terminated workers whose threads have not exited yet: they still count against `size`. */
+  private exiting = 0;
   private queue: Pending[] = [];
   private nextBatchId = 1;
   private disposed = false;
@@ -99,7 +107,7 @@ export class SearchPool {
 
   /** Starts the workers now (they take a few tens of milliseconds to boot). */
   warm(): this {
-    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    while (!this.disposed && this.slots.length + this.exiting < this.size) this.slots.push(this.spawn());
     return this;
   }
 
@@ -108,9 +116,9 @@ export class SearchPool {
     return new PoolSearch(this, spec);
   }
 
-  /** Number of live workers (never more than `size`). */
+  /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */
   get workerCount(): number {
-    return this.slots.length;
+    return this.slots.length + this.exiting;
   }
 
   dispose(): void {
@@ -133,15 +141,20 @@ export class SearchPool {
     for (const item of dropped) item.reject(new SearchAbortedError());
     for (const slot of [...this.slots]) {
       if (![...slot.inFlight.values()].some((batch) => batch.search === search)) continue;
-      this.replace(slot, (batch) => batch.search !== search);
+      this.retire(slot, (batch) => batch.search !== search);
     }
     this.schedule();
   }
 
-  /** Terminates a slot's worker; its batches that `keep` accepts go back to the front of the queue. */
-  private replace(slot: Slot, keep: (batch: Batch) => boolean): void {
-    void slot.worker.terminate();
+  /**
+   * Terminates a slot's worker; its batches that `keep` accepts go back to the front of the queue, the
+   * others fail. A fresh worker takes its place once the thread has exited, not here: this runs when a
+   * search is cancelled, and starting a worker would hold up the caller's thread.
+   */
+  private retire(slot: Slot, keep: (batch: Batch) => boolean): void {
     const index = this.slots.indexOf(slot);
+    if (index === -1) return;
+    this.slots.splice(index, 1);
     const requeue: Pending[] = [];
     for (const batch of slot.inFlight.values()) {
       if (keep(batch)) requeue.push(...batch.items);
@@ -149,7 +162,18 @@ export class SearchPool {
     }
     slot.inFlight.clear();
     this.queue.unshift(...requeue);
-    if (index !== -1) this.slots.splice(index, 1, ...(this.disposed ? [] : [this.spawn()]));
+    this.exiting++;
+    let counted = true;
+    const exited = () => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(overdue);
+      this.exiting--;
+      this.warm();
+      this.schedule();
+    };
+    const overdue = setTimeout(exited, EXIT_WAIT_MS).unref();
+    slot.worker.terminate().then(exited, exited);
   }
 
   private spawn(): Slot {
@@ -168,7 +192,7 @@ export class SearchPool {
         for (const item of batch.items) item.reject(new Error(`A search worker failed: ${error.message}`));
       }
       slot.inFlight.clear();
-      if (this.slots.includes(slot)) this.replace(slot, () => false);
+      this.retire(slot, () => false);
       this.schedule();
     });
     return slot;
