@@ -23,6 +23,21 @@ export interface SearchSpec {
 
 export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
 
+export interface PoolOptions {
+  /**
+   * The search threads yield the CPU to the process's other threads (in VS Code: the extension host's
+   * main thread, and the messages it relays) when both want it: Linux only, see worker.ts.
+   */
+  background?: boolean;
+  /** The worker script (default: worker.js beside this module). */
+  workerFile?: string;
+}
+
+/** What a worker is told when it starts (its workerData). */
+export interface WorkerOptions {
+  background: boolean;
+}
+
 export interface BatchRequest {
   batchId: number;
   specKey: string;
@@ -102,7 +117,7 @@ export class SearchPool {
 
   constructor(
     readonly size = Math.max(1, availableParallelism()),
-    private readonly workerFile = nodePath.join(__dirname, 'worker.js'),
+    private readonly options: PoolOptions = {},
   ) {}
 
   /** Starts the workers now (they take a few tens of milliseconds to boot). */
@@ -177,7 +192,8 @@ export class SearchPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerFile);
+    const workerData: WorkerOptions = { background: this.options.background === true };
+    const worker = new Worker(this.options.workerFile ?? nodePath.join(__dirname, 'worker.js'), { workerData });
     const slot: Slot = { worker, inFlight: new Map() };
     worker.on('message', (result: BatchResult) => {
       const batch = slot.inFlight.get(result.batchId);
