@@ -3,7 +3,7 @@ import { diagnoseGlob, type GlobDiagnostics } from './diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from './fileSource';
 import { comparePaths } from './globs';
 import { checkSearchGlob, globRequest } from './guard';
-import { authorizeSearch, CancelledError, type SearchEnvironment } from './grep';
+import { authorizeSearch, CancelledError, unlessCancelled, type SearchEnvironment } from './grep';
 import { Minimatch } from 'minimatch';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
@@ -55,7 +55,12 @@ function compileRelativeMatcher(pattern: string, mode: 'glob' | 'regex'): (relat
   return (relative) => glob.match(relative);
 }
 
-export async function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
+/** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
+export function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
+  return unlessCancelled(listGlob(rawInput, env), env);
+}
+
+async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
   const started = Date.now();
   const input = validate<GlobInput>('glob', GLOB_SCHEMA, rawInput);
   const mode = input.mode ?? 'glob';

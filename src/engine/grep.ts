@@ -30,6 +30,11 @@ export interface SearchEnvironment {
   /** How this caller gets the person's confirmation, told to the model when an outside path is refused. */
   outsideHint?: string;
   isCancelled(): boolean;
+  /**
+   * Subscribes to the cancellation (as a VS Code CancellationToken's onCancellationRequested): a search
+   * then stops at once instead of at its next check of isCancelled().
+   */
+  onCancelled?(listener: () => void): { dispose(): void };
   /** Workers that read and search files off this thread; without it, files are read with readFile here. */
   pool?: SearchPool;
   /**
@@ -169,11 +174,14 @@ const READ_AHEAD_POOL = 384;
 /** Files per batch sent to a worker: enough to amortise the messages, few enough to keep both workers busy to the end. */
 const BATCH_SIZE = 48;
 
+/** How often cancellation is checked when the environment cannot signal it (no onCancelled). */
+const CANCEL_POLL_MS = 25;
+
 /**
  * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
  * either comes (the pool then terminates the workers busy with this search).
  */
-function stopWatch(deadline: number, isCancelled: () => boolean, onStop: () => void) {
+function stopWatch(deadline: number, env: SearchEnvironment, onStop: () => void) {
   let reason: 'timeout' | 'cancelled' | undefined;
   const fire = (why: 'timeout' | 'cancelled') => {
     if (reason) return;
@@ -181,14 +189,30 @@ function stopWatch(deadline: number, isCancelled: () => boolean, onStop: () => v
     onStop();
   };
   const timer = setTimeout(() => fire('timeout'), Math.max(0, deadline - Date.now()));
-  const poll = setInterval(() => isCancelled() && fire('cancelled'), 25);
+  const cancellation = env.onCancelled
+    ? env.onCancelled(() => fire('cancelled'))
+    : setInterval(() => env.isCancelled() && fire('cancelled'), CANCEL_POLL_MS);
   return {
     reason: () => reason,
     dispose: () => {
       clearTimeout(timer);
-      clearInterval(poll);
+      if ('dispose' in cancellation) cancellation.dispose();
+      else clearInterval(cancellation);
     },
   };
+}
+
+/**
+ * Settles as `work` does, or rejects with CancelledError as soon as the environment signals the
+ * cancellation: the caller gets control back at once while `work` winds down in the background.
+ */
+export function unlessCancelled<T>(work: Promise<T>, env: SearchEnvironment): Promise<T> {
+  if (!env.onCancelled) return work;
+  return new Promise<T>((resolve, reject) => {
+    const subscription = env.onCancelled!(() => reject(new CancelledError()));
+    if (env.isCancelled()) reject(new CancelledError());
+    work.then(resolve, reject).finally(() => subscription.dispose());
+  });
 }
 
 /** Optional progress of runGrep: the Command Palette search shows results as they are found. */
@@ -197,7 +221,12 @@ export interface GrepProgress {
   onFile?(entry: GrepFileEntry): void;
 }
 
-export async function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
+/** Runs one grep; a cancelled one rejects with CancelledError (at once when the environment signals it). */
+export function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
+  return unlessCancelled(searchGrep(rawInput, env, progress), env);
+}
+
+async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
   const started = Date.now();
   const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
   const matcher = compileMatcher(input.pattern, input);
@@ -254,7 +283,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
   let filesSearched = 0;
   let filesMatched = 0;
   let timedOut = false;
-  const stop = stopWatch(deadline, env.isCancelled, () => poolSearch?.abort());
+  const stop = stopWatch(deadline, env, () => poolSearch?.abort());
   // Files being searched ahead of the one the report waits for, in order, as chunks: a batch in the
   // pool, or one file searched here (an override, or no pool). At most readAhead files.
   const pending: Array<{ files: string[]; outcomes: Promise<FileOutcome[]> }> = [];
@@ -308,6 +337,7 @@ export async function runGrep(rawInput: unknown, env: SearchEnvironment, progres
         if (stop.reason()) break; // the pool stopped this search
         throw error;
       }
+      if (stop.reason() === 'cancelled') break; // nothing more is reported once the caller has been told
       ahead -= chunk.files.length;
       if (++head > 256) {
         pending.splice(0, head);

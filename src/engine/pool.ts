@@ -1,8 +1,9 @@
 /**
  * A pool of search workers (worker_threads, one per core). A search queues its files in batches (one
- * promise, one message each way per batch); each worker reads, prefilters and searches them. A search that must stop (time limit,
- * cancellation) terminates the workers busy with it; the pool starts fresh ones and hands their other
- * batches to them, so concurrent searches are not disturbed.
+ * promise, one message each way per batch); each worker reads, prefilters and searches them. A search
+ * that must stop (time limit, cancellation) terminates the workers busy with it; once their threads
+ * have exited the pool starts fresh ones and hands their other batches to them, so concurrent searches
+ * are not disturbed and the pool never runs more threads than its size.
  */
 import { availableParallelism } from 'os';
 import * as nodePath from 'path';
@@ -21,6 +22,21 @@ export interface SearchSpec {
 }
 
 export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
+
+export interface PoolOptions {
+  /**
+   * The search threads yield the CPU to the process's other threads (in VS Code: the extension host's
+   * main thread, and the messages it relays) when both want it: Linux only, see worker.ts.
+   */
+  background?: boolean;
+  /** The worker script (default: worker.js beside this module). */
+  workerFile?: string;
+}
+
+/** What a worker is told when it starts (its workerData). */
+export interface WorkerOptions {
+  background: boolean;
+}
 
 export interface BatchRequest {
   batchId: number;
@@ -56,6 +72,11 @@ interface Slot {
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
 const WORKER_YOUNG_GENERATION_MB = 4;
+/**
+ * How long a terminated worker may take to exit before a fresh one takes its place anyway (a thread
+ * stops within milliseconds, even inside a regex; one stuck in a system call must not shrink the pool).
+ */
+const EXIT_WAIT_MS = 1000;
 
 export class SearchAbortedError extends Error {
   constructor() {
@@ -91,18 +112,20 @@ export class PoolSearch {
 
 export class SearchPool {
   private readonly slots: Slot[] = [];
+  /** Terminated workers whose threads have not exited yet: they still count against `size`. */
+  private exiting = 0;
   private queue: Batch[] = [];
   private nextBatchId = 1;
   private disposed = false;
 
   constructor(
     readonly size = Math.max(1, availableParallelism()),
-    private readonly workerFile = nodePath.join(__dirname, 'worker.js'),
+    private readonly options: PoolOptions = {},
   ) {}
 
   /** Starts the workers now (they take a few tens of milliseconds to boot). */
   warm(): this {
-    while (this.slots.length < this.size) this.slots.push(this.spawn());
+    while (!this.disposed && this.slots.length + this.exiting < this.size) this.slots.push(this.spawn());
     return this;
   }
 
@@ -111,9 +134,9 @@ export class SearchPool {
     return new PoolSearch(this, spec);
   }
 
-  /** Number of live workers (never more than `size`). */
+  /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */
   get workerCount(): number {
-    return this.slots.length;
+    return this.slots.length + this.exiting;
   }
 
   dispose(): void {
@@ -136,15 +159,20 @@ export class SearchPool {
     for (const batch of dropped) batch.reject(new SearchAbortedError());
     for (const slot of [...this.slots]) {
       if (![...slot.inFlight.values()].some((batch) => batch.search === search)) continue;
-      this.replace(slot, (batch) => batch.search !== search);
+      this.retire(slot, (batch) => batch.search !== search);
     }
     this.schedule();
   }
 
-  /** Terminates a slot's worker; its batches that `keep` accepts go back to the front of the queue. */
-  private replace(slot: Slot, keep: (batch: Batch) => boolean): void {
-    void slot.worker.terminate();
+  /**
+   * Terminates a slot's worker; its batches that `keep` accepts go back to the front of the queue, the
+   * others fail. A fresh worker takes its place once the thread has exited, not here: this runs when a
+   * search is cancelled, and starting a worker would hold up the caller's thread.
+   */
+  private retire(slot: Slot, keep: (batch: Batch) => boolean): void {
     const index = this.slots.indexOf(slot);
+    if (index === -1) return;
+    this.slots.splice(index, 1);
     const requeue: Batch[] = [];
     for (const batch of slot.inFlight.values()) {
       if (keep(batch)) requeue.push(batch);
@@ -152,12 +180,27 @@ export class SearchPool {
     }
     slot.inFlight.clear();
     this.queue.unshift(...requeue);
-    if (index !== -1) this.slots.splice(index, 1, ...(this.disposed ? [] : [this.spawn()]));
+    this.exiting++;
+    let counted = true;
+    const exited = () => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(overdue);
+      this.exiting--;
+      this.warm();
+      this.schedule();
+    };
+    const overdue = setTimeout(exited, EXIT_WAIT_MS).unref();
+    slot.worker.terminate().then(exited, exited);
   }
 
   private spawn(): Slot {
+    const workerData: WorkerOptions = { background: this.options.background === true };
     // A small young generation: the workers' garbage is short-lived, and memory stays flat on big trees.
-    const worker = new Worker(this.workerFile, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const worker = new Worker(this.options.workerFile ?? nodePath.join(__dirname, 'worker.js'), {
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     const slot: Slot = { worker, inFlight: new Map(), specKeys: [] };
     worker.on('message', (result: BatchResult) => {
       const batch = slot.inFlight.get(result.batchId);
@@ -170,7 +213,7 @@ export class SearchPool {
       // A crashed worker fails the files it held; the others go on in a fresh worker.
       for (const batch of slot.inFlight.values()) batch.reject(new Error(`A search worker failed: ${error.message}`));
       slot.inFlight.clear();
-      if (this.slots.includes(slot)) this.replace(slot, () => false);
+      this.retire(slot, () => false);
       this.schedule();
     });
     return slot;

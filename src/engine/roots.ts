@@ -20,6 +20,16 @@ export interface SearchBase {
   folderIndex: number;
 }
 
+/**
+ * `absolute` relative to the directory `dir`, with '/' separators ('' for `dir` itself): a prefix cut
+ * when it lies below `dir` (fast enough for every file of a long listing), else path.relative.
+ */
+export function relativePosix(dir: string, absolute: string): string {
+  const prefix = dir.endsWith(nodePath.sep) ? dir : `${dir}${nodePath.sep}`;
+  const relative = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : nodePath.relative(dir, absolute);
+  return nodePath.sep === '/' ? relative : relative.split(nodePath.sep).join('/');
+}
+
 export function isInside(child: string, parent: string): boolean {
   const relative = nodePath.relative(parent, child);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative));

@@ -2,11 +2,13 @@
  * A search worker (worker_threads): reads files, prefilters their bytes and searches them, so the
  * extension host's main thread stays free. One message in, one message out per batch of files.
  */
-import { parentPort } from 'worker_threads';
+import { readlinkSync } from 'fs';
+import { setPriority } from 'os';
+import { parentPort, workerData } from 'worker_threads';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
 import { compilePrefilter, searchBytes } from './searcher';
-import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileOutcome, type SearchSpec } from './pool';
+import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileOutcome, type SearchSpec, type WorkerOptions } from './pool';
 
 interface Prepared {
   spec: SearchSpec;
@@ -40,6 +42,27 @@ function searchFile(path: string, { spec, matcher, prefilter }: Prepared, collec
   if (read.kind !== 'bytes') return read.kind;
   return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
 }
+
+/** The niceness of a background search thread: the process's other threads go first. */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers this thread's scheduling priority, so a search that keeps every core busy (a catastrophic
+ * regex, a large tree) does not hold up the extension host's main thread, nor the cancellation and
+ * the other calls it relays. Linux only (a thread id given to setpriority affects that thread alone);
+ * best effort.
+ */
+function runInBackground(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop()); // "<pid>/task/<tid>"
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, BACKGROUND_NICE);
+  } catch {
+    // Not permitted or no /proc: the thread keeps its priority.
+  }
+}
+
+if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
   const search = prepare(request.specKey, request.spec);

@@ -14,7 +14,8 @@ import { auditListing, caseInsensitiveGlob } from '../engine/audit';
 import type { FileQuery, FileSource, PrunedEntry } from '../engine/fileSource';
 import { GitignoreRules } from '../engine/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
-import type { SearchBase } from '../engine/roots';
+import { relativePosix, type SearchBase } from '../engine/roots';
+import { TimeSlices } from '../engine/timeSlices';
 import type { Candidate } from '../engine/types';
 import { listVirtual, virtualFolders, virtualUri } from './virtualFolders';
 
@@ -90,12 +91,18 @@ export class FindFilesSource implements FileSource {
       const followSymlinks = search.get<unknown>('followSymlinks') !== false;
       const gitignore = query.respectGitignore && useIgnoreFiles ? new GitignoreRules(base.root) : undefined;
       const files: Candidate[] = [];
+      const slices = new TimeSlices();
       for (const uri of uris) {
+        if (slices.due()) {
+          await slices.pause();
+          if (this.token.isCancellationRequested) return perBase;
+        }
         if (uri.scheme !== 'file') continue;
-        const fromRoot = nodePath.relative(base.root, uri.fsPath).split(nodePath.sep).join('/');
+        const path = uri.fsPath;
+        const fromRoot = relativePosix(base.root, path);
         if (complex.some((matches) => matches(fromRoot))) continue;
         if (gitignore?.ignoresFile(fromRoot)) continue;
-        files.push({ path: uri.fsPath, relative: nodePath.relative(base.base, uri.fsPath).split(nodePath.sep).join('/') });
+        files.push({ path, relative: relativePosix(base.base, path) });
       }
       const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
       perBase.push(

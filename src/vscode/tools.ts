@@ -27,6 +27,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     readFile: readFileCapped,
     allowOutside,
     isCancelled: () => token.isCancellationRequested,
+    onCancelled: (listener) => token.onCancellationRequested(listener),
     pool: sharedPool(),
     overrides,
     untitled: untitledDocuments(),

@@ -24,7 +24,9 @@ export async function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = write;
   write(`Integration suite "${suite}" in VS Code ${vscode.version} (${vscode.env.appName}), extension host Node ${process.version}`);
 
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false });
+  // GREP_TOOLS_TEST_GREP (a mocha --grep), when set in the environment of the test run, picks tests by title.
+  const grep = process.env.GREP_TOOLS_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
   for (const dir of ['common', suite]) {
     const full = path.join(__dirname, dir);
     for (const file of fs.readdirSync(full).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(full, file));

@@ -7,11 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { DEFAULT_CONFIG } from '../../../src/engine/config';
+import { runGlob } from '../../../src/engine/glob';
 import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
-import { readFileCapped } from '../../../src/engine/reader';
-import { NodeFileSource } from '../../../src/engine/walker';
+import { environment } from '../../../src/vscode/tools';
 import { folderPath, invokeText, type GrepAnswer } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
@@ -153,30 +152,48 @@ describe('robustness in the extension host', function () {
     }
   });
 
-  it('the engine stops a cancelled search within 200 ms of a VS Code cancellation token, in this extension host', async () => {
-    const pool = new SearchPool(2).warm();
+  it('the engine stops a cancelled grep or glob within 200 ms of a VS Code cancellation token, in this extension host: while findFiles lists, or while workers run catastrophic regexes', async () => {
+    const pool = new SearchPool(2, { background: true }).warm();
+    /** The extension's environment for the token, with this test's pool (in the background, as the extension's); `listing` settles once findFiles is under way. */
+    const engineEnv = (token: vscode.CancellationToken) => {
+      const env: SearchEnvironment = { ...environment(token), pool };
+      env.config = { ...env.config, timeoutSeconds: 20 };
+      const source = env.source;
+      let started!: () => void;
+      const listing = new Promise<void>((resolve) => (started = resolve));
+      env.source = {
+        kind: (absolute) => source.kind(absolute),
+        mtime: (absolute) => source.mtime(absolute),
+        list: (...args) => {
+          started();
+          return source.list(...args);
+        },
+      };
+      return { env, listing };
+    };
+    const cancelled = async (run: (env: SearchEnvironment) => Promise<unknown>, cancelWhen: (listing: Promise<void>) => Promise<unknown>) => {
+      const source = new vscode.CancellationTokenSource();
+      const { env, listing } = engineEnv(source.token);
+      const search = run(env);
+      search.catch(() => undefined);
+      await cancelWhen(listing);
+      const at = Date.now();
+      source.cancel();
+      const error = await search.then(() => undefined, (e: unknown) => e);
+      source.dispose();
+      return { error, ms: Date.now() - at };
+    };
     try {
-      const runs = Array.from({ length: 5 }, async (_, i) => {
-        const source = new vscode.CancellationTokenSource();
-        const env: SearchEnvironment = {
-          folders: [{ name: 'single', path: folderPath(0) }],
-          source: new NodeFileSource(),
-          config: { ...DEFAULT_CONFIG, timeoutSeconds: 20 },
-          readFile: readFileCapped,
-          allowOutside: false,
-          isCancelled: () => source.token.isCancellationRequested,
-          pool,
-        };
-        const search = runGrep({ pattern: REDOS[i].pattern, path: 'robustness-tmp' }, env);
-        search.catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 200 + 50 * i));
-        const at = Date.now();
-        source.cancel();
-        const error = await search.then(() => undefined, (e: unknown) => e);
-        source.dispose();
-        return { error, ms: Date.now() - at };
-      });
-      const stops = await Promise.all(runs);
+      const stops = await Promise.all([
+        // In the workers, deep in a catastrophic regex.
+        ...REDOS.slice(0, 5).map((entry, i) =>
+          cancelled((env) => runGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env), () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i))),
+        ),
+        // While VS Code's findFiles lists the files.
+        cancelled((env) => runGrep({ pattern: 'TODO' }, env), (listing) => listing),
+        cancelled((env) => runGlob({ pattern: '**/*' }, env), (listing) => listing),
+        cancelled((env) => runGlob({ pattern: '**/*.ts', sort: 'mtime' }, env), (listing) => listing),
+      ]);
       const delays = stops.map((stop) => stop.ms);
       for (const { error, ms } of stops) {
         assert.ok(error instanceof CancelledError, `cancelled: ${String(error)}`);

@@ -1,6 +1,8 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
+import { BACKGROUND_NICE } from '../../../src/engine/worker';
 import { printGrep } from '../../../src/engine/printer';
 import { Fixture, makeEnv } from '../fixture';
 
@@ -56,6 +58,27 @@ describe('the worker pool', function () {
     setTimeout(() => (cancelled = true), 100);
     await assert.rejects(run, /cancelled/);
     assert.ok(Date.now() - started < 600, `cancelled within 500 ms of the request (${Date.now() - started} ms)`);
+  });
+
+  it('runs its threads in the background when asked: they stand back for the other threads (Linux: nice 10)', async () => {
+    /** This process's threads at the background niceness. */
+    const backgroundThreads = () =>
+      fs.readdirSync('/proc/self/task').filter((tid) => {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === BACKGROUND_NICE; // field 19: nice
+      }).length;
+    const before = backgroundThreads();
+    assert.strictEqual(before, 0, 'a pool not asked to (this suite\'s, warm) runs at the usual priority');
+    const background = new SearchPool(2, { background: true }).warm();
+    try {
+      const started = Date.now();
+      while (backgroundThreads() < before + 2 && Date.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.strictEqual(backgroundThreads(), before + 2, 'both search threads run in the background');
+      const report = await runGrep({ pattern: 'module 299' }, { ...makeEnv(fx.root), pool: background });
+      assert.strictEqual(report.totalResults, 1, 'and search as usual');
+    } finally {
+      background.dispose();
+    }
   });
 
   it('serves 20 concurrent searches, each with its own exact answer', async () => {
