@@ -56,8 +56,7 @@ function ruleTest(rule: string): RuleTest {
       const dir = inDirectory[1].toLowerCase();
       test = (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`);
     } else {
-      const pathTest = globTest(rule, true);
-      test = (lowerPath) => pathTest(lowerPath);
+      test = globTest(rule, true);
     }
     compiledRules.set(rule, test);
   }
@@ -96,7 +95,6 @@ export function comparePaths(a: string, b: string): number {
   }
   return a.length - b.length;
 }
-
 
 /** Splits an absolute glob into its static directory prefix and the glob below it. */
 export function splitAbsoluteGlob(glob: string): { base: string; rest: string } {
