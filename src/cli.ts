@@ -39,8 +39,8 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     allowOutside,
     outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
     isCancelled: () => false,
-    // Workers boot while the tree is walked.
-    pool: tool === 'grep' ? new SearchPool().warm() : undefined,
+    // grep's workers boot while the tree is walked; glob starts them only for mode "regex".
+    pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
   };
   try {
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).

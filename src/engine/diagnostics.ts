@@ -128,7 +128,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
 
 /** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */
 export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment, run: RunGlob): Promise<GlobDiagnostics | undefined> {
-  if (report.total !== 0 || probes.has(env) || env.isCancelled()) return undefined;
+  if (report.total !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
   const probe = probeEnv(env, probeDeadline(started + env.config.timeoutSeconds * 1000, started));
   const find = async (change: Partial<GlobInput>): Promise<GlobFinding | undefined> => {

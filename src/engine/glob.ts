@@ -3,7 +3,7 @@ import { diagnoseGlob, type GlobDiagnostics } from './diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from './fileSource';
 import { comparePaths } from './globs';
 import { checkSearchGlob, globRequest } from './guard';
-import { authorizeSearch, CancelledError, unlessCancelled, type SearchEnvironment } from './grep';
+import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type SearchEnvironment } from './grep';
 import { Minimatch } from 'minimatch';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
@@ -18,6 +18,8 @@ export interface GlobReport {
   offset: number;
   nextOffset?: number;
   skipped: SkipCounts;
+  /** Mode "regex" ran past the time limit: the names not tested by then are not listed. */
+  timedOut: boolean;
   elapsedMs: number;
   /** With zero results for a pattern without '/': how many files '**\/pattern' would find. */
   deeperMatches?: number;
@@ -36,23 +38,58 @@ export function untitledGlobMessage(path: string, document: UntitledDocument): s
   );
 }
 
-function compileRelativeMatcher(pattern: string, mode: 'glob' | 'regex'): (relative: string) => boolean {
-  if (mode === 'regex') {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(pattern, 'u');
-      // V8 compiles on first use and may fail then ("Regular expression too large"): use it here once.
-      regex.test('');
-    } catch (error) {
-      throw new InputError(
-        `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path, e.g. "\\\\.test\\\\.ts$".`,
-      );
-    }
-    return (relative) => regex.test(relative);
+function compileNameRegex(pattern: string): RegExp {
+  try {
+    const regex = new RegExp(pattern, 'u');
+    // V8 compiles on first use and may fail then ("Regular expression too large"): use it here once.
+    regex.test('');
+    return regex;
+  } catch (error) {
+    throw new InputError(
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path, e.g. "\\\\.test\\\\.ts$".`,
+    );
   }
+}
+
+function compileRelativeGlob(pattern: string): (relative: string) => boolean {
   if (pattern.includes('\\')) throw new InputError(`Invalid glob ${JSON.stringify(pattern)}: use '/' as the path separator, not '\\'.`);
   const glob = new Minimatch(pattern.replace(/^\.\//, ''), { dot: true, nocomment: true, nonegate: true });
   return (relative) => glob.match(relative);
+}
+
+/** Names (base-relative paths) per worker message in mode "regex". */
+const NAME_BATCH_SIZE = 2000;
+
+/**
+ * The names a regex matches (mode "regex"). The model's regex runs in the pool's workers when there is a
+ * pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long name) instead of
+ * it holding the caller's thread; the names not tested by then count as not matching.
+ */
+async function matchNames(regex: RegExp, names: string[], env: SearchEnvironment, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
+  if (!env.pool) return { matching: new Set(names.filter((name) => regex.test(name))), timedOut: false };
+  const job = env.pool.nameTest({ nameRegex: regex.source });
+  const stop = stopWatch(deadline, env, () => job.abort());
+  try {
+    const batches: Array<{ names: string[]; outcome: Promise<boolean[]> }> = [];
+    for (let i = 0; i < names.length; i += NAME_BATCH_SIZE) {
+      const slice = names.slice(i, i + NAME_BATCH_SIZE);
+      batches.push({ names: slice, outcome: job.batch(slice) });
+    }
+    const settled = await Promise.allSettled(batches.map((batch) => batch.outcome));
+    if (stop.reason() === 'cancelled' || env.isCancelled()) throw new CancelledError();
+    const matching = new Set<string>();
+    settled.forEach((result, i) => {
+      if (result.status === 'rejected') {
+        if (!stop.reason()) throw result.reason;
+        return;
+      }
+      result.value.forEach((matches, j) => matches && matching.add(batches[i].names[j]));
+    });
+    return { matching, timedOut: stop.reason() === 'timeout' };
+  } finally {
+    stop.dispose();
+    job.abort();
+  }
 }
 
 /** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
@@ -67,7 +104,10 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   // An absolute glob names its base, which the guard judges like "path"; the rest cannot climb out ('..').
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
   if (mode === 'glob') checkSearchGlob(pattern, 'glob');
-  const matches = compileRelativeMatcher(pattern, mode);
+  const regex = mode === 'regex' ? compileNameRegex(pattern) : undefined;
+  const glob = mode === 'glob' ? compileRelativeGlob(pattern) : undefined;
+  const deadline = started + env.config.timeoutSeconds * 1000;
+  let timedOut = false;
   const offset = input.offset ?? 0;
   // glob lists paths, which are small: its default and cap are 1000 whatever grep's cap is.
   const limit = Math.min(input.max_results ?? 1000, Math.max(env.config.maxResultsCap, 1000));
@@ -76,20 +116,32 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
   const { bases, granted } = access;
 
-  const list = async (sourceGlob: string, test: (relative: string) => boolean, skipped: SkipCounts): Promise<Candidate[]> => {
+  // Which listed names the pattern matches: a glob here; a regex off this thread, every name at once.
+  type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
+  const patternTest: NameTest = regex
+    ? async (perBase, pruned) => {
+        const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
+        const result = await matchNames(regex, names, env, deadline);
+        timedOut = result.timedOut;
+        return (relative) => result.matching.has(relative);
+      }
+    : async () => glob!;
+
+  const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
     const pruned: PrunedEntry[] = [];
     const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted }, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
+    const matches = await nameTest(perBase, pruned);
     const depth = input.max_depth ?? 0;
     const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
     // Match first, so only files the pattern would have listed count as denied.
-    const matching = perBase.map((files) => files.filter((c) => test(c.relative) && withinDepth(c.relative, false)));
+    const matching = perBase.map((files) => files.filter((c) => matches(c.relative) && withinDepth(c.relative, false)));
     // A pruned entry counts when the pattern could have listed it, or files inside it (a regex: any).
     const below = mode === 'glob' ? globMayMatchBelow(sourceGlob, false) : () => true;
-    const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : test(relative));
+    const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : matches(relative));
     return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
   };
-  const found = await list(mode === 'glob' ? pattern : '**', matches, skipped);
+  const found = await list(mode === 'glob' ? pattern : '**', patternTest, skipped);
   let ordered = found.map((c) => c.path);
   if (input.sort === 'mtime') {
     const times = new Map<string, number>();
@@ -103,7 +155,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
     const deeper = `**/${pattern}`;
     // Its own skip counts: the files it passes over were already counted by the search above.
-    deeperMatches = (await list(deeper, compileRelativeMatcher(deeper, 'glob'), emptySkips())).length;
+    deeperMatches = (await list(deeper, async () => compileRelativeGlob(deeper), emptySkips())).length;
   }
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;
@@ -116,6 +168,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     offset,
     nextOffset: end < ordered.length ? end : undefined,
     skipped,
+    timedOut,
     elapsedMs: Date.now() - started,
     deeperMatches,
     input,

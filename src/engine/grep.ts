@@ -8,7 +8,7 @@ import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
-import type { FileOutcome, SearchPool, SearchSpec } from './pool';
+import type { FileItem, FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 import type { UntitledDocument } from './untitled';
@@ -40,8 +40,8 @@ export interface SearchEnvironment {
   /**
    * Content to search instead of reading the file, by absolute path: the text of open editors with
    * unsaved changes, or a reader of a file on a virtual file system (`workspace.fs`; undefined when it
-   * cannot be read). Such a file is still listed and filtered as usual; only its read is replaced,
-   * searched here on this thread.
+   * cannot be read). Such a file is still listed and filtered as usual; only its read is replaced (its
+   * content is then searched in the pool, like any file).
    */
   overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
   /**
@@ -181,7 +181,7 @@ const CANCEL_POLL_MS = 25;
  * Watches the time limit and cancellation while a search runs: `onStop` is called once, at once, when
  * either comes (the pool then terminates the workers busy with this search).
  */
-function stopWatch(deadline: number, env: SearchEnvironment, onStop: () => void) {
+export function stopWatch(deadline: number, env: SearchEnvironment, onStop: () => void) {
   let reason: 'timeout' | 'cancelled' | undefined;
   const fire = (why: 'timeout' | 'cancelled') => {
     if (reason) return;
@@ -262,13 +262,16 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(spec);
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
-  const searchHere = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+  // One file on its own: an override's content (read here, searched in the pool when there is one, so
+  // the time limit can stop the regex) or, without a pool, a file read and searched here.
+  const searchOne = async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
     const options = { ...spec.search, collect: collect && spec.search.collect };
     const override = overrides?.get(candidate.path);
     if (override !== undefined) {
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
+      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, collect, content }]))[0];
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
     }
     const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
@@ -285,7 +288,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   let timedOut = false;
   const stop = stopWatch(deadline, env, () => poolSearch?.abort());
   // Files being searched ahead of the one the report waits for, in order, as chunks: a batch in the
-  // pool, or one file searched here (an override, or no pool). At most readAhead files.
+  // pool, or one file on its own (an override, or no pool). At most readAhead files.
   const pending: Array<{ files: string[]; outcomes: Promise<FileOutcome[]> }> = [];
   let head = 0;
   let ahead = 0;
@@ -305,7 +308,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         break;
       }
       const collect = totalResults < offset + limit;
-      let batch: Array<{ path: string; collect: boolean }> = [];
+      let batch: FileItem[] = [];
       const flush = () => {
         if (batch.length === 0) return;
         queue({ files: batch.map((file) => file.path), outcomes: poolSearch!.batch(batch) });
@@ -324,7 +327,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
           if (batch.length === BATCH_SIZE) flush();
         } else {
           flush();
-          queue({ files: [candidate.path], outcomes: searchHere(candidate, collect).then((outcome) => [outcome]) });
+          queue({ files: [candidate.path], outcomes: searchOne(candidate, collect).then((outcome) => [outcome]) });
         }
       }
       flush();

@@ -1,6 +1,8 @@
 /**
  * A pool of search workers (worker_threads, one per core). A search queues its files in batches (one
- * promise, one message each way per batch); each worker reads, prefilters and searches them. A search
+ * promise, one message each way per batch); each worker reads, prefilters and searches them (or
+ * searches the content it was sent: an open editor's text, a virtual file's bytes). glob's regex mode
+ * tests names the same way, so no pattern a model writes ever runs on the caller's thread. A search
  * that must stop (time limit, cancellation) terminates the workers busy with it; once their threads
  * have exited the pool starts fresh ones and hands their other batches to them, so concurrent searches
  * are not disturbed and the pool never runs more threads than its size.
@@ -19,6 +21,20 @@ export interface SearchSpec {
   maxFileSize: number;
   /** Checked on every open file (see reader.ts). */
   scope?: ReadScope;
+}
+
+/** Tests names (base-relative paths) against a JavaScript regex with the `u` flag: glob's mode "regex". */
+export interface NameTestSpec {
+  nameRegex: string;
+}
+
+export type JobSpec = SearchSpec | NameTestSpec;
+
+/** A file to search: read from its path, or, with `content`, the content given (already within maxFileSize). */
+export interface FileItem {
+  path: string;
+  collect: boolean;
+  content?: string | Uint8Array;
 }
 
 export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
@@ -42,8 +58,9 @@ export interface BatchRequest {
   batchId: number;
   specKey: string;
   /** Sent with a search's first batch to a worker; the worker keeps the last SPECS_KEPT specs it was sent. */
-  spec?: SearchSpec;
-  files: Array<{ path: string; collect: boolean }>;
+  spec?: JobSpec;
+  /** FileItem for a SearchSpec, a name (string) for a NameTestSpec. */
+  items: unknown[];
 }
 
 /** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
@@ -51,14 +68,15 @@ export const SPECS_KEPT = 16;
 
 export interface BatchResult {
   batchId: number;
-  outcomes: FileOutcome[];
+  /** FileOutcome for a SearchSpec, boolean (the name matches) for a NameTestSpec; in the items' order. */
+  outcomes: unknown[];
 }
 
-/** A batch of one search's files, queued or in a worker: one message each way. */
+/** A batch of one search's items, queued or in a worker: one message each way. */
 interface Batch {
-  search: PoolSearch;
-  files: Array<{ path: string; collect: boolean }>;
-  resolve(outcomes: FileOutcome[]): void;
+  search: PoolSearch<unknown, unknown>;
+  items: unknown[];
+  resolve(outcomes: unknown[]): void;
   reject(error: Error): void;
 }
 
@@ -87,21 +105,24 @@ export class SearchAbortedError extends Error {
 
 let searchCount = 0;
 
-export class PoolSearch {
+/** One search's work in the pool: FileItem → FileOutcome (grep), or name → matches (glob's regex mode). */
+export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
   /** Names this search in messages to the workers. */
   readonly key = `s${++searchCount}`;
 
   constructor(
     private readonly pool: SearchPool,
-    readonly spec: SearchSpec,
+    readonly spec: JobSpec,
   ) {}
 
   /**
-   * Searches a batch of files in one worker, their outcomes in the same order. Batches of a few dozen
+   * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
    * files amortise the messages and keep every worker busy to the end.
    */
-  batch(files: Array<{ path: string; collect: boolean }>): Promise<FileOutcome[]> {
-    return new Promise((resolve, reject) => this.pool.enqueue({ search: this, files, resolve, reject }));
+  batch(items: Item[]): Promise<Outcome[]> {
+    return new Promise((resolve, reject) =>
+      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, resolve: resolve as (outcomes: unknown[]) => void, reject }),
+    );
   }
 
   /** Stops this search at once: its queued files are dropped, workers busy with it are terminated. */
@@ -129,7 +150,13 @@ export class SearchPool {
     return this;
   }
 
-  search(spec: SearchSpec): PoolSearch {
+  search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome> {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    return new PoolSearch(this, spec);
+  }
+
+  /** Tests names against a regex (glob's mode "regex"): the outcome of each is whether it matches. */
+  nameTest(spec: NameTestSpec): PoolSearch<string, boolean> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     return new PoolSearch(this, spec);
   }
@@ -153,7 +180,7 @@ export class SearchPool {
     if (this.queue.length === 1) queueMicrotask(() => this.schedule());
   }
 
-  abort(search: PoolSearch): void {
+  abort(search: PoolSearch<unknown, unknown>): void {
     const dropped = this.queue.filter((batch) => batch.search === search);
     this.queue = this.queue.filter((batch) => batch.search !== search);
     for (const batch of dropped) batch.reject(new SearchAbortedError());
@@ -230,7 +257,7 @@ export class SearchPool {
         const batch = this.queue.shift()!;
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
-        const request: BatchRequest = { batchId: id, specKey: batch.search.key, files: batch.files };
+        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items };
         if (!slot.specKeys.includes(batch.search.key)) {
           request.spec = batch.search.spec;
           if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();

@@ -152,7 +152,10 @@ function globSuggestions(d: GlobDiagnostics, maxDepth: number | undefined): stri
 
 export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
-  if (report.total === 0) {
+  if (report.timedOut) {
+    notes.push(`The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`);
+  }
+  if (report.total === 0 && !report.timedOut) {
     if (report.deeperMatches) {
       notes.push(`${JSON.stringify(report.pattern)} matches only directly in the base directory and found nothing there; "**/${report.pattern}" finds ${report.deeperMatches} files at any depth.`);
     } else {
@@ -181,6 +184,7 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
     truncated: report.nextOffset !== undefined,
     ...(report.nextOffset !== undefined ? { next_offset: report.nextOffset } : {}),
     skipped: report.skipped,
+    ...(report.timedOut ? { timed_out: true } : {}),
     elapsed_ms: report.elapsedMs,
     notes: globNotes(report, cut),
   });

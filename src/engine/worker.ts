@@ -1,28 +1,35 @@
 /**
- * A search worker (worker_threads): reads files, prefilters their bytes and searches them, so the
- * extension host's main thread stays free. One message in, one message out per batch of files.
+ * A search worker (worker_threads): reads files, prefilters their bytes and searches them (or searches
+ * the content it was sent), or tests names against glob's regex, so the extension host's main thread
+ * stays free and a runaway regex can be stopped. One message in, one message out per batch.
  */
 import { readlinkSync } from 'fs';
 import { setPriority } from 'os';
 import { parentPort, workerData } from 'worker_threads';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
-import { compilePrefilter, searchBytes } from './searcher';
-import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileOutcome, type SearchSpec, type WorkerOptions } from './pool';
+import { compilePrefilter, searchBytes, searchText } from './searcher';
+import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
 
-interface Prepared {
+interface PreparedSearch {
   spec: SearchSpec;
   matcher: Matcher;
   prefilter: ((bytes: Uint8Array) => boolean) | undefined;
 }
 
+type Prepared = PreparedSearch | { nameRegex: RegExp };
+
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
 
-function prepare(key: string, spec: SearchSpec | undefined): Prepared {
+function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
-    const matcher = compileMatcher(spec.pattern, spec.matcher);
-    prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
+    if ('nameRegex' in spec) {
+      prepared.set(key, { nameRegex: new RegExp(spec.nameRegex, 'u') });
+    } else {
+      const matcher = compileMatcher(spec.pattern, spec.matcher);
+      prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
+    }
     if (prepared.size > SPECS_KEPT) prepared.delete(prepared.keys().next().value!);
   }
   const entry = prepared.get(key);
@@ -37,10 +44,13 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-function searchFile(path: string, { spec, matcher, prefilter }: Prepared, collect: boolean): FileOutcome {
+function searchFile({ path, collect, content }: FileItem, { spec, matcher, prefilter }: PreparedSearch): FileOutcome {
+  const options = { ...spec.search, collect: collect && spec.search.collect };
+  if (typeof content === 'string') return searchText(content, matcher, options);
+  if (content) return searchBytes(content, matcher, prefilter, options);
   const read = readFileCappedSync(path, spec.maxFileSize, lend, spec.scope);
   if (read.kind !== 'bytes') return read.kind;
-  return searchBytes(read.bytes, matcher, prefilter, { ...spec.search, collect: collect && spec.search.collect });
+  return searchBytes(read.bytes, matcher, prefilter, options);
 }
 
 /** The niceness of a background search thread: the process's other threads go first. */
@@ -65,8 +75,8 @@ function runInBackground(): void {
 if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
-  const search = prepare(request.specKey, request.spec);
-  const outcomes = request.files.map((file) => searchFile(file.path, search, file.collect));
+  const job = prepare(request.specKey, request.spec);
+  const outcomes = 'nameRegex' in job ? (request.items as string[]).map((name) => job.nameRegex.test(name)) : (request.items as FileItem[]).map((file) => searchFile(file, job));
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);
 });

@@ -2,8 +2,8 @@
  * Workspace folders on a virtual file system (any scheme but `file:`, e.g. a `memfs:` provider of an
  * extension, or a remote repository): the engine names their files by the URI's path, lists them by
  * walking `workspace.fs.readDirectory` (with the folder's excludes and its .gitignore files, as on disk)
- * and reads them with `workspace.fs.readFile` (searched on the extension host's thread; the worker pool
- * reads only `file:` paths).
+ * and reads them with `workspace.fs.readFile` here (the worker pool reads only `file:` paths; it
+ * searches the bytes read here).
  */
 import * as nodePath from 'path';
 import * as vscode from 'vscode';

@@ -1,9 +1,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as nodePath from 'path';
+import { runGlob } from '../../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
 import { BACKGROUND_NICE } from '../../../src/engine/worker';
-import { printGrep } from '../../../src/engine/printer';
+import { printGlob, printGrep } from '../../../src/engine/printer';
 import { Fixture, makeEnv } from '../fixture';
 
 describe('the worker pool', function () {
@@ -13,6 +15,8 @@ describe('the worker pool', function () {
   before(() => {
     for (let i = 0; i < 300; i++) fx.write(`src/m${String(i).padStart(3, '0')}.ts`, `// module ${i}\nexport const v${i} = ${i};\n${i % 3 === 0 ? 'TODO: check\n' : ''}`);
     fx.write('redos/evil.txt', `${'a'.repeat(40)}b\n`);
+    fx.write(`names/${'a'.repeat(40)}b`, '');
+    fx.write('names/plain.txt', '');
     pool = new SearchPool(2);
   });
   after(() => {
@@ -51,6 +55,43 @@ describe('the worker pool', function () {
     assert.strictEqual(again.totalResults, 1, 'the pool recovered');
   });
 
+  it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
+    for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
+      const input = { pattern, mode: 'regex', max_results: 7 };
+      const inline = strip(printGlob(await runGlob(input, makeEnv(fx.root))));
+      const pooled = strip(printGlob(await runGlob(input, env())));
+      assert.strictEqual(pooled, inline, pattern);
+    }
+  });
+
+  it('glob mode "regex" stops a catastrophic regex at the time limit with timed_out, and the pool serves the next call', async () => {
+    const started = Date.now();
+    const [evil, normal] = await Promise.all([
+      runGlob({ pattern: '(a+)+$', mode: 'regex', path: 'names' }, env({ timeoutSeconds: 1 })),
+      runGlob({ pattern: '\\.ts$', mode: 'regex' }, env()),
+    ]);
+    const elapsed = Date.now() - started;
+    assert.strictEqual(evil.timedOut, true);
+    assert.ok(elapsed < 2000, `returned within the limit + 1 s (${elapsed} ms)`);
+    assert.match(JSON.parse(printGlob(evil)).notes[0], /^The regex timed out after 1 s; .*nested quantifiers/);
+    assert.strictEqual(normal.timedOut, false);
+    assert.strictEqual(normal.total, 300);
+    assert.ok(pool.workerCount <= 2, 'never more workers than its size');
+    const again = await runGlob({ pattern: 'plain', mode: 'regex', path: 'names' }, env());
+    assert.deepStrictEqual(again.files, [nodePath.join(fx.root, 'names/plain.txt')], 'the pool recovered');
+  });
+
+  it('grep searches an open editor\'s text (an override) in the workers: the time limit stops a catastrophic regex there too', async () => {
+    const file = nodePath.join(fx.root, 'src/m000.ts');
+    const overrides = new Map([[file, `${'a'.repeat(40)}b\n`]]);
+    const started = Date.now();
+    const report = await runGrep({ pattern: '(a+)+$', path: 'src/m000.ts' }, { ...env({ timeoutSeconds: 1 }), overrides });
+    assert.strictEqual(report.timedOut, true);
+    assert.ok(Date.now() - started < 2000, `returned within the limit + 1 s (${Date.now() - started} ms)`);
+    const found = await runGrep({ pattern: 'a+b$', path: 'src/m000.ts' }, { ...env(), overrides });
+    assert.deepStrictEqual(found.files, [{ file, matches: [{ line: 1, text: `${'a'.repeat(40)}b` }] }], 'the text given, not the file on disk');
+  });
+
   it('cancellation stops a running search promptly', async () => {
     let cancelled = false;
     const started = Date.now();
@@ -64,7 +105,12 @@ describe('the worker pool', function () {
     /** This process's threads at the background niceness. */
     const backgroundThreads = () =>
       fs.readdirSync('/proc/self/task').filter((tid) => {
-        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        let stat: string;
+        try {
+          stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        } catch {
+          return false; // a thread that exited since the listing (a terminated worker)
+        }
         return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === BACKGROUND_NICE; // field 19: nice
       }).length;
     const before = backgroundThreads();

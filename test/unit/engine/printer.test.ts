@@ -26,7 +26,7 @@ function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
 }
 
 function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
-  return { pattern: '*.ts', mode: 'glob', basePaths: ['/ws'], files: [], total: 0, offset: 0, skipped: emptySkips(), elapsedMs: 3, ...overrides };
+  return { pattern: '*.ts', mode: 'glob', basePaths: ['/ws'], files: [], total: 0, offset: 0, skipped: emptySkips(), timedOut: false, elapsedMs: 3, ...overrides };
 }
 
 describe('engine/printer', () => {
