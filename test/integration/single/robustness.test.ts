@@ -66,7 +66,12 @@ describe('robustness in the extension host', function () {
   const dir = () => path.join(folderPath(0), 'robustness-tmp');
   before(async () => {
     fs.mkdirSync(dir(), { recursive: true });
-    REDOS.forEach((entry, i) => fs.writeFileSync(path.join(dir(), `redos${String(i).padStart(2, '0')}.txt`), `${entry.line}\n`));
+    REDOS.forEach((entry, i) => {
+      fs.writeFileSync(path.join(dir(), `redos${String(i).padStart(2, '0')}.txt`), `${entry.line}\n`);
+      // The same line as a file name, for glob's mode "regex".
+      fs.mkdirSync(path.join(dir(), 'names', String(i)), { recursive: true });
+      fs.writeFileSync(path.join(dir(), 'names', String(i), entry.line), '');
+    });
     await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', LIMIT_SECONDS, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
@@ -74,21 +79,29 @@ describe('robustness in the extension host', function () {
     await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it(`a ReDoS table (${REDOS.length} catastrophic patterns, run at once) each returns timed_out within the limit + 1 s; the host answers commands in < 100 ms meanwhile`, async () => {
+  it(`a ReDoS table (${REDOS.length} catastrophic patterns × file content, file names (glob mode "regex") and an open editor's text, run at once) each returns timed_out within the limit + 1 s; the host answers commands in < 100 ms meanwhile`, async () => {
+    const editor = await vscode.workspace.openTextDocument({ content: `${REDOS[0].line}\n`, language: 'plaintext' });
+    const calls: Array<{ what: string; tool: 'grep' | 'glob'; input: object }> = [
+      ...REDOS.map((entry, i) => ({ what: `grep ${entry.pattern}`, tool: 'grep' as const, input: { pattern: entry.pattern, path: `robustness-tmp/redos${String(i).padStart(2, '0')}.txt` } })),
+      ...REDOS.map((entry, i) => ({ what: `glob ${entry.pattern}`, tool: 'glob' as const, input: { pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` } })),
+      { what: `grep ${REDOS[0].pattern} in an untitled editor`, tool: 'grep', input: { pattern: REDOS[0].pattern, path: editor.uri.toString() } },
+    ];
     const started = Date.now();
     const { result, probes, worstMs } = await whileProbing(() =>
       Promise.all(
-        REDOS.map(async (entry, i) => {
-          const text = await invokeText('grep', { pattern: entry.pattern, path: `robustness-tmp/redos${String(i).padStart(2, '0')}.txt` });
-          return { entry, answer: JSON.parse(text) as GrepAnswer & { timed_out?: boolean }, at: Date.now() - started };
+        calls.map(async (call) => {
+          const text = await invokeText(call.tool, call.input);
+          return { what: call.what, answer: JSON.parse(text) as { timed_out?: boolean; notes: string[] }, at: Date.now() - started };
         }),
       ),
     );
-    for (const { entry, answer, at } of result) {
-      assert.strictEqual(answer.timed_out, true, `${entry.pattern} timed out`);
-      assert.match(answer.notes.join(' '), /timed out/, entry.pattern);
-      assert.ok(at < (LIMIT_SECONDS + 1) * 1000, `${entry.pattern} returned in ${at} ms`);
+    for (const { what, answer, at } of result) {
+      assert.strictEqual(answer.timed_out, true, `${what} timed out`);
+      assert.match(answer.notes.join(' '), /timed out/, what);
+      assert.ok(at < (LIMIT_SECONDS + 1) * 1000, `${what} returned in ${at} ms`);
     }
+    await vscode.window.showTextDocument(editor);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     assert.ok(probes >= 10, `the host was probed while the searches ran (${probes} probes)`);
     assert.ok(worstMs < 100, `a command round-trip took at most ${worstMs} ms`);
     // The pool recovered from the terminated workers: a normal search answers in full.
