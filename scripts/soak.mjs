@@ -1,6 +1,6 @@
 // `npm run soak`: SOAK_MINUTES (default 10) of random tool invocations against the bench corpus, through
 // the engine and one shared worker pool in this process (as the extension host runs them), SOAK_CONCURRENCY
-// (default 4) at a time. Mixes realistic grep/glob calls, invalid inputs, catastrophic regexes under a short
+// (default 4) at a time. Mixes realistic grep/glob calls (glob's mode "regex" too), invalid inputs, catastrophic regexes (on lines and on file names) under a short
 // time limit and cancelled calls. Reports invocations, outcomes and errors by kind, p50/p99 latency, and the
 // process RSS (workers included) over time. Exits 1 on any unexpected error, a non-JSON answer or RSS that
 // grew by more than half (+64 MB) from the first minute to the last. SOAK_SEED makes the sequence repeatable.
@@ -41,6 +41,8 @@ const pool = new SearchPool().warm();
 // A second workspace folder with lines that make the catastrophic patterns backtrack (the corpus is shared: never written).
 const redosDir = mkdtempSync(join(tmpdir(), 'grep-tools-soak-'));
 writeFileSync(join(redosDir, 'evil.txt'), `${'a'.repeat(40)}b\n${'x'.repeat(40)}zy\n${'word '.repeat(12)}${'a'.repeat(20)}!\n`);
+// The same lines as file names, for glob's mode "regex".
+for (const name of [`${'a'.repeat(40)}b`, `${'x'.repeat(40)}zy`, `${'word '.repeat(12)}${'a'.repeat(20)}!`]) writeFileSync(join(redosDir, name), '');
 const folders = [{ name: 'tree', path: corpus.tree }, { name: 'redos', path: redosDir }];
 
 function env({ timeoutSeconds = 30, isCancelled = () => false } = {}) {
@@ -58,6 +60,7 @@ function env({ timeoutSeconds = 30, isCancelled = () => false } = {}) {
 const words = ['function', 'TODO', 'require', 'export default', 'class \\w+ extends', 'debounce', 'Promise\\.all', 'addEventListener', 'process\\.env\\.\\w+', 'use strict', 'Vector3', '(?i)license', 'throw new Error', 'async function \\w+\\('];
 const dirs = [undefined, 'lodash', 'rxjs', 'three/src', 'webpack/lib', 'typescript/lib'];
 const globs = ['**/*.js', '**/package.json', '*.json', '**/*.d.ts', 'lodash/*.js', '**/{README,readme}.md', '**/test/**', '**/*.{ts,tsx}', '**/index.*'];
+const globRegexes = ['\\.test\\.js$', '(^|/)package\\.json$', '^lodash/[a-z]+\\.js$', '\\.d\\.ts$', '(^|/)src/.*\\.ts$'];
 const redos = [['(a+)+$', undefined], ['(x+x+)+y', undefined], ['^(\\w+\\s?)*$', undefined]];
 
 /** One random invocation: { kind, tool, input, timeoutSeconds?, cancelAfterMs?, expect }. */
@@ -75,7 +78,7 @@ function nextCall() {
     return { kind: 'grep', tool: 'grep', input, expect: 'answer' };
   }
   if (r < 0.75) {
-    const input = { pattern: pick(globs) };
+    const input = random() < 0.2 ? { pattern: pick(globRegexes), mode: 'regex' } : { pattern: pick(globs) };
     const path = pick(dirs);
     if (path) input.path = path;
     if (random() < 0.2) input.sort = 'mtime';
@@ -103,6 +106,7 @@ function nextCall() {
   }
   if (r < 0.92) {
     const [pattern] = pick(redos);
+    if (random() < 0.3) return { kind: 'redos', tool: 'glob', input: { pattern, mode: 'regex', path: redosDir }, timeoutSeconds: 1, expect: 'answer' };
     return { kind: 'redos', tool: 'grep', input: { pattern, path: redosDir }, timeoutSeconds: 1, expect: 'answer' };
   }
   return { kind: 'cancelled', tool: 'grep', input: { pattern: pick(words) }, cancelAfterMs: 20 + Math.floor(random() * 200), expect: 'cancel-or-answer' };
