@@ -1,6 +1,9 @@
 /** Helpers for integration tests: call a tool the way an extension would, and read the JSON answer. */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { GlobAnswer, GrepAnswer } from '../support/answers';
+
+export type { GlobAnswer, GrepAnswer };
 
 /** Invokes a tool through `vscode.lm.invokeTool` and returns the text the model would receive. */
 export async function invokeText(tool: 'grep' | 'glob', input: object): Promise<string> {
@@ -32,31 +35,3 @@ export function folderPath(index = 0): string {
   return folder.uri.fsPath;
 }
 
-export interface GrepAnswer {
-  pattern: string;
-  base_path: string | string[];
-  output_mode: string;
-  files: Array<{ file: string; matches?: Array<{ line: number; text: string; before?: string[]; after?: string[] }>; count?: number } | string>;
-  total_matches?: number;
-  returned_matches?: number;
-  returned_files?: number;
-  files_searched: number;
-  files_matched: number;
-  truncated: boolean;
-  next_offset?: number;
-  skipped: Record<string, number>;
-  elapsed_ms: number;
-  notes: string[];
-}
-
-export interface GlobAnswer {
-  pattern: string;
-  mode: string;
-  base_path: string | string[];
-  files: string[];
-  count: number;
-  total: number;
-  truncated: boolean;
-  next_offset?: number;
-  notes: string[];
-}

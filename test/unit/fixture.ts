@@ -10,6 +10,7 @@ import { renderGlob, renderGrep } from '../../src/engine/printer';
 import { readFileCapped } from '../../src/engine/reader';
 import type { WorkspaceFolder } from '../../src/engine/roots';
 import { NodeFileSource } from '../../src/engine/walker';
+import type { GlobAnswer, GrepAnswer, GrepContentMatch } from '../support/answers';
 
 /** A temp directory (real path, so symlinked tmp dirs do not confuse path checks), removed by `remove()`. */
 export class Fixture {
@@ -84,65 +85,26 @@ export function makeEnv(workspace: string | WorkspaceFolder[], options: EnvOptio
   };
 }
 
-export interface GrepContentMatch {
-  line: number;
-  text: string;
-  before?: string[];
-  after?: string[];
-}
-
-/** The grep JSON as the model reads it (the union of the three output modes' fields). */
-export interface GrepJson {
-  pattern: string;
-  base_path: string | string[];
-  output_mode: string;
-  /** content: {file, matches}; count: {file, count}; files_with_matches: paths. Read with the accessors below. */
-  files: unknown[];
-  total_matches?: number;
-  returned_matches?: number;
-  returned_files?: number;
-  files_searched: number;
-  files_matched: number;
-  truncated: boolean;
-  next_offset?: number;
-  skipped: { binary: number; too_large: number; denied: number; unreadable: number; outside_workspace: number };
-  timed_out?: boolean;
-  elapsed_ms: number;
-  notes: string[];
-}
-
-export interface GlobJson {
-  pattern: string;
-  mode: string;
-  base_path: string | string[];
-  files: string[];
-  count: number;
-  total: number;
-  truncated: boolean;
-  next_offset?: number;
-  skipped: GrepJson['skipped'];
-  elapsed_ms: number;
-  notes: string[];
-}
+export type { GrepContentMatch, GrepAnswer, GlobAnswer } from '../support/answers';
 
 /** Runs grep and parses exactly the text the model would receive (within grepTools.maxOutputBytes, as the CLI). */
-export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepJson> {
-  return JSON.parse(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes))) as GrepJson;
+export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
+  return JSON.parse(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes))) as GrepAnswer;
 }
 
-export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobJson> {
-  return JSON.parse(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes))) as GlobJson;
+export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
+  return JSON.parse(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes))) as GlobAnswer;
 }
 
-export function contentFiles(json: GrepJson): Array<{ file: string; matches: GrepContentMatch[] }> {
+export function contentFiles(json: GrepAnswer): Array<{ file: string; matches: GrepContentMatch[] }> {
   return json.files as Array<{ file: string; matches: GrepContentMatch[] }>;
 }
 
-export function countFiles(json: GrepJson): Array<{ file: string; count: number }> {
+export function countFiles(json: GrepAnswer): Array<{ file: string; count: number }> {
   return json.files as Array<{ file: string; count: number }>;
 }
 
-export function pathFiles(json: GrepJson): string[] {
+export function pathFiles(json: GrepAnswer): string[] {
   return json.files as string[];
 }
 
@@ -152,7 +114,7 @@ export function rel(root: string, absolute: string): string {
 }
 
 /** Content-mode results flattened to "relative-path:line:text" strings, in output order. */
-export function flatMatches(json: GrepJson, root: string): string[] {
+export function flatMatches(json: GrepAnswer, root: string): string[] {
   return contentFiles(json).flatMap((entry) => entry.matches.map((m) => `${rel(root, entry.file)}:${m.line}:${m.text}`));
 }
 

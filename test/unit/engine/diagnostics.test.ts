@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import type { FileSource } from '../../../src/engine/fileSource';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
-import { Fixture, globJson, grepJson, makeEnv, type GlobJson, type GrepJson } from '../fixture';
+import { Fixture, globJson, grepJson, makeEnv, type GlobAnswer, type GrepAnswer } from '../fixture';
 
 /** The notes after the first (which says what was searched), the suggestions. */
-const suggestions = (json: GrepJson | GlobJson) => json.notes.slice(1);
+const suggestions = (json: GrepAnswer | GlobAnswer) => json.notes.slice(1);
 
 /** An environment whose file source counts its listings (each search, or re-run, lists once). */
 function counting(env: SearchEnvironment): { env: SearchEnvironment; listings: () => number } {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { runGlob } from '../../../src/engine/glob';
 import type { SearchEnvironment } from '../../../src/engine/grep';
-import { Fixture, folders, globJson, makeEnv, rejectsWith, rel, type GlobJson } from '../fixture';
+import { Fixture, folders, globJson, makeEnv, rejectsWith, rel, type GlobAnswer } from '../fixture';
 
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
@@ -34,7 +34,7 @@ describe('engine/glob (runGlob + printGlob)', () => {
 
   after(() => fx.remove());
 
-  const names = (json: GlobJson) => json.files.map((f) => rel(ws, f));
+  const names = (json: GlobAnswer) => json.files.map((f) => rel(ws, f));
 
   it('prints the documented fields', async () => {
     const json = await globJson({ pattern: '*.ts' }, env);
@@ -127,7 +127,7 @@ describe('engine/glob (runGlob + printGlob)', () => {
     const seen: string[] = [];
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const json: GlobJson = await globJson({ pattern: '**', max_results: 4, offset }, env);
+      const json: GlobAnswer = await globJson({ pattern: '**', max_results: 4, offset }, env);
       assert.strictEqual(json.count, json.files.length);
       assert.strictEqual(json.total, all.length);
       if (json.next_offset !== undefined) {

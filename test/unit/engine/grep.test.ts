@@ -11,7 +11,7 @@ import {
   pathFiles,
   rejectsWith,
   rel,
-  type GrepJson,
+  type GrepAnswer,
 } from '../fixture';
 
 /** Escapes a literal for use in a RegExp. */
@@ -20,7 +20,7 @@ const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
 /** The JSON without elapsed_ms, which varies. */
-function stable(json: GrepJson): Omit<GrepJson, 'elapsed_ms'> {
+function stable(json: GrepAnswer): Omit<GrepAnswer, 'elapsed_ms'> {
   const { elapsed_ms, ...rest } = json;
   assert.ok(Number.isInteger(elapsed_ms) && elapsed_ms >= 0, 'elapsed_ms is a whole number of ms');
   return rest;
@@ -321,7 +321,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
       let offset: number | undefined = 0;
       let calls = 0;
       while (offset !== undefined) {
-        const json: GrepJson = await grepJson({ pattern: 'hit', max_results: 5, offset }, pagesEnv);
+        const json: GrepAnswer = await grepJson({ pattern: 'hit', max_results: 5, offset }, pagesEnv);
         const page = flatMatches(json, pages);
         assert.strictEqual(json.returned_matches, page.length);
         assert.strictEqual(json.total_matches, 12);

@@ -3,19 +3,19 @@ import { byteBudget } from '../../../src/engine/budget';
 import { runGlob } from '../../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { renderGlob, renderGrep } from '../../../src/engine/printer';
-import { contentFiles, countFiles, Fixture, makeEnv, pathFiles, rel, type GlobJson, type GrepJson } from '../fixture';
+import { contentFiles, countFiles, Fixture, makeEnv, pathFiles, rel, type GlobAnswer, type GrepAnswer } from '../fixture';
 
 /** The text the model receives, checked to be within the budget, parsed. */
-async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepJson> {
+async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
   const text = await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
-  return JSON.parse(text) as GrepJson;
+  return JSON.parse(text) as GrepAnswer;
 }
 
-async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobJson> {
+async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
   const text = await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
-  return JSON.parse(text) as GlobJson;
+  return JSON.parse(text) as GlobAnswer;
 }
 
 /** The call a budget note gives: `Call again with {…} to continue.` */
@@ -29,7 +29,7 @@ function continuation(notes: string[]): Record<string, unknown> | undefined {
  * Pages through a search until no next_offset, following the exact call of each budget note (or
  * offset = next_offset after a max_results page); returns every page.
  */
-async function pageThrough<T extends GrepJson | GlobJson>(first: Record<string, unknown>, call: (input: Record<string, unknown>) => Promise<T>): Promise<T[]> {
+async function pageThrough<T extends GrepAnswer | GlobAnswer>(first: Record<string, unknown>, call: (input: Record<string, unknown>) => Promise<T>): Promise<T[]> {
   const pages: T[] = [];
   let input: Record<string, unknown> | undefined = first;
   while (input) {

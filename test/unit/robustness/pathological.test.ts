@@ -20,7 +20,7 @@ import { SearchPool } from '../../../src/engine/pool';
 import { renderGrep } from '../../../src/engine/printer';
 import type { FileSource } from '../../../src/engine/fileSource';
 import { main as cli } from '../../../src/cli';
-import { Fixture, makeEnv, type EnvOptions, type GrepJson, type GlobJson } from '../fixture';
+import { Fixture, makeEnv, type EnvOptions, type GrepAnswer, type GlobAnswer } from '../fixture';
 
 const MANY = Number(process.env.PATHOLOGICAL_FILES ?? 100_000);
 
@@ -33,7 +33,7 @@ describe('pathological trees', function () {
   after(() => pool.dispose());
 
   const env = (root: string, options: EnvOptions = {}): SearchEnvironment => ({ ...makeEnv(root, options), pool });
-  const grep = async (input: object, e: SearchEnvironment) => JSON.parse(await renderGrep(await runGrep(input, e), byteBudget(51_200))) as GrepJson;
+  const grep = async (input: object, e: SearchEnvironment) => JSON.parse(await renderGrep(await runGrep(input, e), byteBudget(51_200))) as GrepAnswer;
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {
@@ -146,7 +146,7 @@ describe('pathological trees', function () {
         ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });
       assert.strictEqual(run.status, 0, run.stderr);
-      const json = JSON.parse(run.stdout) as GrepJson;
+      const json = JSON.parse(run.stdout) as GrepAnswer;
       assert.deepStrictEqual(json.files, [{ file: fx.path('ok.txt'), count: 1 }]);
       assert.deepStrictEqual(json.skipped, { ...noSkips, unreadable: 1 });
     });
@@ -262,7 +262,7 @@ describe('pathological trees', function () {
     it('the CLI prints JSON for them, a leading-dash name is not taken for an option', async () => {
       const { code, stdout } = await cli(['glob', '{"pattern":"-*"}', '--workspace', fx.root]);
       assert.strictEqual(code, 0);
-      const json = JSON.parse(stdout!) as GlobJson;
+      const json = JSON.parse(stdout!) as GlobAnswer;
       assert.deepStrictEqual(json.files, [fx.path('--include=x.txt'), fx.path('-rf.txt')]);
     });
   });
