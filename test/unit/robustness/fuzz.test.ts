@@ -248,45 +248,31 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   });
   afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
 
-  it(`grep: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
-    let answers = 0;
-    let errors = 0;
-    await check(
-      fc.asyncProperty(toolInput(GREP_SCHEMA), async (input) => {
-        const result = await settle(`grep ${describeInput(input)}`, runGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))));
-        if (result.ok) {
-          answers++;
-          checkGrepText(result.value, fx.root);
-        } else {
-          errors++;
-          checkError(result.error, GREP_FIELDS);
-        }
-      }),
-      params(RUNS),
-    );
-    assert.ok(answers >= RUNS / 20, `enough cases reach the engine (${answers} answers, ${errors} errors)`);
-    if (process.env.FUZZ_RUNS) console.log(`      grep: ${answers} answers, ${errors} errors`);
-  });
-
-  it(`glob: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
-    let answers = 0;
-    let errors = 0;
-    await check(
-      fc.asyncProperty(toolInput(GLOB_SCHEMA), async (input) => {
-        const result = await settle(`glob ${describeInput(input)}`, runGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))));
-        if (result.ok) {
-          answers++;
-          checkGlobText(result.value, fx.root);
-        } else {
-          errors++;
-          checkError(result.error, GLOB_FIELDS);
-        }
-      }),
-      params(RUNS),
-    );
-    assert.ok(answers >= RUNS / 20, `enough cases reach the engine (${answers} answers, ${errors} errors)`);
-    if (process.env.FUZZ_RUNS) console.log(`      glob: ${answers} answers, ${errors} errors`);
-  });
+  const tools = [
+    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => runGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
+    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => runGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
+  ];
+  for (const { tool, schema, fields, answer, checkText } of tools) {
+    it(`${tool}: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
+      let answers = 0;
+      let errors = 0;
+      await check(
+        fc.asyncProperty(toolInput(schema), async (input) => {
+          const result = await settle(`${tool} ${describeInput(input)}`, answer(input));
+          if (result.ok) {
+            answers++;
+            checkText(result.value, fx.root);
+          } else {
+            errors++;
+            checkError(result.error, fields);
+          }
+        }),
+        params(RUNS),
+      );
+      assert.ok(answers >= RUNS / 20, `enough cases reach the engine (${answers} answers, ${errors} errors)`);
+      if (process.env.FUZZ_RUNS) console.log(`      ${tool}: ${answers} answers, ${errors} errors`);
+    });
+  }
 
   it('prepareInvocation: any input gives a progress message (and a confirmation only for an outside path), never an exception', async () => {
     const ctx = { folders: env.folders, config: env.config, kind: (path: string) => env.source.kind(path) };
