@@ -10,7 +10,7 @@ import { globRequest } from '../../engine/guard';
 import { globNotes, printGlob } from '../../engine/printer';
 import type { GlobInput } from '../../engine/types';
 import { environment } from '../tools';
-import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, type ResourceItem, uriOf } from './shared';
+import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, StepAside, type ResourceItem, uriOf } from './shared';
 import { errorText, labelText, plural, quote } from './text';
 
 export const FIND_FILES_COMMAND = 'grepTools.findFiles';
@@ -40,8 +40,7 @@ class FindFilesSession {
   private pattern = '';
   private source: vscode.CancellationTokenSource | undefined;
   private report: GlobReport | undefined;
-  /** The pick is hidden while a modal asks: its hide is not the end of the session. */
-  private away = false;
+  private readonly aside = new StepAside(this.pick);
 
   constructor(
     private readonly history: History<string>,
@@ -56,7 +55,7 @@ class FindFilesSession {
       this.pick.onDidTriggerButton((button) => void this.onButton(button)),
       this.pick.onDidTriggerItemButton((event) => void this.onItemButton(event.item, event.button)),
       this.pick.onDidHide(() => {
-        if (this.away) return;
+        if (this.aside.isAway) return;
         this.source?.cancel();
         for (const disposable of this.disposables) disposable.dispose();
       }),
@@ -133,12 +132,7 @@ class FindFilesSession {
     const what = `Find files matching ${quote(glob)}`;
     const outside = await outsideBases(globBase(glob), env);
     if (outside.length) {
-      // Out of the modal's way, and back with the focus in its input whatever the answer.
-      this.away = true;
-      this.pick.hide();
-      const confirmed = await confirmOutside(outside, what, env, this.log);
-      this.away = false;
-      this.pick.show();
+      const confirmed = await this.aside.during(() => confirmOutside(outside, what, env, this.log));
       if (!confirmed) return;
       env.allowOutside = true;
     }

@@ -12,6 +12,7 @@ import type { GrepInput, LineResult } from '../../engine/types';
 import { environment } from '../tools';
 import {
   confirmOutside,
+  StepAside,
   copyJson,
   COPY_JSON,
   History,
@@ -83,8 +84,8 @@ class SearchTextSession {
   private readonly pick = vscode.window.createQuickPick<Item>();
   private readonly disposables: vscode.Disposable[] = [this.pick];
   private mode: 'pattern' | 'results' = 'pattern';
-  /** The pick is hidden for a moment (files to include, a modal): its hide is not the end of the session. */
-  private away = false;
+  /** The pick steps aside for files to include and for a modal. */
+  private readonly aside = new StepAside(this.pick);
   private options: SearchOptions;
   private pattern = '';
   private run: Run | undefined;
@@ -107,7 +108,7 @@ class SearchTextSession {
       this.pick.onDidTriggerButton((button) => void this.onButton(button)),
       this.pick.onDidTriggerItemButton((event) => void this.onItemButton(event.item, event.button)),
       this.pick.onDidHide(() => {
-        if (!this.away) this.dispose();
+        if (!this.aside.isAway) this.dispose();
       }),
     );
   }
@@ -197,16 +198,13 @@ class SearchTextSession {
 
   private async editInclude(): Promise<void> {
     this.pattern = this.pick.value;
-    this.away = true;
-    const include = await pickInclude(this.options.include, this.includeHistory);
-    this.away = false;
+    const include = await this.aside.during(() => pickInclude(this.options.include, this.includeHistory));
     if (include !== undefined) {
       this.options = { ...this.options, include: include.trim() };
       await this.state.update(OPTIONS_KEY, this.options);
       if (this.options.include) await this.includeHistory.add(this.options.include);
     }
     this.showPattern(this.pattern);
-    this.pick.show();
   }
 
   // ----- events
@@ -288,12 +286,7 @@ class SearchTextSession {
     const what = `Search for ${quote(search.pattern)}`;
     const outside = await outsideBases(input.path, env);
     if (outside.length) {
-      // Out of the modal's way, and back with the focus in its input whatever the answer.
-      this.away = true;
-      this.pick.hide();
-      const confirmed = await confirmOutside(outside, what, env, this.log);
-      this.away = false;
-      this.pick.show();
+      const confirmed = await this.aside.during(() => confirmOutside(outside, what, env, this.log));
       if (!confirmed) {
         source.dispose();
         return;

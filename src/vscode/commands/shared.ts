@@ -52,6 +52,32 @@ export async function confirmOutside(
   return true;
 }
 
+/**
+ * Lets a quick pick step aside for a moment (a modal, another quick pick) and come back with the focus
+ * in its input whatever the answer; while it is away its hide is not the end of the session.
+ */
+export class StepAside {
+  private away = false;
+
+  constructor(private readonly pick: { hide(): void; show(): void }) {}
+
+  /** The pick is hidden on purpose, and will be back. */
+  get isAway(): boolean {
+    return this.away;
+  }
+
+  async during<T>(ask: () => Promise<T>): Promise<T> {
+    this.away = true;
+    this.pick.hide();
+    try {
+      return await ask();
+    } finally {
+      this.away = false;
+      this.pick.show();
+    }
+  }
+}
+
 /** Stops here, with a message, when no folder is open. */
 export async function requireFolder(): Promise<boolean> {
   if ((vscode.workspace.workspaceFolders ?? []).length > 0) return true;
