@@ -46,9 +46,14 @@ function ruleTest(rule: string): RuleTest {
   if (test === undefined) {
     const byName = /^\*\*\/([^/]+)$/.exec(rule);
     const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
+    const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
     if (byName && !GLOB_CHARS.test(byName[1])) {
       const name = byName[1].toLowerCase();
       test = (_path, lowerName) => lowerName === name;
+    } else if (affix && affix[1] !== affix[3]) {
+      // `*.pem`, `id_rsa*`: one '*' before or after plain text.
+      const text = affix[2].toLowerCase();
+      test = affix[1] ? (_path, lowerName) => lowerName.endsWith(text) : (_path, lowerName) => lowerName.startsWith(text);
     } else if (byName) {
       const nameTest = globTest(byName[1], true);
       test = (_path, lowerName) => nameTest(lowerName);
@@ -63,11 +68,19 @@ function ruleTest(rule: string): RuleTest {
   return test;
 }
 
+const compiledLists = new WeakMap<readonly string[], Array<{ rule: string; test: RuleTest }>>();
+
 /** The first denied-path rule that `relative` (a path below a workspace folder or search base) matches. */
 export function deniedRule(relative: string, rules: readonly string[]): string | undefined {
+  let list = compiledLists.get(rules);
+  if (list === undefined) {
+    list = rules.map((rule) => ({ rule, test: ruleTest(rule) }));
+    compiledLists.set(rules, list);
+  }
   const lowerPath = relative.toLowerCase();
   const lowerName = lastSegment(lowerPath);
-  return rules.find((rule) => ruleTest(rule)(lowerPath, lowerName));
+  for (const { rule, test } of list) if (test(lowerPath, lowerName)) return rule;
+  return undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import { compileMatcher } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
-import type { FileItem, FileOutcome, SearchPool, SearchSpec } from './pool';
+import type { FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 import type { UntitledDocument } from './untitled';
@@ -271,7 +271,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
-      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, collect, content }]))[0];
+      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content }], collect))[0];
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
     }
     const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
@@ -300,6 +300,14 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     pending.push(chunk);
     ahead += chunk.files.length;
   };
+  // Files for the pool, sent BATCH_SIZE at a time; all from one pass of the loop below, so one `collect`.
+  let batch: string[] = [];
+  let collect = true;
+  const flush = () => {
+    if (batch.length === 0) return;
+    queue({ files: batch, outcomes: poolSearch!.batch(batch, collect) });
+    batch = [];
+  };
   try {
     for (;;) {
       if (env.isCancelled() || stop.reason()) break;
@@ -307,13 +315,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         timedOut = true;
         break;
       }
-      const collect = totalResults < offset + limit;
-      let batch: FileItem[] = [];
-      const flush = () => {
-        if (batch.length === 0) return;
-        queue({ files: batch.map((file) => file.path), outcomes: poolSearch!.batch(batch) });
-        batch = [];
-      };
+      collect = totalResults < offset + limit;
       while (!exhausted && ahead + batch.length < readAhead) {
         const item = next.next();
         if (item.done) {
@@ -323,7 +325,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         listed++;
         const candidate = item.value;
         if (poolSearch && !overrides?.has(candidate.path)) {
-          batch.push({ path: candidate.path, collect });
+          batch.push(candidate.path);
           if (batch.length === BATCH_SIZE) flush();
         } else {
           flush();
@@ -353,7 +355,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
           return;
         }
         filesSearched++;
-        if (outcome.count === 0) return;
+        if (outcome === 0 || outcome.count === 0) return;
         filesMatched++;
         totalMatches += outcome.count;
         if (mode === 'content') {

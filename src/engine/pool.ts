@@ -30,14 +30,14 @@ export interface NameTestSpec {
 
 export type JobSpec = SearchSpec | NameTestSpec;
 
-/** A file to search: read from its path, or, with `content`, the content given (already within maxFileSize). */
-export interface FileItem {
-  path: string;
-  collect: boolean;
-  content?: string | Uint8Array;
-}
+/** A file to search: its path (the worker reads it), or the content to search in its place (already within maxFileSize). */
+export type FileItem = string | { path: string; content: string | Uint8Array };
 
-export type FileOutcome = FileMatches | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
+/**
+ * What searching a file gave: its matches, 0 when it holds none (most files: a number is the cheapest
+ * thing to send back), or why it was skipped.
+ */
+export type FileOutcome = FileMatches | 0 | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
 
 export interface PoolOptions {
   /**
@@ -61,6 +61,8 @@ export interface BatchRequest {
   spec?: JobSpec;
   /** FileItem for a SearchSpec, a name (string) for a NameTestSpec. */
   items: unknown[];
+  /** A SearchSpec's batch: collect the matching lines (content mode, within the page asked for). */
+  collect: boolean;
 }
 
 /** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
@@ -76,6 +78,7 @@ export interface BatchResult {
 interface Batch {
   search: PoolSearch<unknown, unknown>;
   items: unknown[];
+  collect: boolean;
   resolve(outcomes: unknown[]): void;
   reject(error: Error): void;
 }
@@ -117,11 +120,11 @@ export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
 
   /**
    * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
-   * files amortise the messages and keep every worker busy to the end.
+   * files amortise the messages and keep every worker busy to the end. `collect`: see BatchRequest.
    */
-  batch(items: Item[]): Promise<Outcome[]> {
+  batch(items: Item[], collect = false): Promise<Outcome[]> {
     return new Promise((resolve, reject) =>
-      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, resolve: resolve as (outcomes: unknown[]) => void, reject }),
+      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, collect, resolve: resolve as (outcomes: unknown[]) => void, reject }),
     );
   }
 
@@ -257,7 +260,7 @@ export class SearchPool {
         const batch = this.queue.shift()!;
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
-        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items };
+        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, collect: batch.collect };
         if (!slot.specKeys.includes(batch.search.key)) {
           request.spec = batch.search.spec;
           if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();

@@ -53,9 +53,16 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
 }
 
 /**
+ * What the first read of a file asks for: most source files fit, and need no fstat (a read that comes
+ * back short is followed by one that returns 0, the end of the file).
+ */
+const FIRST_READ = 64 * 1024;
+
+/**
  * The same, synchronously: what a search worker uses (it has nothing else to do while it reads).
  * `buffer(size)` may lend a reusable buffer of at least `size` bytes; the bytes returned are then only
- * valid until the next read.
+ * valid until the next read. A file that fits the first read is not fstat'ed: only one that fills it
+ * (its size decides), or reads as empty (a FIFO also does), is.
  */
 export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe, scope?: ReadScope): ReadOutcome {
   let fd: number | undefined;
@@ -63,11 +70,23 @@ export function readFileCappedSync(path: string, maxSize: number, buffer: (size:
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const refused = refuseOpened(fd, path, scope);
     if (refused) return refused;
+    const first = Math.min(FIRST_READ, maxSize + 1);
+    let bytes = buffer(first);
+    let filled = readSync(fd, bytes, 0, first, 0);
+    if (filled > 0 && filled < first) {
+      // Short: the end of the file, which the next read confirms (or, rarely, more bytes came).
+      const more = readSync(fd, bytes, filled, first - filled, filled);
+      if (more === 0) return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
+      filled += more;
+    }
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
     if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
-    const bytes = buffer(stat.size);
-    let filled = 0;
+    if (stat.size > bytes.length) {
+      const whole = buffer(stat.size);
+      if (whole !== bytes) bytes.copy(whole, 0, 0, filled);
+      bytes = whole;
+    }
     while (filled < stat.size) {
       const read = readSync(fd, bytes, filled, stat.size - filled, filled);
       if (read === 0) break;

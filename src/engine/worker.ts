@@ -8,7 +8,7 @@ import { setPriority } from 'os';
 import { parentPort, workerData } from 'worker_threads';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
-import { compilePrefilter, searchBytes, searchText } from './searcher';
+import { compilePrefilter, searchBytes, searchText, type SearchOptions } from './searcher';
 import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
 
 interface PreparedSearch {
@@ -44,13 +44,16 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-function searchFile({ path, collect, content }: FileItem, { spec, matcher, prefilter }: PreparedSearch): FileOutcome {
-  const options = { ...spec.search, collect: collect && spec.search.collect };
-  if (typeof content === 'string') return searchText(content, matcher, options);
-  if (content) return searchBytes(content, matcher, prefilter, options);
-  const read = readFileCappedSync(path, spec.maxFileSize, lend, spec.scope);
-  if (read.kind !== 'bytes') return read.kind;
-  return searchBytes(read.bytes, matcher, prefilter, options);
+function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions): FileOutcome {
+  let found: ReturnType<typeof searchBytes>;
+  if (typeof item !== 'string') {
+    found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
+  } else {
+    const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
+    if (read.kind !== 'bytes') return read.kind;
+    found = searchBytes(read.bytes, matcher, prefilter, options);
+  }
+  return found !== 'binary' && found.count === 0 ? 0 : found;
 }
 
 /** The niceness of a background search thread: the process's other threads go first. */
@@ -76,7 +79,13 @@ if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
   const job = prepare(request.specKey, request.spec);
-  const outcomes = 'nameRegex' in job ? (request.items as string[]).map((name) => job.nameRegex.test(name)) : (request.items as FileItem[]).map((file) => searchFile(file, job));
+  let outcomes: boolean[] | FileOutcome[];
+  if ('nameRegex' in job) {
+    outcomes = (request.items as string[]).map((name) => job.nameRegex.test(name));
+  } else {
+    const options = { ...job.spec.search, collect: request.collect && job.spec.search.collect };
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
+  }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);
 });
