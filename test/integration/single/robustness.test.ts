@@ -110,7 +110,7 @@ describe('robustness in the extension host', function () {
     assert.strictEqual(after.total_matches, 3);
   });
 
-  it('20 invocations at once (grep and glob, 5 cancelled midway) all end correctly; a cancelled one rejects within 1 s of cancel()', async () => {
+  it('20 invocations at once (grep and glob, 5 cancelled midway) all end correctly; a cancelled one rejects within 1 s of cancel(), their median within 200 ms', async () => {
     const calls: Array<{ tool: 'grep' | 'glob'; input: object }> = [
       { tool: 'grep', input: { pattern: 'TODO', output_mode: 'count' } },
       { tool: 'grep', input: { pattern: 'def \\w+', context_lines: 1 } },
@@ -159,6 +159,8 @@ describe('robustness in the extension host', function () {
         // workbench and back (in code-server, a browser): the engine's own part is measured below.
         assert.ok(ms < 1000, `control returned ${ms} ms after the cancellation (all: ${delays.join(', ')} ms)`);
       }
+      const median = [...delays].sort((a, b) => a - b)[Math.floor(delays.length / 2)];
+      assert.ok(median < 200, `control returned within 200 ms of cancel() for most calls (all: ${delays.join(', ')} ms)`);
       sources.forEach((source) => source.dispose());
     } finally {
       await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', LIMIT_SECONDS, vscode.ConfigurationTarget.Global);
