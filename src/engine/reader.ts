@@ -13,12 +13,15 @@ export type ReadOutcome =
   | { kind: 'outside_workspace' }
   | { kind: 'denied' };
 
+/** Where Linux shows what each open descriptor is; by pid, which saves resolving /proc/self on every file. */
+const FD_LINKS = `/proc/${process.pid}/fd/`;
+
 /** The scope check on an open file; undefined when it may be read. */
 function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): ReadOutcome | undefined {
   if (!scope) return undefined;
   let real: string;
   try {
-    real = readlinkSync(`/proc/self/fd/${fd}`); // Linux: the file actually opened
+    real = readlinkSync(`${FD_LINKS}${fd}`); // Linux: the file actually opened
   } catch {
     real = realpathSync(path);
   }
