@@ -1,9 +1,10 @@
 // `npm run soak`: SOAK_MINUTES (default 10) of random tool invocations against the bench corpus, through
 // the engine and one shared worker pool in this process (as the extension host runs them), SOAK_CONCURRENCY
-// (default 4) at a time. Mixes realistic grep/glob calls (glob's mode "regex" too), invalid inputs, catastrophic regexes (on lines and on file names) under a short
-// time limit and cancelled calls. Reports invocations, outcomes and errors by kind, p50/p99 latency, and the
-// process RSS (workers included) over time. Exits 1 on any unexpected error, a non-JSON answer or RSS that
-// grew by more than half (+64 MB) from the first minute to the last. SOAK_SEED makes the sequence repeatable.
+// (default 4) at a time. Mixes realistic grep/glob calls (glob's mode "regex" too), invalid inputs,
+// catastrophic regexes (against lines and against file names) under a short time limit and cancelled
+// calls. Reports invocations, outcomes and errors by kind, p50/p99 latency, and the process RSS (workers
+// included) over time. Exits 1 on any unexpected error, a non-JSON answer or RSS that grew by more than
+// half (+64 MB) from the first minute to the last. SOAK_SEED makes the sequence repeatable.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
