@@ -5,12 +5,13 @@
  * same directories, so both sources count the same. Reads only the directories that hold listed files
  * (never a denied or excluded one, never one behind a refused link) and opens no file.
  */
-import { promises as fs, type Dirent } from 'fs';
+import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import type { PrunedEntry } from './fileSource';
 import { deniedDirectoryGlobs, deniedRule } from './globs';
 import { judgeLink } from './guard';
 import type { SearchBase } from './roots';
+import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from './types';
 
 export interface AuditOptions {
@@ -35,66 +36,76 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
   const realRoot = await fs.realpath(base.root).catch(() => base.root);
   const granted = [realRoot, ...options.granted];
   const deniedDirs = deniedDirectoryGlobs(options.denied);
-  const listed = new Set(files.map((file) => file.relative));
+  // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
+  const slices = new TimeSlices();
+  const listed = new Set<string>();
   const withFiles = new Set<string>(['']);
   for (const file of files) {
+    listed.add(file.relative);
     for (let dir = parentOf(file.relative); dir !== '' && !withFiles.has(dir); dir = parentOf(dir)) withFiles.add(dir);
+    if (slices.due()) await slices.pause();
   }
   const blocked = new Set<string>();
   const rootOf = nodePath.relative(base.root, base.base).split(nodePath.sep).join('/');
   let level = [''];
   while (level.length > 0) {
     const next: string[] = [];
-    await Promise.all(
-      level.map(async (dir) => {
-        let entries: Dirent[];
-        try {
-          entries = await fs.readdir(dir ? nodePath.join(base.base, dir) : base.base, { withFileTypes: true });
-        } catch {
-          options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
-          blocked.add(dir);
-          return;
+    // A level's directories are read at once; their entries are then gone through a slice at a time
+    // (the reads complete together, and handling each in its callback would run them back to back).
+    const listings = await Promise.all(
+      level.map(async (dir) => ({ dir, entries: await fs.readdir(dir ? nodePath.join(base.base, dir) : base.base, { withFileTypes: true }).catch(() => undefined) })),
+    );
+    for (const { dir, entries } of listings) {
+      if (entries === undefined) {
+        options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
+        blocked.add(dir);
+        continue;
+      }
+      for (const entry of entries) {
+        if (slices.due()) await slices.pause();
+        const relative = dir ? `${dir}/${entry.name}` : entry.name;
+        const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
+        // The walker's order: denied directories, then excludes, then where a symlink leads.
+        if (deniedRule(fromRoot, deniedDirs) !== undefined) {
+          options.pruned.push({ base: baseIndex, relative, reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() });
+          blocked.add(relative);
+          continue;
         }
-        for (const entry of entries) {
-          const relative = dir ? `${dir}/${entry.name}` : entry.name;
-          const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
-          // The walker's order: denied directories, then excludes, then where a symlink leads.
-          if (deniedRule(fromRoot, deniedDirs) !== undefined) {
-            options.pruned.push({ base: baseIndex, relative, reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() });
+        // Excluded and holding nothing findFiles listed: not entered, not counted (as the walker does).
+        // Whatever holds listed files is checked, even if a glob here would call it excluded.
+        if (!withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot)) continue;
+        let isDirectory = entry.isDirectory();
+        if (entry.isSymbolicLink()) {
+          if (options.followSymlinks === false) {
             blocked.add(relative);
             continue;
           }
-          // Excluded and holding nothing findFiles listed: not entered, not counted (as the walker does).
-          // Whatever holds listed files is checked, even if a glob here would call it excluded.
-          if (!withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot)) continue;
-          let isDirectory = entry.isDirectory();
-          if (entry.isSymbolicLink()) {
-            if (options.followSymlinks === false) {
-              blocked.add(relative);
-              continue;
-            }
-            const link = judgeLink(nodePath.join(base.base, relative), granted, options.denied);
-            if (link.kind === 'dangling') {
-              blocked.add(relative);
-              continue;
-            }
-            if (link.kind !== 'follow') {
-              options.pruned.push({ base: baseIndex, relative, reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory });
-              blocked.add(relative);
-              continue;
-            }
-            isDirectory = link.directory;
+          const link = judgeLink(nodePath.join(base.base, relative), granted, options.denied);
+          if (link.kind === 'dangling') {
+            blocked.add(relative);
+            continue;
           }
-          if (isDirectory && withFiles.has(relative)) next.push(relative);
+          if (link.kind !== 'follow') {
+            options.pruned.push({ base: baseIndex, relative, reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory });
+            blocked.add(relative);
+            continue;
+          }
+          isDirectory = link.directory;
         }
-      }),
-    );
+        if (isDirectory && withFiles.has(relative)) next.push(relative);
+      }
+    }
     level = next;
   }
-  return files.filter((file) => {
-    for (let path = file.relative; path !== ''; path = parentOf(path)) if (blocked.has(path)) return false;
-    return true;
-  });
+  if (blocked.size === 0) return [...files];
+  return filterInSlices(
+    files,
+    (file) => {
+      for (let path = file.relative; path !== ''; path = parentOf(path)) if (blocked.has(path)) return false;
+      return true;
+    },
+    slices,
+  );
 }
 
 /** A glob that matches regardless of case, for a matcher that has no such option (findFiles' exclude). */

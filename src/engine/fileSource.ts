@@ -7,6 +7,7 @@ import { Minimatch } from 'minimatch';
 import { allowList, policyRoot } from './guard';
 import { comparePaths, compileGlob, deniedRule, isNameGlob } from './globs';
 import type { SearchBase } from './roots';
+import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
 import type { Candidate, SkipCounts } from './types';
 
 export interface FileQuery {
@@ -170,18 +171,22 @@ export class CandidateFilterPass {
  * Applies the filter to each base's candidates and sorts each base's files by path. Returns one flat
  * list in base order.
  */
-export function filterCandidates(
+export async function filterCandidates(
   bases: SearchBase[],
   perBase: Candidate[][],
   filter: CandidateFilter,
   skipped: SkipCounts,
-): Candidate[] {
+): Promise<Candidate[]> {
   const pass = new CandidateFilterPass(bases, filter, skipped);
-  const result = bases.flatMap((_base, index) =>
-    (perBase[index] ?? []).filter((candidate) => pass.accept(index, candidate)).sort((a, b) => comparePaths(a.relative, b.relative)),
-  );
+  // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
+  const slices = new TimeSlices();
+  const sorted: Candidate[][] = [];
+  for (let index = 0; index < bases.length; index++) {
+    const kept = await filterInSlices(perBase[index] ?? [], (candidate) => pass.accept(index, candidate), slices);
+    sorted.push(await sortInSlices(kept, (a, b) => comparePaths(a.relative, b.relative), slices));
+  }
   pass.finish();
-  return result;
+  return sorted.flat();
 }
 
 /**

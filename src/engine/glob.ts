@@ -7,6 +7,7 @@ import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type Searc
 import { Minimatch } from 'minimatch';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
+import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
 import type { UntitledDocument } from './untitled';
 
 export interface GlobReport {
@@ -56,6 +57,9 @@ function compileRelativeGlob(pattern: string): (relative: string) => boolean {
   const glob = new Minimatch(pattern.replace(/^\.\//, ''), { dot: true, nocomment: true, nonegate: true });
   return (relative) => glob.match(relative);
 }
+
+/** Files whose modification time is asked for at once (sort "mtime"). */
+const MTIME_CONCURRENCY = 128;
 
 /** Names (base-relative paths) per worker message in mode "regex". */
 const NAME_BATCH_SIZE = 2000;
@@ -127,6 +131,8 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
       }
     : async () => glob!;
 
+  // Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts).
+  const slices = new TimeSlices();
   const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
     const pruned: PrunedEntry[] = [];
     const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted }, env.config.deniedPaths, pruned, env.isCancelled);
@@ -135,7 +141,8 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     const depth = input.max_depth ?? 0;
     const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
     // Match first, so only files the pattern would have listed count as denied.
-    const matching = perBase.map((files) => files.filter((c) => matches(c.relative) && withinDepth(c.relative, false)));
+    const matching: Candidate[][] = [];
+    for (const files of perBase) matching.push(await filterInSlices(files, (c) => matches(c.relative) && withinDepth(c.relative, false), slices));
     // A pruned entry counts when the pattern could have listed it, or files inside it (a regex: any).
     const below = mode === 'glob' ? globMayMatchBelow(sourceGlob, false) : () => true;
     const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : matches(relative));
@@ -145,10 +152,13 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   let ordered = found.map((c) => c.path);
   if (input.sort === 'mtime') {
     const times = new Map<string, number>();
-    await Promise.all(found.map(async (c) => times.set(c.path, await env.source.mtime(c.path))));
-    ordered = [...found]
-      .sort((a, b) => (times.get(b.path)! - times.get(a.path)!) || comparePaths(a.relative, b.relative))
-      .map((c) => c.path);
+    // MTIME_CONCURRENCY stats at a time: 100,000 at once would hold the thread while they are issued.
+    for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
+      if (env.isCancelled()) throw new CancelledError();
+      await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => times.set(c.path, await env.source.mtime(c.path))));
+    }
+    const newestFirst = await sortInSlices([...found], (a, b) => times.get(b.path)! - times.get(a.path)! || comparePaths(a.relative, b.relative), slices);
+    ordered = newestFirst.map((c) => c.path);
   }
 
   let deeperMatches: number | undefined;

@@ -22,9 +22,9 @@ describe('engine/fileSource', () => {
     const a: SearchBase = { root: '/w/a', base: '/w/a', folderIndex: 0 };
     const b: SearchBase = { root: '/w/b', base: '/w/b', folderIndex: 1 };
 
-    it('sorts each base by path and keeps the base order', () => {
+    it('sorts each base by path and keeps the base order', async () => {
       const skipped = emptySkips();
-      const result = filterCandidates(
+      const result = await filterCandidates(
         [b, a],
         [
           [candidate('/w/b', 'z.ts'), candidate('/w/b', 'a/x.ts')],
@@ -40,9 +40,9 @@ describe('engine/fileSource', () => {
       assert.deepStrictEqual(skipped, emptySkips());
     });
 
-    it('drops denied files and counts them', () => {
+    it('drops denied files and counts them', async () => {
       const skipped = emptySkips();
-      const result = filterCandidates(
+      const result = await filterCandidates(
         [a],
         [['.env', 'config/.env.production', 'keys/server.pem', 'src/app.ts', '.git/config'].map((r) => candidate('/w/a', r))],
         { denied: DEFAULT_DENIED_PATHS },
@@ -52,27 +52,27 @@ describe('engine/fileSource', () => {
       assert.strictEqual(skipped.denied, 4);
     });
 
-    it('judges denied paths from the workspace folder, not the search base', () => {
+    it('judges denied paths from the workspace folder, not the search base', async () => {
       // Searching /w/a/secrets/sub: the file is "x.txt" below the base but "secrets/sub/x.txt" in the folder.
       const base: SearchBase = { root: '/w/a', base: '/w/a/secrets/sub', folderIndex: 0 };
       const skipped = emptySkips();
-      const result = filterCandidates([base], [[{ path: '/w/a/secrets/sub/x.txt', relative: 'x.txt' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
+      const result = await filterCandidates([base], [[{ path: '/w/a/secrets/sub/x.txt', relative: 'x.txt' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
       assert.deepStrictEqual(result, []);
       assert.strictEqual(skipped.denied, 1);
     });
 
-    it('applies include and exclude to the base-relative path; a name glob matches at any depth', () => {
+    it('applies include and exclude to the base-relative path; a name glob matches at any depth', async () => {
       const files = [['src/a.ts', 'src/a.test.ts', 'src/deep/b.ts', 'docs/c.md', 'top.ts'].map((r) => candidate('/w/a', r))];
-      const run = (include?: string, exclude?: string) =>
-        filterCandidates([a], files, { include, exclude, denied: DEFAULT_DENIED_PATHS }, emptySkips()).map((c) => c.relative);
-      assert.deepStrictEqual(run('*.ts'), ['src/a.test.ts', 'src/a.ts', 'src/deep/b.ts', 'top.ts']);
-      assert.deepStrictEqual(run('src/*.ts'), ['src/a.test.ts', 'src/a.ts']);
-      assert.deepStrictEqual(run('*.ts', '*.test.ts'), ['src/a.ts', 'src/deep/b.ts', 'top.ts']);
-      assert.deepStrictEqual(run(undefined, 'src/**'), ['docs/c.md', 'top.ts']);
-      assert.deepStrictEqual(run('**/*.{md,ts}', 'src/deep/**'), ['docs/c.md', 'src/a.test.ts', 'src/a.ts', 'top.ts']);
+      const run = async (include?: string, exclude?: string) =>
+        (await filterCandidates([a], files, { include, exclude, denied: DEFAULT_DENIED_PATHS }, emptySkips())).map((c) => c.relative);
+      assert.deepStrictEqual(await run('*.ts'), ['src/a.test.ts', 'src/a.ts', 'src/deep/b.ts', 'top.ts']);
+      assert.deepStrictEqual(await run('src/*.ts'), ['src/a.test.ts', 'src/a.ts']);
+      assert.deepStrictEqual(await run('*.ts', '*.test.ts'), ['src/a.ts', 'src/deep/b.ts', 'top.ts']);
+      assert.deepStrictEqual(await run(undefined, 'src/**'), ['docs/c.md', 'top.ts']);
+      assert.deepStrictEqual(await run('**/*.{md,ts}', 'src/deep/**'), ['docs/c.md', 'src/a.test.ts', 'src/a.ts', 'top.ts']);
     });
 
-    it('counts what sources pruned where every source can see it: in the base, or beside a selected file', () => {
+    it('counts what sources pruned where every source can see it: in the base, or beside a selected file', async () => {
       const pruned: PrunedEntry[] = [
         { base: 0, relative: '.git', reason: 'denied', directory: true },
         { base: 0, relative: 'src/.ssh', reason: 'denied', directory: true },
@@ -82,39 +82,39 @@ describe('engine/fileSource', () => {
         { base: 0, relative: 'docs/link.md', reason: 'outside_workspace', directory: false },
       ];
       const files = [[candidate('/w/a', 'src/x.ts'), candidate('/w/a', 'docs/d.md')]];
-      const count = (include?: string) => {
+      const count = async (include?: string) => {
         const skipped = emptySkips();
-        filterCandidates([a], files, { include, denied: DEFAULT_DENIED_PATHS, pruned }, skipped);
+        await filterCandidates([a], files, { include, denied: DEFAULT_DENIED_PATHS, pruned }, skipped);
         return [skipped.denied, skipped.outside_workspace];
       };
-      assert.deepStrictEqual(count(), [2, 2]);
+      assert.deepStrictEqual(await count(), [2, 2]);
       // include *.ts: the .md link is not asked for; directories may hold a .ts. docs holds no selected file.
-      assert.deepStrictEqual(count('*.ts'), [2, 1]);
+      assert.deepStrictEqual(await count('*.ts'), [2, 1]);
       // include src/**: only what lies under src counts.
-      assert.deepStrictEqual(count('src/**'), [1, 1]);
+      assert.deepStrictEqual(await count('src/**'), [1, 1]);
     });
 
-    it('with an allow-list, keeps only allowed files and counts the others as denied', () => {
+    it('with an allow-list, keeps only allowed files and counts the others as denied', async () => {
       const skipped = emptySkips();
       const files = [['src/a.ts', 'docs/b.md', 'README.md'].map((r) => candidate('/w/a', r))];
-      const result = filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**', '*.md'] }, skipped);
+      const result = await filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**', '*.md'] }, skipped);
       assert.deepStrictEqual(result.map((c) => c.relative), ['README.md', 'docs/b.md', 'src/a.ts']);
       const narrow = emptySkips();
-      assert.deepStrictEqual(filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**'] }, narrow).map((c) => c.relative), ['src/a.ts']);
+      assert.deepStrictEqual((await filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**'] }, narrow)).map((c) => c.relative), ['src/a.ts']);
       assert.strictEqual(narrow.denied, 2);
     });
 
-    it('judges a confirmed outside base from the file system root, so /home/me/.aws/credentials stays denied', () => {
+    it('judges a confirmed outside base from the file system root, so /home/me/.aws/credentials stays denied', async () => {
       const base: SearchBase = { root: '/home/me/.aws', base: '/home/me/.aws', folderIndex: -1 };
       const skipped = emptySkips();
-      const result = filterCandidates([base], [[{ path: '/home/me/.aws/credentials', relative: 'credentials' }, { path: '/home/me/.aws/config', relative: 'config' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
+      const result = await filterCandidates([base], [[{ path: '/home/me/.aws/credentials', relative: 'credentials' }, { path: '/home/me/.aws/config', relative: 'config' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
       assert.deepStrictEqual(result.map((c) => c.relative), ['config']);
       assert.strictEqual(skipped.denied, 1);
     });
 
-    it('lists a file found under two bases once, in the first base', () => {
+    it('lists a file found under two bases once, in the first base', async () => {
       const inner: SearchBase = { root: '/w/a', base: '/w/a/src', folderIndex: 0 };
-      const result = filterCandidates(
+      const result = await filterCandidates(
         [a, inner],
         [[candidate('/w/a', 'src/x.ts')], [{ path: '/w/a/src/x.ts', relative: 'x.ts' }]],
         { denied: DEFAULT_DENIED_PATHS },
