@@ -167,7 +167,7 @@ describe('robustness in the extension host', function () {
     }
   });
 
-  it('the engine stops a cancelled grep or glob within 200 ms of a VS Code cancellation token, in this extension host: while findFiles lists, or while workers run catastrophic regexes', async () => {
+  it('the engine stops a cancelled grep or glob within 200 ms of a VS Code cancellation token, in this extension host: while findFiles lists, or while workers run catastrophic regexes on lines or names', async () => {
     const pool = new SearchPool(2, { background: true }).warm();
     /** The extension's environment for the token, with this test's pool (in the background, as the extension's); `listing` settles once findFiles is under way. */
     const engineEnv = (token: vscode.CancellationToken) => {
@@ -200,9 +200,12 @@ describe('robustness in the extension host', function () {
     };
     try {
       const stops = await Promise.all([
-        // In the workers, deep in a catastrophic regex.
+        // In the workers, deep in a catastrophic regex: against lines, and against names (glob's mode "regex").
         ...REDOS.slice(0, 5).map((entry, i) =>
           cancelled((env) => runGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env), () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i))),
+        ),
+        ...REDOS.slice(0, 2).map((entry, i) =>
+          cancelled((env) => runGlob({ pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` }, env), () => new Promise((resolve) => setTimeout(resolve, 300 + 50 * i))),
         ),
         // While VS Code's findFiles lists the files.
         cancelled((env) => runGrep({ pattern: 'TODO' }, env), (listing) => listing),
