@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
-import type { PrunedEntry } from './fileSource';
+import { parentOf, type PrunedEntry } from './fileSource';
 import { deniedDirectoryGlobs, deniedRule } from './globs';
 import { judgeLink } from './guard';
 import type { SearchBase } from './roots';
@@ -23,11 +23,6 @@ export interface AuditOptions {
   pruned: PrunedEntry[];
   /** false (VS Code's `search.followSymlinks`): nothing is reached through a symlink, as ripgrep without --follow. Default true. */
   followSymlinks?: boolean;
-}
-
-function parentOf(relative: string): string {
-  const slash = relative.lastIndexOf('/');
-  return slash === -1 ? '' : relative.slice(0, slash);
 }
 
 /** The files of one directory base that may be read, after checking every directory on their way. */

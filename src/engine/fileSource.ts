@@ -89,7 +89,8 @@ export function globMayMatchBelow(glob: string, nameAtAnyDepth = true): (relativ
   return (relativeDir) => matcher.match(relativeDir, true);
 }
 
-function parentOf(relative: string): string {
+/** The directory of a '/'-separated relative path ('' at the top). */
+export function parentOf(relative: string): string {
   const slash = relative.lastIndexOf('/');
   return slash === -1 ? '' : relative.slice(0, slash);
 }
