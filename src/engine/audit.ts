@@ -10,7 +10,7 @@ import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { deniedDirectoryGlobs, deniedRule } from './globs';
 import { judgeLink } from './guard';
-import type { SearchBase } from './roots';
+import { relativePosix, type SearchBase } from './roots';
 import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from './types';
 
@@ -41,7 +41,7 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
     if (slices.due()) await slices.pause();
   }
   const blocked = new Set<string>();
-  const rootOf = nodePath.relative(base.root, base.base).split(nodePath.sep).join('/');
+  const rootOf = relativePosix(base.root, base.base);
   let level = [''];
   while (level.length > 0) {
     const next: string[] = [];

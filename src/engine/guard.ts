@@ -23,7 +23,7 @@ import { braceExpand, Minimatch } from 'minimatch';
 import type { EngineConfig } from './config';
 import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
 import { notFoundHint } from './pathHint';
-import { isInside, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
+import { isInside, relativePosix, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
 
@@ -71,10 +71,6 @@ export function policyRoot(base: SearchBase): string {
   return base.folderIndex === -1 ? nodePath.parse(base.base).root : base.root;
 }
 
-function posixRelative(from: string, to: string): string {
-  return nodePath.relative(from, to).split(nodePath.sep).join('/');
-}
-
 /** The denied-path rule a root-relative path matches, as a file or as a directory a rule hides. */
 function deniedRelativeRule(relative: string, rules: readonly string[]): string | undefined {
   return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
@@ -82,7 +78,7 @@ function deniedRelativeRule(relative: string, rules: readonly string[]): string 
 
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
 export function deniedPathRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
-  const relative = posixRelative(root, absolute);
+  const relative = relativePosix(root, absolute);
   return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
@@ -152,7 +148,7 @@ function judgeUntitled(requested: string, document: UntitledDocument, ctx: Guard
   const { deniedPaths, allowedPaths } = ctx.config;
   const associated = document.associatedPath;
   const holder = associated === undefined ? -1 : innermost(associated, ctx.folders.map((folder) => folder.path));
-  const relative = associated === undefined ? document.name : posixRelative(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
+  const relative = associated === undefined ? document.name : relativePosix(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
   const resolved = associated ?? document.uri;
   const rule = deniedRelativeRule(relative, deniedPaths);
   if (rule !== undefined) return { kind: 'denied', requested, resolved, rule, message: deniedMessage(requested, resolved, rule, false) };
@@ -206,7 +202,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     const allowed = allowList(allowedPaths);
     const hidden = (absolute: string, root: string) => {
       if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
-      const relative = posixRelative(root, absolute);
+      const relative = relativePosix(root, absolute);
       return allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative);
     };
     const hint = await notFoundHint(base.base, { folders: ctx.folders, kind: ctx.kind, hidden });
@@ -227,7 +223,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   // 3. A non-empty allow-list: the base must be, or may hold, an allowed file (judged where it really is).
   const allowed = allowList(allowedPaths);
   if (allowed) {
-    const relative = posixRelative(realRoot, real);
+    const relative = relativePosix(realRoot, real);
     if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative))) {
       return { kind: 'denied', requested, resolved: real, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, real, allowedPaths) };
     }
