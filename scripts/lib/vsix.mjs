@@ -7,12 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
+import { installerEnv } from './installEnv.mjs';
 
 /** What the VSIX may hold besides vsce's own manifest files. */
 const SHIPPED = [/^dist\/(extension|worker|cli)\.js$/, /^media\/[^/]+$/, /^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
 
 function npm(repo, args) {
-  const result = spawnSync('npm', args, { cwd: repo, encoding: 'utf8', timeout: 300_000 });
+  const result = spawnSync('npm', args, { cwd: repo, encoding: 'utf8', timeout: 300_000, env: installerEnv(process.env) });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
   return result.stdout;
 }

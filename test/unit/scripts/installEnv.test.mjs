@@ -51,3 +51,16 @@ describe('installerEnv (scripts/lib/installEnv.mjs)', () => {
     assert.deepEqual(polluted, copy);
   });
 });
+
+describe('a child started with installerEnv', () => {
+  it('sees none of the npm settings of the npm that started the tests', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const parent = { ...process.env, npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64', npm_config_ignore_scripts: 'true' };
+    const child = spawnSync(process.execPath, ['-p', 'JSON.stringify(Object.keys(process.env).filter((n) => /^npm_/i.test(n)))'], {
+      env: installerEnv(parent),
+      encoding: 'utf8',
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), []);
+  });
+});
