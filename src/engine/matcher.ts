@@ -2,6 +2,13 @@
 import { hasTopLevelAlternation, requiredLiteral } from './literals';
 import { InputError } from './schema';
 
+/**
+ * A word character as ripgrep's Unicode `\\w` (and so its `-w`) defines it: letters and other alphabetic code
+ * points, marks, decimal digits, connector punctuation (`_`) and the joiners U+200C/U+200D. So `import` right
+ * after U+FE0F (a variation selector, a mark) is not a whole word, and `²` or `½` (numbers, not digits) do not join one.
+ */
+const WORD_CHAR = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
+
 export interface MatcherOptions {
   case_insensitive?: boolean;
   fixed_strings?: boolean;
@@ -50,7 +57,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
   }
   const literal = options.fixed_strings ? pattern : requiredLiteral(source);
   if (!options.fixed_strings && !options.word && !multiline) source = triedAtRunStarts(source);
-  if (options.word) source = `(?<![\\p{L}\\p{N}_])(?:${source})(?![\\p{L}\\p{N}_])`;
+  if (options.word) source = `(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`;
   const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;
   // Unicode mode first (so '.' and classes see code points, \p{..} works); plain mode accepts the
   // looser escapes models often write (\_, \-, \<).

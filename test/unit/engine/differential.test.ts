@@ -65,6 +65,9 @@ describe('differential: the engine against ripgrep', function () {
       'src/bom.txt': '\ufeffneedle after a BOM\nsecond line\n',
       'src/utf16le.txt': utf16('needle in utf-16 le\nanother line\nNEEDLE again\n'),
       'src/utf16be.txt': utf16('needle in utf-16 be\nlast\n', true),
+      // Word boundaries at Unicode word characters: a mark (U+FE0F, U+0301), a joiner (U+200D), a letter
+      // number (U+2160), and non-word numbers (superscript two, one half) next to the word.
+      'src/words.txt': '\ufe0fimport x\nimport\u0301 y\n\u200dimport z\n\u2160import w\n\u00b2import v\nimport\u00bd u\nplain import t\n',
       'src/multi.txt': 'start of block\nmiddle needle\nend of block\nstart again end\n',
       'data/blob.bin': Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2, 3]), Buffer.from('needle\n')]),
       'app.log': 'needle in a log\n',
@@ -86,6 +89,7 @@ describe('differential: the engine against ripgrep', function () {
     { pattern: 'NEEDLE', case_insensitive: true },
     { pattern: '(?i)needle' },
     { pattern: 'needle', word: true },
+    { pattern: 'import', word: true },
     { pattern: 'need\\w*' },
     { pattern: 'ne+dle\\b' },
     { pattern: 'needle + 1', fixed_strings: true },

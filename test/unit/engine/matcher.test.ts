@@ -93,6 +93,13 @@ describe('engine/matcher', () => {
       assert.ok(!finds('foo', 'foo_bar', { word: true }));
       assert.ok(!finds('foo', 'foo2', { word: true }));
       assert.ok(!finds('foo', 'éfoo', { word: true }));
+      // Word characters as ripgrep's Unicode \w: marks, joiners and letter numbers join a word; other numbers do not.
+      assert.ok(!finds('import', '\ufe0fimport x', { word: true }), 'a variation selector (a mark) before it');
+      assert.ok(!finds('import', 'import\u0301', { word: true }), 'a combining accent after it');
+      assert.ok(!finds('import', '\u200dimport', { word: true }), 'a zero-width joiner before it');
+      assert.ok(!finds('import', '\u2160import', { word: true }), 'a letter number (Roman numeral one) before it');
+      assert.ok(finds('import', '\u00b2import', { word: true }), 'superscript two is a number, not a word character');
+      assert.ok(finds('import', 'import\u00bd', { word: true }), 'one half is a number, not a word character');
       assert.ok(finds('a|b', 'x b y', { word: true }), 'alternation is grouped before the word boundaries');
       assert.ok(!finds('a|b', 'ab', { word: true }));
       assert.ok(finds('a.b', 'see a.b.', { word: true, fixed_strings: true }));
