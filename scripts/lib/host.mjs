@@ -16,6 +16,14 @@ function onSignal(signal) {
 }
 process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
+process.once('SIGHUP', onSignal);
+// A signal sent to a parent that does not pass it on (the `sh -c` of an npm script, an npm killed with
+// SIGKILL) leaves this process behind with a new parent: stop everything then too, so no VS Code outlives
+// the command that started it.
+const parentAtStart = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentAtStart) onSignal('SIGTERM');
+}, 500).unref();
 process.once('exit', () => {
   for (const cleanup of [...cleanups]) cleanup();
 });

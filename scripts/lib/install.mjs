@@ -38,18 +38,20 @@ function runWithProgress(command, args, options, what) {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
     const started = Date.now();
     const lines = [];
+    let latest = '';
     const collect = (chunk) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         const text = line.trim();
         if (text && !/Unknown (user|env) config/.test(text)) lines.push(text);
+        // The progress line shows the install's latest step, not a compiler's warning context.
+        if (/^[A-Za-z>]/.test(text) && !/warning|note:|In file included|^from /i.test(text)) latest = text;
       }
       if (lines.length > 400) lines.splice(0, lines.length - 200);
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     const timer = setInterval(() => {
-      const latest = (lines.at(-1) ?? '').slice(0, 100);
-      log(`  … ${what}: ${Math.round((Date.now() - started) / 1000)} s${latest ? ` (${latest})` : ''}`);
+      log(`  … ${what}: ${Math.round((Date.now() - started) / 1000)} s${latest ? ` (${latest.slice(0, 100)})` : ''}`);
     }, 15_000);
     child.on('error', (error) => {
       clearInterval(timer);
@@ -63,16 +65,41 @@ function runWithProgress(command, args, options, what) {
   });
 }
 
-/** Takes a directory lock (mkdir is atomic) so parallel runs do not install twice; waits up to 15 min. */
+/** Whether a process with this pid is alive (signal 0 tests without sending anything). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Takes a directory lock (mkdir is atomic) so parallel runs do not install twice; waits up to 15 min. The
+ * lock holds its owner's pid: a lock left by a run that was killed (Ctrl-C during an install) is taken over.
+ */
 async function withLock(dir, body) {
   const lock = `${dir}.lock`;
   const started = Date.now();
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
-      if (Date.now() - started > 15 * 60_000) throw new Error(`Timed out waiting for the install lock ${lock}; remove it if no install is running.`);
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // The owner has not written its pid yet, or the lock is gone: try again shortly.
+      }
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+        log(`taking over the install lock ${lock} left by process ${owner}, which is gone`);
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() - started > 15 * 60_000) throw new Error(`Timed out waiting for the install lock ${lock} (held by process ${owner}); remove it if no install is running.`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
@@ -98,10 +125,11 @@ export function ensureDebianPackages(packages, why) {
   log(`installing Debian packages ${missing.join(', ')} (${why})`);
   const env = { ...installerEnv(process.env), DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
-    run('apt-get', ['update', '-qq'], { env });
+    run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'update', '-qq'], { env });
     aptUpdated = true;
   }
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+  // Waits for dpkg's lock (another install running at the same time) instead of failing at once.
+  run('apt-get', ['-o', 'DPkg::Lock::Timeout=600', 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
 }
 
 /**
