@@ -11,6 +11,8 @@ import * as vscode from 'vscode';
 type Operation =
   | { id: number; op: 'command'; command: string; args?: unknown[]; wait?: boolean }
   | { id: number; op: 'tools' }
+  | { id: number; op: 'invoke'; tool: string; input: object }
+  | { id: number; op: 'memory' }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
 
 interface Result {
@@ -33,8 +35,38 @@ function message(error: unknown): string {
 /** Commands whose promise settles only when a chat turn ends run without waiting; their failure is reported on the next answer. */
 const background: string[] = [];
 
+/** The text a tool result carries for the model: its text parts, and the text nodes of a prompt-tsx part (Copilot's tools). */
+function resultText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(resultText).join('');
+  if (value && typeof value === 'object') {
+    const node = value as { value?: unknown; text?: unknown; children?: unknown; lineBreakBefore?: boolean };
+    if (typeof node.text === 'string') return `${node.lineBreakBefore ? '\n' : ''}${node.text}`;
+    return resultText(node.children ?? node.value ?? '');
+  }
+  return '';
+}
+
+/** Calls a tool the way another extension does (no chat request) and times it here, in the extension host. */
+async function invoke(tool: string, input: object): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  const result = await vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined });
+  const ms = performance.now() - started;
+  return { ms, text: resultText(result.content) };
+}
+
+/** The extension host's memory: resident now and its peak (VmHWM), in bytes. */
+async function memory(): Promise<{ rss: number; peakRss: number }> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile('/proc/self/status', 'utf8');
+  const peak = /^VmHWM:\s+(\d+) kB/m.exec(status);
+  return { rss: process.memoryUsage().rss, peakRss: peak ? Number(peak[1]) * 1024 : NaN };
+}
+
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
+  if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
+  if (operation.op === 'memory') return await memory();
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
   if (operation.wait === false) {
     pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));

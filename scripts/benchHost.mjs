@@ -1,0 +1,126 @@
+// `npm run bench:host`: our tools against Copilot's own search tools in ONE code-server session on the bench
+// corpus, both called the same way (vscode.lm.invokeTool from an extension, no chat request) and timed inside
+// the extension host. Per question: a warm-up call of each side, then SAMPLES interleaved rounds (the side
+// that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
+// extension activates, and the extension host's peak RSS at the end. Prints a Markdown table and writes it,
+// with every sample, to .test-artifacts/bench-host/.
+// Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
+// BENCH_HOST_SAMPLES (default 7) sets the rounds.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openAgentSession } from './lib/agent.mjs';
+import { ensureCorpus } from './lib/corpus.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SAMPLES = Number(process.env.BENCH_HOST_SAMPLES ?? 7);
+const artifacts = join(repo, '.test-artifacts', 'bench-host');
+
+/** [id, what it asks, our call, Copilot's call]. Copilot's maxResults is what its chat side passes by default. */
+const QUESTIONS = [
+  ['rare-literal', 'rare literal', ['grep', { pattern: 'MAX_SAFE_INTEGER', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'MAX_SAFE_INTEGER', isRegexp: false, maxResults: 100 }]],
+  ['frequent-literal', 'frequent literal', ['grep', { pattern: 'TODO', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'TODO', isRegexp: false, maxResults: 100 }]],
+  ['ignore-case', 'literal, ignore case', ['grep', { pattern: 'deprecated', fixed_strings: true, case_insensitive: true }], ['copilot_findTextInFiles', { query: 'deprecated', isRegexp: false, maxResults: 100 }]],
+  ['regex-literal', 'regex `\\w+Error\\(`', ['grep', { pattern: '\\w+Error\\(' }], ['copilot_findTextInFiles', { query: '\\w+Error\\(', isRegexp: true, maxResults: 100 }]],
+  ['regex-class', 'regex `[A-Z][a-z]+Error`', ['grep', { pattern: '[A-Z][a-z]+Error' }], ['copilot_findTextInFiles', { query: '[A-Z][a-z]+Error', isRegexp: true, maxResults: 100 }]],
+  ['include-ts', 'literal with include `**/*.ts`', ['grep', { pattern: 'export declare function', fixed_strings: true, include: '**/*.ts' }], ['copilot_findTextInFiles', { query: 'export declare function', isRegexp: false, includePattern: '**/*.ts', maxResults: 100 }]],
+  ['zero-result', 'literal with no match', ['grep', { pattern: 'zq_no_such_identifier_qz', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'zq_no_such_identifier_qz', isRegexp: false, maxResults: 100 }]],
+  ['glob-dts', 'glob `**/*.d.ts`', ['glob', { pattern: '**/*.d.ts', max_results: 100 }], ['copilot_findFiles', { query: '**/*.d.ts', maxResults: 100 }]],
+  ['glob-package', 'glob `**/package.json`', ['glob', { pattern: '**/package.json', max_results: 100 }], ['copilot_findFiles', { query: '**/package.json', maxResults: 100 }]],
+  ['glob-dir', 'glob `lodash/*.js`', ['glob', { pattern: 'lodash/*.js', max_results: 100 }], ['copilot_findFiles', { query: 'lodash/*.js', maxResults: 100 }]],
+];
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** How many results an answer reports: ours from its JSON, Copilot's from its header line. */
+function reported(tool, text) {
+  if (tool === 'grep' || tool === 'glob') {
+    try {
+      const answer = JSON.parse(text);
+      return tool === 'grep' ? `${answer.total_matches ?? '?'} lines` : `${answer.total_files ?? answer.total ?? answer.files?.length ?? '?'} files`;
+    } catch {
+      return `error: ${text.slice(0, 80)}`;
+    }
+  }
+  const found = /Found (\d+) match/.exec(text) ?? /(\d+) total result/.exec(text);
+  return found ? `${found[1]}${tool === 'copilot_findFiles' ? ' files' : ' lines'}` : text === '' ? '0 (empty)' : text.slice(0, 40);
+}
+
+async function main() {
+  const corpus = ensureCorpus();
+  process.stdout.write(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB at ${corpus.tree}\n`);
+  mkdirSync(artifacts, { recursive: true });
+  const session = await openAgentSession({
+    workspace: corpus.tree,
+    script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
+    artifactsDir: artifacts,
+    lifetimeSeconds: 3600,
+  });
+  let ok = false;
+  try {
+    const call = (tool, input) => session.bridge.call({ op: 'invoke', tool, input }, { timeoutMs: 120_000 });
+    // Copilot's tools are registered once Copilot Chat has started (enabled on this fresh profile by the session).
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const tools = await session.bridge.call({ op: 'tools' });
+      if (tools.includes('copilot_findTextInFiles') && tools.includes('grep')) break;
+      if (Date.now() > deadline) throw new Error(`Copilot's search tools were not registered within 90 s; tools: ${tools.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // Our first call activates the extension: the cost a person pays once per window.
+    const [firstTool, firstInput] = QUESTIONS[0][2];
+    const first = await call(firstTool, firstInput);
+    const copilotFirst = await call(...QUESTIONS[0][3]);
+    process.stdout.write(`First call after activation: ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`);
+
+    const samples = Object.fromEntries(QUESTIONS.map(([id]) => [id, { ours: [], copilot: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' }]));
+    for (const [id, , ours, copilot] of QUESTIONS) {
+      const a = await call(...ours);
+      const b = await call(...copilot);
+      Object.assign(samples[id], { oursBytes: Buffer.byteLength(a.text), copilotBytes: Buffer.byteLength(b.text), oursReported: reported(ours[0], a.text), copilotReported: reported(copilot[0], b.text) });
+    }
+    for (let round = 0; round < SAMPLES; round++) {
+      for (const [id, , ours, copilot] of QUESTIONS) {
+        const order = round % 2 === 0 ? [['ours', ours], ['copilot', copilot]] : [['copilot', copilot], ['ours', ours]];
+        for (const [side, [tool, input]] of order) samples[id][side].push((await call(tool, input)).ms);
+      }
+      process.stdout.write(`  round ${round + 1}/${SAMPLES} done\n`);
+    }
+    const memory = await session.bridge.call({ op: 'memory' });
+
+    const rows = QUESTIONS.map(([id, what]) => {
+      const s = samples[id];
+      const ours = median(s.ours);
+      const copilot = median(s.copilot);
+      return { ...s, id, what, oursMs: ours, copilotMs: copilot, ratio: ours / copilot };
+    });
+    const table = [
+      `| question | ours (ms) | Copilot (ms) | ratio | ours reports | Copilot reports | ours bytes | Copilot bytes |`,
+      `| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |`,
+      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursReported} | ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
+    ].join('\n');
+    const summary = [
+      `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians.`,
+      `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
+      '',
+      table,
+      '',
+    ].join('\n');
+    process.stdout.write(`\n${summary}`);
+    writeFileSync(join(artifacts, 'bench-host.md'), summary);
+    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, memory, rows }, null, 2));
+    process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
+    ok = true;
+  } finally {
+    await session.close(ok);
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:host failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exitCode = 1;
+});
