@@ -8,9 +8,6 @@ import { join } from 'node:path';
 /** Set by the runner: { page, server, workspace, artifacts, repo }. */
 export const ui = {};
 
-/** The invisible character around each highlighted match in a result's label (see src/vscode/commands/shared.ts). */
-export const MARK = '\u2063';
-
 export const widget = () => ui.page.locator('.quick-input-widget');
 export const input = () => ui.page.locator('.quick-input-widget .quick-input-box input');
 export const title = () => ui.page.locator('.quick-input-widget .quick-input-title');
@@ -33,10 +30,14 @@ export async function clickTitleButton(label) {
   await titleButton(label).click();
 }
 
-export const clean = (text) => text.replaceAll(MARK, '');
-
 export async function screenshot(name) {
   await ui.page.screenshot({ path: join(ui.artifacts, `${name}.png`) });
+}
+
+/** A picture of the quick input alone, as the README shows it. */
+export async function widgetScreenshot(name) {
+  await mouseAway();
+  await widget().screenshot({ path: join(ui.artifacts, `${name}.png`) });
 }
 
 /** The quick input's title once it matches. */

@@ -2,7 +2,8 @@
  * `Grep Tools: Search Text in Workspace…`: the grep engine for people. One quick pick in three modes:
  * the pattern (toggles for match case, whole word and regex, recent searches), the files to include, and
  * the results, which appear as files are searched and highlight each match; picking one opens the file
- * with the match selected.
+ * with the match selected. As in VS Code's Quick Search, the results keep the search text in the input:
+ * typing there searches again as the person types. Alt+C, Alt+W and Alt+R flip the toggles.
  */
 import * as vscode from 'vscode';
 import { CancelledError, runGrep, type GrepFileEntry, type GrepReport } from '../../engine/grep';
@@ -31,7 +32,6 @@ import {
   errorText,
   firstMatch,
   grepInput,
-  HIGHLIGHT_QUERY,
   labelText,
   lineRegex,
   patternProblem,
@@ -57,6 +57,17 @@ interface Item extends ResourceItem {
 const PROGRESS_DELAY_MS = 300;
 /** Results reach the quick pick at most this often (the first one at once). */
 const RESULTS_REFRESH_MS = 80;
+/** Typing in the results searches again once the keys pause this long. */
+const REFINE_DELAY_MS = 300;
+
+/** The context key true while the search's quick pick is shown: the toggle keys' `when` clause. */
+export const SEARCH_TEXT_CONTEXT = 'grepTools.searchTextVisible';
+export const TOGGLE_COMMANDS = {
+  matchCase: 'grepTools.searchText.toggleMatchCase',
+  wholeWord: 'grepTools.searchText.toggleWholeWord',
+  regex: 'grepTools.searchText.toggleRegex',
+} as const;
+type ToggleOption = keyof typeof TOGGLE_COMMANDS;
 
 const DEFAULT_OPTIONS: SearchOptions = { matchCase: false, wholeWord: false, regex: false, include: '' };
 
@@ -90,6 +101,11 @@ class SearchTextSession {
   private pattern = '';
   private run: Run | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  private refineTimer: NodeJS.Timeout | undefined;
+  /** Counts the searches started, so one that waited for a confirmation knows when a newer one took its place. */
+  private generation = 0;
+  /** Folders outside the workspace the person agreed to search in this session: searching again there asks no more. */
+  private readonly confirmed = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -118,6 +134,8 @@ class SearchTextSession {
     // Selected, so typing replaces a seed taken from the editor's selection.
     (this.pick as NewerQuickPick).valueSelection = [0, seed.length];
     this.pick.show();
+    active = this;
+    void vscode.commands.executeCommand('setContext', SEARCH_TEXT_CONTEXT, true);
   }
 
   private dispose(): void {
@@ -125,7 +143,22 @@ class SearchTextSession {
     this.disposed = true;
     this.cancelRun();
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.refineTimer);
     for (const disposable of this.disposables) disposable.dispose();
+    if (active === this) {
+      active = undefined;
+      void vscode.commands.executeCommand('setContext', SEARCH_TEXT_CONTEXT, false);
+    }
+  }
+
+  /** Alt+C, Alt+W, Alt+R: flips a toggle as its button does; in the results, searches again at once. */
+  async toggle(option: ToggleOption): Promise<void> {
+    if (this.disposed || this.aside.isAway) return;
+    this.options = { ...this.options, [option]: !this.options[option] };
+    await this.state.update(OPTIONS_KEY, this.options);
+    this.pick.buttons = this.buttons();
+    if (this.mode === 'pattern') this.pick.items = this.patternItems(this.pick.value);
+    else this.refine(this.pick.value, 0);
   }
 
   private cancelRun(): void {
@@ -152,10 +185,18 @@ class SearchTextSession {
     ];
   }
 
+  /** The toggles in both modes, so their state shows; the results add Back and, once done, Copy. */
+  private buttons(): vscode.QuickInputButton[] {
+    if (this.mode === 'pattern') return this.toggles();
+    const copy = this.run && this.run.state !== 'running' && this.run.report ? [COPY_JSON] : [];
+    return [vscode.QuickInputButtons.Back, ...this.toggles(), ...copy];
+  }
+
   private showPattern(value: string): void {
     this.mode = 'pattern';
     this.pick.title = this.options.include ? `Search Text in Workspace: files to include ${labelText(this.options.include)}` : 'Search Text in Workspace';
-    this.pick.placeholder = 'Text to search for (Enter to search, ↑↓ for recent searches)';
+    this.pick.placeholder = 'Text to search for (Enter to search, ↑↓ for recent searches, Alt+C/W/R toggle the options)';
+    clearTimeout(this.refineTimer);
     this.pick.buttons = this.toggles();
     this.pick.busy = false;
     this.pick.keepScrollPosition = false;
@@ -213,12 +254,27 @@ class SearchTextSession {
     if (this.mode === 'pattern') {
       this.pattern = value;
       this.pick.items = this.patternItems(value);
-    } else if (value !== HIGHLIGHT_QUERY) {
-      // Typing in the results edits the search.
+    } else if (value === '') {
+      // An emptied input is back at the start: recent searches.
       this.cancelRun();
-      const typed = value.startsWith(HIGHLIGHT_QUERY) ? value.slice(HIGHLIGHT_QUERY.length) : '';
-      this.showPattern(this.pattern + typed);
+      this.showPattern('');
+    } else if (value === this.run?.search.pattern) {
+      clearTimeout(this.refineTimer); // typed back to what is shown
+    } else {
+      this.refine(value);
     }
+  }
+
+  /** Typing in the results searches for what is typed, with the same options, once the keys pause. */
+  private refine(value: string, delay = REFINE_DELAY_MS): void {
+    clearTimeout(this.refineTimer);
+    this.refineTimer = setTimeout(() => {
+      this.refineTimer = undefined;
+      if (this.disposed || this.mode !== 'results') return;
+      const problem = patternProblem(value, this.options);
+      if (problem) this.pick.title = labelText(problem);
+      else void this.search({ pattern: value, ...this.options }, false);
+    }, delay);
   }
 
   private async onAccept(): Promise<void> {
@@ -231,7 +287,12 @@ class SearchTextSession {
       } else if (this.pick.value) {
         await this.search({ pattern: this.pick.value, ...this.options });
       }
+    } else if (this.refineTimer || this.pick.value !== this.run?.search.pattern) {
+      clearTimeout(this.refineTimer);
+      this.refineTimer = undefined;
+      await this.search({ pattern: this.pick.value, ...this.options });
     } else if (item?.match) {
+      if (this.run) await this.history.add(this.run.search);
       this.pick.hide();
       await openMatch(item.match.file, item.match.line, this.run?.regex, false);
     }
@@ -248,15 +309,12 @@ class SearchTextSession {
       return;
     }
     const option = (button as OptionButton).option;
-    if (this.mode !== 'pattern' || !option) return;
     if (option === 'include') {
+      this.cancelRun();
       await this.editInclude();
-      return;
+    } else if (option) {
+      await this.toggle(option);
     }
-    this.options = { ...this.options, [option]: !this.options[option] };
-    await this.state.update(OPTIONS_KEY, this.options);
-    this.pick.buttons = this.toggles();
-    this.pick.items = this.patternItems(this.pick.value);
   }
 
   private async onItemButton(item: Item, button: vscode.QuickInputButton): Promise<void> {
@@ -270,7 +328,9 @@ class SearchTextSession {
 
   // ----- searching
 
-  private async search(search: RecentSearch): Promise<void> {
+  /** Runs a search and lists its results; `record` keeps it in the recent searches (Enter, not typing). */
+  private async search(search: RecentSearch, record = true): Promise<void> {
+    const generation = ++this.generation;
     let regex: RegExp;
     try {
       regex = lineRegex(search.pattern, search);
@@ -286,30 +346,32 @@ class SearchTextSession {
     const what = `Search for ${quote(search.pattern)}`;
     const outside = await outsideBases(input.path, env);
     if (outside.length) {
-      const confirmed = await this.aside.during(() => confirmOutside(outside, what, env, this.log));
-      if (!confirmed) {
+      const asked = outside.some((base) => !this.confirmed.has(base));
+      if (asked && !(await this.aside.during(() => confirmOutside(outside, what, env, this.log)))) {
         source.dispose();
         return;
       }
+      for (const base of outside) this.confirmed.add(base);
       env.allowOutside = true;
     }
-    if (this.mode !== 'pattern' || this.disposed) {
+    if (generation !== this.generation || this.disposed) {
       source.dispose(); // closed, or another search started meanwhile
       return;
     }
-    await this.history.add(search);
+    if (record) await this.history.add(search);
     await this.state.update(OPTIONS_KEY, this.options);
+    this.cancelRun(); // the search it refines
 
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const run: Run = { search, input, regex, source, started: Date.now(), items: [], files: 0, results: 0, state: 'running', finished, finish };
     this.run = run;
     this.pattern = search.pattern;
+    if (this.mode === 'pattern') this.pick.value = search.pattern; // a recent search; in the results it is what is typed
     this.mode = 'results';
     this.pick.title = `Searching for ${labelText(quote(search.pattern))}…`;
-    this.pick.buttons = [vscode.QuickInputButtons.Back];
+    this.pick.buttons = this.buttons();
     this.pick.items = [];
-    this.pick.value = HIGHLIGHT_QUERY;
     this.pick.keepScrollPosition = true;
     this.pick.ignoreFocusOut = true; // clicking Cancel in the progress notification must not close the results
     this.pick.busy = true;
@@ -364,7 +426,7 @@ class SearchTextSession {
     if (run.items.length) run.items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     for (const match of entry.matches as LineResult[]) {
       run.items.push({
-        label: resultLabel(match.text, run.regex),
+        label: resultLabel(match.text, run.regex, run.search.pattern),
         description: `${where}:${match.line}`,
         iconPath: vscode.ThemeIcon.File,
         resourceUri: uri,
@@ -415,12 +477,15 @@ class SearchTextSession {
       this.refreshTimer = undefined;
       this.pick.busy = false;
       this.pick.ignoreFocusOut = false;
-      this.pick.buttons = run.report ? [vscode.QuickInputButtons.Back, COPY_JSON] : [vscode.QuickInputButtons.Back];
+      this.pick.buttons = this.buttons();
     }
   }
 }
 
 const OPTIONS_KEY = 'grepTools.searchText.options';
+
+/** The search whose quick pick is shown, for the toggle keys. */
+let active: SearchTextSession | undefined;
 
 interface IncludeItem extends vscode.QuickPickItem {
   include?: string;
@@ -492,7 +557,10 @@ export async function openMatch(file: string, line: number, regex: RegExp | unde
 export function registerSearchText(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
   const history = new History<RecentSearch>(context.workspaceState, 'grepTools.searchText.history', sameSearch);
   const includeHistory = new History<string>(context.workspaceState, 'grepTools.searchText.includeHistory', (a, b) => a === b);
-  return vscode.commands.registerCommand(SEARCH_TEXT_COMMAND, async () => {
+  const toggles = (Object.keys(TOGGLE_COMMANDS) as ToggleOption[]).map((option) =>
+    vscode.commands.registerCommand(TOGGLE_COMMANDS[option], () => active?.toggle(option)),
+  );
+  const search = vscode.commands.registerCommand(SEARCH_TEXT_COMMAND, async () => {
     if (!(await requireFolder())) return;
     const session = new SearchTextSession(context.workspaceState, history, includeHistory, log);
     // Like VS Code's find: a selection on one line seeds the pattern.
@@ -504,4 +572,5 @@ export function registerSearchText(context: vscode.ExtensionContext, log: vscode
     }
     session.start(seed);
   });
+  return vscode.Disposable.from(search, ...toggles);
 }

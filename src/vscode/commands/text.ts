@@ -1,24 +1,25 @@
 /**
  * The Command Palette search's text, without VS Code: what the person typed as the engine's input, and
- * results as quick pick labels with the match marked for highlighting. Unit-tested in plain Node.
+ * results as quick pick labels that keep the match in view. Unit-tested in plain Node.
  */
 import { compileMatcher } from '../../engine/matcher';
 import type { GrepInput } from '../../engine/types';
 
-/**
- * A quick pick highlights, in each label, what its value matches (VS Code turns the value into a
- * case-insensitive regex in which `*` means "anything"). Results mark their match with this invisible
- * character on both sides and set the value to MARK*MARK, so exactly the match is highlighted, whatever
- * the pattern (regex, case, whole word).
- */
-export const MARK = '\u2063';
-export const HIGHLIGHT_QUERY = `${MARK}*${MARK}`;
-
-/** Text shown in a quick pick label: `$(name)` would render as an icon, MARK would confuse highlights. */
+/** Text shown in a quick pick label: `$(name)` would render as an icon, a line break would end the row. */
 export function labelText(text: string): string {
-  return text
-    .replace(/[\u2063\r\n\u2028\u2029]/g, (c) => (c === MARK ? '' : ' '))
-    .replace(/\$\(/g, '$\u200b(');
+  return text.replace(/[\r\n\u2028\u2029]/g, ' ').replace(/\$\(/g, '$\u200b(');
+}
+
+/**
+ * What a quick pick highlights in a label for the value in its input, by VS Code's rule: the first
+ * case-insensitive occurrence of the value, in which `*` stands for anything.
+ */
+export function inputHighlight(label: string, value: string): [number, number] | undefined {
+  const query = value.trim();
+  if (!query) return undefined;
+  const source = query.replace(/[-\\{}+?|^$.,[\]()#\s]/g, '\\$&').replace(/\*/g, '.*');
+  const found = new RegExp(source, 'i').exec(label);
+  return found ? [found.index, found.index + found[0].length] : undefined;
 }
 
 export function quote(text: string): string {
@@ -118,9 +119,19 @@ export function firstMatch(text: string, regex: RegExp): [number, number] | unde
 /** Characters shown before the match at most, so a match far into a long line stays visible. */
 const LEAD = 40;
 
-/** A result's label: the line, trimmed, with its first match between MARKs (see HIGHLIGHT_QUERY). */
-export function resultLabel(text: string, regex: RegExp): string {
-  let line = text.replace(/\u2063/g, '');
+/** The line from `cut` on, after an ellipsis, with the span moved along. */
+function startAt(line: string, span: [number, number], cut: number): [string, [number, number]] {
+  if (/[\udc00-\udfff]/.test(line[cut] ?? '')) cut--; // never split a surrogate pair
+  return [`…${line.slice(cut)}`, [span[0] - cut + 1, span[1] - cut + 1]];
+}
+
+/**
+ * A result's label: the line, trimmed, cut so that its first match is in view and is what the quick pick
+ * highlights for `value` (the search text in its input) when the match is that text: a line holding the
+ * text earlier in another case, or not as a whole word, starts at the match.
+ */
+export function resultLabel(text: string, regex: RegExp, value: string): string {
+  let line = text;
   let span = firstMatch(line, regex);
   if (span && span[0] === span[1]) span = undefined; // nothing to highlight
   const indent = line.length - line.trimStart().length;
@@ -128,12 +139,8 @@ export function resultLabel(text: string, regex: RegExp): string {
     line = line.slice(indent);
     if (span) span = [span[0] - indent, span[1] - indent];
   }
-  if (span && span[0] > LEAD) {
-    let cut = span[0] - Math.floor(LEAD / 2);
-    if (/[\udc00-\udfff]/.test(line[cut] ?? '')) cut--; // never split a surrogate pair
-    line = `…${line.slice(cut)}`;
-    span = [span[0] - cut + 1, span[1] - cut + 1];
-  }
-  if (!span) return labelText(line);
-  return `${labelText(line.slice(0, span[0]))}${MARK}${labelText(line.slice(span[0], span[1]))}${MARK}${labelText(line.slice(span[1]))}`;
+  if (span && span[0] > LEAD) [line, span] = startAt(line, span, span[0] - Math.floor(LEAD / 2));
+  const highlight = span && inputHighlight(line, value);
+  if (span && highlight && highlight[0] < span[0]) [line, span] = startAt(line, span, span[0]);
+  return labelText(line);
 }

@@ -3,10 +3,9 @@ import {
   describeOptions,
   errorText,
   grepInput,
-  HIGHLIGHT_QUERY,
+  inputHighlight,
   labelText,
   lineRegex,
-  MARK,
   parseInclude,
   patternProblem,
   resultLabel,
@@ -15,10 +14,10 @@ import {
 
 const OFF: SearchOptions = { matchCase: false, wholeWord: false, regex: false, include: '' };
 
-/** What VS Code's quick pick highlights in a label for the value HIGHLIGHT_QUERY: `*` becomes `.*`, case is ignored. */
-function highlighted(label: string): string | undefined {
-  const query = HIGHLIGHT_QUERY.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(query, 'i').exec(label)?.[0].split(MARK).join('');
+/** The text the quick pick highlights in a label when its input holds `value`. */
+function highlighted(label: string, value: string): string | undefined {
+  const span = inputHighlight(label, value);
+  return span && label.slice(span[0], span[1]);
 }
 
 describe('Command Palette search text', () => {
@@ -57,29 +56,44 @@ describe('Command Palette search text', () => {
     });
   });
 
+  describe('inputHighlight', () => {
+    it("follows VS Code's quick pick: the first occurrence ignoring case, `*` for anything, the rest literal", () => {
+      assert.deepStrictEqual(inputHighlight('// TODO: the todo', 'todo'), [3, 7]);
+      assert.deepStrictEqual(inputHighlight('a.b axb', 'x*b'), [5, 7]);
+      assert.deepStrictEqual(inputHighlight('f(a) [x]', '(a)'), [1, 4]);
+      assert.strictEqual(inputHighlight('abc', '  '), undefined);
+      assert.strictEqual(inputHighlight('abc', 'a.c'), undefined);
+    });
+  });
+
   describe('resultLabel', () => {
-    it('marks the first match so the quick pick highlights exactly it, whatever the options', () => {
-      const ignoringCase = resultLabel('    # TODO: revoke the todo', lineRegex('todo', OFF));
-      assert.strictEqual(ignoringCase, `# ${MARK}TODO${MARK}: revoke the todo`);
-      assert.strictEqual(highlighted(ignoringCase), 'TODO');
-      const matchingCase = resultLabel('// TODO: the todo', lineRegex('todo', { ...OFF, matchCase: true }));
-      assert.strictEqual(highlighted(matchingCase), 'todo');
-      assert.strictEqual(highlighted(resultLabel('def authenticate(self):', lineRegex('def \\w+', { ...OFF, regex: true }))), 'def authenticate');
-      assert.strictEqual(highlighted(resultLabel('cat category cat', lineRegex('cat', { ...OFF, wholeWord: true }))), 'cat');
+    it('highlights exactly the first match for the search text in the input, whatever the case and word options', () => {
+      const ignoringCase = resultLabel('    # TODO: revoke the todo', lineRegex('todo', OFF), 'todo');
+      assert.strictEqual(ignoringCase, '# TODO: revoke the todo');
+      assert.strictEqual(highlighted(ignoringCase, 'todo'), 'TODO');
+      // Match Case: the line starts at the match, so the earlier "TODO" is not what is highlighted.
+      const matchingCase = resultLabel('// TODO: the todo', lineRegex('todo', { ...OFF, matchCase: true }), 'todo');
+      assert.strictEqual(matchingCase, '…todo');
+      assert.deepStrictEqual(inputHighlight(matchingCase, 'todo'), [1, 5]);
+      const wholeWord = resultLabel('cat category cat', lineRegex('cat', { ...OFF, wholeWord: true }), 'cat');
+      assert.strictEqual(wholeWord, 'cat category cat');
+      assert.deepStrictEqual(inputHighlight(wholeWord, 'cat'), [0, 3]);
+      const laterWord = resultLabel('category cat', lineRegex('cat', { ...OFF, wholeWord: true }), 'cat');
+      assert.strictEqual(laterWord, '…cat');
     });
 
     it('keeps a match far into a long line in view', () => {
-      const label = resultLabel(`${'x'.repeat(300)} needle ${'y'.repeat(50)}`, lineRegex('needle', OFF));
+      const label = resultLabel(`${'x'.repeat(300)} needle ${'y'.repeat(50)}`, lineRegex('needle', OFF), 'needle');
       assert.ok(label.startsWith('…'), label);
-      assert.ok(label.indexOf(MARK) <= 41, label);
-      assert.strictEqual(highlighted(label), 'needle');
+      assert.ok(label.indexOf('needle') <= 41, label);
+      assert.strictEqual(highlighted(label, 'needle'), 'needle');
     });
 
-    it('shows text as text: no icons, no stray marks, no line breaks; nothing marked without a match', () => {
-      assert.strictEqual(resultLabel('$(document).ready()', lineRegex('ready', OFF)), `$\u200b(document).${MARK}ready${MARK}()`);
-      assert.strictEqual(resultLabel(`a${MARK}b`, lineRegex('zzz', OFF)), 'ab');
+    it('shows text as text: no icons, no line breaks; a regular expression is left as the line', () => {
+      assert.strictEqual(resultLabel('$(document).ready()', lineRegex('ready', OFF), 'ready'), '$\u200b(document).ready()');
       assert.strictEqual(labelText('a\rb\u2028c'), 'a b c');
-      assert.strictEqual(resultLabel('  indented', lineRegex('^', { ...OFF, regex: true })), 'indented');
+      assert.strictEqual(resultLabel('  indented', lineRegex('^', { ...OFF, regex: true }), '^'), 'indented');
+      assert.strictEqual(resultLabel('def authenticate(self):', lineRegex('def \\w+', { ...OFF, regex: true }), 'def \\w+'), 'def authenticate(self):');
     });
   });
 
