@@ -39,6 +39,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     allowOutside,
     outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
     isCancelled: () => false,
+    warn: (message) => process.stderr.write(`${message}\n`),
     // grep's workers boot while the tree is walked; glob starts them only for mode "regex".
     pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
   };

@@ -49,6 +49,8 @@ export interface SearchEnvironment {
    * (untitled.ts); a search of the workspace or a directory never includes them.
    */
   untitled?: readonly UntitledDocument[];
+  /** Writes a line to the log (VS Code's output channel, the CLI's stderr): what a search skipped and why. */
+  warn?(message: string): void;
 }
 
 export type GrepFileEntry =
@@ -122,6 +124,7 @@ export async function openCandidates(
     includeIgnored: filter.includeIgnored,
     respectGitignore: env.config.respectGitignore && !filter.includeIgnored,
     granted: filter.granted,
+    warn: env.warn,
   };
   const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
   if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);

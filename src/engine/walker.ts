@@ -56,14 +56,14 @@ export class NodeFileSource implements FileSource {
     const prune = query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false));
     const realRoot = realpathOrUndefined(base.root) ?? base.root;
     const baseFromRoot = toPosix(nodePath.relative(base.root, base.base));
+    const granted = [realRoot, ...(query.granted ?? [])];
     let gitignore: GitignoreStack | undefined;
     if (query.respectGitignore) {
       // The directories from the root down to the base are not walked: their rules apply first.
-      gitignore = new GitignoreStack();
+      gitignore = new GitignoreStack({ scope: { granted, denied }, warn: query.warn });
       const segments = baseFromRoot ? baseFromRoot.split('/') : [];
       for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
     }
-    const granted = [realRoot, ...(query.granted ?? [])];
     const walk: Walk = { root: base.root, baseIndex, granted, deniedDirs, prune, denied, pruned, isCancelled, visiting: new Set(), gitignore };
     yield* this.walk(walk, base.base, '', baseFromRoot);
   }

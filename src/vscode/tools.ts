@@ -102,7 +102,7 @@ async function invokeEngine<T>(
     // (another extension's vscode.lm.invokeTool) nobody was asked, so an outside path is refused.
     // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
     const confirmed = options.toolInvocationToken !== undefined;
-    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION };
+    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION, warn: (message) => log.warn(`${tool}: ${message}`) };
     const budget = outputBudget(options, env.config.maxOutputBytes, token);
     const text = await run(input, env, budget);
     const summary = JSON.parse(text) as Summary;
