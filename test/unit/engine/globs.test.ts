@@ -85,6 +85,24 @@ describe('engine/globs', () => {
         ['.netrc', '**/.netrc'],
         ['.git/config', '**/.git/**'],
         ['sub/.git/HEAD', '**/.git/**'],
+        ['home/id_ecdsa', '**/id_ecdsa*'],
+        ['id_dsa.pub', '**/id_dsa*'],
+        ['certs/client.p12', '**/*.p12'],
+        ['certs/CLIENT.PFX', '**/*.pfx'],
+        ['putty/server.ppk', '**/*.ppk'],
+        ['android/release.jks', '**/*.jks'],
+        ['android/debug.keystore', '**/*.keystore'],
+        ['vault.kdbx', '**/*.kdbx'],
+        ['.gnupg/private-keys-v1.d/x.key', '**/*.key'],
+        ['.gnupg/pubring.kbx', '**/.gnupg/**'],
+        ['.git-credentials', '**/.git-credentials'],
+        ['.pgpass', '**/.pgpass'],
+        ['.pypirc', '**/.pypirc'],
+        ['.npmrc', '**/.npmrc'],
+        ['home/.docker/config.json', '**/.docker/config.json'],
+        ['.kube/config', '**/.kube/config'],
+        ['infra/terraform.tfstate', '**/*.tfstate'],
+        ['infra/terraform.tfstate.backup', '**/*.tfstate.*'],
       ];
       for (const [path, rule] of denied) assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), rule, path);
     });
@@ -95,7 +113,7 @@ describe('engine/globs', () => {
     });
 
     it('allows ordinary files that only look similar', () => {
-      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config']) {
+      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config', 'docker/config.json', 'kube/config', 'tfstate.md', 'main.tf']) {
         assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), undefined, path);
       }
     });
@@ -103,7 +121,7 @@ describe('engine/globs', () => {
 
   describe('deniedDirectoryGlobs', () => {
     it('turns the rules that hide a whole directory into directory globs', () => {
-      assert.deepStrictEqual(deniedDirectoryGlobs(DEFAULT_DENIED_PATHS), ['**/.ssh', '**/secrets', '**/.git']);
+      assert.deepStrictEqual(deniedDirectoryGlobs(DEFAULT_DENIED_PATHS), ['**/.ssh', '**/secrets', '**/.gnupg', '**/.git']);
     });
   });
 
