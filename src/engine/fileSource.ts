@@ -23,6 +23,8 @@ export interface FileQuery {
    * outside base); the real path of each base's root is always granted.
    */
   granted?: readonly string[];
+  /** `grepTools.allowedPaths`: a symlink (or what a directory really is) must lead to an allowed place too. */
+  allowed?: readonly string[];
   /** Receives a line for the log: an ignore file that was skipped (ignoreFile.ts), and why. */
   warn?(message: string): void;
 }

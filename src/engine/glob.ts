@@ -135,7 +135,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   const slices = new TimeSlices();
   const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
     const pruned: PrunedEntry[] = [];
-    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted, warn: env.warn }, env.config.deniedPaths, pruned, env.isCancelled);
+    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted, allowed: env.config.allowedPaths, warn: env.warn }, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const matches = await nameTest(perBase, pruned);
     const depth = input.max_depth ?? 0;

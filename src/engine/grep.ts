@@ -124,6 +124,7 @@ export async function openCandidates(
     includeIgnored: filter.includeIgnored,
     respectGitignore: env.config.respectGitignore && !filter.includeIgnored,
     granted: filter.granted,
+    allowed: env.config.allowedPaths,
     warn: env.warn,
   };
   const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
@@ -251,7 +252,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     pattern: input.pattern,
     matcher: input,
     maxFileSize: env.config.maxFileSize,
-    scope: { granted, denied: env.config.deniedPaths },
+    scope: { granted, denied: env.config.deniedPaths, allowed: env.config.allowedPaths },
     search: {
       invert: input.invert_match === true,
       before: input.before_lines ?? input.context_lines ?? 0,

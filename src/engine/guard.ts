@@ -159,6 +159,16 @@ function judgeUntitled(requested: string, document: UntitledDocument, ctx: Guard
   return { kind: 'untitled', document };
 }
 
+/** Whether a name leads (through a link on the way) to a place judgeReal refuses: never suggested, whatever name leads there. */
+function hiddenWhereItIs(absolute: string, scope: ReadScope): boolean {
+  try {
+    const real = realpathSync(absolute);
+    return real !== absolute && judgeReal(real, scope, statSync(real).isDirectory()) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decides whether `path` may be searched. Stats and resolves symlinks only: nothing is opened or listed.
  */
@@ -200,10 +210,12 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
     const allowed = allowList(allowedPaths);
+    const scope: ReadScope = { granted: await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path))), denied: deniedPaths, allowed: allowedPaths };
     const hidden = (absolute: string, root: string) => {
       if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
       const relative = relativePosix(root, absolute);
-      return allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative);
+      if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
+      return hiddenWhereItIs(absolute, scope);
     };
     const hint = await notFoundHint(base.base, { folders: ctx.folders, kind: ctx.kind, hidden });
     return {
@@ -327,13 +339,42 @@ export function globRequest(pattern: string, path: string | undefined, mode: 'gl
 export type LinkVerdict =
   | { kind: 'dangling' }
   | { kind: 'outside'; real: string; directory: boolean }
-  | { kind: 'denied'; real: string; rule: string; directory: boolean }
+  | { kind: 'denied'; real: string; directory: boolean }
   | { kind: 'follow'; real: string; directory: boolean; file: boolean };
 
-/** What may be read once a file is open: the granted roots' real paths and the denied rules. */
+/** What may be read once a file or directory is open: the granted roots' real paths and the policy. */
 export interface ReadScope {
   granted: readonly string[];
   denied: readonly string[];
+  /** `grepTools.allowedPaths` (judged from the granted root holding the real path); empty or absent: everything not denied. */
+  allowed?: readonly string[];
+}
+
+const compiledAllowLists = new WeakMap<readonly string[], ReturnType<typeof allowList>>();
+
+function cachedAllowList(rules: readonly string[] | undefined): ReturnType<typeof allowList> {
+  if (!rules || rules.length === 0) return undefined;
+  if (!compiledAllowLists.has(rules)) compiledAllowLists.set(rules, allowList(rules));
+  return compiledAllowLists.get(rules);
+}
+
+/**
+ * The check on a real path, whatever name led to it (a symlink, a swapped directory, an open file):
+ * it must lie in a granted root, match no denied rule (from that root, and from '/': a confirmed
+ * outside base such as ~/.aws keeps the rule "**\/.aws/credentials"), and, with an allow-list, be an
+ * allowed file or a directory that may hold one.
+ */
+export function judgeReal(real: string, scope: ReadScope, directory: boolean): 'outside_workspace' | 'denied' | undefined {
+  const holder = innermost(real, scope.granted);
+  if (holder === -1) return 'outside_workspace';
+  const root = scope.granted[holder];
+  if (deniedPathRule(real, root, scope.denied) !== undefined || deniedPathRule(real, nodePath.parse(real).root, scope.denied) !== undefined) return 'denied';
+  const allowed = cachedAllowList(scope.allowed);
+  if (allowed) {
+    const relative = relativePosix(root, real);
+    if (!(directory ? allowed.directory(relative) : allowed.file(relative))) return 'denied';
+  }
+  return undefined;
 }
 
 /**
@@ -341,16 +382,14 @@ export interface ReadScope {
  * after it was listed must not lead outside the granted roots, nor to a denied file inside them.
  */
 export function judgeOpened(real: string, scope: ReadScope): 'outside_workspace' | 'denied' | undefined {
-  const holder = innermost(real, scope.granted);
-  if (holder === -1) return 'outside_workspace';
-  return deniedPathRule(real, scope.granted[holder], scope.denied) === undefined ? undefined : 'denied';
+  return judgeReal(real, scope, false);
 }
 
 /**
- * Where a symlink met during a walk may lead: it is followed only when its real path lies in a granted
- * root (`Access.granted`) and is not denied there (notes.txt -> .env is denied). Stats only.
+ * Where a symlink met during a walk may lead: it is followed only when its real path passes judgeReal
+ * (in a granted root, `Access.granted`; not denied, notes.txt -> .env; allowed). Stats only.
  */
-export function judgeLink(link: string, granted: readonly string[], denied: readonly string[]): LinkVerdict {
+export function judgeLink(link: string, scope: ReadScope): LinkVerdict {
   let real: string;
   try {
     real = realpathSync(link);
@@ -366,9 +405,8 @@ export function judgeLink(link: string, granted: readonly string[], denied: read
   } catch {
     return { kind: 'dangling' };
   }
-  const holder = innermost(real, granted);
-  if (holder === -1) return { kind: 'outside', real, directory };
-  const rule = deniedPathRule(real, granted[holder], denied);
-  if (rule !== undefined) return { kind: 'denied', real, rule, directory };
+  const verdict = judgeReal(real, scope, directory);
+  if (verdict === 'outside_workspace') return { kind: 'outside', real, directory };
+  if (verdict === 'denied') return { kind: 'denied', real, directory };
   return { kind: 'follow', real, directory, file };
 }

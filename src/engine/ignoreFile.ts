@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readlinkSync, readSync } from 'fs';
 import * as nodePath from 'path';
-import { judgeOpened, type ReadScope } from './guard';
+import { judgeReal, type ReadScope } from './guard';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
 export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
@@ -28,7 +28,7 @@ function refusal(fd: number, path: string, size: number, isFile: boolean, scope:
   } catch {
     real = path;
   }
-  const verdict = judgeOpened(real, scope);
+  const verdict = judgeReal(real, scope, false);
   if (verdict === 'outside_workspace') return `it is really ${real}, outside the granted folders`;
   if (verdict === 'denied') return `it is really ${real}, a denied path`;
   return undefined;

@@ -109,6 +109,7 @@ export class FindFilesSource implements FileSource {
         await auditListing(base, baseIndex, files, {
           granted: query.granted ?? [],
           denied,
+          allowed: query.allowed,
           excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
           pruned,
           followSymlinks,
