@@ -6,7 +6,7 @@ import * as nodePath from 'path';
 import { byteBudget } from './engine/budget';
 import { DEFAULT_CONFIG } from './engine/config';
 import { runGlob } from './engine/glob';
-import { runGrep, type SearchEnvironment } from './engine/grep';
+import { onceEach, runGrep, type SearchEnvironment } from './engine/grep';
 import { SearchPool } from './engine/pool';
 import { renderGlob, renderGrep } from './engine/printer';
 import { readFileCapped } from './engine/reader';
@@ -39,9 +39,9 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     allowOutside,
     outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
     isCancelled: () => false,
-    warn: (message) => process.stderr.write(`${message}\n`),
-    // grep's workers boot while the tree is walked; glob starts them only for mode "regex".
-    pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
+    warn: onceEach((message) => process.stderr.write(`${message}\n`)),
+    // The workers boot while the tree is walked: grep searches files there, glob tests its pattern there.
+    pool: new SearchPool().warm(),
   };
   try {
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).

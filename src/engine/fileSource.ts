@@ -5,7 +5,7 @@
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { allowList, policyRoot } from './guard';
-import { comparePaths, compileGlob, deniedRule, isNameGlob } from './globs';
+import { comparePaths, compileGlob, deniedRule, GLOB_OPTIONS, isNameGlob } from './globs';
 import type { SearchBase } from './roots';
 import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
 import type { Candidate, SkipCounts } from './types';
@@ -89,7 +89,7 @@ export interface CandidateFilter {
 export function globMayMatchBelow(glob: string, nameAtAnyDepth = true): (relativeDir: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
   if (nameAtAnyDepth && isNameGlob(pattern)) return () => true;
-  const matcher = new Minimatch(pattern, { dot: true, nocomment: true, nonegate: true });
+  const matcher = new Minimatch(pattern, GLOB_OPTIONS);
   return (relativeDir) => matcher.match(relativeDir, true);
 }
 

@@ -53,6 +53,15 @@ export interface SearchEnvironment {
   warn?(message: string): void;
 }
 
+/** A `warn` that writes each distinct line once (an empty answer's checks search again, and meet the same ignore files). */
+export function onceEach(write: (message: string) => void): (message: string) => void {
+  const seen = new Set<string>();
+  return (message) => {
+    if (!seen.has(message)) write(message);
+    seen.add(message);
+  };
+}
+
 export type GrepFileEntry =
   | { file: string; matches: LineResult[] }
   | { file: string; count: number }

@@ -21,7 +21,7 @@ import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { braceExpand, Minimatch } from 'minimatch';
 import type { EngineConfig } from './config';
-import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
+import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS, globComplexityProblem, splitAbsoluteGlob } from './globs';
 import { notFoundHint } from './pathHint';
 import { isInside, relativePosix, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
@@ -82,7 +82,7 @@ export function deniedPathRule(absolute: string, root: string, rules: readonly s
   return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
-const ALLOW_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+const ALLOW_OPTIONS = GLOB_OPTIONS;
 
 /**
  * `grepTools.allowedPaths` as predicates over root-relative paths: `file` for a file to read, `directory`
@@ -313,6 +313,12 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
   // minimatch throws a TypeError past 64 KB; a glob this long is a mistake, so say so first.
   if (glob.length > MAX_GLOB_LENGTH) {
     throw new InputError(`Invalid ${name} ${JSON.stringify(glob.slice(0, 40))}…: it is ${glob.length} characters long, at most ${MAX_GLOB_LENGTH} are accepted.`);
+  }
+  const problem = globComplexityProblem(glob);
+  if (problem) {
+    throw new InputError(
+      `Invalid ${name} ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${problem}. Such a glob can take minutes to match; write a simpler one (or use grep's pattern, or glob's mode "regex", which run under the time limit).`,
+    );
   }
   if (glob.startsWith('/') || glob.startsWith('~')) {
     throw new InputError(

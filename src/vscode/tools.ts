@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { OutputBudget } from '../engine/budget';
 import { runGlob } from '../engine/glob';
-import { CancelledError, guardContext, runGrep, type SearchEnvironment } from '../engine/grep';
+import { CancelledError, guardContext, onceEach, runGrep, type SearchEnvironment } from '../engine/grep';
 import { prepareMessages, type ToolName } from '../engine/invocation';
 import { renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
@@ -102,7 +102,7 @@ async function invokeEngine<T>(
     // (another extension's vscode.lm.invokeTool) nobody was asked, so an outside path is refused.
     // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
     const confirmed = options.toolInvocationToken !== undefined;
-    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION, warn: (message) => log.warn(`${tool}: ${message}`) };
+    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION, warn: onceEach((message) => log.warn(`${tool}: ${message}`)) };
     const budget = outputBudget(options, env.config.maxOutputBytes, token);
     const text = await run(input, env, budget);
     const summary = JSON.parse(text) as Summary;
