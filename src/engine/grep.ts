@@ -27,6 +27,8 @@ export interface SearchEnvironment {
   readFile(path: string, maxSize: number, scope?: ReadScope): Promise<ReadOutcome>;
   /** A path outside every workspace folder may be searched (the person confirmed it). */
   allowOutside: boolean;
+  /** With allowOutside: the real path the person confirmed; the call is refused if the path now leads elsewhere (guard.ts). */
+  confirmedTarget?: string;
   /** How this caller gets the person's confirmation, told to the model when an outside path is refused. */
   outsideHint?: string;
   isCancelled(): boolean;
@@ -102,7 +104,7 @@ export function guardContext(env: SearchEnvironment): GuardContext {
  * workspace without confirmation, not found). Nothing is opened or listed before it says yes.
  */
 export function authorizeSearch(path: string | undefined, env: SearchEnvironment): Promise<Access> {
-  return authorize(path, { ...guardContext(env), allowOutside: env.allowOutside, outsideHint: env.outsideHint });
+  return authorize(path, { ...guardContext(env), allowOutside: env.allowOutside, outsideHint: env.outsideHint, confirmedTarget: env.confirmedTarget });
 }
 
 export function resultLimit(requested: number | undefined, config: EngineConfig): number {

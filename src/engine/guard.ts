@@ -48,6 +48,8 @@ export type Decision =
       resolved: string;
       /** The error for a caller that cannot ask the person. */
       message: string;
+      /** Nothing exists there: said only once the person has confirmed (before, outside paths answer alike). */
+      missing?: boolean;
     }
   | { kind: 'denied'; requested: string; resolved: string; rule: string; message: string }
   | { kind: 'invalid'; message: string }
@@ -106,6 +108,13 @@ function deniedMessage(requested: string, resolved: string, rule: string, real: 
   return (
     `permission denied by policy: ${JSON.stringify(requested)}${where} matches ${JSON.stringify(rule)} (grepTools.deniedPaths). ` +
     'Secrets, keys and .git are never searched or listed, whatever the input says; search another path.'
+  );
+}
+
+function deniedFolderMessage(folder: string, rule: string): string {
+  return (
+    `permission denied by policy: the workspace folder ${folder} is itself a denied place: it matches ${JSON.stringify(rule)} (grepTools.deniedPaths). ` +
+    'Its files are never searched or listed; open the project folder instead.'
   );
 }
 
@@ -195,7 +204,16 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
         return { kind: 'invalid', message: `Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".` };
       }
     }
-    return { kind: 'granted', bases };
+    // A workspace folder that is itself a denied place (~/.ssh, a repository's .git opened as a folder) is left out.
+    const open: SearchBase[] = [];
+    let refused: { base: SearchBase; rule: string } | undefined;
+    for (const base of bases) {
+      const rule = deniedFromTop(base.base, deniedPaths) ?? deniedFromTop(await realpathOr(base.base), deniedPaths);
+      if (rule === undefined) open.push(base);
+      else refused ??= { base, rule };
+    }
+    if (open.length === 0 && refused) return { kind: 'denied', requested: refused.base.base, resolved: refused.base.base, rule: refused.rule, message: deniedFolderMessage(refused.base.base, refused.rule) };
+    return { kind: 'granted', bases: open };
   }
   const requested = path;
   const base = bases[0];
@@ -208,27 +226,57 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     const document = untitledAt(base.base, untitled) ?? untitledByName(requested, untitled);
     if (document !== undefined) return judgeUntitled(requested, document, ctx);
     if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
+    // Where it would be: an outside or denied place answers as if it existed (no existence oracle).
+    const wouldBe = await realOfMissing(base.base, ctx.kind);
+    const realFolders = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
+    const holder = innermost(wouldBe, realFolders);
+    if (holder === -1 || deniedPathRule(wouldBe, realFolders[holder], deniedPaths) !== undefined || deniedFromTop(wouldBe, deniedPaths) !== undefined) {
+      return judgeTarget(requested, base, bases, wouldBe, undefined, ctx);
+    }
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
-    const allowed = allowList(allowedPaths);
-    const scope: ReadScope = { granted: await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path))), denied: deniedPaths, allowed: allowedPaths };
-    const hidden = (absolute: string, root: string) => {
-      if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
-      const relative = relativePosix(root, absolute);
-      if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
-      return hiddenWhereItIs(absolute, scope);
-    };
-    const hint = await notFoundHint(base.base, { folders: ctx.folders, kind: ctx.kind, hidden });
-    return {
-      kind: 'invalid',
-      message: `Path not found: ${JSON.stringify(requested)} (resolved to ${base.base}).${hint} Check the path, or omit "path" to search the whole workspace.`,
-    };
+    return { kind: 'invalid', message: await notFoundMessage(requested, base.base, ctx) };
   }
+  return judgeTarget(requested, base, bases, await realpathOr(base.base), kind, ctx);
+}
+
+/** The error for a path that does not exist, with the hint of pathHint.ts (never naming a hidden entry). */
+async function notFoundMessage(requested: string, missing: string, ctx: GuardContext): Promise<string> {
+  const { deniedPaths, allowedPaths } = ctx.config;
+  const allowed = allowList(allowedPaths);
+  const scope: ReadScope = { granted: await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path))), denied: deniedPaths, allowed: allowedPaths };
+  const hidden = (absolute: string, root: string) => {
+    if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
+    const relative = relativePosix(root, absolute);
+    if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
+    return hiddenWhereItIs(absolute, scope);
+  };
+  const hint = await notFoundHint(missing, { folders: ctx.folders, kind: ctx.kind, hidden });
+  return `Path not found: ${JSON.stringify(requested)} (resolved to ${missing}).${hint} Check the path, or omit "path" to search the whole workspace.`;
+}
+
+/** Where a missing path would really be: the real path of its nearest existing ancestor, and the rest. */
+async function realOfMissing(missing: string, kind: GuardContext['kind']): Promise<string> {
+  let existing = nodePath.dirname(missing);
+  while ((await kind(existing)) === undefined && nodePath.dirname(existing) !== existing) existing = nodePath.dirname(existing);
+  return nodePath.join(await realpathOr(existing), nodePath.relative(existing, missing));
+}
+
+/** The denied rule a path matches from the file system's root. */
+function deniedFromTop(path: string, rules: readonly string[]): string | undefined {
+  return deniedPathRule(path, nodePath.parse(path).root, rules);
+}
+
+/**
+ * Steps 2-4 of `decide` for a path that exists (`kind`) or would be outside or denied if it did
+ * (`kind` undefined: judged the same way, and marked `missing` so a confirmed call reports it then).
+ */
+async function judgeTarget(requested: string, base: SearchBase, bases: SearchBase[], real: string, kind: 'file' | 'directory' | undefined, ctx: GuardContext): Promise<Decision> {
+  const { deniedPaths, allowedPaths } = ctx.config;
   // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.
-  const real = await realpathOr(base.base);
   const realFolders = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
   const holder = innermost(real, realFolders);
   const realRoot = holder === -1 ? nodePath.parse(real).root : realFolders[holder];
-  const realRule = deniedPathRule(real, realRoot, deniedPaths);
+  const realRule = deniedPathRule(real, realRoot, deniedPaths) ?? deniedFromTop(real, deniedPaths);
   if (realRule !== undefined) {
     return { kind: 'denied', requested, resolved: real, rule: realRule, message: deniedMessage(requested, real, realRule, real !== base.base) };
   }
@@ -236,7 +284,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   const allowed = allowList(allowedPaths);
   if (allowed) {
     const relative = relativePosix(realRoot, real);
-    if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative))) {
+    if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative) || (kind === undefined && allowed.file(relative)))) {
       return { kind: 'denied', requested, resolved: real, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, real, allowedPaths) };
     }
   }
@@ -246,7 +294,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     // An outside path that leads into a folder (a link to the workspace) is searched there.
     return { kind: 'granted', bases: [{ root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder }] };
   }
-  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders) };
+  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders), ...(kind === undefined ? { missing: true } : {}) };
 }
 
 /** A list setting as VS Code's `inspect` gives it: each level's value, unchecked. */
@@ -283,6 +331,20 @@ export interface AuthorizeContext extends GuardContext {
   allowOutside: boolean;
   /** Replaces the advice of the outside-the-workspace error (how this caller gets a confirmation). */
   outsideHint?: string;
+  /**
+   * Where the path resolved when the person confirmed it (the real path VS Code's confirmation named):
+   * an outside path is searched only while it still resolves there. Undefined: any outside path
+   * `allowOutside` lets through (the CLI's --allow-outside).
+   */
+  confirmedTarget?: string;
+}
+
+/** The error when the path no longer leads where the person confirmed (a symlink changed in between). */
+export function changedTargetMessage(requested: string, resolved: string, confirmed: string): string {
+  return (
+    `Path ${JSON.stringify(requested)} now resolves to ${resolved}, not to ${confirmed}, which the user confirmed; nothing was searched. ` +
+    'Call the tool again so the user can confirm the new location.'
+  );
 }
 
 /**
@@ -296,6 +358,10 @@ export async function authorize(path: string | undefined, ctx: AuthorizeContext)
   if (decision.kind === 'pending' && !ctx.allowOutside) {
     throw new InputError(outsideMessage(decision.requested, decision.resolved, ctx.folders, ctx.outsideHint));
   }
+  if (decision.kind === 'pending' && ctx.confirmedTarget !== undefined && decision.resolved !== ctx.confirmedTarget) {
+    throw new InputError(changedTargetMessage(decision.requested, decision.resolved, ctx.confirmedTarget));
+  }
+  if (decision.kind === 'pending' && decision.missing) throw new InputError(await notFoundMessage(decision.requested, decision.bases[0].base, ctx));
   const granted = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
   if (decision.kind === 'pending') granted.push(decision.resolved);
   return { kind: 'files', bases: decision.bases, granted };
