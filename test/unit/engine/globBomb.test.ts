@@ -65,7 +65,9 @@ describe('glob bombs', function () {
   it('a slow glob within the limits is matched in the workers: timed_out, the event loop free', async () => {
     const { result, stallMs } = await longestStall(() => runGlob({ pattern: 'names/*a*a*ab' }, env));
     assert.strictEqual(result.timedOut, true);
-    assert.ok(stallMs < 100, `the event loop stalled ${stallMs} ms`);
+    // About 10 s of matching on this thread before; what is left is the CLI walker's synchronous
+    // listing of the 1,500 names (20–100 ms, more on a loaded machine).
+    assert.ok(stallMs < 300, `the event loop stalled ${stallMs} ms`);
     // The pool is still good for the next call.
     const next = await runGlob({ pattern: '**/*.ts' }, env);
     assert.deepStrictEqual(next.files, [fx.path('src/app.ts')]);
