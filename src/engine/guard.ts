@@ -182,7 +182,7 @@ function hiddenWhereItIs(absolute: string, scope: ReadScope): boolean {
  * Decides whether `path` may be searched. Stats and resolves symlinks only: nothing is opened or listed.
  */
 export async function decide(path: string | undefined, ctx: GuardContext): Promise<Decision> {
-  const { deniedPaths, allowedPaths } = ctx.config;
+  const { deniedPaths } = ctx.config;
   const untitled = ctx.untitled ?? [];
   // An untitled editor's URI names it whatever is on disk: answers name files on disk by absolute paths.
   const byUri = path === undefined ? undefined : untitledByUri(path, untitled);
@@ -204,16 +204,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
         return { kind: 'invalid', message: `Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".` };
       }
     }
-    // A workspace folder that is itself a denied place (~/.ssh, a repository's .git opened as a folder) is left out.
-    const open: SearchBase[] = [];
-    let refused: { base: SearchBase; rule: string } | undefined;
-    for (const base of bases) {
-      const rule = deniedFromTop(base.base, deniedPaths) ?? deniedFromTop(await realpathOr(base.base), deniedPaths);
-      if (rule === undefined) open.push(base);
-      else refused ??= { base, rule };
-    }
-    if (open.length === 0 && refused) return { kind: 'denied', requested: refused.base.base, resolved: refused.base.base, rule: refused.rule, message: deniedFolderMessage(refused.base.base, refused.rule) };
-    return { kind: 'granted', bases: open };
+    return wholeWorkspace(bases, deniedPaths);
   }
   const requested = path;
   const base = bases[0];
@@ -237,6 +228,22 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     return { kind: 'invalid', message: await notFoundMessage(requested, base.base, ctx) };
   }
   return judgeTarget(requested, base, bases, await realpathOr(base.base), kind, ctx);
+}
+
+/**
+ * The whole workspace: every folder, except one that is itself a denied place (~/.ssh, a repository's
+ * .git opened as a folder), judged by its path and its real path from '/'. Denied when none is left.
+ */
+async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[]): Promise<Decision> {
+  const open: SearchBase[] = [];
+  let refused: { folder: string; rule: string } | undefined;
+  for (const base of bases) {
+    const rule = deniedFromTop(base.base, deniedPaths) ?? deniedFromTop(await realpathOr(base.base), deniedPaths);
+    if (rule === undefined) open.push(base);
+    else refused ??= { folder: base.base, rule };
+  }
+  if (open.length > 0 || !refused) return { kind: 'granted', bases: open };
+  return { kind: 'denied', requested: refused.folder, resolved: refused.folder, rule: refused.rule, message: deniedFolderMessage(refused.folder, refused.rule) };
 }
 
 /** The error for a path that does not exist, with the hint of pathHint.ts (never naming a hidden entry). */

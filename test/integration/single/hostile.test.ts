@@ -64,7 +64,7 @@ describe('a hostile repository in the extension host', function () {
     // findFiles (VS Code's ripgrep) already leaves out the names that do not match; the workers test the rest.
     assert.ok(slow.answer.timed_out === true || slow.answer.total === 0, JSON.stringify(slow.answer).slice(0, 300));
     assert.ok(slow.at < (LIMIT_SECONDS + 1) * 1000, `the slow glob returned after ${slow.at} ms`);
-    assert.ok(probes >= 10, `the host was probed while the searches ran (${probes} probes)`);
+    assert.ok(probes >= 3, `the host was probed while the searches ran (${probes} probes)`);
     assert.ok(worstMs < 100, `a command round-trip took at most ${worstMs} ms`);
   });
 });
