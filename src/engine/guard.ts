@@ -73,9 +73,17 @@ export function policyRoot(base: SearchBase): string {
   return base.folderIndex === -1 ? nodePath.parse(base.base).root : base.root;
 }
 
+/** Per rule list: the directories its `/**` rules hide (`**\/.ssh`), compiled once like the list. */
+const hiddenDirectories = new WeakMap<readonly string[], readonly string[]>();
+
 /** The denied-path rule a root-relative path matches, as a file or as a directory a rule hides. */
 function deniedRelativeRule(relative: string, rules: readonly string[]): string | undefined {
-  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+  const asFile = deniedRule(relative, rules);
+  if (asFile !== undefined) return asFile;
+  let directories = hiddenDirectories.get(rules);
+  if (directories === undefined) hiddenDirectories.set(rules, (directories = deniedDirectoryGlobs(rules)));
+  const directory = deniedRule(relative, directories);
+  return directory === undefined ? undefined : `${directory}/**`;
 }
 
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
