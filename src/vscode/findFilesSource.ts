@@ -142,6 +142,7 @@ export class FindFilesSource implements FileSource {
     const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
       deniedDirs: deniedDirectoryGlobs(denied),
+      denied,
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,

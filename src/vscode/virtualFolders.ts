@@ -46,6 +46,8 @@ export function virtualUri(path: string, folders: readonly VirtualFolder[]): vsc
 export interface VirtualListing {
   /** Denied directory globs: not entered. */
   deniedDirs: readonly string[];
+  /** The denied rules: a .gitignore they match is not read. */
+  denied: readonly string[];
   /** files.exclude / search.exclude by root-relative path (unless include_ignored). */
   excluded(fromRoot: string): boolean;
   followSymlinks: boolean;
@@ -64,7 +66,7 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
   const files: Candidate[] = [];
   const rootOf = nodePath.posix.relative(base.root, base.base);
   const uriOf = (fromRoot: string) => baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(rootOf, fromRoot)) });
-  const gitignore = options.gitignore ? await virtualGitignore(rootOf, uriOf, options.warn) : undefined;
+  const gitignore = options.gitignore ? await virtualGitignore(rootOf, uriOf, options.denied, options.warn) : undefined;
   const stat = await vscode.workspace.fs.stat(baseUri);
   if (stat.type & vscode.FileType.File) {
     files.push({ path: base.base, relative: nodePath.posix.basename(base.base) });
@@ -121,9 +123,9 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
  * .gitignore rules on a virtual file system, as git applies them below the workspace folder: the
  * files of the directories from the folder down to the base are read first, the others as the walk
  * meets them (before their directory's entries are tested). As on disk (ignoreFile.ts), only a
- * regular file that is not a symbolic link, of at most MAX_IGNORE_FILE_BYTES, is read.
+ * regular file that is not a symbolic link nor denied, of at most MAX_IGNORE_FILE_BYTES, is read.
  */
-async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vscode.Uri, warn?: (message: string) => void) {
+async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vscode.Uri, denied: readonly string[], warn?: (message: string) => void) {
   const texts = new Map<string, string>();
   const load = async (dirFromRoot: string) => {
     if (texts.has(dirFromRoot)) return;
@@ -134,12 +136,10 @@ async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vsc
     } catch {
       return; // No .gitignore there.
     }
-    const reason =
-      stat.type !== vscode.FileType.File
-        ? 'it is not a regular file'
-        : stat.size > MAX_IGNORE_FILE_BYTES
-          ? `it is ${stat.size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`
-          : undefined;
+    let reason: string | undefined;
+    if (deniedRule(dirFromRoot ? `${dirFromRoot}/.gitignore` : '.gitignore', denied) !== undefined) reason = 'it is a denied path';
+    else if (stat.type !== vscode.FileType.File) reason = 'it is not a regular file';
+    else if (stat.size > MAX_IGNORE_FILE_BYTES) reason = `it is ${stat.size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
     if (reason) {
       warn?.(skippedIgnoreNote({ path: uri.toString(), reason }));
       return;
