@@ -6,7 +6,7 @@ import * as nodePath from 'path';
 import { byteBudget } from './engine/budget';
 import { DEFAULT_CONFIG } from './engine/config';
 import { runGlob } from './engine/glob';
-import { runGrep, type SearchEnvironment } from './engine/grep';
+import { onceEach, runGrep, type SearchEnvironment } from './engine/grep';
 import { SearchPool } from './engine/pool';
 import { renderGlob, renderGrep } from './engine/printer';
 import { readFileCapped } from './engine/reader';
@@ -31,6 +31,8 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
   } catch (error) {
     return { code: 1, stderr: `The input is not valid JSON: ${(error as Error).message}\n${USAGE}` };
   }
+  // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
+  const warnings: string[] = [];
   const env: SearchEnvironment = {
     folders: (workspaces.length ? workspaces : [process.cwd()]).map((path) => ({ name: nodePath.basename(path), path })),
     source: new NodeFileSource(),
@@ -39,14 +41,15 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     allowOutside,
     outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
     isCancelled: () => false,
-    // grep's workers boot while the tree is walked; glob starts them only for mode "regex".
-    pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
+    warn: onceEach((message) => warnings.push(message)),
+    // The workers boot while the tree is walked: grep searches files there, glob tests its pattern there.
+    pool: new SearchPool().warm(),
   };
   try {
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
     const budget = byteBudget(env.config.maxOutputBytes);
     const text = tool === 'grep' ? await renderGrep(await runGrep(input, env), budget) : await renderGlob(await runGlob(input, env), budget);
-    return { code: 0, stdout: text };
+    return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
   } catch (error) {
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
   } finally {

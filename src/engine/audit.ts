@@ -9,7 +9,8 @@ import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { deniedDirectoryGlobs, deniedRule } from './globs';
-import { judgeLink } from './guard';
+import { listDirectory } from './directory';
+import { judgeLink, judgeReal, type ReadScope } from './guard';
 import { relativePosix, type SearchBase } from './roots';
 import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from './types';
@@ -18,6 +19,8 @@ export interface AuditOptions {
   /** Real paths symlinks may lead to (`Access.granted`); the base root's real path is added. */
   granted: readonly string[];
   denied: readonly string[];
+  /** `grepTools.allowedPaths`: where a symlink leads must be allowed too. */
+  allowed?: readonly string[];
   /** files.exclude / search.exclude (unless include_ignored), by root-relative path: not counted when nothing below was listed. */
   excluded(fromRoot: string): boolean;
   pruned: PrunedEntry[];
@@ -29,7 +32,7 @@ export interface AuditOptions {
 export async function auditListing(base: SearchBase, baseIndex: number, files: readonly Candidate[], options: AuditOptions): Promise<Candidate[]> {
   if (files.length === 0) return [];
   const realRoot = await fs.realpath(base.root).catch(() => base.root);
-  const granted = [realRoot, ...options.granted];
+  const scope: ReadScope = { granted: [realRoot, ...options.granted], denied: options.denied, allowed: options.allowed };
   const deniedDirs = deniedDirectoryGlobs(options.denied);
   // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
   const slices = new TimeSlices();
@@ -42,21 +45,32 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
   }
   const blocked = new Set<string>();
   const rootOf = relativePosix(base.root, base.base);
+  // Directories reached through a followed link: opened following it (any other is opened without).
+  const linked = new Set<string>(['']);
   let level = [''];
   while (level.length > 0) {
     const next: string[] = [];
     // A level's directories are read at once; their entries are then gone through a slice at a time
     // (the reads complete together, and handling each in its callback would run them back to back).
     const listings = await Promise.all(
-      level.map(async (dir) => ({ dir, entries: await fs.readdir(dir ? nodePath.join(base.base, dir) : base.base, { withFileTypes: true }).catch(() => undefined) })),
+      level.map(async (dir) => ({ dir, listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, linked.has(dir)).catch(() => undefined) })),
     );
-    for (const { dir, entries } of listings) {
-      if (entries === undefined) {
+    for (const { dir, listing } of listings) {
+      if (listing === undefined) {
         options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
         blocked.add(dir);
         continue;
       }
-      for (const entry of entries) {
+      // Judged where it really is when that is not where its name says (through a link, or swapped for one).
+      const dirFromRoot = rootOf && dir ? `${rootOf}/${dir}` : rootOf || dir;
+      const realDir = listing.real === (dirFromRoot ? nodePath.join(realRoot, dirFromRoot) : realRoot) ? undefined : listing.real;
+      const refused = realDir === undefined ? undefined : judgeReal(realDir, scope, true);
+      if (refused) {
+        options.pruned.push({ base: baseIndex, relative: dir, reason: refused, directory: true });
+        blocked.add(dir);
+        continue;
+      }
+      for (const entry of listing.entries) {
         if (slices.due()) await slices.pause();
         const relative = dir ? `${dir}/${entry.name}` : entry.name;
         const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
@@ -75,7 +89,7 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
             blocked.add(relative);
             continue;
           }
-          const link = judgeLink(nodePath.join(base.base, relative), granted, options.denied);
+          const link = judgeLink(nodePath.join(base.base, relative), scope);
           if (link.kind === 'dangling') {
             blocked.add(relative);
             continue;
@@ -86,6 +100,15 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
             continue;
           }
           isDirectory = link.directory;
+          linked.add(relative);
+        } else if (realDir !== undefined) {
+          // Below a link: the entry's real path decides (awsdir -> .aws: awsdir/credentials is .aws/credentials).
+          const verdict = judgeReal(`${realDir}/${entry.name}`, scope, isDirectory);
+          if (verdict) {
+            options.pruned.push({ base: baseIndex, relative, reason: verdict, directory: isDirectory });
+            blocked.add(relative);
+            continue;
+          }
         }
         if (isDirectory && withFiles.has(relative)) next.push(relative);
       }

@@ -5,7 +5,7 @@
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { allowList, policyRoot } from './guard';
-import { comparePaths, compileGlob, deniedRule, isNameGlob } from './globs';
+import { comparePaths, compileGlob, deniedRule, GLOB_OPTIONS, isNameGlob } from './globs';
 import type { SearchBase } from './roots';
 import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
 import type { Candidate, SkipCounts } from './types';
@@ -23,6 +23,10 @@ export interface FileQuery {
    * outside base); the real path of each base's root is always granted.
    */
   granted?: readonly string[];
+  /** `grepTools.allowedPaths`: a symlink (or what a directory really is) must lead to an allowed place too. */
+  allowed?: readonly string[];
+  /** Receives a line for the log: an ignore file that was skipped (ignoreFile.ts), and why. */
+  warn?(message: string): void;
 }
 
 /**
@@ -85,7 +89,7 @@ export interface CandidateFilter {
 export function globMayMatchBelow(glob: string, nameAtAnyDepth = true): (relativeDir: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
   if (nameAtAnyDepth && isNameGlob(pattern)) return () => true;
-  const matcher = new Minimatch(pattern, { dot: true, nocomment: true, nonegate: true });
+  const matcher = new Minimatch(pattern, GLOB_OPTIONS);
   return (relativeDir) => matcher.match(relativeDir, true);
 }
 

@@ -4,9 +4,10 @@
  * inside an ignored directory can be re-included. Rules are parsed by the `ignore` package.
  * Files above the root (and the global excludes file) are not read, as VS Code's search does not.
  */
-import { readFileSync } from 'fs';
 import ignore, { type Ignore } from 'ignore';
 import * as nodePath from 'path';
+import type { ReadScope } from './guard';
+import { readIgnoreFile, readIgnoreFileSync, skippedIgnoreNote, type IgnoreFileRead } from './ignoreFile';
 
 export class GitignoreRules {
   private readonly rules = new Map<string, Ignore | undefined>();
@@ -78,13 +79,41 @@ export function parseGitignore(text: string): Ignore {
   return ignore({ allowRelativePaths: true }).add(text);
 }
 
-/** Parses `<dir>/.gitignore`, or undefined when there is none. */
-export function loadGitignore(dir: string): Ignore | undefined {
-  try {
-    return parseGitignore(readFileSync(nodePath.join(dir, '.gitignore'), 'utf8'));
-  } catch {
-    return undefined;
-  }
+/** Where ignore files may be read from (ignoreFile.ts), and where a skipped one is reported. */
+export interface IgnoreFileScope {
+  scope?: ReadScope;
+  warn?(message: string): void;
+}
+
+function textOf(read: IgnoreFileRead, options: IgnoreFileScope): string | undefined {
+  if (read.kind === 'skipped') options.warn?.(skippedIgnoreNote(read));
+  return read.kind === 'text' ? read.text : undefined;
+}
+
+/** Parses `<dir>/.gitignore`, or undefined when there is none (or it is skipped: see ignoreFile.ts). */
+export function loadGitignore(dir: string, options: IgnoreFileScope = {}): Ignore | undefined {
+  const text = textOf(readIgnoreFileSync(dir, options.scope), options);
+  return text === undefined ? undefined : parseGitignore(text);
+}
+
+/** Ignore files read at once, so none waits for another. */
+const CONCURRENT_READS = 32;
+
+/**
+ * The `.gitignore` texts of root-relative directories, read without holding the caller's thread (the
+ * extension host): for `GitignoreRules`' `read`, so its tests never touch the disk.
+ */
+export async function loadGitignoreTexts(root: string, dirs: Iterable<string>, options: IgnoreFileScope = {}): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  const queue = [...dirs];
+  const next = async (): Promise<void> => {
+    for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
+      const text = textOf(await readIgnoreFile(nodePath.join(root, dir), options.scope), options);
+      if (text !== undefined) texts.set(dir, text);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_READS }, next));
+  return texts;
 }
 
 /**
@@ -94,9 +123,11 @@ export function loadGitignore(dir: string): Ignore | undefined {
 export class GitignoreStack {
   private readonly stack: Array<{ prefix: string; rules: Ignore }> = [];
 
+  constructor(private readonly options: IgnoreFileScope = {}) {}
+
   /** Adds the rules of `relativeDir` (root-relative, '' for the root) when it has a .gitignore. */
   push(root: string, relativeDir: string): boolean {
-    const rules = loadGitignore(nodePath.join(root, relativeDir));
+    const rules = loadGitignore(nodePath.join(root, relativeDir), this.options);
     if (rules) this.stack.push({ prefix: relativeDir ? `${relativeDir}/` : '', rules });
     return rules !== undefined;
   }

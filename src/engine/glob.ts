@@ -1,10 +1,10 @@
 /** The glob tool's engine: validated input → files below the base whose relative path matches. */
 import { diagnoseGlob, type GlobDiagnostics } from './diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from './fileSource';
-import { comparePaths } from './globs';
+import { comparePaths, relativeGlobTest } from './globs';
 import { checkSearchGlob, globRequest } from './guard';
 import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type SearchEnvironment } from './grep';
-import { Minimatch } from 'minimatch';
+import type { NameTestSpec } from './pool';
 import { GLOB_SCHEMA, InputError, validate } from './schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from './types';
 import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
@@ -52,11 +52,6 @@ function compileNameRegex(pattern: string): RegExp {
   }
 }
 
-function compileRelativeGlob(pattern: string): (relative: string) => boolean {
-  if (pattern.includes('\\')) throw new InputError(`Invalid glob ${JSON.stringify(pattern)}: use '/' as the path separator, not '\\'.`);
-  const glob = new Minimatch(pattern.replace(/^\.\//, ''), { dot: true, nocomment: true, nonegate: true });
-  return (relative) => glob.match(relative);
-}
 
 /** Files whose modification time is asked for at once (sort "mtime"). */
 const MTIME_CONCURRENCY = 128;
@@ -65,13 +60,13 @@ const MTIME_CONCURRENCY = 128;
 const NAME_BATCH_SIZE = 2000;
 
 /**
- * The names a regex matches (mode "regex"). The model's regex runs in the pool's workers when there is a
- * pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long name) instead of
- * it holding the caller's thread; the names not tested by then count as not matching.
+ * The names glob's pattern matches (a regex or a glob). The model's pattern runs in the pool's workers
+ * when there is a pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long
+ * name) instead of it holding the caller's thread; the names not tested by then count as not matching.
  */
-async function matchNames(regex: RegExp, names: string[], env: SearchEnvironment, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
-  if (!env.pool) return { matching: new Set(names.filter((name) => regex.test(name))), timedOut: false };
-  const job = env.pool.nameTest({ nameRegex: regex.source });
+async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, names: string[], env: SearchEnvironment, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
+  if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false };
+  const job = env.pool.nameTest(spec);
   const stop = stopWatch(deadline, env, () => job.abort());
   try {
     const batches: Array<{ names: string[]; outcome: Promise<boolean[]> }> = [];
@@ -109,7 +104,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
   if (mode === 'glob') checkSearchGlob(pattern, 'glob');
   const regex = mode === 'regex' ? compileNameRegex(pattern) : undefined;
-  const glob = mode === 'glob' ? compileRelativeGlob(pattern) : undefined;
+  const glob = mode === 'glob' ? relativeGlobTest(pattern) : undefined;
   const deadline = started + env.config.timeoutSeconds * 1000;
   let timedOut = false;
   const offset = input.offset ?? 0;
@@ -120,22 +115,21 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
   const { bases, granted } = access;
 
-  // Which listed names the pattern matches: a glob here; a regex off this thread, every name at once.
+  // Which listed names the pattern matches, tested off this thread (the pool), every name at once.
   type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
-  const patternTest: NameTest = regex
-    ? async (perBase, pruned) => {
-        const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
-        const result = await matchNames(regex, names, env, deadline);
-        timedOut = result.timedOut;
-        return (relative) => result.matching.has(relative);
-      }
-    : async () => glob!;
+  const namesMatching = (spec: NameTestSpec, local: (name: string) => boolean): NameTest => async (perBase, pruned) => {
+    const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
+    const result = await matchNames(spec, local, names, env, deadline);
+    timedOut ||= result.timedOut;
+    return (relative) => result.matching.has(relative);
+  };
+  const patternTest: NameTest = regex ? namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : namesMatching({ nameGlob: pattern }, glob!);
 
   // Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts).
   const slices = new TimeSlices();
   const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
     const pruned: PrunedEntry[] = [];
-    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted }, env.config.deniedPaths, pruned, env.isCancelled);
+    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted, allowed: env.config.allowedPaths, warn: env.warn }, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const matches = await nameTest(perBase, pruned);
     const depth = input.max_depth ?? 0;
@@ -165,7 +159,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
     const deeper = `**/${pattern}`;
     // Its own skip counts: the files it passes over were already counted by the search above.
-    deeperMatches = (await list(deeper, async () => compileRelativeGlob(deeper), emptySkips())).length;
+    deeperMatches = (await list(deeper, namesMatching({ nameGlob: deeper }, relativeGlobTest(deeper)), emptySkips())).length;
   }
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;

@@ -1,8 +1,40 @@
 /** Glob matching (minimatch) and the path order every answer uses. */
-import { Minimatch } from 'minimatch';
+import { braceExpand, Minimatch } from 'minimatch';
 import { InputError } from './schema';
 
-const GLOB_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+/**
+ * How every glob is read: dot files match, no comments, no negation, and no extglobs (`+(a|b)`), which
+ * VS Code's globs do not have either and which compile to regexes that can backtrack exponentially.
+ */
+export const GLOB_OPTIONS = { dot: true, nocomment: true, nonegate: true, noext: true } as const;
+
+/**
+ * Bounds on a glob a model writes, checked before it is compiled: minimatch expands every brace
+ * alternative (`{a,b}` 17 times is 131,072 patterns), its parser is quadratic in unclosed `[`, and
+ * the regex of a segment with k `*` (or of a path with k `**`) backtracks in time growing as the name's
+ * length to the power k. Within these bounds a name of 255 characters is tested in well under 100 ms.
+ */
+export const GLOB_LIMITS = { alternatives: 256, starsPerSegment: 3, globstars: 2, classes: 32 } as const;
+
+/** Why a glob is over GLOB_LIMITS (the limit named, and what to do instead), or undefined. */
+export function globComplexityProblem(glob: string): string | undefined {
+  const classes = glob.split('[').length - 1;
+  if (classes > GLOB_LIMITS.classes) return `it has ${classes} '[', at most ${GLOB_LIMITS.classes} character classes are accepted`;
+  const alternatives = braceExpand(glob, { braceExpandMax: GLOB_LIMITS.alternatives + 1 });
+  if (alternatives.length > GLOB_LIMITS.alternatives) {
+    return `its braces expand to more than ${GLOB_LIMITS.alternatives} alternatives (the limit); list fewer, or split the search`;
+  }
+  for (const alternative of alternatives) {
+    const segments = alternative.split('/');
+    const globstars = segments.filter((segment) => segment === '**').length;
+    if (globstars > GLOB_LIMITS.globstars) return `${JSON.stringify(alternative)} has ${globstars} '**' segments, at most ${GLOB_LIMITS.globstars} are accepted`;
+    for (const segment of segments) {
+      const stars = segment === '**' ? 0 : segment.split('*').length - 1;
+      if (stars > GLOB_LIMITS.starsPerSegment) return `the path segment ${JSON.stringify(segment)} has ${stars} '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`;
+    }
+  }
+  return undefined;
+}
 const GLOB_CHARS = /[*?[\]{}]/;
 
 /** True when the glob has no '/', so it is matched against the file name at any depth. */
@@ -19,6 +51,13 @@ export function globTest(glob: string, nocase = false): (path: string) => boolea
   const matcher = new Minimatch(glob, { ...GLOB_OPTIONS, nocase });
   const regex = matcher.makeRe();
   return regex ? (path) => regex.test(path) : (path) => matcher.match(path);
+}
+
+/** glob's pattern as a test of base-relative paths ('*.ts' only at the top); '\\' is refused. */
+export function relativeGlobTest(pattern: string): (relative: string) => boolean {
+  if (pattern.includes('\\')) throw new InputError(`Invalid glob ${JSON.stringify(pattern)}: use '/' as the path separator, not '\\'.`);
+  const glob = new Minimatch(pattern.replace(/^\.\//, ''), GLOB_OPTIONS);
+  return (relative) => glob.match(relative);
 }
 
 /** A predicate over '/'-separated relative paths. A glob without '/' matches the file name at any depth. */

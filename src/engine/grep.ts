@@ -27,6 +27,8 @@ export interface SearchEnvironment {
   readFile(path: string, maxSize: number, scope?: ReadScope): Promise<ReadOutcome>;
   /** A path outside every workspace folder may be searched (the person confirmed it). */
   allowOutside: boolean;
+  /** With allowOutside: the real path the person confirmed; the call is refused if the path now leads elsewhere (guard.ts). */
+  confirmedTarget?: string;
   /** How this caller gets the person's confirmation, told to the model when an outside path is refused. */
   outsideHint?: string;
   isCancelled(): boolean;
@@ -49,6 +51,17 @@ export interface SearchEnvironment {
    * (untitled.ts); a search of the workspace or a directory never includes them.
    */
   untitled?: readonly UntitledDocument[];
+  /** Writes a line to the log (VS Code's output channel, the CLI's stderr): what a search skipped and why. */
+  warn?(message: string): void;
+}
+
+/** A `warn` that writes each distinct line once (an empty answer's checks search again, and meet the same ignore files). */
+export function onceEach(write: (message: string) => void): (message: string) => void {
+  const seen = new Set<string>();
+  return (message) => {
+    if (!seen.has(message)) write(message);
+    seen.add(message);
+  };
 }
 
 export type GrepFileEntry =
@@ -91,7 +104,7 @@ export function guardContext(env: SearchEnvironment): GuardContext {
  * workspace without confirmation, not found). Nothing is opened or listed before it says yes.
  */
 export function authorizeSearch(path: string | undefined, env: SearchEnvironment): Promise<Access> {
-  return authorize(path, { ...guardContext(env), allowOutside: env.allowOutside, outsideHint: env.outsideHint });
+  return authorize(path, { ...guardContext(env), allowOutside: env.allowOutside, outsideHint: env.outsideHint, confirmedTarget: env.confirmedTarget });
 }
 
 export function resultLimit(requested: number | undefined, config: EngineConfig): number {
@@ -122,6 +135,8 @@ export async function openCandidates(
     includeIgnored: filter.includeIgnored,
     respectGitignore: env.config.respectGitignore && !filter.includeIgnored,
     granted: filter.granted,
+    allowed: env.config.allowedPaths,
+    warn: env.warn,
   };
   const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
   if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
@@ -248,7 +263,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     pattern: input.pattern,
     matcher: input,
     maxFileSize: env.config.maxFileSize,
-    scope: { granted, denied: env.config.deniedPaths },
+    scope: { granted, denied: env.config.deniedPaths, allowed: env.config.allowedPaths },
     search: {
       invert: input.invert_match === true,
       before: input.before_lines ?? input.context_lines ?? 0,

@@ -21,7 +21,7 @@ import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { braceExpand, Minimatch } from 'minimatch';
 import type { EngineConfig } from './config';
-import { deniedDirectoryGlobs, deniedRule, splitAbsoluteGlob } from './globs';
+import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS, globComplexityProblem, splitAbsoluteGlob } from './globs';
 import { notFoundHint } from './pathHint';
 import { isInside, relativePosix, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { InputError } from './schema';
@@ -48,6 +48,8 @@ export type Decision =
       resolved: string;
       /** The error for a caller that cannot ask the person. */
       message: string;
+      /** Nothing exists there: said only once the person has confirmed (before, outside paths answer alike). */
+      missing?: boolean;
     }
   | { kind: 'denied'; requested: string; resolved: string; rule: string; message: string }
   | { kind: 'invalid'; message: string }
@@ -71,9 +73,17 @@ export function policyRoot(base: SearchBase): string {
   return base.folderIndex === -1 ? nodePath.parse(base.base).root : base.root;
 }
 
+/** Per rule list: the directories its `/**` rules hide (`**\/.ssh`), compiled once like the list. */
+const hiddenDirectories = new WeakMap<readonly string[], readonly string[]>();
+
 /** The denied-path rule a root-relative path matches, as a file or as a directory a rule hides. */
 function deniedRelativeRule(relative: string, rules: readonly string[]): string | undefined {
-  return rules.find((rule) => deniedRule(relative, [rule]) !== undefined || deniedDirectoryGlobs([rule]).some((dir) => deniedRule(relative, [dir])));
+  const asFile = deniedRule(relative, rules);
+  if (asFile !== undefined) return asFile;
+  let directories = hiddenDirectories.get(rules);
+  if (directories === undefined) hiddenDirectories.set(rules, (directories = deniedDirectoryGlobs(rules)));
+  const directory = deniedRule(relative, directories);
+  return directory === undefined ? undefined : `${directory}/**`;
 }
 
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
@@ -82,7 +92,7 @@ export function deniedPathRule(absolute: string, root: string, rules: readonly s
   return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
-const ALLOW_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+const ALLOW_OPTIONS = GLOB_OPTIONS;
 
 /**
  * `grepTools.allowedPaths` as predicates over root-relative paths: `file` for a file to read, `directory`
@@ -106,6 +116,13 @@ function deniedMessage(requested: string, resolved: string, rule: string, real: 
   return (
     `permission denied by policy: ${JSON.stringify(requested)}${where} matches ${JSON.stringify(rule)} (grepTools.deniedPaths). ` +
     'Secrets, keys and .git are never searched or listed, whatever the input says; search another path.'
+  );
+}
+
+function deniedFolderMessage(folder: string, rule: string): string {
+  return (
+    `permission denied by policy: the workspace folder ${folder} is itself a denied place: it matches ${JSON.stringify(rule)} (grepTools.deniedPaths). ` +
+    'Its files are never searched or listed; open the project folder instead.'
   );
 }
 
@@ -159,11 +176,21 @@ function judgeUntitled(requested: string, document: UntitledDocument, ctx: Guard
   return { kind: 'untitled', document };
 }
 
+/** Whether a name leads (through a link on the way) to a place judgeReal refuses: never suggested, whatever name leads there. */
+function hiddenWhereItIs(absolute: string, scope: ReadScope): boolean {
+  try {
+    const real = realpathSync(absolute);
+    return real !== absolute && judgeReal(real, scope, statSync(real).isDirectory()) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decides whether `path` may be searched. Stats and resolves symlinks only: nothing is opened or listed.
  */
 export async function decide(path: string | undefined, ctx: GuardContext): Promise<Decision> {
-  const { deniedPaths, allowedPaths } = ctx.config;
+  const { deniedPaths } = ctx.config;
   const untitled = ctx.untitled ?? [];
   // An untitled editor's URI names it whatever is on disk: answers name files on disk by absolute paths.
   const byUri = path === undefined ? undefined : untitledByUri(path, untitled);
@@ -185,7 +212,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
         return { kind: 'invalid', message: `Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".` };
       }
     }
-    return { kind: 'granted', bases };
+    return wholeWorkspace(bases, deniedPaths);
   }
   const requested = path;
   const base = bases[0];
@@ -198,25 +225,73 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     const document = untitledAt(base.base, untitled) ?? untitledByName(requested, untitled);
     if (document !== undefined) return judgeUntitled(requested, document, ctx);
     if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
+    // Where it would be: an outside or denied place answers as if it existed (no existence oracle).
+    const wouldBe = await realOfMissing(base.base, ctx.kind);
+    const realFolders = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
+    const holder = innermost(wouldBe, realFolders);
+    if (holder === -1 || deniedPathRule(wouldBe, realFolders[holder], deniedPaths) !== undefined || deniedFromTop(wouldBe, deniedPaths) !== undefined) {
+      return judgeTarget(requested, base, bases, wouldBe, undefined, ctx);
+    }
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
-    const allowed = allowList(allowedPaths);
-    const hidden = (absolute: string, root: string) => {
-      if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
-      const relative = relativePosix(root, absolute);
-      return allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative);
-    };
-    const hint = await notFoundHint(base.base, { folders: ctx.folders, kind: ctx.kind, hidden });
-    return {
-      kind: 'invalid',
-      message: `Path not found: ${JSON.stringify(requested)} (resolved to ${base.base}).${hint} Check the path, or omit "path" to search the whole workspace.`,
-    };
+    return { kind: 'invalid', message: await notFoundMessage(requested, base.base, ctx) };
   }
+  return judgeTarget(requested, base, bases, await realpathOr(base.base), kind, ctx);
+}
+
+/**
+ * The whole workspace: every folder, except one that is itself a denied place (~/.ssh, a repository's
+ * .git opened as a folder), judged by its path and its real path from '/'. Denied when none is left.
+ */
+async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[]): Promise<Decision> {
+  const open: SearchBase[] = [];
+  let refused: { folder: string; rule: string } | undefined;
+  for (const base of bases) {
+    const rule = deniedFromTop(base.base, deniedPaths) ?? deniedFromTop(await realpathOr(base.base), deniedPaths);
+    if (rule === undefined) open.push(base);
+    else refused ??= { folder: base.base, rule };
+  }
+  if (open.length > 0 || !refused) return { kind: 'granted', bases: open };
+  return { kind: 'denied', requested: refused.folder, resolved: refused.folder, rule: refused.rule, message: deniedFolderMessage(refused.folder, refused.rule) };
+}
+
+/** The error for a path that does not exist, with the hint of pathHint.ts (never naming a hidden entry). */
+async function notFoundMessage(requested: string, missing: string, ctx: GuardContext): Promise<string> {
+  const { deniedPaths, allowedPaths } = ctx.config;
+  const allowed = allowList(allowedPaths);
+  const scope: ReadScope = { granted: await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path))), denied: deniedPaths, allowed: allowedPaths };
+  const hidden = (absolute: string, root: string) => {
+    if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
+    const relative = relativePosix(root, absolute);
+    if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
+    return hiddenWhereItIs(absolute, scope);
+  };
+  const hint = await notFoundHint(missing, { folders: ctx.folders, kind: ctx.kind, hidden });
+  return `Path not found: ${JSON.stringify(requested)} (resolved to ${missing}).${hint} Check the path, or omit "path" to search the whole workspace.`;
+}
+
+/** Where a missing path would really be: the real path of its nearest existing ancestor, and the rest. */
+async function realOfMissing(missing: string, kind: GuardContext['kind']): Promise<string> {
+  let existing = nodePath.dirname(missing);
+  while ((await kind(existing)) === undefined && nodePath.dirname(existing) !== existing) existing = nodePath.dirname(existing);
+  return nodePath.join(await realpathOr(existing), nodePath.relative(existing, missing));
+}
+
+/** The denied rule a path matches from the file system's root. */
+function deniedFromTop(path: string, rules: readonly string[]): string | undefined {
+  return deniedPathRule(path, nodePath.parse(path).root, rules);
+}
+
+/**
+ * Steps 2-4 of `decide` for a path that exists (`kind`) or would be outside or denied if it did
+ * (`kind` undefined: judged the same way, and marked `missing` so a confirmed call reports it then).
+ */
+async function judgeTarget(requested: string, base: SearchBase, bases: SearchBase[], real: string, kind: 'file' | 'directory' | undefined, ctx: GuardContext): Promise<Decision> {
+  const { deniedPaths, allowedPaths } = ctx.config;
   // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.
-  const real = await realpathOr(base.base);
   const realFolders = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
   const holder = innermost(real, realFolders);
   const realRoot = holder === -1 ? nodePath.parse(real).root : realFolders[holder];
-  const realRule = deniedPathRule(real, realRoot, deniedPaths);
+  const realRule = deniedPathRule(real, realRoot, deniedPaths) ?? deniedFromTop(real, deniedPaths);
   if (realRule !== undefined) {
     return { kind: 'denied', requested, resolved: real, rule: realRule, message: deniedMessage(requested, real, realRule, real !== base.base) };
   }
@@ -224,7 +299,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   const allowed = allowList(allowedPaths);
   if (allowed) {
     const relative = relativePosix(realRoot, real);
-    if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative))) {
+    if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative) || (kind === undefined && allowed.file(relative)))) {
       return { kind: 'denied', requested, resolved: real, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, real, allowedPaths) };
     }
   }
@@ -234,7 +309,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
     // An outside path that leads into a folder (a link to the workspace) is searched there.
     return { kind: 'granted', bases: [{ root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder }] };
   }
-  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders) };
+  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders), ...(kind === undefined ? { missing: true } : {}) };
 }
 
 /** A list setting as VS Code's `inspect` gives it: each level's value, unchecked. */
@@ -271,6 +346,20 @@ export interface AuthorizeContext extends GuardContext {
   allowOutside: boolean;
   /** Replaces the advice of the outside-the-workspace error (how this caller gets a confirmation). */
   outsideHint?: string;
+  /**
+   * Where the path resolved when the person confirmed it (the real path VS Code's confirmation named):
+   * an outside path is searched only while it still resolves there. Undefined: any outside path
+   * `allowOutside` lets through (the CLI's --allow-outside).
+   */
+  confirmedTarget?: string;
+}
+
+/** The error when the path no longer leads where the person confirmed (a symlink changed in between). */
+export function changedTargetMessage(requested: string, resolved: string, confirmed: string): string {
+  return (
+    `Path ${JSON.stringify(requested)} now resolves to ${resolved}, not to ${confirmed}, which the user confirmed; nothing was searched. ` +
+    'Call the tool again so the user can confirm the new location.'
+  );
 }
 
 /**
@@ -284,6 +373,10 @@ export async function authorize(path: string | undefined, ctx: AuthorizeContext)
   if (decision.kind === 'pending' && !ctx.allowOutside) {
     throw new InputError(outsideMessage(decision.requested, decision.resolved, ctx.folders, ctx.outsideHint));
   }
+  if (decision.kind === 'pending' && ctx.confirmedTarget !== undefined && decision.resolved !== ctx.confirmedTarget) {
+    throw new InputError(changedTargetMessage(decision.requested, decision.resolved, ctx.confirmedTarget));
+  }
+  if (decision.kind === 'pending' && decision.missing) throw new InputError(await notFoundMessage(decision.requested, decision.bases[0].base, ctx));
   const granted = await Promise.all(ctx.folders.map((folder) => realpathOr(folder.path)));
   if (decision.kind === 'pending') granted.push(decision.resolved);
   return { kind: 'files', bases: decision.bases, granted };
@@ -301,6 +394,12 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
   // minimatch throws a TypeError past 64 KB; a glob this long is a mistake, so say so first.
   if (glob.length > MAX_GLOB_LENGTH) {
     throw new InputError(`Invalid ${name} ${JSON.stringify(glob.slice(0, 40))}…: it is ${glob.length} characters long, at most ${MAX_GLOB_LENGTH} are accepted.`);
+  }
+  const problem = globComplexityProblem(glob);
+  if (problem) {
+    throw new InputError(
+      `Invalid ${name} ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${problem}. Such a glob can take minutes to match; write a simpler one (or use grep's pattern, or glob's mode "regex", which run under the time limit).`,
+    );
   }
   if (glob.startsWith('/') || glob.startsWith('~')) {
     throw new InputError(
@@ -327,13 +426,42 @@ export function globRequest(pattern: string, path: string | undefined, mode: 'gl
 export type LinkVerdict =
   | { kind: 'dangling' }
   | { kind: 'outside'; real: string; directory: boolean }
-  | { kind: 'denied'; real: string; rule: string; directory: boolean }
+  | { kind: 'denied'; real: string; directory: boolean }
   | { kind: 'follow'; real: string; directory: boolean; file: boolean };
 
-/** What may be read once a file is open: the granted roots' real paths and the denied rules. */
+/** What may be read once a file or directory is open: the granted roots' real paths and the policy. */
 export interface ReadScope {
   granted: readonly string[];
   denied: readonly string[];
+  /** `grepTools.allowedPaths` (judged from the granted root holding the real path); empty or absent: everything not denied. */
+  allowed?: readonly string[];
+}
+
+const compiledAllowLists = new WeakMap<readonly string[], ReturnType<typeof allowList>>();
+
+function cachedAllowList(rules: readonly string[] | undefined): ReturnType<typeof allowList> {
+  if (!rules || rules.length === 0) return undefined;
+  if (!compiledAllowLists.has(rules)) compiledAllowLists.set(rules, allowList(rules));
+  return compiledAllowLists.get(rules);
+}
+
+/**
+ * The check on a real path, whatever name led to it (a symlink, a swapped directory, an open file):
+ * it must lie in a granted root, match no denied rule (from that root, and from '/': a confirmed
+ * outside base such as ~/.aws keeps the rule "**\/.aws/credentials"), and, with an allow-list, be an
+ * allowed file or a directory that may hold one.
+ */
+export function judgeReal(real: string, scope: ReadScope, directory: boolean): 'outside_workspace' | 'denied' | undefined {
+  const holder = innermost(real, scope.granted);
+  if (holder === -1) return 'outside_workspace';
+  const root = scope.granted[holder];
+  if (deniedPathRule(real, root, scope.denied) !== undefined || deniedPathRule(real, nodePath.parse(real).root, scope.denied) !== undefined) return 'denied';
+  const allowed = cachedAllowList(scope.allowed);
+  if (allowed) {
+    const relative = relativePosix(root, real);
+    if (!(directory ? allowed.directory(relative) : allowed.file(relative))) return 'denied';
+  }
+  return undefined;
 }
 
 /**
@@ -341,16 +469,14 @@ export interface ReadScope {
  * after it was listed must not lead outside the granted roots, nor to a denied file inside them.
  */
 export function judgeOpened(real: string, scope: ReadScope): 'outside_workspace' | 'denied' | undefined {
-  const holder = innermost(real, scope.granted);
-  if (holder === -1) return 'outside_workspace';
-  return deniedPathRule(real, scope.granted[holder], scope.denied) === undefined ? undefined : 'denied';
+  return judgeReal(real, scope, false);
 }
 
 /**
- * Where a symlink met during a walk may lead: it is followed only when its real path lies in a granted
- * root (`Access.granted`) and is not denied there (notes.txt -> .env is denied). Stats only.
+ * Where a symlink met during a walk may lead: it is followed only when its real path passes judgeReal
+ * (in a granted root, `Access.granted`; not denied, notes.txt -> .env; allowed). Stats only.
  */
-export function judgeLink(link: string, granted: readonly string[], denied: readonly string[]): LinkVerdict {
+export function judgeLink(link: string, scope: ReadScope): LinkVerdict {
   let real: string;
   try {
     real = realpathSync(link);
@@ -366,9 +492,8 @@ export function judgeLink(link: string, granted: readonly string[], denied: read
   } catch {
     return { kind: 'dangling' };
   }
-  const holder = innermost(real, granted);
-  if (holder === -1) return { kind: 'outside', real, directory };
-  const rule = deniedPathRule(real, granted[holder], denied);
-  if (rule !== undefined) return { kind: 'denied', real, rule, directory };
+  const verdict = judgeReal(real, scope, directory);
+  if (verdict === 'outside_workspace') return { kind: 'outside', real, directory };
+  if (verdict === 'denied') return { kind: 'denied', real, directory };
   return { kind: 'follow', real, directory, file };
 }

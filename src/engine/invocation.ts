@@ -14,6 +14,8 @@ export interface PreparedMessages {
   confirmation?: { title: string; message: string };
   /** The guard's decision, for logging. */
   decision: Decision['kind'];
+  /** For a pending (outside) path: the real path the confirmation names, which invoke must still find. */
+  resolved?: string;
 }
 
 const MAX_SHOWN = 200;
@@ -90,5 +92,6 @@ export async function prepareMessages(tool: ToolName, input: unknown, ctx: Guard
         `${sent} will be sent to the language model. Denied paths (secrets, keys, .git) stay denied.`,
     },
     decision: decision.kind,
+    resolved: decision.resolved,
   };
 }

@@ -23,10 +23,11 @@ export interface SearchSpec {
   scope?: ReadScope;
 }
 
-/** Tests names (base-relative paths) against a JavaScript regex with the `u` flag: glob's mode "regex". */
-export interface NameTestSpec {
-  nameRegex: string;
-}
+/**
+ * Tests names (base-relative paths) against glob's pattern: a JavaScript regex with the `u` flag (mode
+ * "regex"), or a glob (mode "glob", globs.ts' relativeGlobTest).
+ */
+export type NameTestSpec = { nameRegex: string } | { nameGlob: string };
 
 export type JobSpec = SearchSpec | NameTestSpec;
 
@@ -158,7 +159,7 @@ export class SearchPool {
     return new PoolSearch(this, spec);
   }
 
-  /** Tests names against a regex (glob's mode "regex"): the outcome of each is whether it matches. */
+  /** Tests names against glob's pattern (a regex or a glob): the outcome of each is whether it matches. */
   nameTest(spec: NameTestSpec): PoolSearch<string, boolean> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     return new PoolSearch(this, spec);

@@ -4,13 +4,14 @@
  * search.exclude) and .gitignore rules, never enters a denied directory, and follows a symlink only
  * when its real path stays inside the root.
  */
-import { promises as fs, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'fs';
+import { promises as fs, realpathSync, statSync, type Stats } from 'fs';
 import * as nodePath from 'path';
 import { DEFAULT_EXCLUDES } from './config';
+import { listDirectorySync, type Listing } from './directory';
 import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
 import { GitignoreStack } from './gitignore';
 import { deniedDirectoryGlobs, globTest } from './globs';
-import { judgeLink } from './guard';
+import { judgeLink, judgeReal, type ReadScope } from './guard';
 import { isInside } from './roots';
 import type { SearchBase } from './roots';
 import type { Candidate } from './types';
@@ -56,27 +57,39 @@ export class NodeFileSource implements FileSource {
     const prune = query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false));
     const realRoot = realpathOrUndefined(base.root) ?? base.root;
     const baseFromRoot = toPosix(nodePath.relative(base.root, base.base));
+    const scope: ReadScope = { granted: [realRoot, ...(query.granted ?? [])], denied, allowed: query.allowed };
     let gitignore: GitignoreStack | undefined;
     if (query.respectGitignore) {
       // The directories from the root down to the base are not walked: their rules apply first.
-      gitignore = new GitignoreStack();
+      gitignore = new GitignoreStack({ scope: { granted: scope.granted, denied }, warn: query.warn });
       const segments = baseFromRoot ? baseFromRoot.split('/') : [];
       for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
     }
-    const granted = [realRoot, ...(query.granted ?? [])];
-    const walk: Walk = { root: base.root, baseIndex, granted, deniedDirs, prune, denied, pruned, isCancelled, visiting: new Set(), gitignore };
-    yield* this.walk(walk, base.base, '', baseFromRoot);
+    const walk: Walk = { root: base.root, realRoot, baseIndex, scope, deniedDirs, prune, pruned, isCancelled, visiting: new Set(), gitignore };
+    yield* this.walk(walk, base.base, '', baseFromRoot, true);
   }
 
-  private *walk(w: Walk, dir: string, relative: string, fromRootDir: string): Generator<Candidate> {
+  /**
+   * The files below `dir`. `follow`: `dir` is a symlink the guard let through (or the base); any other
+   * directory is opened without following a link, so one swapped for a link meanwhile is not entered.
+   */
+  private *walk(w: Walk, dir: string, relative: string, fromRootDir: string, follow: boolean): Generator<Candidate> {
     if (w.isCancelled()) return;
-    let entries: Dirent[];
+    let listing: Listing;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      listing = listDirectorySync(dir, follow);
     } catch {
       w.pruned.push({ base: w.baseIndex, relative, reason: 'unreadable', directory: true });
       return;
     }
+    // Judged where it really is when that is not where its name says (reached through a link, or swapped for one).
+    const realDir = listing.real === (fromRootDir ? `${w.realRoot}/${fromRootDir}` : w.realRoot) ? undefined : listing.real;
+    const refused = realDir === undefined ? undefined : judgeReal(realDir, w.scope, true);
+    if (refused) {
+      w.pruned.push({ base: w.baseIndex, relative, reason: refused, directory: true });
+      return;
+    }
+    const entries = listing.entries;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const ownRules = w.gitignore !== undefined && entries.some((entry) => entry.name === '.gitignore') && w.gitignore.push(w.root, fromRootDir);
     for (const entry of entries) {
@@ -94,7 +107,7 @@ export class NodeFileSource implements FileSource {
       let real: string | undefined;
       if (entry.isSymbolicLink()) {
         // Followed only into a granted root, and never to what its target's own path denies (notes.txt -> .env).
-        const link = judgeLink(path, w.granted, w.denied);
+        const link = judgeLink(path, w.scope);
         if (link.kind === 'dangling') continue;
         if (link.kind !== 'follow') {
           w.pruned.push({ base: w.baseIndex, relative: rel, reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory });
@@ -103,16 +116,23 @@ export class NodeFileSource implements FileSource {
         real = link.real;
         isDir = link.directory;
         isFile = link.file;
+      } else if (realDir !== undefined) {
+        // Below a link: the entry's real path decides (awsdir -> .aws: awsdir/credentials is .aws/credentials).
+        const verdict = judgeReal(`${realDir}/${entry.name}`, w.scope, isDir);
+        if (verdict) {
+          w.pruned.push({ base: w.baseIndex, relative: rel, reason: verdict, directory: isDir });
+          continue;
+        }
       }
       if (w.gitignore?.ignores(fromRoot, isDir)) continue;
       if (isDir) {
         if (real !== undefined) {
           if (w.visiting.has(real) || isInside(dir, real)) continue; // a symlink loop
           w.visiting.add(real);
-          yield* this.walk(w, path, rel, fromRoot);
+          yield* this.walk(w, path, rel, fromRoot, true);
           w.visiting.delete(real);
         } else {
-          yield* this.walk(w, path, rel, fromRoot);
+          yield* this.walk(w, path, rel, fromRoot, false);
         }
       } else if (isFile) {
         yield { path, relative: rel };
@@ -138,13 +158,14 @@ function entryTest(glob: string, nocase: boolean): EntryTest {
 
 interface Walk {
   root: string;
+  /** The root's real path: a directory whose real path is this plus its root-relative path is where its name says. */
+  realRoot: string;
   baseIndex: number;
-  /** Real paths a symlink may lead to: the root's own, and `FileQuery.granted`. */
-  granted: readonly string[];
+  /** Where a symlink (or a directory swapped for one) may lead: the root's own real path and `FileQuery.granted`; the policy. */
+  scope: ReadScope;
   deniedDirs: EntryTest[];
   /** files.exclude / search.exclude: neither entered nor counted. */
   prune: EntryTest[];
-  denied: readonly string[];
   pruned: PrunedEntry[];
   isCancelled: () => boolean;
   /** Real paths of the symlinked directories being walked, to stop loops. */

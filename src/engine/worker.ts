@@ -6,6 +6,7 @@
 import { readlinkSync } from 'fs';
 import { setPriority } from 'os';
 import { parentPort, workerData } from 'worker_threads';
+import { relativeGlobTest } from './globs';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
 import { compilePrefilter, searchBytes, searchText, type SearchOptions } from './searcher';
@@ -17,7 +18,7 @@ interface PreparedSearch {
   prefilter: ((bytes: Uint8Array) => boolean) | undefined;
 }
 
-type Prepared = PreparedSearch | { nameRegex: RegExp };
+type Prepared = PreparedSearch | { nameTest: (name: string) => boolean };
 
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
@@ -25,7 +26,10 @@ const prepared = new Map<string, Prepared>();
 function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
     if ('nameRegex' in spec) {
-      prepared.set(key, { nameRegex: new RegExp(spec.nameRegex, 'u') });
+      const regex = new RegExp(spec.nameRegex, 'u');
+      prepared.set(key, { nameTest: (name) => regex.test(name) });
+    } else if ('nameGlob' in spec) {
+      prepared.set(key, { nameTest: relativeGlobTest(spec.nameGlob) });
     } else {
       const matcher = compileMatcher(spec.pattern, spec.matcher);
       prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
@@ -80,8 +84,8 @@ if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 parentPort?.on('message', (request: BatchRequest) => {
   const job = prepare(request.specKey, request.spec);
   let outcomes: boolean[] | FileOutcome[];
-  if ('nameRegex' in job) {
-    outcomes = (request.items as string[]).map((name) => job.nameRegex.test(name));
+  if ('nameTest' in job) {
+    outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
     const options = { ...job.spec.search, collect: request.collect && job.spec.search.collect };
     outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));

@@ -11,8 +11,8 @@ import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { auditListing, caseInsensitiveGlob } from '../engine/audit';
-import type { FileQuery, FileSource, PrunedEntry } from '../engine/fileSource';
-import { GitignoreRules } from '../engine/gitignore';
+import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../engine/fileSource';
+import { GitignoreRules, loadGitignoreTexts } from '../engine/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
 import { relativePosix, type SearchBase } from '../engine/roots';
 import { TimeSlices } from '../engine/timeSlices';
@@ -89,7 +89,7 @@ export class FindFilesSource implements FileSource {
       const search = vscode.workspace.getConfiguration('search', folder?.uri ?? vscode.Uri.file(base.root));
       const useIgnoreFiles = search.get<unknown>('useIgnoreFiles') !== false;
       const followSymlinks = search.get<unknown>('followSymlinks') !== false;
-      const gitignore = query.respectGitignore && useIgnoreFiles ? new GitignoreRules(base.root) : undefined;
+      const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, query, denied) : undefined;
       const files: Candidate[] = [];
       const slices = new TimeSlices();
       for (const uri of uris) {
@@ -109,6 +109,7 @@ export class FindFilesSource implements FileSource {
         await auditListing(base, baseIndex, files, {
           granted: query.granted ?? [],
           denied,
+          allowed: query.allowed,
           excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
           pruned,
           followSymlinks,
@@ -117,6 +118,22 @@ export class FindFilesSource implements FileSource {
     }
     return perBase;
   }
+  /**
+   * The .gitignore rules of the directories holding listed files (and of those above them), their
+   * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts).
+   */
+  private async gitignoreOf(base: SearchBase, uris: readonly vscode.Uri[], query: FileQuery, denied: readonly string[]): Promise<GitignoreRules> {
+    const dirs = new Set<string>(['']);
+    const slices = new TimeSlices();
+    for (const uri of uris) {
+      if (slices.due()) await slices.pause();
+      for (let dir = parentOf(relativePosix(base.root, uri.fsPath)); dir !== '' && !dirs.has(dir); dir = parentOf(dir)) dirs.add(dir);
+    }
+    const realRoot = await fs.realpath(base.root).catch(() => base.root);
+    const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
+    return new GitignoreRules(base.root, (dir) => texts.has(dir), (dir) => texts.get(dir));
+  }
+
   /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */
   private async listVirtual(query: FileQuery, base: SearchBase, baseIndex: number, baseUri: vscode.Uri, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[]> {
     const folder = vscode.workspace.getWorkspaceFolder(baseUri);
@@ -125,12 +142,14 @@ export class FindFilesSource implements FileSource {
     const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
       deniedDirs: deniedDirectoryGlobs(denied),
+      denied,
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
       pruned,
       contents: this.contents,
       isCancelled: () => this.token.isCancellationRequested,
+      warn: query.warn,
     });
   }
 }

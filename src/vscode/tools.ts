@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { OutputBudget } from '../engine/budget';
 import { runGlob } from '../engine/glob';
-import { CancelledError, guardContext, runGrep, type SearchEnvironment } from '../engine/grep';
+import { CancelledError, guardContext, onceEach, runGrep, type SearchEnvironment } from '../engine/grep';
+import { Confirmations } from '../engine/confirmations';
 import { prepareMessages, type ToolName } from '../engine/invocation';
 import { renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
@@ -50,6 +51,14 @@ interface Summary {
 const NO_CHAT_CONFIRMATION =
   'Searching outside the workspace needs the user\'s confirmation, which VS Code asks for only when the tool is called from a chat request; ' +
   'this call has none (toolInvocationToken is undefined), so nobody could confirm. Search inside the workspace, or ask the user to open that folder or to run the search from chat.';
+
+/** Why an outside path is refused in a chat request whose confirmation did not name it (it led elsewhere when prepared). */
+const NOT_CONFIRMED =
+  'No confirmation was shown for this location when the call was prepared (the path led elsewhere then, e.g. a symlink changed since); nothing was searched. ' +
+  'Call the tool again so the user can confirm it.';
+
+/** What the person confirmed per call (prepareInvocation → invoke), shared by both tools. */
+const confirmations = new Confirmations();
 
 /** Bytes kept free below Copilot's threshold for what Copilot wraps around a tool result. */
 const CHAT_MARGIN_BYTES = 512;
@@ -101,8 +110,15 @@ async function invokeEngine<T>(
     // showed its confirmation: reaching invoke means the person allowed it. Without a chat request
     // (another extension's vscode.lm.invokeTool) nobody was asked, so an outside path is refused.
     // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
-    const confirmed = options.toolInvocationToken !== undefined;
-    const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION };
+    // Only where the confirmation pointed: the path must still resolve there (a symlink may have flipped).
+    const inChat = options.toolInvocationToken !== undefined;
+    const confirmed = inChat ? confirmations.take(tool, input) : { allowOutside: false };
+    const env: SearchEnvironment = {
+      ...environment(token, confirmed.allowOutside),
+      confirmedTarget: confirmed.target,
+      outsideHint: inChat ? NOT_CONFIRMED : NO_CHAT_CONFIRMATION,
+      warn: onceEach((message) => log.warn(`${tool}: ${message}`)),
+    };
     const budget = outputBudget(options, env.config.maxOutputBytes, token);
     const text = await run(input, env, budget);
     const summary = JSON.parse(text) as Summary;
@@ -130,6 +146,7 @@ async function invokeEngine<T>(
 async function prepare(tool: ToolName, input: unknown, token: vscode.CancellationToken, log: vscode.LogOutputChannel): Promise<vscode.PreparedToolInvocation> {
   const env = environment(token);
   const prepared = await prepareMessages(tool, input, guardContext(env));
+  confirmations.record(tool, input, prepared);
   if (prepared.decision === 'pending') log.info(`${tool} asks for confirmation: ${JSON.stringify(input)} is outside the workspace`);
   return {
     invocationMessage: prepared.invocationMessage,

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { PrunedEntry } from '../engine/fileSource';
 import { GitignoreRules } from '../engine/gitignore';
 import { deniedRule } from '../engine/globs';
+import { MAX_IGNORE_FILE_BYTES, skippedIgnoreNote } from '../engine/ignoreFile';
 import { isInside, type SearchBase } from '../engine/roots';
 import type { Candidate } from '../engine/types';
 
@@ -45,6 +46,8 @@ export function virtualUri(path: string, folders: readonly VirtualFolder[]): vsc
 export interface VirtualListing {
   /** Denied directory globs: not entered. */
   deniedDirs: readonly string[];
+  /** The denied rules: a .gitignore they match is not read. */
+  denied: readonly string[];
   /** files.exclude / search.exclude by root-relative path (unless include_ignored). */
   excluded(fromRoot: string): boolean;
   followSymlinks: boolean;
@@ -54,6 +57,8 @@ export interface VirtualListing {
   /** Receives a reader of each listed file by engine path (kept when already there: an unsaved editor wins). */
   contents: Map<string, string | (() => Promise<Uint8Array | undefined>)>;
   isCancelled(): boolean;
+  /** Receives a line for the log: an ignore file that was skipped, and why. */
+  warn?(message: string): void;
 }
 
 /** The files below a base of a virtual folder (or the base itself when it is a file), with their readers. */
@@ -61,7 +66,7 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
   const files: Candidate[] = [];
   const rootOf = nodePath.posix.relative(base.root, base.base);
   const uriOf = (fromRoot: string) => baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(rootOf, fromRoot)) });
-  const gitignore = options.gitignore ? await virtualGitignore(rootOf, uriOf) : undefined;
+  const gitignore = options.gitignore ? await virtualGitignore(rootOf, uriOf, options.denied, options.warn) : undefined;
   const stat = await vscode.workspace.fs.stat(baseUri);
   if (stat.type & vscode.FileType.File) {
     files.push({ path: base.base, relative: nodePath.posix.basename(base.base) });
@@ -78,7 +83,7 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
           continue;
         }
         const dirFromRoot = rootOf && dir ? `${rootOf}/${dir}` : rootOf || dir;
-        if (gitignore && entries.some(([name, type]) => name === '.gitignore' && type & vscode.FileType.File)) await gitignore.load(dirFromRoot);
+        if (gitignore && entries.some(([name]) => name === '.gitignore')) await gitignore.load(dirFromRoot);
         for (const [name, type] of entries) {
           const relative = dir ? `${dir}/${name}` : name;
           const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
@@ -117,16 +122,34 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
 /**
  * .gitignore rules on a virtual file system, as git applies them below the workspace folder: the
  * files of the directories from the folder down to the base are read first, the others as the walk
- * meets them (before their directory's entries are tested).
+ * meets them (before their directory's entries are tested). As on disk (ignoreFile.ts), only a
+ * regular file that is not a symbolic link nor denied, of at most MAX_IGNORE_FILE_BYTES, is read.
  */
-async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vscode.Uri) {
+async function virtualGitignore(rootOf: string, uriOf: (fromRoot: string) => vscode.Uri, denied: readonly string[], warn?: (message: string) => void) {
   const texts = new Map<string, string>();
   const load = async (dirFromRoot: string) => {
     if (texts.has(dirFromRoot)) return;
+    const uri = vscode.Uri.joinPath(uriOf(dirFromRoot), '.gitignore');
+    let stat: vscode.FileStat;
     try {
-      texts.set(dirFromRoot, new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(uriOf(dirFromRoot), '.gitignore'))));
+      stat = await vscode.workspace.fs.stat(uri);
     } catch {
-      // No .gitignore there.
+      return; // No .gitignore there.
+    }
+    let reason: string | undefined;
+    if (deniedRule(dirFromRoot ? `${dirFromRoot}/.gitignore` : '.gitignore', denied) !== undefined) reason = 'it is a denied path';
+    else if (stat.type !== vscode.FileType.File) reason = 'it is not a regular file';
+    else if (stat.size > MAX_IGNORE_FILE_BYTES) reason = `it is ${stat.size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
+    if (reason) {
+      warn?.(skippedIgnoreNote({ path: uri.toString(), reason }));
+      return;
+    }
+    try {
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      if (bytes.byteLength > MAX_IGNORE_FILE_BYTES) warn?.(skippedIgnoreNote({ path: uri.toString(), reason: `it grew past the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files` }));
+      else texts.set(dirFromRoot, new TextDecoder().decode(bytes));
+    } catch {
+      // Gone since the stat.
     }
   };
   const segments = rootOf ? rootOf.split('/') : [];

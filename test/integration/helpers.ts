@@ -35,3 +35,28 @@ export function folderPath(index = 0): string {
   return folder.uri.fsPath;
 }
 
+/** Measures how long the extension host takes to answer a command, every 20 ms while `run` goes on. */
+export async function whileProbing<T>(run: () => Promise<T>): Promise<{ result: T; probes: number; worstMs: number }> {
+  const command = `grepToolsTest.ping.${Date.now()}`;
+  const registration = vscode.commands.registerCommand(command, () => Date.now());
+  let stop = false;
+  let probes = 0;
+  let worstMs = 0;
+  const probing = (async () => {
+    while (!stop) {
+      const sent = Date.now();
+      await vscode.commands.executeCommand(command);
+      worstMs = Math.max(worstMs, Date.now() - sent);
+      probes++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    const result = await run();
+    return { result, probes, worstMs };
+  } finally {
+    stop = true;
+    await probing;
+    registration.dispose();
+  }
+}

@@ -27,11 +27,28 @@ const PROMISE_LIST = ['readdir', 'opendir'] as const;
 const repo = nodePath.resolve(__dirname, '..', '..', '..');
 const moduleDirs = [nodePath.join(repo, 'node_modules'), nodePath.join(repo, 'out'), nodePath.join(repo, 'dist')];
 
+const readlink = fs.readlinkSync;
+
+/**
+ * The path an access names. `/proc/<pid>/fd/N` (a directory listed through the descriptor it was opened
+ * with, see directory.ts) is recorded as what that descriptor really is, read at the time of the call.
+ */
 function asPath(value: unknown): string | undefined {
-  if (typeof value === 'string') return nodePath.resolve(value);
-  if (Buffer.isBuffer(value)) return nodePath.resolve(value.toString());
-  if (value instanceof URL) return value.pathname;
-  return undefined; // a file descriptor: its open was recorded
+  const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : value instanceof URL ? value.pathname : undefined;
+  if (text === undefined) return undefined; // a file descriptor: its open was recorded
+  if (/^\/proc\/(self|\d+)\/fd\/\d+$/.test(text)) {
+    try {
+      return readlink(text);
+    } catch {
+      return text;
+    }
+  }
+  return nodePath.resolve(text);
+}
+
+/** An open with O_DIRECTORY opens a directory to list it: recorded as a listing. */
+function isDirectoryOpen(name: string, args: unknown[]): boolean {
+  return (name === 'open' || name === 'openSync') && typeof args[1] === 'number' && (args[1] & fs.constants.O_DIRECTORY) !== 0;
 }
 
 export class FsRecorder {
@@ -45,7 +62,7 @@ export class FsRecorder {
     const accesses = this.accesses;
     const wrapped = function (this: unknown, ...args: unknown[]) {
       const path = asPath(args[0]);
-      if (path !== undefined && !moduleDirs.some((dir) => path.startsWith(dir + nodePath.sep))) accesses.push({ op, path, via });
+      if (path !== undefined && !moduleDirs.some((dir) => path.startsWith(dir + nodePath.sep))) accesses.push({ op: isDirectoryOpen(name, args) ? 'list' : op, path, via });
       return original.apply(this, args);
     };
     Object.defineProperty(target, name, { configurable: true, enumerable: descriptor.enumerable, writable: true, value: wrapped });

@@ -170,57 +170,109 @@ describe('security table: nothing outside the granted scope is opened or listed'
     { name: 'no workspace, confirmed: an absolute path is searched', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/ws/src' }, folders: [], env: { allowOutside: true }, grantedAlso: ['ws/src'], opens: ['ws/src/app.ts'], reports: ['ws/src/app.ts'] },
   ];
 
-  for (const row of rows) {
-    it(`${row.tool}: ${row.name}`, async () => {
-      const root = fx.root;
-      const fill = (value: unknown): unknown => (typeof value === 'string' ? value.replace('<root>', root) : value);
-      const input = Object.fromEntries(Object.entries(row.input).map(([key, value]) => [key, fill(value)]));
-      const workspace = folders(...(row.folders ?? ['ws']).map(at));
-      const recorder = new FsRecorder();
-      const env: SearchEnvironment = recorder.instrument(makeEnv(workspace, row.env));
-      let output: { files: unknown[]; skipped: Record<string, number> } | undefined;
-      let failure: Error | undefined;
-      await recorder.record(async () => {
-        try {
-          const text = row.tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
-          output = JSON.parse(text) as typeof output;
-        } catch (error) {
-          failure = error as Error;
-        }
-      });
-      const relative = (paths: string[]) => paths.map((path) => nodePath.relative(root, path).split(nodePath.sep).join('/')).sort();
-
-      // 1. Nothing outside the granted scope, whatever the case.
-      const granted = [...workspace.map((folder) => folder.path), ...(row.grantedAlso ?? []).map(at)].map((path) => fs.realpathSync(path));
-      const violations = recorder.accesses.filter((access) => !inScope(access.path, granted, access.op)).map((a) => `${a.op} ${a.path} (${a.via})`);
-      assert.deepStrictEqual(violations, [], 'opened or listed outside the granted scope');
-      for (const path of [...SECRETS, ...(row.grantedAlso?.includes('outside') ? ['outside/.ssh', 'outside/.ssh/id', 'elsewhere/x.txt'] : OUTSIDE), ...(row.untouched ?? [])]) {
-        if (row.folders?.includes('other') && (path.startsWith('other') || path === 'ws/link-other')) continue;
-        assert.ok(!recorder.accesses.some((access) => access.path === at(path)), `${path} was touched`);
-      }
-
-      // 2. What the case expects.
-      if (row.error) {
-        assert.ok(failure, `expected an error, got ${JSON.stringify(output)}`);
-        assert.match(failure.message, row.error);
-        if (row.errorNever) assert.doesNotMatch(failure.message, row.errorNever);
-        if (row.mayList) assert.deepStrictEqual(recorder.opened(), [], 'a refused call opens nothing');
-        else assert.deepStrictEqual(recorder.accesses, [], 'a refused call opens and lists nothing');
-        return;
-      }
-      assert.ok(!failure, `unexpected error: ${failure?.message}`);
-      assert.ok(output);
-      // .gitignore files hold rules, not content to search (the walker reads them where it walks): in scope, checked above.
-      const searched = recorder.opened().filter((path) => nodePath.basename(path) !== '.gitignore');
-      if (row.opens) assert.deepStrictEqual(relative(searched), [...row.opens].sort(), 'files opened');
-      if (row.reports) {
-        const reported = output.files.map((file) => (typeof file === 'string' ? file : (file as { file: string }).file));
-        assert.deepStrictEqual(relative(reported), [...row.reports].sort(), 'files reported');
-      }
-      for (const [key, value] of Object.entries(row.skipped ?? {})) assert.strictEqual(output.skipped[key], value, `skipped.${key}`);
-    });
-  }
+  for (const row of rows) it(`${row.tool}: ${row.name}`, () => checkRow(row, fx, [...SECRETS, ...(row.grantedAlso?.includes('outside') ? ['outside/.ssh', 'outside/.ssh/id', 'elsewhere/x.txt'] : OUTSIDE)]));
 });
+
+/** Round 2: names that lead to denied or outside places (links, a confirmed outside base), the allow-list through links, the new default rules. */
+const NEW_SECRET_FILES = [
+  'ws/keys/id_ecdsa', 'ws/keys/id_dsa.pub', 'ws/keys/client.p12', 'ws/keys/client.PFX', 'ws/keys/putty.ppk', 'ws/keys/release.jks', 'ws/keys/debug.keystore',
+  'ws/keys/vault.kdbx', 'ws/.gnupg/pubring.kbx', 'ws/.git-credentials', 'ws/.pgpass', 'ws/.pypirc', 'ws/.npmrc', 'ws/.docker/config.json', 'ws/.kube/config',
+  'ws/infra/terraform.tfstate', 'ws/infra/terraform.tfstate.backup', 'ws/.aws/credentials',
+];
+const ROUND2_SECRETS = [...NEW_SECRET_FILES, 'ws/.gnupg', 'home/.aws/credentials', 'home/.ssh', 'home/.ssh/id'];
+
+describe('security table, round 2: whatever name leads to a denied place, it stays closed and unlisted', () => {
+  let fx: Fixture;
+  before(() => {
+    fx = new Fixture('grep-tools-security2-');
+    const files: Record<string, string> = {};
+    for (const path of NEW_SECRET_FILES) files[path] = `TOKEN secret ${path}\n`;
+    for (const path of ['ws/.aws/config', 'ws/src/s.ts', 'ws/private/p.txt', 'ws/infra/main.tf', 'home/.aws/notes.txt', 'home/.ssh/id']) files[path] = `TOKEN ${path}\n`;
+    fx.files(files);
+    fx.symlink('.aws', 'ws/awsdir');
+    fx.symlink('.docker', 'ws/dock');
+    fx.symlink('../private', 'ws/src/priv');
+    fx.symlink('credentials', 'home/.aws/creds.txt');
+    fx.write('home/.aws/credentials', 'TOKEN aws secret\n');
+    fx.symlink('../home/.ssh', 'ws/sshlink');
+  });
+  after(() => fx.remove());
+
+  const rows: Row[] = [
+    // Finding 4: a linked directory does not list what its real path denies (one segment, or a multi-segment rule).
+    { name: 'glob "**/credentials" lists nothing through a link to .aws', tool: 'glob', input: { pattern: '**/credentials' }, opens: [], reports: [], skipped: { denied: 2 } },
+    { name: 'glob "**/config.json" lists nothing through a link to .docker', tool: 'glob', input: { pattern: '**/config.json' }, opens: [], reports: [], skipped: { denied: 2 } },
+    { name: 'glob "**" lists the linked directory\'s allowed files only', tool: 'glob', input: { pattern: 'awsdir/**' }, opens: [], reports: ['ws/awsdir/config'], skipped: { denied: 1 } },
+    { name: 'grep through a link to .aws reads config, never credentials', tool: 'grep', input: { pattern: 'TOKEN', path: 'awsdir' }, opens: ['ws/awsdir/config'], reports: ['ws/awsdir/config'], skipped: { denied: 1 } },
+    { name: 'a misspelled name behind a link to .aws is not suggested', tool: 'grep', input: { pattern: 'TOKEN', path: 'awsdir/credentialz' }, error: /^Path not found: "awsdir\/credentialz"/, errorNever: /credentials/, mayList: true },
+    { name: 'a misspelled name behind a link to .docker is not suggested', tool: 'grep', input: { pattern: 'TOKEN', path: 'dock/config.jsn' }, error: /^Path not found/, errorNever: /config\.json/, mayList: true },
+    // Finding 2: the allow-list judges where a link leads.
+    { name: 'allowedPaths ["src/**"] does not reach ../private through src/priv', tool: 'grep', input: { pattern: 'TOKEN', output_mode: 'files_with_matches' }, env: { config: { allowedPaths: ['src/**'] } }, opens: ['ws/src/s.ts'], reports: ['ws/src/s.ts'], untouched: ['ws/private/p.txt'] },
+    { name: 'allowedPaths ["src/**"] refuses src/priv named as path', tool: 'grep', input: { pattern: 'TOKEN', path: 'src/priv' }, env: { config: { allowedPaths: ['src/**'] } }, error: /^permission denied by policy: "src\/priv" \(.*\/ws\/private\) is not covered by grepTools\.allowedPaths/, untouched: ['ws/private/p.txt'] },
+    // Finding 6: a confirmed outside base keeps the denied rules, judged from '/'.
+    { name: 'a confirmed ~/.aws: a link to credentials inside it is not read', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/home/.aws', output_mode: 'files_with_matches' }, env: { allowOutside: true }, grantedAlso: ['home/.aws'], opens: ['home/.aws/notes.txt'], reports: ['home/.aws/notes.txt'], skipped: { denied: 2 } },
+    { name: 'a confirmed ~/.aws: the link named as path is denied', tool: 'grep', input: { pattern: 'TOKEN', path: '<root>/home/.aws/creds.txt' }, env: { allowOutside: true }, error: /^permission denied by policy: .*creds\.txt" \(it leads to .*\/home\/\.aws\/credentials\) matches "\*\*\/\.aws\/credentials"/ },
+    // Finding 8: the new default rules, named as path and through include and glob.
+    ...NEW_SECRET_FILES.map((file): Row => ({ name: `path "${file.slice(3)}" is denied`, tool: 'grep', input: { pattern: 'TOKEN', path: file.slice(3) }, error: /^permission denied by policy/ })),
+    { name: 'grep of the whole workspace reads none of the new secrets', tool: 'grep', input: { pattern: 'TOKEN', output_mode: 'files_with_matches' }, opens: ['ws/.aws/config', 'ws/awsdir/config', 'ws/infra/main.tf', 'ws/private/p.txt', 'ws/src/priv/p.txt', 'ws/src/s.ts'], reports: ['ws/.aws/config', 'ws/awsdir/config', 'ws/infra/main.tf', 'ws/private/p.txt', 'ws/src/priv/p.txt', 'ws/src/s.ts'] },
+    ...['**/id_*', '**/*.{p12,pfx,PFX,ppk,jks,keystore,kdbx}', '**/.*', '**/config*', '**/*tfstate*'].map((pattern): Row => ({ name: `glob "${pattern}" lists no new secret`, tool: 'glob', input: { pattern }, opens: [], untouched: ROUND2_SECRETS })),
+  ];
+  for (const row of rows) it(`${row.tool}: ${row.name}`, () => checkRow(row, fx, ROUND2_SECRETS.filter((path) => !(row.grantedAlso ?? []).some((granted) => path.startsWith(`${granted}/`)) || path === 'home/.aws/credentials')));
+});
+
+/**
+ * Runs one row through runGrep / runGlob with every open and listing recorded, and checks the record:
+ * nothing outside the granted scope, none of `never` (below the fixture root), and what the row expects.
+ */
+async function checkRow(row: Row, fx: Fixture, never: readonly string[]): Promise<void> {
+  const at = (relative: string) => fx.path(relative);
+  const root = fx.root;
+  const fill = (value: unknown): unknown => (typeof value === 'string' ? value.replace('<root>', root) : value);
+  const input = Object.fromEntries(Object.entries(row.input).map(([key, value]) => [key, fill(value)]));
+  const workspace = folders(...(row.folders ?? ['ws']).map(at));
+  const recorder = new FsRecorder();
+  const env: SearchEnvironment = recorder.instrument(makeEnv(workspace, row.env));
+  let output: { files: unknown[]; skipped: Record<string, number> } | undefined;
+  let failure: Error | undefined;
+  await recorder.record(async () => {
+    try {
+      const text = row.tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
+      output = JSON.parse(text) as typeof output;
+    } catch (error) {
+      failure = error as Error;
+    }
+  });
+  const relative = (paths: string[]) => paths.map((path) => nodePath.relative(root, path).split(nodePath.sep).join('/')).sort();
+
+  // 1. Nothing outside the granted scope, whatever the case.
+  const granted = [...workspace.map((folder) => folder.path), ...(row.grantedAlso ?? []).map(at)].map((path) => fs.realpathSync(path));
+  const violations = recorder.accesses.filter((access) => !inScope(access.path, granted, access.op)).map((a) => `${a.op} ${a.path} (${a.via})`);
+  assert.deepStrictEqual(violations, [], 'opened or listed outside the granted scope');
+  for (const path of [...never, ...(row.untouched ?? [])]) {
+    if (row.folders?.includes('other') && (path.startsWith('other') || path === 'ws/link-other')) continue;
+    assert.ok(!recorder.accesses.some((access) => access.path === at(path)), `${path} was touched`);
+  }
+
+  // 2. What the case expects.
+  if (row.error) {
+    assert.ok(failure, `expected an error, got ${JSON.stringify(output)}`);
+    assert.match(failure.message, row.error);
+    if (row.errorNever) assert.doesNotMatch(failure.message, row.errorNever);
+    if (row.mayList) assert.deepStrictEqual(recorder.opened(), [], 'a refused call opens nothing');
+    else assert.deepStrictEqual(recorder.accesses, [], 'a refused call opens and lists nothing');
+    return;
+  }
+  assert.ok(!failure, `unexpected error: ${failure?.message}`);
+  assert.ok(output);
+  // .gitignore files hold rules, not content to search (the walker reads them where it walks): in scope, checked above.
+  const searched = recorder.opened().filter((path) => nodePath.basename(path) !== '.gitignore');
+  if (row.opens) assert.deepStrictEqual(relative(searched), [...row.opens].sort(), 'files opened');
+  if (row.reports) {
+    const reported = output.files.map((file) => (typeof file === 'string' ? file : (file as { file: string }).file));
+    assert.deepStrictEqual(relative(reported), [...row.reports].sort(), 'files reported');
+  }
+  for (const [key, value] of Object.entries(row.skipped ?? {})) assert.strictEqual(output.skipped[key], value, `skipped.${key}`);
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -12,6 +12,7 @@ import * as path from 'path';
 import { promisify } from 'util';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
+import type { GrepInput } from '../../../src/engine/types';
 import { folderPath, invokeError, invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 const TOKEN = `outside-token-${process.pid}-${Date.now()}`;
@@ -121,13 +122,36 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
     assert.match(refused, /outside every workspace folder/);
     assert.match(refused, /needs the user's confirmation, which VS Code asks for only when the tool is called from a chat request; this call has none/);
     // In a chat request VS Code shows the confirmation of prepareInvocation before it calls invoke with its token.
-    const confirmed = await api.tools.grep.invoke(
-      { input: { pattern: TOKEN, path: outside, output_mode: 'files_with_matches' }, toolInvocationToken: {} as vscode.ChatParticipantToolToken },
-      token(),
-    );
+    const input: GrepInput = { pattern: TOKEN, path: outside, output_mode: 'files_with_matches' };
+    const prepared = await api.tools.grep.prepareInvocation({ input }, token());
+    assert.ok(prepared?.confirmationMessages, 'a confirmation is shown');
+    const confirmed = await api.tools.grep.invoke({ input, toolInvocationToken: {} as vscode.ChatParticipantToolToken }, token());
     const part = confirmed.content[0];
     assert.ok(part instanceof vscode.LanguageModelTextPart);
     const answer = JSON.parse(part.value) as GrepAnswer;
     assert.deepStrictEqual(answer.files, [path.join(outside, 'deep', 'more.txt'), path.join(outside, 'secret.txt')]);
+  });
+
+  it('invoke in chat searches only where the confirmation pointed: a link flipped after prepareInvocation is refused', async () => {
+    const link = path.join(tmp(), 'flip-link');
+    fs.symlinkSync(outside, link);
+    try {
+      const input: GrepInput = { pattern: TOKEN, path: 'guard-tmp/flip-link', output_mode: 'files_with_matches' };
+      const chat = { input, toolInvocationToken: {} as vscode.ChatParticipantToolToken };
+      // Confirmed while it led outside; then it leads to another outside place.
+      assert.ok((await api.tools.grep.prepareInvocation({ input }, token()))?.confirmationMessages);
+      fs.unlinkSync(link);
+      fs.symlinkSync(path.join(outside, 'deep'), link);
+      await assert.rejects(Promise.resolve(api.tools.grep.invoke(chat, token())), /now resolves to .*deep, not to .*grep-tools-outside-.*, which the user confirmed; nothing was searched/);
+      // Prepared inside the workspace (no confirmation shown), then flipped outside.
+      fs.unlinkSync(link);
+      fs.symlinkSync('.', link);
+      assert.strictEqual((await api.tools.grep.prepareInvocation({ input }, token()))?.confirmationMessages, undefined);
+      fs.unlinkSync(link);
+      fs.symlinkSync(outside, link);
+      await assert.rejects(Promise.resolve(api.tools.grep.invoke(chat, token())), /outside every workspace folder.*No confirmation was shown for this location when the call was prepared/);
+    } finally {
+      fs.rmSync(link, { force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import { runGlob } from '../../../src/engine/glob';
 import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
 import { environment } from '../../../src/vscode/tools';
-import { folderPath, invokeText, type GrepAnswer } from '../helpers';
+import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
 export const REDOS: Array<{ pattern: string; line: string }> = [
@@ -30,32 +30,6 @@ export const REDOS: Array<{ pattern: string; line: string }> = [
 ];
 
 const LIMIT_SECONDS = 2;
-
-/** Measures how long the extension host takes to answer a command, every 20 ms while `run` goes on. */
-async function whileProbing<T>(run: () => Promise<T>): Promise<{ result: T; probes: number; worstMs: number }> {
-  const command = `grepToolsTest.ping.${Date.now()}`;
-  const registration = vscode.commands.registerCommand(command, () => Date.now());
-  let stop = false;
-  let probes = 0;
-  let worstMs = 0;
-  const probing = (async () => {
-    while (!stop) {
-      const sent = Date.now();
-      await vscode.commands.executeCommand(command);
-      worstMs = Math.max(worstMs, Date.now() - sent);
-      probes++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  try {
-    const result = await run();
-    return { result, probes, worstMs };
-  } finally {
-    stop = true;
-    await probing;
-    registration.dispose();
-  }
-}
 
 function stripElapsed(text: string): string {
   return text.replace(/"elapsed_ms":\d+/, '"elapsed_ms":0');

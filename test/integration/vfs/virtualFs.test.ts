@@ -87,6 +87,20 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     assert.deepStrictEqual(all.files, ['/ws/.gitignore', '/ws/README.md', '/ws/data.bin', '/ws/src/keep.log', '/ws/src/main.ts', '/ws/src/util.ts']);
   });
 
+  it('a .gitignore over 256 KB is not read, and its rules are not applied', async () => {
+    const uri = (file: string) => vscode.Uri.parse(`memfs:/ws/big/${file}`);
+    await vscode.workspace.fs.writeFile(uri('.gitignore'), Buffer.from(`x.txt\n${'#'.repeat(300_000)}\n`));
+    await vscode.workspace.fs.writeFile(uri('x.txt'), Buffer.from('x\n'));
+    try {
+      memfs.reads.length = 0;
+      const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**', path: 'ws/big' });
+      assert.deepStrictEqual(answer.files, ['/ws/big/.gitignore', '/ws/big/x.txt']);
+      assert.ok(!memfs.reads.includes('/ws/big/.gitignore'), `read: ${memfs.reads.join(', ')}`);
+    } finally {
+      for (const file of ['.gitignore', 'x.txt', '']) await vscode.workspace.fs.delete(uri(file));
+    }
+  });
+
   it('.gitignore files apply as git applies them, unless include_ignored or search.useIgnoreFiles: false', async () => {
     const ignored = ['/ws/build/out.js', '/ws/src/debug.log'];
     const find = async (input: Record<string, unknown>) =>

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../../src/engine/config';
 import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob } from '../../../src/engine/globs';
 import { InputError } from '../../../src/engine/schema';
@@ -85,6 +85,24 @@ describe('engine/globs', () => {
         ['.netrc', '**/.netrc'],
         ['.git/config', '**/.git/**'],
         ['sub/.git/HEAD', '**/.git/**'],
+        ['home/id_ecdsa', '**/id_ecdsa*'],
+        ['id_dsa.pub', '**/id_dsa*'],
+        ['certs/client.p12', '**/*.p12'],
+        ['certs/CLIENT.PFX', '**/*.pfx'],
+        ['putty/server.ppk', '**/*.ppk'],
+        ['android/release.jks', '**/*.jks'],
+        ['android/debug.keystore', '**/*.keystore'],
+        ['vault.kdbx', '**/*.kdbx'],
+        ['.gnupg/private-keys-v1.d/x.key', '**/*.key'],
+        ['.gnupg/pubring.kbx', '**/.gnupg/**'],
+        ['.git-credentials', '**/.git-credentials'],
+        ['.pgpass', '**/.pgpass'],
+        ['.pypirc', '**/.pypirc'],
+        ['.npmrc', '**/.npmrc'],
+        ['home/.docker/config.json', '**/.docker/config.json'],
+        ['.kube/config', '**/.kube/config'],
+        ['infra/terraform.tfstate', '**/*.tfstate'],
+        ['infra/terraform.tfstate.backup', '**/*.tfstate.*'],
       ];
       for (const [path, rule] of denied) assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), rule, path);
     });
@@ -95,7 +113,7 @@ describe('engine/globs', () => {
     });
 
     it('allows ordinary files that only look similar', () => {
-      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config']) {
+      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config', 'docker/config.json', 'kube/config', 'tfstate.md', 'main.tf']) {
         assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), undefined, path);
       }
     });
@@ -103,7 +121,7 @@ describe('engine/globs', () => {
 
   describe('deniedDirectoryGlobs', () => {
     it('turns the rules that hide a whole directory into directory globs', () => {
-      assert.deepStrictEqual(deniedDirectoryGlobs(DEFAULT_DENIED_PATHS), ['**/.ssh', '**/secrets', '**/.git']);
+      assert.deepStrictEqual(deniedDirectoryGlobs(DEFAULT_DENIED_PATHS), ['**/.ssh', '**/secrets', '**/.gnupg', '**/.git']);
     });
   });
 
@@ -133,13 +151,14 @@ describe('engine/globs', () => {
   });
   it('a denied rule says what minimatch says of the path, ignoring case (property, every default rule and a few others)', () => {
     const rules = [...DEFAULT_DENIED_PATHS, '**/build/*.log', 'config/*.txt', '**/{a,b}.txt', '**/*', '**/*x*', '**/x*y'];
-    const segment = fc.constantFrom('.ssh', '.SSH', 'secrets', 'Secrets', 'x.pem', '.pem', 'pem', 'a.KEY', '.env', '.env.', '.env.local', '.ENV', 'id_rsa', 'id_rsa.pub', 'ID_RSA', 'id_ed25519', '.git', '.aws', 'credentials', '.netrc', 'build', 'y.log', 'config', 'a.txt', 'b.txt', 'src', 'x.ssh', 'ssh', 'xy');
+    const segment = fc.constantFrom('.ssh', '.SSH', 'secrets', 'Secrets', 'x.pem', '.pem', 'pem', 'a.KEY', '.env', '.env.', '.env.local', '.ENV', 'id_rsa', 'id_rsa.pub', 'ID_RSA', 'id_ed25519', '.git', '.aws', 'credentials', '.netrc', 'build', 'y.log', 'config', 'a.txt', 'b.txt', 'src', 'x.ssh', 'ssh', 'xy', '.docker', 'config.json', '.kube', 'x.tfstate', 'x.tfstate.backup', '.gnupg', 'id_ecdsa', 'a.P12', '.npmrc');
     const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    // Each rule compiled once (minimatch() compiles on every call).
+    const matchers = rules.map((rule) => ({ rule, matcher: new Minimatch(rule, { dot: true, nocase: true, nocomment: true, nonegate: true }) }));
     fc.assert(
       fc.property(path, (relative) => {
-        for (const rule of rules) {
-          const expected = minimatch(relative, rule, { dot: true, nocase: true, nocomment: true, nonegate: true });
-          assert.strictEqual(deniedRule(relative, [rule]) === rule, expected, `${rule} on ${relative}`);
+        for (const { rule, matcher } of matchers) {
+          assert.strictEqual(deniedRule(relative, [rule]) === rule, matcher.match(relative), `${rule} on ${relative}`);
         }
       }),
       { seed: 11, numRuns: 2000 },

@@ -225,10 +225,10 @@ describe('engine/guard', () => {
 
   describe('judgeLink', () => {
     it('follows links into a granted root, refuses the rest, and stats only', () => {
-      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), [ws], DEFAULT_DENIED_PATHS), { kind: 'outside', real: outside, directory: true });
-      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), [ws, outside], DEFAULT_DENIED_PATHS), { kind: 'follow', real: outside, directory: true, file: false });
-      assert.deepStrictEqual(judgeLink(fx.path('ws/env-link'), [ws], DEFAULT_DENIED_PATHS), { kind: 'denied', real: `${ws}/.env`, rule: '**/.env', directory: false });
-      assert.deepStrictEqual(judgeLink(fx.path('ws/dangling'), [ws], DEFAULT_DENIED_PATHS), { kind: 'dangling' });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'outside', real: outside, directory: true });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws, outside], denied: DEFAULT_DENIED_PATHS }), { kind: 'follow', real: outside, directory: true, file: false });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/env-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'denied', real: `${ws}/.env`, directory: false });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/dangling'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'dangling' });
     });
   });
 
