@@ -1,0 +1,194 @@
+/**
+ * The content index: a table of files (what was indexed, and the size, times and inode it had then) and
+ * trigram posting lists mapping each folded trigram (fold.ts) to the files holding it. Sealed lists are
+ * delta-varints in one byte array (searched by key); files added since are appended to plain lists; a
+ * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
+ */
+import { ASCII_KEYS, forEachTrigram } from './fold';
+import { ByteWriter, decodeIds, encodeIds, intersect, union } from './postings';
+import type { Query } from './query';
+
+/**
+ * What the index knows of a file's content: text (its trigrams are indexed), binary (a NUL byte in its
+ * first 8 KB), larger than the index takes (`large`), or nothing to rely on (`unread`: it could not be
+ * read, is reached through a symlink, or changed while it was indexed), so a search always reads it.
+ */
+export type FileKind = 'text' | 'binary' | 'large' | 'unread';
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+export interface FileEntry extends FileStamp {
+  path: string;
+  kind: FileKind;
+}
+
+export interface SealedPostings {
+  /** Sorted trigram keys. */
+  keys: Uint32Array;
+  /** keys.length + 1 offsets into data. */
+  offsets: Uint32Array;
+  data: Uint8Array;
+}
+
+const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: new Uint8Array(0) };
+
+export class ContentIndex {
+  private files: Array<FileEntry | undefined> = [];
+  private readonly byPath = new Map<string, number>();
+  private sealed: SealedPostings;
+  /** Lists of ids added since the seal: ASCII trigrams by key, the others in a map. */
+  private asciiTail: Array<number[] | undefined> = [];
+  private otherTail = new Map<number, number[]>();
+  private tailIds = 0;
+  private dead = 0;
+
+  constructor(files: FileEntry[] = [], sealed: SealedPostings = EMPTY_SEALED) {
+    this.files = files.slice();
+    files.forEach((file, id) => this.byPath.set(file.path, id));
+    this.sealed = sealed;
+  }
+
+  get size(): number {
+    return this.byPath.size;
+  }
+
+  entry(path: string): { id: number; file: FileEntry } | undefined {
+    const id = this.byPath.get(path);
+    return id === undefined ? undefined : { id, file: this.files[id]! };
+  }
+
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
+  }
+
+  /** Adds a file (replacing the entry of the same path): its text's trigrams when it is text. */
+  set(file: FileEntry, text?: string): void {
+    this.remove(file.path);
+    const id = this.files.length;
+    this.files.push(file);
+    this.byPath.set(file.path, id);
+    if (file.kind !== 'text' || text === undefined) return;
+    this.tailIds++;
+    forEachTrigram(text, (key) => {
+      let list: number[] | undefined;
+      if (key < ASCII_KEYS) {
+        list = this.asciiTail[key];
+        if (!list) list = this.asciiTail[key] = [];
+      } else {
+        list = this.otherTail.get(key);
+        if (!list) this.otherTail.set(key, (list = []));
+      }
+      if (list[list.length - 1] !== id) list.push(id);
+    });
+  }
+
+  remove(path: string): void {
+    const id = this.byPath.get(path);
+    if (id === undefined) return;
+    this.byPath.delete(path);
+    this.files[id] = undefined;
+    this.dead++;
+  }
+
+  /** Ids of the files that may satisfy the query; undefined for every file (`all`). */
+  evaluate(query: Query): number[] | undefined {
+    switch (query.op) {
+      case 'all':
+        return undefined;
+      case 'none':
+        return [];
+      case 'trigram':
+        return this.lookup(query.key);
+      case 'and': {
+        let out: number[] | undefined;
+        for (const arg of query.args) {
+          const ids = this.evaluate(arg);
+          if (ids === undefined) continue;
+          out = out === undefined ? ids : intersect(out, ids);
+          if (out.length === 0) break;
+        }
+        return out;
+      }
+      case 'or': {
+        let out: number[] = [];
+        for (const arg of query.args) {
+          const ids = this.evaluate(arg);
+          if (ids === undefined) return undefined;
+          out = union(out, ids);
+        }
+        return out;
+      }
+    }
+  }
+
+  private lookup(key: number): number[] {
+    const { keys, offsets, data } = this.sealed;
+    let lo = 0;
+    let hi = keys.length - 1;
+    let ids: number[] = [];
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else if (keys[mid] > key) hi = mid - 1;
+      else {
+        ids = decodeIds(data, offsets[mid], offsets[mid + 1]);
+        break;
+      }
+    }
+    const tail = key < ASCII_KEYS ? this.asciiTail[key] : this.otherTail.get(key);
+    return tail ? ids.concat(tail) : ids; // tail ids were added after every sealed one
+  }
+
+  /**
+   * Compacts: drops the ids of replaced and removed files, renumbers the rest in order and encodes
+   * every list. Returns the file table and postings as they are stored.
+   */
+  seal(): { files: FileEntry[]; postings: SealedPostings } {
+    if (this.dead === 0 && this.tailIds === 0) return { files: this.files as FileEntry[], postings: this.sealed };
+    const renumber = new Int32Array(this.files.length).fill(-1);
+    const files: FileEntry[] = [];
+    this.files.forEach((file, id) => {
+      if (file) {
+        renumber[id] = files.length;
+        files.push(file);
+      }
+    });
+    const lists = new Map<number, number[]>();
+    const { keys, offsets, data } = this.sealed;
+    for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(data, offsets[i], offsets[i + 1]));
+    this.asciiTail.forEach((tail, key) => tail && lists.set(key, (lists.get(key) ?? []).concat(tail)));
+    for (const [key, tail] of this.otherTail) lists.set(key, (lists.get(key) ?? []).concat(tail));
+    const sortedKeys = [...lists.keys()].sort((a, b) => a - b);
+    const bytes = new ByteWriter();
+    const kept: number[] = [];
+    const newOffsets: number[] = [0];
+    for (const key of sortedKeys) {
+      const ids: number[] = [];
+      for (const id of lists.get(key)!) if (renumber[id] !== -1) ids.push(renumber[id]);
+      if (ids.length === 0) continue;
+      encodeIds(ids, bytes);
+      kept.push(key);
+      newOffsets.push(bytes.length);
+    }
+    const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: bytes.result() };
+    this.files = files;
+    this.byPath.clear();
+    files.forEach((file, id) => this.byPath.set(file.path, id));
+    this.sealed = postings;
+    this.asciiTail = [];
+    this.otherTail = new Map();
+    this.tailIds = 0;
+    this.dead = 0;
+    return { files, postings };
+  }
+
+  /** Bytes held by the sealed postings (keys, offsets, lists). */
+  postingBytes(): number {
+    return this.sealed.keys.byteLength + this.sealed.offsets.byteLength + this.sealed.data.byteLength;
+  }
+}

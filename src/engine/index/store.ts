@@ -1,0 +1,121 @@
+/**
+ * The index on disk: one file, written to a temporary name and renamed into place (a reader never sees
+ * half of it). Layout: "GTIX", format version, header length (u32 LE each), the header as JSON (what
+ * was indexed, the file table), then the keys (u32), the offsets (u32) and the posting bytes.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'fs';
+import * as nodePath from 'path';
+import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
+
+const MAGIC = 'GTIX';
+export const FORMAT_VERSION = 1;
+export const INDEX_FILE = 'index.bin';
+
+/** What the index was built for: a different one is rebuilt rather than used. */
+export interface IndexMeta {
+  /** The workspace folders, in order. */
+  folders: string[];
+  /** Files larger than this were not indexed (`large`). */
+  maxFileSize: number;
+  builtAt: number;
+}
+
+interface Header {
+  meta: IndexMeta;
+  paths: string[];
+  kinds: string;
+  sizes: number[];
+  mtimes: number[];
+  ctimes: number[];
+  inos: number[];
+  keys: number;
+  offsets: number;
+  data: number;
+}
+
+const KIND_CODES: Record<FileKind, string> = { text: 't', binary: 'b', large: 'l', unread: 'u' };
+const KINDS_BY_CODE: Record<string, FileKind> = { t: 'text', b: 'binary', l: 'large', u: 'unread' };
+
+function u32(value: number): Buffer {
+  const buffer = Buffer.alloc(4);
+  buffer.writeUInt32LE(value);
+  return buffer;
+}
+
+export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedPostings): Buffer[] {
+  const header: Header = {
+    meta,
+    paths: files.map((file) => file.path),
+    kinds: files.map((file) => KIND_CODES[file.kind]).join(''),
+    sizes: files.map((file) => file.size),
+    mtimes: files.map((file) => file.mtimeMs),
+    ctimes: files.map((file) => file.ctimeMs),
+    inos: files.map((file) => file.ino),
+    keys: postings.keys.length,
+    offsets: postings.offsets.length,
+    data: postings.data.length,
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const view = (array: Uint32Array | Uint8Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(postings.keys), view(postings.offsets), view(postings.data)];
+}
+
+export function deserialise(bytes: Buffer): { meta: IndexMeta; index: ContentIndex } {
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== MAGIC) throw new Error('not an index file');
+  if (bytes.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
+  const jsonLength = bytes.readUInt32LE(8);
+  const header = JSON.parse(bytes.toString('utf8', 12, 12 + jsonLength)) as Header;
+  let at = 12 + jsonLength;
+  const take = (count: number, width: number): Buffer => {
+    const slice = bytes.subarray(at, at + count * width);
+    if (slice.length !== count * width) throw new Error('a truncated index file');
+    at += count * width;
+    return slice;
+  };
+  // Copied into fresh (aligned) arrays.
+  const keys = new Uint32Array(new Uint8Array(take(header.keys, 4)).buffer);
+  const offsets = new Uint32Array(new Uint8Array(take(header.offsets, 4)).buffer);
+  const data = new Uint8Array(take(header.data, 1));
+  const files: FileEntry[] = header.paths.map((path, i) => ({
+    path,
+    kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
+    size: header.sizes[i],
+    mtimeMs: header.mtimes[i],
+    ctimeMs: header.ctimes[i],
+    ino: header.inos[i],
+  }));
+  return { meta: header.meta, index: new ContentIndex(files, { keys, offsets, data }) };
+}
+
+/** Writes the index into `dir` (created when missing). Returns the bytes written. */
+export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): number {
+  const { files, postings } = index.seal();
+  mkdirSync(dir, { recursive: true });
+  const target = nodePath.join(dir, INDEX_FILE);
+  const temporary = `${target}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w', 0o600);
+  let written = 0;
+  try {
+    for (const part of serialise(meta, files, postings)) written += writeSync(fd, part);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, target);
+  return written;
+}
+
+/** The index stored in `dir`, or undefined when there is none or it cannot be used (another format, damaged). */
+export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex } | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(nodePath.join(dir, INDEX_FILE));
+  } catch {
+    return undefined;
+  }
+  try {
+    return deserialise(bytes);
+  } catch {
+    return undefined;
+  }
+}
