@@ -43,6 +43,8 @@ export class ContentIndex {
   private sealed: SealedPostings;
   /** Lists of ids added since the seal: ASCII trigrams by key, the others in a map. */
   private asciiTail: Array<number[] | undefined> = [];
+  /** The keys of asciiTail's lists (the array is sparse). */
+  private asciiTailKeys: number[] = [];
   private otherTail = new Map<number, number[]>();
   private tailIds = 0;
   private dead = 0;
@@ -78,7 +80,10 @@ export class ContentIndex {
       let list: number[] | undefined;
       if (key < ASCII_KEYS) {
         list = this.asciiTail[key];
-        if (!list) list = this.asciiTail[key] = [];
+        if (!list) {
+          list = this.asciiTail[key] = [];
+          this.asciiTailKeys.push(key);
+        }
       } else {
         list = this.otherTail.get(key);
         if (!list) this.otherTail.set(key, (list = []));
@@ -161,7 +166,7 @@ export class ContentIndex {
     const lists = new Map<number, number[]>();
     const { keys, offsets, data } = this.sealed;
     for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(data, offsets[i], offsets[i + 1]));
-    this.asciiTail.forEach((tail, key) => tail && lists.set(key, (lists.get(key) ?? []).concat(tail)));
+    for (const key of this.asciiTailKeys) lists.set(key, (lists.get(key) ?? []).concat(this.asciiTail[key]!));
     for (const [key, tail] of this.otherTail) lists.set(key, (lists.get(key) ?? []).concat(tail));
     const sortedKeys = [...lists.keys()].sort((a, b) => a - b);
     const bytes = new ByteWriter();
@@ -181,6 +186,7 @@ export class ContentIndex {
     files.forEach((file, id) => this.byPath.set(file.path, id));
     this.sealed = postings;
     this.asciiTail = [];
+    this.asciiTailKeys = [];
     this.otherTail = new Map();
     this.tailIds = 0;
     this.dead = 0;
