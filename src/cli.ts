@@ -60,7 +60,11 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
   try {
     checkIndexDir(indexDir, folders);
     if (tool === 'index') return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
-    if (tool === 'grep' && useIndex) env.index = openWorkspaceIndex(indexDir, folders);
+    const indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
+    if (indexed) {
+      env.index = indexed.index;
+      env.source = indexed.source;
+    }
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
     const budget = byteBudget(env.config.maxOutputBytes);
     const text = tool === 'grep' ? await renderGrep(await runGrep(input, env), budget) : await renderGlob(await runGlob(input, env), budget);

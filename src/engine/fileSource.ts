@@ -23,6 +23,8 @@ export interface FileQuery {
    * outside base); the real path of each base's root is always granted.
    */
   granted?: readonly string[];
+  /** Called with each directory the source lists (the index records them, to tell when a listing is stale). */
+  onDirectory?: (absolute: string) => void;
 }
 
 /**

@@ -64,7 +64,7 @@ export class NodeFileSource implements FileSource {
       for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
     }
     const granted = [realRoot, ...(query.granted ?? [])];
-    const walk: Walk = { root: base.root, baseIndex, granted, deniedDirs, prune, denied, pruned, isCancelled, visiting: new Set(), gitignore };
+    const walk: Walk = { root: base.root, baseIndex, granted, deniedDirs, prune, denied, pruned, isCancelled, visiting: new Set(), gitignore, onDirectory: query.onDirectory };
     yield* this.walk(walk, base.base, '', baseFromRoot);
   }
 
@@ -77,6 +77,7 @@ export class NodeFileSource implements FileSource {
       w.pruned.push({ base: w.baseIndex, relative, reason: 'unreadable', directory: true });
       return;
     }
+    w.onDirectory?.(dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const ownRules = w.gitignore !== undefined && entries.some((entry) => entry.name === '.gitignore') && w.gitignore.push(w.root, fromRootDir);
     for (const entry of entries) {
@@ -150,6 +151,7 @@ interface Walk {
   /** Real paths of the symlinked directories being walked, to stop loops. */
   visiting: Set<string>;
   gitignore: GitignoreStack | undefined;
+  onDirectory?: (absolute: string) => void;
 }
 
 function realpathOrUndefined(path: string): string | undefined {

@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
+import type { RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
 export const FORMAT_VERSION = 1;
@@ -18,6 +19,8 @@ export interface IndexMeta {
   /** Files larger than this were not indexed (`large`). */
   maxFileSize: number;
   builtAt: number;
+  /** The listing of the whole workspace, replayed while it is fresh (listing.ts). */
+  listing?: RecordedListing;
 }
 
 interface Header {

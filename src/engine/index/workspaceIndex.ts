@@ -1,31 +1,38 @@
 /**
  * The index of a workspace as the CLI keeps it: the files a search of the whole workspace lists (same
- * guard, excludes, .gitignore and denied paths), refreshed in place and stored in the index directory.
+ * guard, excludes, .gitignore and denied paths), refreshed in place and stored in the index directory
+ * with the listing itself (replayed while fresh).
  */
-import { authorizeSearch, CancelledError, openCandidates, type SearchEnvironment } from '../grep';
+import { filterStream } from '../fileSource';
+import { authorizeSearch, CancelledError, type SearchEnvironment } from '../grep';
 import { emptySkips } from '../types';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
+import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from './listing';
 import { indexPrejudge, type SearchIndex } from './prejudge';
 import { loadIndex, saveIndex, type IndexMeta } from './store';
 
-/** The files a search of every workspace folder (no path, no include, ignored files left out) lists, in order. */
-export async function listWorkspaceFiles(env: SearchEnvironment): Promise<string[]> {
+/**
+ * The files a search of every workspace folder (no path, no include, ignored files left out) reads, in
+ * order, and the listing recorded on the way (when it can be relied on).
+ */
+export async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ paths: string[]; listing?: RecordedListing }> {
   const access = await authorizeSearch(undefined, env);
-  if (access.kind !== 'files') return [];
-  const candidates = await openCandidates(access.bases, { includeIgnored: false, granted: access.granted }, env, emptySkips());
-  const paths: string[] = [];
-  for (const candidate of candidates) {
-    if (env.isCancelled()) throw new CancelledError();
-    paths.push(candidate.path);
-  }
-  return paths;
+  if (access.kind !== 'files') return { paths: [] };
+  const query = { bases: access.bases, include: '**', includeIgnored: false, respectGitignore: env.config.respectGitignore, granted: access.granted };
+  const { listing, files, pruned } = recordListing(env.source, query, env.config.deniedPaths, env.isCancelled);
+  if (env.isCancelled()) throw new CancelledError();
+  const filter = { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
+  const paths = [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path);
+  return { paths, listing };
 }
 
 const sameFolders = (meta: IndexMeta, folders: readonly string[]) => meta.folders.length === folders.length && meta.folders.every((folder, i) => folder === folders[i]);
 
 export interface IndexSummary extends RefreshResult {
   files: number;
+  /** Whether the listing was recorded (a search of the whole workspace then skips the walk while it is fresh). */
+  listing: boolean;
   /** Bytes of the index file written. */
   indexBytes: number;
   /** Bytes of the postings held in memory. */
@@ -39,14 +46,18 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
   const folders = env.folders.map((folder) => folder.path);
   const stored = loadIndex(dir);
   const index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
-  const paths = await listWorkspaceFiles(env);
+  const { paths, listing } = await listWorkspaceFiles(env);
   const result = refreshIndex(index, paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
-  const indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now() }, index);
-  return { ...result, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
+  const indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
+  return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
 }
 
-/** The index stored in `dir` for these folders, as a search consults it; undefined when there is none. */
-export function openWorkspaceIndex(dir: string, folders: readonly string[]): SearchIndex | undefined {
+/**
+ * The index stored in `dir` for these folders, as a search consults it, and the source that replays its
+ * listing (wrapping `source`); undefined when there is none.
+ */
+export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource } | undefined {
   const stored = loadIndex(dir);
-  return stored && sameFolders(stored.meta, folders) ? indexPrejudge(stored.index) : undefined;
+  if (!stored || !sameFolders(stored.meta, folders)) return undefined;
+  return { index: indexPrejudge(stored.index), source: new ListingSource(source, stored.meta.listing) };
 }

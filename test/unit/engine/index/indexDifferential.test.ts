@@ -12,7 +12,9 @@ import * as os from 'os';
 import * as nodePath from 'path';
 import { byteBudget } from '../../../../src/engine/budget';
 import { runGrep, type SearchEnvironment } from '../../../../src/engine/grep';
+import type { ListingSource } from '../../../../src/engine/index/listing';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/index/workspaceIndex';
+import { NodeFileSource } from '../../../../src/engine/walker';
 import { SearchPool } from '../../../../src/engine/pool';
 import { renderGrep } from '../../../../src/engine/printer';
 import type { GrepInput } from '../../../../src/engine/types';
@@ -30,6 +32,7 @@ export function age(root: string): void {
     }
   };
   walk(root);
+  fs.utimesSync(root, past, past);
 }
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
@@ -56,11 +59,13 @@ describe('index: answers with and without the index are identical', function () 
   });
 
   /** Both environments over one workspace, the index built (after the tree settled) in a directory outside it. */
-  async function environments(root: string): Promise<{ off: SearchEnvironment; on: SearchEnvironment; dir: string }> {
+  async function environments(root: string): Promise<{ off: SearchEnvironment; on: SearchEnvironment; source: ListingSource }> {
     const off: SearchEnvironment = { ...makeEnv(root), pool };
     const dir = indexDir();
     await buildWorkspaceIndex(off, dir);
-    return { off, on: { ...off, index: openWorkspaceIndex(dir, [root]) }, dir };
+    const opened = openWorkspaceIndex(dir, [root], new NodeFileSource());
+    assert.ok(opened, 'the index was stored and opened');
+    return { off, on: { ...off, index: opened.index, source: opened.source }, source: opened.source };
   }
 
   it('over the differential table, in every output mode and on a second page', async () => {
@@ -68,8 +73,7 @@ describe('index: answers with and without the index are identical', function () 
     try {
       writeDifferentialTree(fx);
       age(fx.root);
-      const { off, on } = await environments(fx.root);
-      assert.ok(on.index, 'the index was stored and opened');
+      const { off, on, source } = await environments(fx.root);
       const extra: GrepInput[] = [{ pattern: 'haystack' }, { pattern: 'テキスト' }, { pattern: 'STRASSE', case_insensitive: true }, { pattern: 'no such text anywhere' }, { pattern: 'Needle\\(', include: '*.ts' }];
       let settled = 0;
       for (const input of [...DIFFERENTIAL_TABLE, ...extra]) {
@@ -81,6 +85,7 @@ describe('index: answers with and without the index are identical', function () 
         }
       }
       assert.ok(settled > 100, `the index settled ${settled} files without reading them`);
+      assert.ok(source.replayed > 50, `the recorded listing was replayed ${source.replayed} times`);
     } finally {
       fx.remove();
     }
