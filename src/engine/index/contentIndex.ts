@@ -32,10 +32,20 @@ export interface SealedPostings {
   keys: Uint32Array;
   /** keys.length + 1 offsets into data. */
   offsets: Uint32Array;
-  data: Uint8Array;
+  data: PostingBytes;
 }
 
-const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: new Uint8Array(0) };
+/** The posting lists' bytes: in memory, or read from the index file a range at a time (store.ts). */
+export interface PostingBytes {
+  byteLength: number;
+  range(start: number, end: number): Uint8Array;
+}
+
+export function inMemory(bytes: Uint8Array): PostingBytes {
+  return { byteLength: bytes.byteLength, range: (start, end) => bytes.subarray(start, end) };
+}
+
+const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: inMemory(new Uint8Array(0)) };
 
 export class ContentIndex {
   private files: Array<FileEntry | undefined> = [];
@@ -141,7 +151,8 @@ export class ContentIndex {
       if (keys[mid] < key) lo = mid + 1;
       else if (keys[mid] > key) hi = mid - 1;
       else {
-        ids = decodeIds(data, offsets[mid], offsets[mid + 1]);
+        const bytes = data.range(offsets[mid], offsets[mid + 1]);
+        ids = decodeIds(bytes, 0, bytes.length);
         break;
       }
     }
@@ -165,7 +176,8 @@ export class ContentIndex {
     });
     const lists = new Map<number, number[]>();
     const { keys, offsets, data } = this.sealed;
-    for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(data, offsets[i], offsets[i + 1]));
+    const all = data.range(0, data.byteLength);
+    for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(all, offsets[i], offsets[i + 1]));
     for (const key of this.asciiTailKeys) lists.set(key, (lists.get(key) ?? []).concat(this.asciiTail[key]!));
     for (const [key, tail] of this.otherTail) lists.set(key, (lists.get(key) ?? []).concat(tail));
     const sortedKeys = [...lists.keys()].sort((a, b) => a - b);
@@ -180,7 +192,7 @@ export class ContentIndex {
       kept.push(key);
       newOffsets.push(bytes.length);
     }
-    const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: bytes.result() };
+    const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: inMemory(bytes.result()) };
     this.files = files;
     this.byPath.clear();
     files.forEach((file, id) => this.byPath.set(file.path, id));

@@ -4,7 +4,7 @@
  * in them. While none of those changed, no entry can have appeared, gone or changed its ignored state,
  * so the listing is replayed instead of walking the tree again. Any other search, or any change, walks.
  */
-import { readdirSync, statSync } from 'fs';
+import { readdirSync, realpathSync, statSync } from 'fs';
 import type { FileQuery, FileSource, PrunedEntry } from '../fileSource';
 import type { Candidate } from '../types';
 import { SETTLE_MS } from './builder';
@@ -24,6 +24,19 @@ export interface RecordedListing {
   pruned: PrunedEntry[];
   /** Directories listed, and the .gitignore files in them: absent ones have no stamp. */
   watched: Array<{ path: string; stamp?: FileStamp }>;
+  /** Symlinks in those directories, with where they led (their target can change with nothing above changing). */
+  links: Array<{ path: string; target?: string }>;
+}
+
+/** Where a symlink leads: its target's real path and kind, or undefined when it leads nowhere. */
+function linkTarget(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    const stat = statSync(real);
+    return `${stat.isDirectory() ? 'd' : stat.isFile() ? 'f' : 'o'}:${real}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function directoryStamp(path: string): FileStamp | undefined {
@@ -52,12 +65,14 @@ function replays(listing: RecordedListing, query: FileQuery, denied: readonly st
 export function recordListing(source: FileSource, query: FileQuery, denied: readonly string[], isCancelled: () => boolean, now = Date.now()): { listing?: RecordedListing; files: Array<[number, Candidate]>; pruned: PrunedEntry[] } {
   const pruned: PrunedEntry[] = [];
   const watched: RecordedListing['watched'] = [];
+  const links: RecordedListing['links'] = [];
   const files: Array<[number, Candidate]> = [];
   if (!source.stream) return { files: [], pruned };
   let settled = true;
   const onDirectory = (dir: string) => {
-    // A symlink's target can change (appear, leave the workspace) with nothing listed here changing.
-    if (readdirSync(dir, { withFileTypes: true }).some((entry) => entry.isSymbolicLink())) settled = false;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) links.push({ path: `${dir}/${entry.name}`, target: linkTarget(`${dir}/${entry.name}`) });
+    }
     const stamp = directoryStamp(dir);
     const gitignore = `${dir}/.gitignore`;
     const rules = statStamp(gitignore);
@@ -77,16 +92,18 @@ export function recordListing(source: FileSource, query: FileQuery, denied: read
     relatives: files.map(([, candidate]) => candidate.relative),
     pruned: pruned.slice(),
     watched,
+    links,
   };
   return replays(listing, query, denied) ? { listing, files, pruned } : { files, pruned };
 }
 
-/** Whether every directory and .gitignore the listing saw is as it was. */
+/** Whether every directory, .gitignore and symlink the listing saw is as it was. */
 export function listingFresh(listing: RecordedListing): boolean {
-  return listing.watched.every(({ path, stamp }) => {
+  const same = listing.watched.every(({ path, stamp }) => {
     const now = path.endsWith('/.gitignore') ? statStamp(path) : directoryStamp(path);
     return now === undefined || stamp === undefined ? now === stamp : sameStamp(now, stamp);
   });
+  return same && listing.links.every(({ path, target }) => linkTarget(path) === target);
 }
 
 /**

@@ -3,7 +3,7 @@
  * half of it). Layout: "GTIX", format version, header length (u32 LE each), the header as JSON (what
  * was indexed, the file table), then the keys (u32), the offsets (u32) and the posting bytes.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
 import type { RecordedListing } from './listing';
@@ -56,29 +56,39 @@ export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedP
     inos: files.map((file) => file.ino),
     keys: postings.keys.length,
     offsets: postings.offsets.length,
-    data: postings.data.length,
+    data: postings.data.byteLength,
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const view = (array: Uint32Array | Uint8Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(postings.keys), view(postings.offsets), view(postings.data)];
+  const data = postings.data.range(0, postings.data.byteLength);
+  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(postings.keys), view(postings.offsets), view(data)];
 }
 
-export function deserialise(bytes: Buffer): { meta: IndexMeta; index: ContentIndex } {
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== MAGIC) throw new Error('not an index file');
-  if (bytes.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
-  const jsonLength = bytes.readUInt32LE(8);
-  const header = JSON.parse(bytes.toString('utf8', 12, 12 + jsonLength)) as Header;
-  let at = 12 + jsonLength;
-  const take = (count: number, width: number): Buffer => {
-    const slice = bytes.subarray(at, at + count * width);
-    if (slice.length !== count * width) throw new Error('a truncated index file');
-    at += count * width;
-    return slice;
-  };
+/** Reads `length` bytes at `position` (fewer at the end). */
+export type ReadAt = (position: number, length: number) => Buffer;
+
+export function bufferReader(bytes: Buffer): ReadAt {
+  return (position, length) => bytes.subarray(position, position + length);
+}
+
+/**
+ * The index from its stored form: the header and the keys and offsets are read at once, the posting
+ * bytes a list at a time when a query needs it (an index file is mostly postings).
+ */
+export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexMeta; index: ContentIndex } {
+  const start = readAt(0, 12);
+  if (start.length < 12 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not an index file');
+  if (start.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
+  const jsonLength = start.readUInt32LE(8);
+  const header = JSON.parse(readAt(12, jsonLength).toString('utf8')) as Header;
+  const keysAt = 12 + jsonLength;
+  const dataAt = keysAt + 4 * (header.keys + header.offsets);
+  if (dataAt + header.data !== totalLength) throw new Error('a truncated index file');
   // Copied into fresh (aligned) arrays.
-  const keys = new Uint32Array(new Uint8Array(take(header.keys, 4)).buffer);
-  const offsets = new Uint32Array(new Uint8Array(take(header.offsets, 4)).buffer);
-  const data = new Uint8Array(take(header.data, 1));
+  const words = new Uint32Array(new Uint8Array(readAt(keysAt, dataAt - keysAt)).buffer);
+  const keys = words.subarray(0, header.keys);
+  const offsets = words.subarray(header.keys);
+  const data = { byteLength: header.data, range: (from: number, to: number) => readAt(dataAt + from, to - from) };
   const files: FileEntry[] = header.paths.map((path, i) => ({
     path,
     kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
@@ -108,17 +118,32 @@ export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): nu
   return written;
 }
 
-/** The index stored in `dir`, or undefined when there is none or it cannot be used (another format, damaged). */
+/**
+ * The index stored in `dir`, or undefined when there is none or it cannot be used (another format,
+ * damaged). Its posting lists are read from the open file as queries need them (the file stays open
+ * for the life of the process; a rebuild renames a new file into place and leaves this one intact).
+ */
 export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex } | undefined {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(nodePath.join(dir, INDEX_FILE));
+    fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
   } catch {
     return undefined;
   }
+  const readAt: ReadAt = (position, length) => {
+    const buffer = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const read = readSync(fd, buffer, filled, length - filled, position + filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  };
   try {
-    return deserialise(bytes);
+    return deserialise(readAt, fstatSync(fd).size);
   } catch {
+    closeSync(fd);
     return undefined;
   }
 }
