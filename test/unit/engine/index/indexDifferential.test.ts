@@ -20,20 +20,7 @@ import { renderGrep } from '../../../../src/engine/printer';
 import type { GrepInput } from '../../../../src/engine/types';
 import { Fixture, makeEnv } from '../../fixture';
 import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../differentialTable';
-
-/** Sets every file's and directory's times an hour back: an index relies only on files that settled. */
-export function age(root: string): void {
-  const past = Date.now() / 1000 - 3600;
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const path = nodePath.join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      if (!entry.isSymbolicLink()) fs.utimesSync(path, past, past);
-    }
-  };
-  walk(root);
-  fs.utimesSync(root, past, past);
-}
+import { age } from './age';
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
   const report = await runGrep(input, env);
