@@ -1,7 +1,8 @@
 /**
  * The index on disk: one file, written to a temporary name and renamed into place (a reader never sees
  * half of it). Layout: "GTIX", format version, header length (u32 LE each), the header as JSON (what
- * was indexed, the file table), then the keys (u32), the offsets (u32) and the posting bytes.
+ * was indexed, the file table's paths and kinds as strings), the file table's stamps (f64: size, mtime,
+ * ctime, inode per file), then the keys (u32), the offsets (u32) and the posting bytes.
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'fs';
 import * as nodePath from 'path';
@@ -9,7 +10,7 @@ import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from
 import type { RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const INDEX_FILE = 'index.bin';
 
 /** What the index was built for: a different one is rebuilt rather than used. */
@@ -23,14 +24,14 @@ export interface IndexMeta {
   listing?: RecordedListing;
 }
 
+/** Paths and relative paths are stored joined by NUL (which no path holds): one string parses fast. */
+const SEPARATOR = '\0';
+
 interface Header {
-  meta: IndexMeta;
-  paths: string[];
+  meta: Omit<IndexMeta, 'listing'> & { listing?: Omit<RecordedListing, 'relatives'> & { relatives: string } };
+  paths: string;
   kinds: string;
-  sizes: number[];
-  mtimes: number[];
-  ctimes: number[];
-  inos: number[];
+  files: number;
   keys: number;
   offsets: number;
   data: number;
@@ -47,21 +48,20 @@ function u32(value: number): Buffer {
 
 export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedPostings): Buffer[] {
   const header: Header = {
-    meta,
-    paths: files.map((file) => file.path),
+    meta: { ...meta, listing: meta.listing && { ...meta.listing, relatives: meta.listing.relatives.join(SEPARATOR) } },
+    paths: files.map((file) => file.path).join(SEPARATOR),
     kinds: files.map((file) => KIND_CODES[file.kind]).join(''),
-    sizes: files.map((file) => file.size),
-    mtimes: files.map((file) => file.mtimeMs),
-    ctimes: files.map((file) => file.ctimeMs),
-    inos: files.map((file) => file.ino),
+    files: files.length,
     keys: postings.keys.length,
     offsets: postings.offsets.length,
     data: postings.data.byteLength,
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const view = (array: Uint32Array | Uint8Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  const view = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
   const data = postings.data.range(0, postings.data.byteLength);
-  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(postings.keys), view(postings.offsets), view(data)];
+  const stamps = new Float64Array(4 * files.length);
+  files.forEach((file, i) => stamps.set([file.size, file.mtimeMs, file.ctimeMs, file.ino], 4 * i));
+  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(stamps), view(postings.keys), view(postings.offsets), view(data)];
 }
 
 /** Reads `length` bytes at `position` (fewer at the end). */
@@ -81,7 +81,8 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
   if (start.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
   const jsonLength = start.readUInt32LE(8);
   const header = JSON.parse(readAt(12, jsonLength).toString('utf8')) as Header;
-  const keysAt = 12 + jsonLength;
+  const stampsAt = 12 + jsonLength;
+  const keysAt = stampsAt + 32 * header.files;
   const dataAt = keysAt + 4 * (header.keys + header.offsets);
   if (dataAt + header.data !== totalLength) throw new Error('a truncated index file');
   // Copied into fresh (aligned) arrays.
@@ -89,15 +90,19 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
   const keys = words.subarray(0, header.keys);
   const offsets = words.subarray(header.keys);
   const data = { byteLength: header.data, range: (from: number, to: number) => readAt(dataAt + from, to - from) };
-  const files: FileEntry[] = header.paths.map((path, i) => ({
+  const stamps = new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer);
+  const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
+  const files: FileEntry[] = paths.map((path, i) => ({
     path,
     kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
-    size: header.sizes[i],
-    mtimeMs: header.mtimes[i],
-    ctimeMs: header.ctimes[i],
-    ino: header.inos[i],
+    size: stamps[4 * i],
+    mtimeMs: stamps[4 * i + 1],
+    ctimeMs: stamps[4 * i + 2],
+    ino: stamps[4 * i + 3],
   }));
-  return { meta: header.meta, index: new ContentIndex(files, { keys, offsets, data }) };
+  const listing = header.meta.listing;
+  const meta: IndexMeta = { ...header.meta, listing: listing && { ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) } };
+  return { meta, index: new ContentIndex(files, { keys, offsets, data }) };
 }
 
 /** Writes the index into `dir` (created when missing). Returns the bytes written. */
