@@ -9,6 +9,31 @@ import { ByteWriter, decodeIds, encodeIds, intersect, union } from './postings';
 import type { Query } from './query';
 
 /**
+ * Per ASCII trigram key, the last text (by a counter shared by every index of the process) it was met in:
+ * a trigram repeated in a text is skipped before its list is looked up.
+ */
+let seen: Int32Array | undefined;
+let texts = 0;
+
+/** Calls `visit` once with each distinct trigram key of the text (a non-ASCII key may come more than once). */
+function forEachNewTrigram(text: string, visit: (key: number) => void): void {
+  seen ??= new Int32Array(ASCII_KEYS);
+  if (++texts === 0x7fffffff) {
+    seen.fill(0);
+    texts = 1;
+  }
+  const current = texts;
+  const marks = seen;
+  forEachTrigram(text, (key) => {
+    if (key < ASCII_KEYS) {
+      if (marks[key] === current) return;
+      marks[key] = current;
+    }
+    visit(key);
+  });
+}
+
+/**
  * What the index knows of a file's content: text (its trigrams are indexed), binary (a NUL byte in its
  * first 8 KB), larger than the index takes (`large`), or nothing to rely on (`unread`: it could not be
  * read, is reached through a symlink, or changed while it was indexed), so a search always reads it.
@@ -51,11 +76,8 @@ export class ContentIndex {
   private files: Array<FileEntry | undefined> = [];
   private readonly byPath = new Map<string, number>();
   private sealed: SealedPostings;
-  /** Lists of ids added since the seal: ASCII trigrams by key, the others in a map. */
-  private asciiTail: Array<number[] | undefined> = [];
-  /** The keys of asciiTail's lists (the array is sparse). */
-  private asciiTailKeys: number[] = [];
-  private otherTail = new Map<number, number[]>();
+  /** Lists of ids added since the seal, by key. */
+  private tail = new Map<number, number[]>();
   private tailIds = 0;
   private dead = 0;
 
@@ -86,18 +108,9 @@ export class ContentIndex {
     this.byPath.set(file.path, id);
     if (file.kind !== 'text' || text === undefined) return;
     this.tailIds++;
-    forEachTrigram(text, (key) => {
-      let list: number[] | undefined;
-      if (key < ASCII_KEYS) {
-        list = this.asciiTail[key];
-        if (!list) {
-          list = this.asciiTail[key] = [];
-          this.asciiTailKeys.push(key);
-        }
-      } else {
-        list = this.otherTail.get(key);
-        if (!list) this.otherTail.set(key, (list = []));
-      }
+    forEachNewTrigram(text, (key) => {
+      let list = this.tail.get(key);
+      if (!list) this.tail.set(key, (list = []));
       if (list[list.length - 1] !== id) list.push(id);
     });
   }
@@ -156,7 +169,7 @@ export class ContentIndex {
         break;
       }
     }
-    const tail = key < ASCII_KEYS ? this.asciiTail[key] : this.otherTail.get(key);
+    const tail = this.tail.get(key);
     return tail ? ids.concat(tail) : ids; // tail ids were added after every sealed one
   }
 
@@ -178,8 +191,7 @@ export class ContentIndex {
     const { keys, offsets, data } = this.sealed;
     const all = data.range(0, data.byteLength);
     for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(all, offsets[i], offsets[i + 1]));
-    for (const key of this.asciiTailKeys) lists.set(key, (lists.get(key) ?? []).concat(this.asciiTail[key]!));
-    for (const [key, tail] of this.otherTail) lists.set(key, (lists.get(key) ?? []).concat(tail));
+    for (const [key, tail] of this.tail) lists.set(key, (lists.get(key) ?? []).concat(tail));
     const sortedKeys = [...lists.keys()].sort((a, b) => a - b);
     const bytes = new ByteWriter();
     const kept: number[] = [];
@@ -197,9 +209,7 @@ export class ContentIndex {
     this.byPath.clear();
     files.forEach((file, id) => this.byPath.set(file.path, id));
     this.sealed = postings;
-    this.asciiTail = [];
-    this.asciiTailKeys = [];
-    this.otherTail = new Map();
+    this.tail = new Map();
     this.tailIds = 0;
     this.dead = 0;
     return { files, postings };

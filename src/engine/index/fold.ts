@@ -14,12 +14,17 @@ export function foldUnit(unit: number): number {
   return unit;
 }
 
-/** A trigram's key: exact for three ASCII units, a 32-bit hash above the ASCII range otherwise (a collision only adds candidates). */
+/**
+ * A trigram's key: exact for three ASCII units, a hash above the ASCII range otherwise (a collision only
+ * adds candidates). Keys stay below 2^30, small integers to V8 (fast as Map keys).
+ */
 export function trigramKey(a: number, b: number, c: number): number {
   if ((a | b | c) < 128) return (a << 14) | (b << 7) | c;
   const hash = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) >>> 0;
-  return ASCII_KEYS + (hash % (0x1_0000_0000 - ASCII_KEYS));
+  return ASCII_KEYS + (hash % (KEY_LIMIT - ASCII_KEYS));
 }
+
+const KEY_LIMIT = 1 << 30;
 
 /** Keys below this are the exact keys of ASCII trigrams. */
 export const ASCII_KEYS = 1 << 21;

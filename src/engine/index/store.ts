@@ -10,7 +10,7 @@ import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from
 import type { RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const INDEX_FILE = 'index.bin';
 
 /** What the index was built for: a different one is rebuilt rather than used. */
