@@ -110,6 +110,8 @@ describe('index: answers with and without the index are identical', function () 
     fc.record({ op: fc.constant('delete' as const), name }),
     fc.record({ op: fc.constant('rename' as const), name, to: name }),
     fc.record({ op: fc.constant('gitignore' as const), content: fc.constantFrom('*.log\n', 'lib/\n', '*.md\n!b.md\n', '') }),
+    fc.record({ op: fc.constant('link' as const), name, to: fc.oneof(name, fc.constant('node_modules/dep.ts')) }),
+    fc.record({ op: fc.constant('unlink-target' as const) }),
   );
   const query = fc.oneof(
     word.filter((w) => w.trim().length > 0).map((pattern) => ({ pattern, fixed_strings: true })),
@@ -121,15 +123,22 @@ describe('index: answers with and without the index are identical', function () 
       fc.asyncProperty(fc.dictionary(name, content, { maxKeys: 8 }), fc.array(edit, { maxLength: 6 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (tree, edits, queries) => {
         const fx = new Fixture('grep-tools-index-random-');
         try {
-          fx.files({ '.gitignore': 'g.log\n', ...tree });
+          // A file in a directory no search lists (node_modules), which a link may lead to.
+          fx.files({ '.gitignore': 'g.log\n', 'node_modules/dep.ts': 'alpha in a dependency', ...tree });
+          fx.symlink(fx.path('node_modules/dep.ts'), 'link.ts');
           age(fx.root);
           const { off, on } = await environments(fx.root);
           for (const change of edits) {
-            const path = change.op === 'gitignore' ? fx.path('.gitignore') : fx.path(change.name);
+            const path = change.op === 'gitignore' ? fx.path('.gitignore') : change.op === 'unlink-target' ? '' : fx.path(change.name);
             if (change.op === 'write' || change.op === 'gitignore') fx.write(change.op === 'write' ? change.name : '.gitignore', change.content);
+            else if (change.op === 'unlink-target') fs.rmSync(fx.path('node_modules/dep.ts'), { force: true });
             else if (!fs.existsSync(path)) continue;
             else if (change.op === 'same-size') fs.writeFileSync(path, fs.readFileSync(path, 'utf8').replace(/alpha|gamma/g, (w) => (w === 'alpha' ? 'gamma' : 'alpha')));
             else if (change.op === 'delete') fs.rmSync(path);
+            else if (change.op === 'link') {
+              fs.rmSync(path);
+              fs.symlinkSync(fx.path(change.to), path);
+            }
             else if (change.op === 'rename') {
               fs.mkdirSync(nodePath.dirname(fx.path(change.to)), { recursive: true });
               fs.renameSync(path, fx.path(change.to));
@@ -151,6 +160,7 @@ describe('index: answers with and without the index are identical', function () 
           [{ 'a.ts': 'gamma' }, [{ op: 'same-size', name: 'a.ts' }], [{ pattern: 'alpha', fixed_strings: true }]],
           [{ 'a.ts': 'alpha', 'b.md': 'gamma' }, [{ op: 'rename', name: 'a.ts', to: 'b.md' }], [{ pattern: 'alpha', fixed_strings: true }]],
           [{ 'g.log': 'alpha' }, [{ op: 'gitignore', content: '' }], [{ pattern: 'alpha', fixed_strings: true }]],
+          [{ 'a.ts': 'alpha' }, [{ op: 'unlink-target' }], [{ pattern: 'alpha', fixed_strings: true }]],
         ],
       },
     );
