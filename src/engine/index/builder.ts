@@ -64,7 +64,7 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
     index.set(entry('large'));
     return 0;
   }
-  const read = readFileCappedSync(path, maxFileSize);
+  const read = readFileCappedSync(path, maxFileSize, lend);
   const after = statStamp(path);
   if (read.kind !== 'bytes' || !after || !sameStamp(after, stamp) || now - stamp.mtimeMs < SETTLE_MS) {
     index.set(entry('unread', after ?? stamp));
@@ -76,6 +76,13 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
   }
   index.set(entry('text'), decodeText(read.bytes));
   return read.bytes.length;
+}
+
+/** One read buffer for every file (its bytes are decoded before the next read). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function lend(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
 }
 
 function safeRealpath(path: string): string | undefined {

@@ -187,18 +187,24 @@ export class ContentIndex {
         files.push(file);
       }
     });
-    const lists = new Map<number, number[]>();
+    // The sealed keys and the tail's keys, merged in order: one list at a time is decoded and re-encoded.
     const { keys, offsets, data } = this.sealed;
     const all = data.range(0, data.byteLength);
-    for (let i = 0; i < keys.length; i++) lists.set(keys[i], decodeIds(all, offsets[i], offsets[i + 1]));
-    for (const [key, tail] of this.tail) lists.set(key, (lists.get(key) ?? []).concat(tail));
-    const sortedKeys = [...lists.keys()].sort((a, b) => a - b);
+    const tailKeys = Uint32Array.from(this.tail.keys()).sort();
     const bytes = new ByteWriter();
     const kept: number[] = [];
     const newOffsets: number[] = [0];
-    for (const key of sortedKeys) {
+    for (let i = 0, j = 0; i < keys.length || j < tailKeys.length; ) {
+      const key = j >= tailKeys.length || (i < keys.length && keys[i] <= tailKeys[j]) ? keys[i] : tailKeys[j];
       const ids: number[] = [];
-      for (const id of lists.get(key)!) if (renumber[id] !== -1) ids.push(renumber[id]);
+      if (i < keys.length && keys[i] === key) {
+        for (const id of decodeIds(all, offsets[i], offsets[i + 1])) if (renumber[id] !== -1) ids.push(renumber[id]);
+        i++;
+      }
+      if (j < tailKeys.length && tailKeys[j] === key) {
+        for (const id of this.tail.get(key)!) if (renumber[id] !== -1) ids.push(renumber[id]);
+        j++;
+      }
       if (ids.length === 0) continue;
       encodeIds(ids, bytes);
       kept.push(key);
