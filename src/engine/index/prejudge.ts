@@ -46,6 +46,8 @@ export function indexPrejudge(index: ContentIndex, stamp: (path: string) => File
         const found = index.entry(path);
         if (!found || found.file.kind === 'unread') return undefined;
         const { id, file } = found;
+        // A candidate is read whatever its stamp: only a file the index would settle needs one.
+        if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
         const now = stamp(path);
         if (!now || !sameStamp(now, file)) return undefined;
         if (file.size > maxFileSize) return 'too_large';
