@@ -58,8 +58,10 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
   };
   try {
-    checkIndexDir(indexDir, folders);
-    if (tool === 'index') return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
+    if (tool === 'index') {
+      checkIndexDir(indexDir, folders);
+      return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
+    }
     const indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
     if (indexed) {
       env.index = indexed.index;

@@ -60,6 +60,13 @@ describe('cli: the content index', () => {
     assert.ok(!fs.existsSync(inside));
   });
 
+  it('says when the index directory cannot be written, and how to fix it', async () => {
+    const file = fx.write('not-a-directory', 'x');
+    const result = await main(['index', '--workspace', ws, '--index-dir', nodePath.join(file, 'index')]);
+    assert.strictEqual(result.code, 1);
+    assert.match(result.stderr ?? '', /^The index could not be written in .*not-a-directory\/index \(ENOTDIR\)\. Pass an --index-dir that can be written, outside the workspace\.$/);
+  });
+
   it('keeps the default index in the user cache directory, one per set of folders', () => {
     const dir = defaultIndexDir([ws], '/home/someone/.cache');
     assert.match(dir, /^\/home\/someone\/\.cache\/grep-tools\/index\/[0-9a-f]{16}$/);

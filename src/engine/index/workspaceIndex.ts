@@ -5,6 +5,7 @@
  */
 import { filterStream } from '../fileSource';
 import { authorizeSearch, CancelledError, type SearchEnvironment } from '../grep';
+import { InputError } from '../schema';
 import { emptySkips } from '../types';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
@@ -48,7 +49,13 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
   const index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
   const { paths, listing } = await listWorkspaceFiles(env);
   const result = refreshIndex(index, paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
-  const indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
+  let indexBytes: number;
+  try {
+    indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new InputError(`The index could not be written in ${dir} (${reason}). Pass an --index-dir that can be written, outside the workspace.`);
+  }
   return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
 }
 
