@@ -57,12 +57,13 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     // grep's workers boot while the tree is walked; glob starts them only for mode "regex".
     pool: tool === 'grep' ? new SearchPool().warm() : new SearchPool(),
   };
+  let indexed: ReturnType<typeof openWorkspaceIndex>;
   try {
     if (tool === 'index') {
       checkIndexDir(indexDir, folders);
       return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
     }
-    const indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
+    indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
     if (indexed) {
       env.index = indexed.index;
       env.source = indexed.source;
@@ -75,6 +76,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
   } finally {
     env.pool?.dispose();
+    indexed?.close();
   }
 }
 

@@ -125,10 +125,10 @@ export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): nu
 
 /**
  * The index stored in `dir`, or undefined when there is none or it cannot be used (another format,
- * damaged). Its posting lists are read from the open file as queries need them (the file stays open
- * for the life of the process; a rebuild renames a new file into place and leaves this one intact).
+ * damaged). Its posting lists are read from the open file as queries need them, until `close()` (a
+ * rebuild renames a new file into place and leaves the open one intact).
  */
-export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex } | undefined {
+export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; close(): void } | undefined {
   let fd: number;
   try {
     fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
@@ -146,7 +146,7 @@ export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex }
     return buffer.subarray(0, filled);
   };
   try {
-    return deserialise(readAt, fstatSync(fd).size);
+    return { ...deserialise(readAt, fstatSync(fd).size), close: () => closeSync(fd) };
   } catch {
     closeSync(fd);
     return undefined;

@@ -47,14 +47,20 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
   const folders = env.folders.map((folder) => folder.path);
   const stored = loadIndex(dir);
   const index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
-  const { paths, listing } = await listWorkspaceFiles(env);
-  const result = refreshIndex(index, paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
+  let result: RefreshResult;
+  let listing: RecordedListing | undefined;
   let indexBytes: number;
   try {
+    const listed = await listWorkspaceFiles(env);
+    listing = listed.listing;
+    result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
     indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
   } catch (error) {
+    if (error instanceof InputError || error instanceof CancelledError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new InputError(`The index could not be written in ${dir} (${reason}). Pass an --index-dir that can be written, outside the workspace.`);
+  } finally {
+    stored?.close();
   }
   return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
 }
@@ -63,8 +69,12 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
  * The index stored in `dir` for these folders, as a search consults it, and the source that replays its
  * listing (wrapping `source`); undefined when there is none.
  */
-export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource } | undefined {
+export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
   const stored = loadIndex(dir);
-  if (!stored || !sameFolders(stored.meta, folders)) return undefined;
-  return { index: indexPrejudge(stored.index), source: new ListingSource(source, stored.meta.listing) };
+  if (!stored) return undefined;
+  if (!sameFolders(stored.meta, folders)) {
+    stored.close();
+    return undefined;
+  }
+  return { index: indexPrejudge(stored.index), source: new ListingSource(source, stored.meta.listing), close: stored.close };
 }

@@ -40,7 +40,9 @@ describe('index: answers with and without the index are identical', function () 
     return dir;
   };
   before(() => (pool = new SearchPool(2)));
+  const opened: Array<{ close(): void }> = [];
   after(() => {
+    for (const index of opened) index.close();
     pool.dispose();
     for (const dir of indexDirs) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -50,9 +52,10 @@ describe('index: answers with and without the index are identical', function () 
     const off: SearchEnvironment = { ...makeEnv(root), pool };
     const dir = indexDir();
     await buildWorkspaceIndex(off, dir);
-    const opened = openWorkspaceIndex(dir, [root], new NodeFileSource());
-    assert.ok(opened, 'the index was stored and opened');
-    return { off, on: { ...off, index: opened.index, source: opened.source }, source: opened.source };
+    const index = openWorkspaceIndex(dir, [root], new NodeFileSource());
+    assert.ok(index, 'the index was stored and opened');
+    opened.push(index);
+    return { off, on: { ...off, index: index.index, source: index.source }, source: index.source };
   }
 
   it('over the differential table, in every output mode and on a second page', async () => {
