@@ -17,6 +17,9 @@ import { sameStamp, statStamp } from './prejudge';
  */
 export const SETTLE_MS = 2000;
 
+/** A build encodes what it added every this many postings, so its memory stays bounded whatever the tree. */
+const FLUSH_EVERY = 2_000_000;
+
 export interface RefreshResult {
   /** Files read (new or changed), kept as they were, dropped. */
   read: number;
@@ -113,6 +116,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
     } else {
       result.bytes += indexFile(index, path, options.maxFileSize, direct, now);
       result.read++;
+      if (index.pendingPostings() > FLUSH_EVERY) index.flush();
     }
     if (done % 256 === 0) options.onProgress?.(done, paths.length);
   });

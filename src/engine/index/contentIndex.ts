@@ -75,16 +75,18 @@ const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Ui
 export class ContentIndex {
   private files: Array<FileEntry | undefined> = [];
   private readonly byPath = new Map<string, number>();
-  private sealed: SealedPostings;
+  /** Encoded lists, in id order: the stored ones, then those a build flushed since. */
+  private segments: SealedPostings[];
   /** Lists of ids added since the seal, by key. */
   private tail = new Map<number, number[]>();
-  private tailIds = 0;
+  /** Ids held in the tail's lists (plain arrays: several times the size of the sealed bytes). */
+  private tailPostings = 0;
   private dead = 0;
 
   constructor(files: FileEntry[] = [], sealed: SealedPostings = EMPTY_SEALED) {
     this.files = files.slice();
     files.forEach((file, id) => this.byPath.set(file.path, id));
-    this.sealed = sealed;
+    this.segments = [sealed];
   }
 
   get size(): number {
@@ -107,11 +109,13 @@ export class ContentIndex {
     this.files.push(file);
     this.byPath.set(file.path, id);
     if (file.kind !== 'text' || text === undefined) return;
-    this.tailIds++;
     forEachNewTrigram(text, (key) => {
       let list = this.tail.get(key);
       if (!list) this.tail.set(key, (list = []));
-      if (list[list.length - 1] !== id) list.push(id);
+      if (list[list.length - 1] !== id) {
+        list.push(id);
+        this.tailPostings++;
+      }
     });
   }
 
@@ -155,30 +159,47 @@ export class ContentIndex {
   }
 
   private lookup(key: number): number[] {
-    const { keys, offsets, data } = this.sealed;
-    let lo = 0;
-    let hi = keys.length - 1;
     let ids: number[] = [];
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < key) lo = mid + 1;
-      else if (keys[mid] > key) hi = mid - 1;
-      else {
-        const bytes = data.range(offsets[mid], offsets[mid + 1]);
-        ids = decodeIds(bytes, 0, bytes.length);
-        break;
+    for (const { keys, offsets, data } of this.segments) {
+      let lo = 0;
+      let hi = keys.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] < key) lo = mid + 1;
+        else if (keys[mid] > key) hi = mid - 1;
+        else {
+          const bytes = data.range(offsets[mid], offsets[mid + 1]);
+          ids = ids.concat(decodeIds(bytes, 0, bytes.length));
+          break;
+        }
       }
     }
     const tail = this.tail.get(key);
-    return tail ? ids.concat(tail) : ids; // tail ids were added after every sealed one
+    return tail ? ids.concat(tail) : ids; // each segment's ids, and the tail's, come after the ones before
+  }
+
+  /** Encodes the lists added since the last seal into a segment of their own (ids unchanged): cheap, bounds memory. */
+  flush(): void {
+    if (this.tail.size === 0) return;
+    const keys = Uint32Array.from(this.tail.keys()).sort();
+    const bytes = new ByteWriter();
+    const offsets = new Uint32Array(keys.length + 1);
+    keys.forEach((key, i) => {
+      encodeIds(this.tail.get(key)!, bytes);
+      offsets[i + 1] = bytes.length;
+    });
+    this.segments.push({ keys, offsets, data: inMemory(bytes.result()) });
+    this.tail = new Map();
+    this.tailPostings = 0;
   }
 
   /**
-   * Compacts: drops the ids of replaced and removed files, renumbers the rest in order and encodes
-   * every list. Returns the file table and postings as they are stored.
+   * Compacts into one segment: drops the ids of replaced and removed files, renumbers the rest in order
+   * and encodes every list once. Returns the file table and postings as they are stored.
    */
   seal(): { files: FileEntry[]; postings: SealedPostings } {
-    if (this.dead === 0 && this.tailIds === 0) return { files: this.files as FileEntry[], postings: this.sealed };
+    if (this.dead === 0 && this.tail.size === 0 && this.segments.length === 1) return { files: this.files as FileEntry[], postings: this.segments[0] };
+    this.flush();
     const renumber = new Int32Array(this.files.length).fill(-1);
     const files: FileEntry[] = [];
     this.files.forEach((file, id) => {
@@ -187,23 +208,20 @@ export class ContentIndex {
         files.push(file);
       }
     });
-    // The sealed keys and the tail's keys, merged in order: one list at a time is decoded and re-encoded.
-    const { keys, offsets, data } = this.sealed;
-    const all = data.range(0, data.byteLength);
-    const tailKeys = Uint32Array.from(this.tail.keys()).sort();
+    // The segments' keys merged in order: one list at a time is decoded and re-encoded.
+    const segments = this.segments.map((segment) => ({ ...segment, all: segment.data.range(0, segment.data.byteLength), at: 0 }));
     const bytes = new ByteWriter();
     const kept: number[] = [];
     const newOffsets: number[] = [0];
-    for (let i = 0, j = 0; i < keys.length || j < tailKeys.length; ) {
-      const key = j >= tailKeys.length || (i < keys.length && keys[i] <= tailKeys[j]) ? keys[i] : tailKeys[j];
+    for (;;) {
+      let key = Infinity;
+      for (const segment of segments) if (segment.at < segment.keys.length && segment.keys[segment.at] < key) key = segment.keys[segment.at];
+      if (key === Infinity) break;
       const ids: number[] = [];
-      if (i < keys.length && keys[i] === key) {
-        for (const id of decodeIds(all, offsets[i], offsets[i + 1])) if (renumber[id] !== -1) ids.push(renumber[id]);
-        i++;
-      }
-      if (j < tailKeys.length && tailKeys[j] === key) {
-        for (const id of this.tail.get(key)!) if (renumber[id] !== -1) ids.push(renumber[id]);
-        j++;
+      for (const segment of segments) {
+        if (segment.at >= segment.keys.length || segment.keys[segment.at] !== key) continue;
+        for (const id of decodeIds(segment.all, segment.offsets[segment.at], segment.offsets[segment.at + 1])) if (renumber[id] !== -1) ids.push(renumber[id]);
+        segment.at++;
       }
       if (ids.length === 0) continue;
       encodeIds(ids, bytes);
@@ -214,15 +232,18 @@ export class ContentIndex {
     this.files = files;
     this.byPath.clear();
     files.forEach((file, id) => this.byPath.set(file.path, id));
-    this.sealed = postings;
-    this.tail = new Map();
-    this.tailIds = 0;
+    this.segments = [postings];
     this.dead = 0;
     return { files, postings };
   }
 
+  /** Postings added since the last seal. */
+  pendingPostings(): number {
+    return this.tailPostings;
+  }
+
   /** Bytes held by the sealed postings (keys, offsets, lists). */
   postingBytes(): number {
-    return this.sealed.keys.byteLength + this.sealed.offsets.byteLength + this.sealed.data.byteLength;
+    return this.segments.reduce((sum, { keys, offsets, data }) => sum + keys.byteLength + offsets.byteLength + data.byteLength, 0);
   }
 }

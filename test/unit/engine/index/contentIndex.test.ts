@@ -17,6 +17,7 @@ const step = fc.oneof(
   fc.record({ op: fc.constant('set' as const), file: fc.nat(7), text }),
   fc.record({ op: fc.constant('remove' as const), file: fc.nat(7) }),
   fc.record({ op: fc.constant('seal' as const) }),
+  fc.record({ op: fc.constant('flush' as const) }),
   fc.record({ op: fc.constant('store' as const) }),
 );
 
@@ -42,6 +43,8 @@ describe('index: the content index under random updates', function () {
             truth.delete(`/f${s.file}`);
           } else if (s.op === 'seal') {
             index.seal();
+          } else if (s.op === 'flush') {
+            index.flush();
           } else {
             index = roundTrip(index);
           }
