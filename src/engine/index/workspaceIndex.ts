@@ -10,7 +10,8 @@ import { emptySkips } from '../types';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from './listing';
-import { indexPrejudge, type SearchIndex } from './prejudge';
+import type { FileStamp } from './contentIndex';
+import { indexPrejudge, statStamp, type SearchIndex } from './prejudge';
 import { loadIndex, saveIndex, type IndexMeta } from './store';
 
 /**
@@ -67,7 +68,9 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
 
 /**
  * The index stored in `dir` for these folders, as a search consults it, and the source that replays its
- * listing (wrapping `source`); undefined when there is none.
+ * listing (wrapping `source`); undefined when there is none. Meant for one command line call: each
+ * file's stamp is read once, so the checks of an empty answer (diagnostics.ts) re-run against the same
+ * snapshot without statting every file again.
  */
 export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
   const stored = loadIndex(dir);
@@ -76,5 +79,10 @@ export function openWorkspaceIndex(dir: string, folders: readonly string[], sour
     stored.close();
     return undefined;
   }
-  return { index: indexPrejudge(stored.index), source: new ListingSource(source, stored.meta.listing), close: stored.close };
+  const stamps = new Map<string, FileStamp | undefined>();
+  const stampOnce = (path: string) => {
+    if (!stamps.has(path)) stamps.set(path, statStamp(path));
+    return stamps.get(path);
+  };
+  return { index: indexPrejudge(stored.index, stampOnce), source: new ListingSource(source, stored.meta.listing), close: stored.close };
 }
