@@ -1,7 +1,11 @@
 // `npm run bench`: the engine (the CLI, whole process) against ripgrep on the same tree with the same
 // semantics, interleaved runs, median wall time, ratio, peak RSS; on the bench corpus and on four copies
-// of it. Totals must agree. Writes nothing into the work tree.
+// of it. Then the same queries answered with the content index (`cli.js index`, kept in a temporary
+// directory): its build time, memory and size, and the indexed queries beside ripgrep. Totals must
+// agree. Writes nothing into the work tree.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +40,10 @@ function timed(command, args, cwd) {
   return { ms, rssKb, stdout: result.stdout };
 }
 
-function engine(input, dir) {
-  const run = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count' }), '--workspace', dir], dir);
+/** The engine without an index (`--no-index`), or with the one in `indexDir`. */
+function engine(input, dir, indexDir) {
+  const index = indexDir ? ['--index-dir', indexDir] : ['--no-index'];
+  const run = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count' }), '--workspace', dir, ...index], dir);
   return { ...run, total: JSON.parse(run.stdout).total_matches };
 }
 
@@ -114,9 +120,55 @@ floor(corpus.tree, base[0].engineMs);
 const four = bench('Corpus copied four times', corpus.copies(4));
 const worstRatio = Math.max(...base.map((r) => r.engineMs / r.rgMs));
 const rssGrowth = Math.max(...four.map((r) => r.engineRss)) / Math.max(...base.map((r) => r.engineRss));
+/** Builds the index of `dir` in a temporary directory, then times indexed queries against ripgrep. */
+function benchIndexed(title, dir) {
+  const indexDir = mkdtempSync(join(tmpdir(), 'grep-tools-bench-index-'));
+  try {
+    const build = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'index', '--workspace', dir, '--index-dir', indexDir], dir);
+    const summary = JSON.parse(build.stdout);
+    const refresh = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'index', '--workspace', dir, '--index-dir', indexDir], dir);
+    const onDisk = statSync(join(indexDir, 'index.bin')).size;
+    console.log(`\n${title}, with the content index: ${dir}`);
+    console.log(
+      `Index build: ${(build.ms / 1000).toFixed(1)} s wall, peak RSS ${(build.rssKb / 1024).toFixed(0)} MB, ${summary.files} files (${(summary.bytes / 1048576).toFixed(0)} MB of text), ` +
+        `${(onDisk / 1048576).toFixed(1)} MB on disk, postings ${(summary.postingBytes / 1048576).toFixed(1)} MB in memory (${((100 * summary.postingBytes) / summary.bytes).toFixed(0)}% of the text); ` +
+        `listing recorded: ${summary.listing}; refresh with nothing changed: ${(refresh.ms / 1000).toFixed(2)} s.`,
+    );
+    console.log('| pattern | matches | indexed ms | rg ms | ratio | without the index ms | indexed peak RSS MB |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    const rows = [];
+    for (const [name, input] of PATTERNS) {
+      engine(input, dir, indexDir);
+      const ours = [];
+      const theirs = [];
+      const plain = [];
+      for (let i = 0; i < RUNS; i++) {
+        ours.push(engine(input, dir, indexDir));
+        theirs.push(ripgrep(input, dir));
+        plain.push(engine(input, dir));
+      }
+      const agree = [...ours, ...plain].every((r) => r.total === theirs[0].total);
+      const row = { name, matches: ours[0].total, agree, engineMs: median(ours.map((r) => r.ms)), rgMs: median(theirs.map((r) => r.ms)) };
+      rows.push(row);
+      const rss = Math.max(...ours.map((r) => r.rssKb)) / 1024;
+      const plainMs = median(plain.map((r) => r.ms));
+      console.log(
+        `| ${name} \`${input.pattern}\` | ${row.matches}${row.agree ? '' : ` (rg: ${theirs[0].total}!)`} | ${row.engineMs.toFixed(0)} | ${row.rgMs.toFixed(0)} | ${(row.engineMs / row.rgMs).toFixed(2)} | ${plainMs.toFixed(0)} | ${rss.toFixed(0)} |`,
+      );
+    }
+    return rows;
+  } finally {
+    rmSync(indexDir, { recursive: true, force: true });
+  }
+}
+
+const indexedBase = benchIndexed('Base corpus', corpus.tree);
+const indexedFour = benchIndexed('Corpus copied four times', corpus.copies(4));
+
 console.log(`\nWorst engine/ripgrep ratio on the base corpus: ${worstRatio.toFixed(2)} (target <= 1.5)`);
 console.log(`Engine peak RSS, 4x corpus / base corpus: ${rssGrowth.toFixed(2)} (target <= 1.3)`);
-if (![...base, ...four].every((r) => r.agree)) {
+console.log(`Indexed/ripgrep ratios on the base corpus: ${indexedBase.map((r) => `${r.name} ${(r.engineMs / r.rgMs).toFixed(2)}`).join(', ')} (targets: selective <= 0.5, broad <= 1.5)`);
+if (![...base, ...four, ...indexedBase, ...indexedFour].every((r) => r.agree)) {
   console.log('Totals differ from ripgrep for some pattern (marked with !).');
   process.exitCode = 1;
 }

@@ -1,6 +1,9 @@
 /**
- * CLI (SPEC §1): `node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]`.
- * Prints exactly the JSON text the model would receive, or the error message on stderr (exit 1).
+ * CLI (SPEC §1): `node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
+ * [--index-dir D] [--no-index]`. Prints exactly the JSON text the model would receive, or the error
+ * message on stderr (exit 1). `node dist/cli.js index [--workspace DIR]... [--index-dir D]` builds or
+ * refreshes the workspace's content index (in the user's cache directory by default), which grep then
+ * consults: the answer is the same with or without it.
  */
 import * as nodePath from 'path';
 import { byteBudget } from './engine/budget';
@@ -11,30 +14,42 @@ import { SearchPool } from './engine/pool';
 import { renderGlob, renderGrep } from './engine/printer';
 import { readFileCapped } from './engine/reader';
 import { NodeFileSource } from './engine/walker';
+import { checkIndexDir, defaultIndexDir } from './engine/index/location';
+import { buildWorkspaceIndex, openWorkspaceIndex } from './engine/index/workspaceIndex';
 
-const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
+const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
+       node dist/cli.js index [--workspace DIR]... [--index-dir D]
   e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
 
 export async function main(argv: string[]): Promise<{ code: number; stdout?: string; stderr?: string }> {
-  const [tool, json, ...rest] = argv;
-  if ((tool !== 'grep' && tool !== 'glob') || json === undefined) return { code: 1, stderr: USAGE };
+  const tool = argv[0];
+  if (tool !== 'grep' && tool !== 'glob' && tool !== 'index') return { code: 1, stderr: USAGE };
+  const json = tool === 'index' ? undefined : argv[1];
+  if (tool !== 'index' && json === undefined) return { code: 1, stderr: USAGE };
+  const rest = argv.slice(tool === 'index' ? 1 : 2);
   const workspaces: string[] = [];
   let allowOutside = false;
+  let indexDir: string | undefined;
+  let useIndex = true;
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--workspace' && rest[i + 1] !== undefined) workspaces.push(nodePath.resolve(rest[++i]));
-    else if (rest[i] === '--allow-outside') allowOutside = true;
+    else if (rest[i] === '--allow-outside' && tool !== 'index') allowOutside = true;
+    else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = nodePath.resolve(rest[++i]);
+    else if (rest[i] === '--no-index' && tool === 'grep') useIndex = false;
     else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
   }
   let input: unknown;
   try {
-    input = JSON.parse(json);
+    input = json === undefined ? undefined : JSON.parse(json);
   } catch (error) {
     return { code: 1, stderr: `The input is not valid JSON: ${(error as Error).message}\n${USAGE}` };
   }
   // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
   const warnings: string[] = [];
+  const folders = workspaces.length ? workspaces : [process.cwd()];
+  indexDir ??= defaultIndexDir(folders);
   const env: SearchEnvironment = {
-    folders: (workspaces.length ? workspaces : [process.cwd()]).map((path) => ({ name: nodePath.basename(path), path })),
+    folders: folders.map((path) => ({ name: nodePath.basename(path), path })),
     source: new NodeFileSource(),
     config: { ...DEFAULT_CONFIG, deniedPaths: [...DEFAULT_CONFIG.deniedPaths] },
     readFile: readFileCapped,
@@ -45,7 +60,17 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     // The workers boot while the tree is walked: grep searches files there, glob tests its pattern there.
     pool: new SearchPool().warm(),
   };
+  let indexed: ReturnType<typeof openWorkspaceIndex>;
   try {
+    if (tool === 'index') {
+      checkIndexDir(indexDir, folders);
+      return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
+    }
+    indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
+    if (indexed) {
+      env.index = indexed.index;
+      env.source = indexed.source;
+    }
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
     const budget = byteBudget(env.config.maxOutputBytes);
     const text = tool === 'grep' ? await renderGrep(await runGrep(input, env), budget) : await renderGlob(await runGlob(input, env), budget);
@@ -54,6 +79,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
   } finally {
     env.pool?.dispose();
+    indexed?.close();
   }
 }
 

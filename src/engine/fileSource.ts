@@ -27,6 +27,8 @@ export interface FileQuery {
   allowed?: readonly string[];
   /** Receives a line for the log: an ignore file that was skipped (ignoreFile.ts), and why. */
   warn?(message: string): void;
+  /** Called with each directory the source lists (the index records them, to tell when a listing is stale). */
+  onDirectory?: (absolute: string) => void;
 }
 
 /**

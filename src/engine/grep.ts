@@ -12,6 +12,7 @@ import type { FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 import type { UntitledDocument } from './untitled';
+import type { SearchIndex } from './index/prejudge';
 
 export class CancelledError extends Error {
   constructor() {
@@ -53,6 +54,11 @@ export interface SearchEnvironment {
   untitled?: readonly UntitledDocument[];
   /** Writes a line to the log (VS Code's output channel, the CLI's stderr): what a search skipped and why. */
   warn?(message: string): void;
+  /**
+   * A content index (index/prejudge.ts): files it knows to be unchanged and unable to match (or binary,
+   * or too large) are counted as they would be without being read; the answer stays the same.
+   */
+  index?: SearchIndex;
 }
 
 /** A `warn` that writes each distinct line once (an empty answer's checks search again, and meet the same ignore files). */
@@ -91,6 +97,8 @@ export interface GrepReport {
   input?: GrepInput;
   /** With zero results: what a changed search would find (diagnostics.ts). */
   diagnostics?: GrepDiagnostics;
+  /** With an index that could narrow the search: files it settled without reading them, and files read. */
+  indexed?: { settled: number; read: number };
 }
 
 /** What the guard needs to know of this environment: folders, policy, the file source's stat, untitled editors. */
@@ -294,6 +302,9 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     return searchBytes(read.bytes, matcher, prefilter, options);
   };
   const readAhead = poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE;
+  // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
+  const prejudge = access.kind === 'untitled' ? undefined : env.index?.prejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize });
+  const indexed = prejudge ? { settled: 0, read: 0 } : undefined;
 
   const files: GrepFileEntry[] = [];
   let totalResults = 0;
@@ -318,7 +329,15 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   // Files for the pool, sent BATCH_SIZE at a time; all from one pass of the loop below, so one `collect`.
   let batch: string[] = [];
   let collect = true;
+  // Files the index settled, queued as one chunk between reads; at most one of `batch` and `settled` holds files.
+  let settled: { files: string[]; outcomes: FileOutcome[] } = { files: [], outcomes: [] };
+  const flushSettled = () => {
+    if (settled.files.length === 0) return;
+    queue({ files: settled.files, outcomes: Promise.resolve(settled.outcomes) });
+    settled = { files: [], outcomes: [] };
+  };
   const flush = () => {
+    flushSettled();
     if (batch.length === 0) return;
     queue({ files: batch, outcomes: poolSearch!.batch(batch, collect) });
     batch = [];
@@ -331,7 +350,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         break;
       }
       collect = totalResults < offset + limit;
-      while (!exhausted && ahead + batch.length < readAhead) {
+      while (!exhausted && ahead + batch.length + settled.files.length < readAhead) {
         const item = next.next();
         if (item.done) {
           exhausted = true;
@@ -339,6 +358,16 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         }
         listed++;
         const candidate = item.value;
+        const known = prejudge && !overrides?.has(candidate.path) ? prejudge(candidate.path) : undefined;
+        if (known !== undefined) {
+          if (batch.length > 0) flush();
+          settled.files.push(candidate.path);
+          settled.outcomes.push(known);
+          indexed!.settled++;
+          continue;
+        }
+        if (indexed) indexed.read++;
+        flushSettled();
         if (poolSearch && !overrides?.has(candidate.path)) {
           batch.push(candidate.path);
           if (batch.length === BATCH_SIZE) flush();
@@ -418,6 +447,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     elapsedMs: Date.now() - started,
     include: input.include,
     input,
+    indexed,
   };
   // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
   report.diagnostics = await diagnoseGrep(input, report, env, deadline, runGrep);

@@ -65,7 +65,7 @@ export class NodeFileSource implements FileSource {
       const segments = baseFromRoot ? baseFromRoot.split('/') : [];
       for (let depth = 0; depth < segments.length; depth++) gitignore.push(base.root, segments.slice(0, depth).join('/'));
     }
-    const walk: Walk = { root: base.root, realRoot, baseIndex, scope, deniedDirs, prune, pruned, isCancelled, visiting: new Set(), gitignore };
+    const walk: Walk = { root: base.root, realRoot, baseIndex, scope, deniedDirs, prune, pruned, isCancelled, visiting: new Set(), gitignore, onDirectory: query.onDirectory };
     yield* this.walk(walk, base.base, '', baseFromRoot, true);
   }
 
@@ -90,6 +90,7 @@ export class NodeFileSource implements FileSource {
       return;
     }
     const entries = listing.entries;
+    w.onDirectory?.(dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const ownRules = w.gitignore !== undefined && entries.some((entry) => entry.name === '.gitignore') && w.gitignore.push(w.root, fromRootDir);
     for (const entry of entries) {
@@ -171,6 +172,7 @@ interface Walk {
   /** Real paths of the symlinked directories being walked, to stop loops. */
   visiting: Set<string>;
   gitignore: GitignoreStack | undefined;
+  onDirectory?: (absolute: string) => void;
 }
 
 function realpathOrUndefined(path: string): string | undefined {

@@ -9,7 +9,8 @@ import { Fixture } from './fixture';
 const repoRoot = nodePath.resolve(__dirname, '../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
 
-const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
+const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
+       node dist/cli.js index [--workspace DIR]... [--index-dir D]
   e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
 
 describe('cli', () => {

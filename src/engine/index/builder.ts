@@ -1,0 +1,125 @@
+/**
+ * Builds or refreshes a content index from a list of files (the files a search of the workspace lists,
+ * so nothing denied or ignored is read): a file whose stamp is unchanged keeps its entry, any other is
+ * read again, a file no longer listed is dropped.
+ */
+import { realpathSync } from 'fs';
+import * as nodePath from 'path';
+import { readFileCappedSync } from '../reader';
+import { decodeText, isBinary } from '../searcher';
+import type { ContentIndex, FileEntry, FileStamp } from './contentIndex';
+import { sameStamp, statStamp } from './prejudge';
+
+/**
+ * A file modified this recently (ms) is not relied on: file times are coarse (a write in the same tick
+ * as the index's read could leave size and times unchanged), so it is read by every search until the
+ * next refresh. (Any later write, chmod or rename changes the ctime, which is compared too.)
+ */
+export const SETTLE_MS = 2000;
+
+/** A build encodes what it added every this many postings, so its memory stays bounded whatever the tree. */
+const FLUSH_EVERY = 2_000_000;
+
+export interface RefreshResult {
+  /** Files read (new or changed), kept as they were, dropped. */
+  read: number;
+  kept: number;
+  dropped: number;
+  /** Bytes of text indexed by this refresh. */
+  bytes: number;
+}
+
+export interface RefreshOptions {
+  /** Files larger than this are not indexed (`large`). */
+  maxFileSize: number;
+  /** The workspace folders: a file whose real path is not its path below its folder's real path is never relied on. */
+  folders: readonly string[];
+  isCancelled?: () => boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The real path a file below one of the folders has when no symlink lies between it and its folder
+ * (the folder itself may be reached through one).
+ */
+export function directRealPath(folders: readonly string[]): (path: string) => string | undefined {
+  const roots = folders.map((folder) => ({ prefix: folder.endsWith(nodePath.sep) ? folder : folder + nodePath.sep, real: safeRealpath(folder) }));
+  return (path) => {
+    const root = roots.find((candidate) => path.startsWith(candidate.prefix));
+    return root?.real === undefined ? undefined : nodePath.join(root.real, path.slice(root.prefix.length));
+  };
+}
+
+/** Reads one file into the index; returns the text bytes indexed. */
+export function indexFile(index: ContentIndex, path: string, maxFileSize: number, direct: (path: string) => string | undefined, now = Date.now()): number {
+  const stamp = statStamp(path);
+  if (!stamp) {
+    index.remove(path);
+    return 0;
+  }
+  const entry = (kind: FileEntry['kind'], at: FileStamp = stamp): FileEntry => ({ path, kind, ...at });
+  const real = safeRealpath(path);
+  if (real === undefined || real !== direct(path)) {
+    index.set(entry('unread'));
+    return 0;
+  }
+  if (stamp.size > maxFileSize) {
+    index.set(entry('large'));
+    return 0;
+  }
+  const read = readFileCappedSync(path, maxFileSize, lend);
+  const after = statStamp(path);
+  if (read.kind !== 'bytes' || !after || !sameStamp(after, stamp) || now - stamp.mtimeMs < SETTLE_MS) {
+    index.set(entry('unread', after ?? stamp));
+    return 0;
+  }
+  if (isBinary(read.bytes)) {
+    index.set(entry('binary'));
+    return 0;
+  }
+  index.set(entry('text'), decodeText(read.bytes));
+  return read.bytes.length;
+}
+
+/** One read buffer for every file (its bytes are decoded before the next read). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function lend(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export function refreshIndex(index: ContentIndex, paths: readonly string[], options: RefreshOptions): RefreshResult {
+  const result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
+  const listed = new Set(paths);
+  for (const path of [...index.paths()]) {
+    if (!listed.has(path)) {
+      index.remove(path);
+      result.dropped++;
+    }
+  }
+  const now = Date.now();
+  const direct = directRealPath(options.folders);
+  paths.forEach((path, done) => {
+    if (options.isCancelled?.()) return;
+    const known = index.entry(path)?.file;
+    const stamp = known && known.kind !== 'unread' ? statStamp(path) : undefined;
+    if (known && stamp && sameStamp(stamp, known)) {
+      result.kept++;
+    } else {
+      result.bytes += indexFile(index, path, options.maxFileSize, direct, now);
+      result.read++;
+      if (index.pendingPostings() > FLUSH_EVERY) index.flush();
+    }
+    if (done % 256 === 0) options.onProgress?.(done, paths.length);
+  });
+  options.onProgress?.(paths.length, paths.length);
+  return result;
+}

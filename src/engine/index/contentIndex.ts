@@ -1,0 +1,249 @@
+/**
+ * The content index: a table of files (what was indexed, and the size, times and inode it had then) and
+ * trigram posting lists mapping each folded trigram (fold.ts) to the files holding it. Sealed lists are
+ * delta-varints in one byte array (searched by key); files added since are appended to plain lists; a
+ * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
+ */
+import { ASCII_KEYS, forEachTrigram } from './fold';
+import { ByteWriter, decodeIds, encodeIds, intersect, union } from './postings';
+import type { Query } from './query';
+
+/**
+ * Per ASCII trigram key, the last text (by a counter shared by every index of the process) it was met in:
+ * a trigram repeated in a text is skipped before its list is looked up.
+ */
+let seen: Int32Array | undefined;
+let texts = 0;
+
+/** Calls `visit` once with each distinct trigram key of the text (a non-ASCII key may come more than once). */
+function forEachNewTrigram(text: string, visit: (key: number) => void): void {
+  seen ??= new Int32Array(ASCII_KEYS);
+  if (++texts === 0x7fffffff) {
+    seen.fill(0);
+    texts = 1;
+  }
+  const current = texts;
+  const marks = seen;
+  forEachTrigram(text, (key) => {
+    if (key < ASCII_KEYS) {
+      if (marks[key] === current) return;
+      marks[key] = current;
+    }
+    visit(key);
+  });
+}
+
+/**
+ * What the index knows of a file's content: text (its trigrams are indexed), binary (a NUL byte in its
+ * first 8 KB), larger than the index takes (`large`), or nothing to rely on (`unread`: it could not be
+ * read, is reached through a symlink, or changed while it was indexed), so a search always reads it.
+ */
+export type FileKind = 'text' | 'binary' | 'large' | 'unread';
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+export interface FileEntry extends FileStamp {
+  path: string;
+  kind: FileKind;
+}
+
+export interface SealedPostings {
+  /** Sorted trigram keys. */
+  keys: Uint32Array;
+  /** keys.length + 1 offsets into data. */
+  offsets: Uint32Array;
+  data: PostingBytes;
+}
+
+/** The posting lists' bytes: in memory, or read from the index file a range at a time (store.ts). */
+export interface PostingBytes {
+  byteLength: number;
+  range(start: number, end: number): Uint8Array;
+}
+
+export function inMemory(bytes: Uint8Array): PostingBytes {
+  return { byteLength: bytes.byteLength, range: (start, end) => bytes.subarray(start, end) };
+}
+
+const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: inMemory(new Uint8Array(0)) };
+
+export class ContentIndex {
+  private files: Array<FileEntry | undefined> = [];
+  private readonly byPath = new Map<string, number>();
+  /** Encoded lists, in id order: the stored ones, then those a build flushed since. */
+  private segments: SealedPostings[];
+  /** Lists of ids added since the seal, by key. */
+  private tail = new Map<number, number[]>();
+  /** Ids held in the tail's lists (plain arrays: several times the size of the sealed bytes). */
+  private tailPostings = 0;
+  private dead = 0;
+
+  constructor(files: FileEntry[] = [], sealed: SealedPostings = EMPTY_SEALED) {
+    this.files = files.slice();
+    files.forEach((file, id) => this.byPath.set(file.path, id));
+    this.segments = [sealed];
+  }
+
+  get size(): number {
+    return this.byPath.size;
+  }
+
+  entry(path: string): { id: number; file: FileEntry } | undefined {
+    const id = this.byPath.get(path);
+    return id === undefined ? undefined : { id, file: this.files[id]! };
+  }
+
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
+  }
+
+  /** Adds a file (replacing the entry of the same path): its text's trigrams when it is text. */
+  set(file: FileEntry, text?: string): void {
+    this.remove(file.path);
+    const id = this.files.length;
+    this.files.push(file);
+    this.byPath.set(file.path, id);
+    if (file.kind !== 'text' || text === undefined) return;
+    forEachNewTrigram(text, (key) => {
+      let list = this.tail.get(key);
+      if (!list) this.tail.set(key, (list = []));
+      if (list[list.length - 1] !== id) {
+        list.push(id);
+        this.tailPostings++;
+      }
+    });
+  }
+
+  remove(path: string): void {
+    const id = this.byPath.get(path);
+    if (id === undefined) return;
+    this.byPath.delete(path);
+    this.files[id] = undefined;
+    this.dead++;
+  }
+
+  /** Ids of the files that may satisfy the query; undefined for every file (`all`). */
+  evaluate(query: Query): number[] | undefined {
+    switch (query.op) {
+      case 'all':
+        return undefined;
+      case 'none':
+        return [];
+      case 'trigram':
+        return this.lookup(query.key);
+      case 'and': {
+        let out: number[] | undefined;
+        for (const arg of query.args) {
+          const ids = this.evaluate(arg);
+          if (ids === undefined) continue;
+          out = out === undefined ? ids : intersect(out, ids);
+          if (out.length === 0) break;
+        }
+        return out;
+      }
+      case 'or': {
+        let out: number[] = [];
+        for (const arg of query.args) {
+          const ids = this.evaluate(arg);
+          if (ids === undefined) return undefined;
+          out = union(out, ids);
+        }
+        return out;
+      }
+    }
+  }
+
+  private lookup(key: number): number[] {
+    let ids: number[] = [];
+    for (const { keys, offsets, data } of this.segments) {
+      let lo = 0;
+      let hi = keys.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] < key) lo = mid + 1;
+        else if (keys[mid] > key) hi = mid - 1;
+        else {
+          const bytes = data.range(offsets[mid], offsets[mid + 1]);
+          ids = ids.concat(decodeIds(bytes, 0, bytes.length));
+          break;
+        }
+      }
+    }
+    const tail = this.tail.get(key);
+    return tail ? ids.concat(tail) : ids; // each segment's ids, and the tail's, come after the ones before
+  }
+
+  /** Encodes the lists added since the last seal into a segment of their own (ids unchanged): cheap, bounds memory. */
+  flush(): void {
+    if (this.tail.size === 0) return;
+    const keys = Uint32Array.from(this.tail.keys()).sort();
+    const bytes = new ByteWriter();
+    const offsets = new Uint32Array(keys.length + 1);
+    keys.forEach((key, i) => {
+      encodeIds(this.tail.get(key)!, bytes);
+      offsets[i + 1] = bytes.length;
+    });
+    this.segments.push({ keys, offsets, data: inMemory(bytes.result()) });
+    this.tail = new Map();
+    this.tailPostings = 0;
+  }
+
+  /**
+   * Compacts into one segment: drops the ids of replaced and removed files, renumbers the rest in order
+   * and encodes every list once. Returns the file table and postings as they are stored.
+   */
+  seal(): { files: FileEntry[]; postings: SealedPostings } {
+    if (this.dead === 0 && this.tail.size === 0 && this.segments.length === 1) return { files: this.files as FileEntry[], postings: this.segments[0] };
+    this.flush();
+    const renumber = new Int32Array(this.files.length).fill(-1);
+    const files: FileEntry[] = [];
+    this.files.forEach((file, id) => {
+      if (file) {
+        renumber[id] = files.length;
+        files.push(file);
+      }
+    });
+    // The segments' keys merged in order: one list at a time is decoded and re-encoded.
+    const segments = this.segments.map((segment) => ({ ...segment, all: segment.data.range(0, segment.data.byteLength), at: 0 }));
+    const bytes = new ByteWriter();
+    const kept: number[] = [];
+    const newOffsets: number[] = [0];
+    for (;;) {
+      let key = Infinity;
+      for (const segment of segments) if (segment.at < segment.keys.length && segment.keys[segment.at] < key) key = segment.keys[segment.at];
+      if (key === Infinity) break;
+      const ids: number[] = [];
+      for (const segment of segments) {
+        if (segment.at >= segment.keys.length || segment.keys[segment.at] !== key) continue;
+        for (const id of decodeIds(segment.all, segment.offsets[segment.at], segment.offsets[segment.at + 1])) if (renumber[id] !== -1) ids.push(renumber[id]);
+        segment.at++;
+      }
+      if (ids.length === 0) continue;
+      encodeIds(ids, bytes);
+      kept.push(key);
+      newOffsets.push(bytes.length);
+    }
+    const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: inMemory(bytes.result()) };
+    this.files = files;
+    this.byPath.clear();
+    files.forEach((file, id) => this.byPath.set(file.path, id));
+    this.segments = [postings];
+    this.dead = 0;
+    return { files, postings };
+  }
+
+  /** Postings added since the last seal. */
+  pendingPostings(): number {
+    return this.tailPostings;
+  }
+
+  /** Bytes held by the sealed postings (keys, offsets, lists). */
+  postingBytes(): number {
+    return this.segments.reduce((sum, { keys, offsets, data }) => sum + keys.byteLength + offsets.byteLength + data.byteLength, 0);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * A recorded listing: what a file source listed for a search of the whole workspace (the files, in
+ * order, and what it pruned), with the stamps of every directory it listed and of the .gitignore files
+ * in them. While none of those changed, no entry can have appeared, gone or changed its ignored state,
+ * so the listing is replayed instead of walking the tree again. Any other search, or any change, walks.
+ */
+import { readdirSync, realpathSync, statSync } from 'fs';
+import type { FileQuery, FileSource, PrunedEntry } from '../fileSource';
+import type { Candidate } from '../types';
+import { SETTLE_MS } from './builder';
+import type { FileStamp } from './contentIndex';
+import { sameStamp, statStamp } from './prejudge';
+
+export type StreamingSource = FileSource & Required<Pick<FileSource, 'stream'>>;
+
+export interface RecordedListing {
+  folders: string[];
+  denied: string[];
+  granted: string[];
+  respectGitignore: boolean;
+  /** The files as the source streamed them: the base index and the path relative to it ('/'-separated). */
+  bases: number[];
+  relatives: string[];
+  pruned: PrunedEntry[];
+  /** Directories listed, and the .gitignore files in them: absent ones have no stamp. */
+  watched: Array<{ path: string; stamp?: FileStamp }>;
+  /** Symlinks in those directories, with where they led (their target can change with nothing above changing). */
+  links: Array<{ path: string; target?: string }>;
+}
+
+/** Where a symlink leads: its target's real path and kind, or undefined when it leads nowhere. */
+function linkTarget(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    const stat = statSync(real);
+    return `${stat.isDirectory() ? 'd' : stat.isFile() ? 'f' : 'o'}:${real}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function directoryStamp(path: string): FileStamp | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/** Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left out. */
+function replays(listing: RecordedListing, query: FileQuery, denied: readonly string[]): boolean {
+  return (
+    !query.includeIgnored &&
+    query.respectGitignore === listing.respectGitignore &&
+    query.bases.length === listing.folders.length &&
+    query.bases.every((base, i) => base.base === listing.folders[i] && base.root === base.base) &&
+    sameList(denied, listing.denied) &&
+    sameList(query.granted ?? [], listing.granted)
+  );
+}
+
+/**
+ * Lists a whole-workspace query through the source, recording it. Undefined (nothing recorded) when the
+ * source cannot stream, or a directory or .gitignore changed too recently to be relied on.
+ */
+export function recordListing(source: FileSource, query: FileQuery, denied: readonly string[], isCancelled: () => boolean, now = Date.now()): { listing?: RecordedListing; files: Array<[number, Candidate]>; pruned: PrunedEntry[] } {
+  const pruned: PrunedEntry[] = [];
+  const watched: RecordedListing['watched'] = [];
+  const links: RecordedListing['links'] = [];
+  const files: Array<[number, Candidate]> = [];
+  if (!source.stream) return { files: [], pruned };
+  let settled = true;
+  const onDirectory = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) links.push({ path: `${dir}/${entry.name}`, target: linkTarget(`${dir}/${entry.name}`) });
+    }
+    const stamp = directoryStamp(dir);
+    const gitignore = `${dir}/.gitignore`;
+    const rules = statStamp(gitignore);
+    if (!stamp || now - stamp.mtimeMs < SETTLE_MS || (rules && now - rules.mtimeMs < SETTLE_MS)) settled = false;
+    watched.push({ path: dir, stamp }, { path: gitignore, stamp: rules });
+  };
+  for (const entry of source.stream({ ...query, onDirectory }, denied, pruned, isCancelled)) files.push(entry);
+  const folders = query.bases.map((base) => base.base);
+  const direct = files.every(([base, candidate]) => candidate.path === `${folders[base]}/${candidate.relative}`);
+  if (!settled || !direct || isCancelled()) return { files, pruned };
+  const listing: RecordedListing = {
+    folders,
+    denied: [...denied],
+    granted: [...(query.granted ?? [])],
+    respectGitignore: query.respectGitignore,
+    bases: files.map(([base]) => base),
+    relatives: files.map(([, candidate]) => candidate.relative),
+    pruned: pruned.slice(),
+    watched,
+    links,
+  };
+  return replays(listing, query, denied) ? { listing, files, pruned } : { files, pruned };
+}
+
+/** Whether every directory, .gitignore and symlink the listing saw is as it was. */
+export function listingFresh(listing: RecordedListing): boolean {
+  const same = listing.watched.every(({ path, stamp }) => {
+    const now = path.endsWith('/.gitignore') ? statStamp(path) : directoryStamp(path);
+    return now === undefined || stamp === undefined ? now === stamp : sameStamp(now, stamp);
+  });
+  return same && listing.links.every(({ path, target }) => linkTarget(path) === target);
+}
+
+/**
+ * A file source that replays a fresh recorded listing for the search it was recorded for, and asks the
+ * source it wraps for everything else. Freshness is checked once (one command line call).
+ */
+export class ListingSource implements FileSource {
+  private fresh?: boolean;
+  /** Searches that replayed the listing. */
+  replayed = 0;
+
+  constructor(
+    private readonly inner: StreamingSource,
+    private readonly listing: RecordedListing | undefined,
+  ) {}
+
+  kind(absolute: string) {
+    return this.inner.kind(absolute);
+  }
+
+  mtime(absolute: string) {
+    return this.inner.mtime(absolute);
+  }
+
+  private usable(query: FileQuery, denied: readonly string[]): RecordedListing | undefined {
+    const listing = this.listing;
+    if (!listing || query.onDirectory || !replays(listing, query, denied)) return undefined;
+    this.fresh ??= listingFresh(listing);
+    return this.fresh ? listing : undefined;
+  }
+
+  private *replay(listing: RecordedListing, pruned: PrunedEntry[]): Generator<[number, Candidate]> {
+    this.replayed++;
+    pruned.push(...listing.pruned);
+    for (let i = 0; i < listing.relatives.length; i++) {
+      const base = listing.bases[i];
+      const relative = listing.relatives[i];
+      yield [base, { path: `${listing.folders[base]}/${relative}`, relative }];
+    }
+  }
+
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+    const listing = this.usable(query, denied);
+    if (!listing) return this.inner.list(query, denied, pruned, isCancelled);
+    const perBase: Candidate[][] = query.bases.map(() => []);
+    for (const [base, candidate] of this.replay(listing, pruned)) perBase[base].push(candidate);
+    return perBase;
+  }
+
+  *stream(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<[number, Candidate]> {
+    const listing = this.usable(query, denied);
+    if (listing) yield* this.replay(listing, pruned);
+    else yield* this.inner.stream(query, denied, pruned, isCancelled);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Posting lists: sorted file ids, stored as delta-varints (7 bits a byte), and the set operations a
+ * query needs on decoded lists.
+ */
+
+/** A growing byte array. */
+export class ByteWriter {
+  private bytes = new Uint8Array(1 << 16);
+  length = 0;
+
+  push(byte: number): void {
+    if (this.length === this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes[this.length++] = byte;
+  }
+
+  result(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+/** Appends the delta-varint encoding of `ids` (sorted, distinct) to `out`. */
+export function encodeIds(ids: ArrayLike<number>, out: ByteWriter): void {
+  let previous = -1;
+  for (let i = 0; i < ids.length; i++) {
+    let delta = ids[i] - previous - 1;
+    previous = ids[i];
+    while (delta >= 0x80) {
+      out.push((delta & 0x7f) | 0x80);
+      delta >>>= 7;
+    }
+    out.push(delta);
+  }
+}
+
+/** Decodes the ids stored in data[start, end). */
+export function decodeIds(data: Uint8Array, start: number, end: number): number[] {
+  const ids: number[] = [];
+  let previous = -1;
+  let i = start;
+  while (i < end) {
+    let delta = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = data[i++];
+      delta += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    previous += delta + 1;
+    ids.push(previous);
+  }
+  return ids;
+}
+
+export function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      out.push(a[i]);
+      i++;
+      j++;
+    }
+  }
+  return out;
+}
+
+export function union(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out.push(a[i++]);
+    else if (i >= a.length || b[j] < a[i]) out.push(b[j++]);
+    else {
+      out.push(a[i]);
+      i++;
+      j++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+/**
+ * What the index tells a search before it reads anything: for each listed file whose size, times and
+ * inode are those it had when indexed, the outcome reading it would give when that is already known
+ * (too large, binary, or text without the trigrams every match needs: no match). Every other file is
+ * read and searched as without an index, so the answer is the same.
+ */
+import { statSync } from 'fs';
+import type { Matcher } from '../matcher';
+import type { FileOutcome } from '../pool';
+import type { ContentIndex, FileStamp } from './contentIndex';
+import { planRegex } from './planner';
+
+export interface PrejudgeRequest {
+  matcher: Matcher;
+  invert: boolean;
+  maxFileSize: number;
+}
+
+/** A search's view of a candidate: its known outcome, or undefined when it must be read. */
+export type Prejudge = (path: string) => FileOutcome | undefined;
+
+/** An index a search can consult (SearchEnvironment.index). */
+export interface SearchIndex {
+  /** Undefined when the index cannot narrow this search (invert_match, or nothing usable in the pattern). */
+  prejudge(request: PrejudgeRequest): Prejudge | undefined;
+}
+
+/** The file's stamp now, or undefined when it is not a regular file (or is gone). */
+export function statStamp(path: string): FileStamp | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+}
+
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+export function indexPrejudge(index: ContentIndex, stamp: (path: string) => FileStamp | undefined = statStamp): SearchIndex {
+  return {
+    prejudge({ matcher, invert, maxFileSize }) {
+      if (invert) return undefined;
+      const ids = index.evaluate(planRegex(matcher.regex));
+      if (ids === undefined) return undefined;
+      const candidates = new Set(ids);
+      return (path) => {
+        const found = index.entry(path);
+        if (!found || found.file.kind === 'unread') return undefined;
+        const { id, file } = found;
+        // A candidate is read whatever its stamp: only a file the index would settle needs one.
+        if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
+        const now = stamp(path);
+        if (!now || !sameStamp(now, file)) return undefined;
+        if (file.size > maxFileSize) return 'too_large';
+        if (file.kind === 'large') return undefined;
+        if (file.kind === 'binary') return 'binary';
+        return candidates.has(id) ? undefined : 0;
+      };
+    },
+  };
+}

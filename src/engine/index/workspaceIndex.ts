@@ -1,0 +1,88 @@
+/**
+ * The index of a workspace as the CLI keeps it: the files a search of the whole workspace lists (same
+ * guard, excludes, .gitignore and denied paths), refreshed in place and stored in the index directory
+ * with the listing itself (replayed while fresh).
+ */
+import { filterStream } from '../fileSource';
+import { authorizeSearch, CancelledError, type SearchEnvironment } from '../grep';
+import { InputError } from '../schema';
+import { emptySkips } from '../types';
+import { refreshIndex, type RefreshResult } from './builder';
+import { ContentIndex } from './contentIndex';
+import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from './listing';
+import type { FileStamp } from './contentIndex';
+import { indexPrejudge, statStamp, type SearchIndex } from './prejudge';
+import { loadIndex, saveIndex, type IndexMeta } from './store';
+
+/**
+ * The files a search of every workspace folder (no path, no include, ignored files left out) reads, in
+ * order, and the listing recorded on the way (when it can be relied on).
+ */
+export async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ paths: string[]; listing?: RecordedListing }> {
+  const access = await authorizeSearch(undefined, env);
+  if (access.kind !== 'files') return { paths: [] };
+  const query = { bases: access.bases, include: '**', includeIgnored: false, respectGitignore: env.config.respectGitignore, granted: access.granted };
+  const { listing, files, pruned } = recordListing(env.source, query, env.config.deniedPaths, env.isCancelled);
+  if (env.isCancelled()) throw new CancelledError();
+  const filter = { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
+  const paths = [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path);
+  return { paths, listing };
+}
+
+const sameFolders = (meta: IndexMeta, folders: readonly string[]) => meta.folders.length === folders.length && meta.folders.every((folder, i) => folder === folders[i]);
+
+export interface IndexSummary extends RefreshResult {
+  files: number;
+  /** Whether the listing was recorded (a search of the whole workspace then skips the walk while it is fresh). */
+  listing: boolean;
+  /** Bytes of the index file written. */
+  indexBytes: number;
+  /** Bytes of the postings held in memory. */
+  postingBytes: number;
+  elapsedMs: number;
+}
+
+/** Builds the index of the environment's folders in `dir`, or refreshes the one there. */
+export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): Promise<IndexSummary> {
+  const started = Date.now();
+  const folders = env.folders.map((folder) => folder.path);
+  const stored = loadIndex(dir);
+  const index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
+  let result: RefreshResult;
+  let listing: RecordedListing | undefined;
+  let indexBytes: number;
+  try {
+    const listed = await listWorkspaceFiles(env);
+    listing = listed.listing;
+    result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
+    indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
+  } catch (error) {
+    if (error instanceof InputError || error instanceof CancelledError) throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new InputError(`The index could not be written in ${dir} (${reason}). Pass an --index-dir that can be written, outside the workspace.`);
+  } finally {
+    stored?.close();
+  }
+  return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
+}
+
+/**
+ * The index stored in `dir` for these folders, as a search consults it, and the source that replays its
+ * listing (wrapping `source`); undefined when there is none. Meant for one command line call: each
+ * file's stamp is read once, so the checks of an empty answer (diagnostics.ts) re-run against the same
+ * snapshot without statting every file again.
+ */
+export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
+  const stored = loadIndex(dir);
+  if (!stored) return undefined;
+  if (!sameFolders(stored.meta, folders)) {
+    stored.close();
+    return undefined;
+  }
+  const stamps = new Map<string, FileStamp | undefined>();
+  const stampOnce = (path: string) => {
+    if (!stamps.has(path)) stamps.set(path, statStamp(path));
+    return stamps.get(path);
+  };
+  return { index: indexPrejudge(stored.index, stampOnce), source: new ListingSource(source, stored.meta.listing), close: stored.close };
+}
