@@ -1,6 +1,8 @@
 /**
- * Printers: the JSON text the model receives for each tool (SPEC §3, §4). `renderGrep` / `renderGlob`
- * keep it within the output budget (budget.ts); `printGrep` / `printGlob` print a report whole.
+ * Printers: the JSON text the model receives for each tool (docs/tools.md, "Answers"). `renderGrep` /
+ * `renderGlob` keep it within the output budget (budget.ts); `printGrep` / `printGlob` print a report
+ * whole. An answer carries no dead weight: zero skip counters, an empty notes list, `truncated: false`,
+ * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
  */
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
 import type { GlobDiagnostics, GlobFinding, GrepDiagnostics, GrepFinding } from './diagnostics';
@@ -11,6 +13,28 @@ import type { SkipCounts } from './types';
 
 function basePath(paths: string[]): string | string[] {
   return paths.length === 1 ? paths[0] : paths;
+}
+
+/** The non-zero skip counters, or nothing when every counter is zero. */
+function skippedField(skipped: SkipCounts): { skipped?: Partial<SkipCounts> } {
+  const nonZero = Object.fromEntries(Object.entries(skipped).filter(([, count]) => count > 0));
+  return Object.keys(nonZero).length > 0 ? { skipped: nonZero } : {};
+}
+
+/** The fields every answer ends with: what was cut, skipped or timed out, and the notes, each only when it says something. */
+function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boolean, notes: string[]): object {
+  return {
+    ...(nextOffset !== undefined ? { truncated: true, next_offset: nextOffset } : {}),
+    ...skippedField(skipped),
+    ...(timedOut ? { timed_out: true } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
+}
+
+/** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
+export function logSummary(report: GrepReport | GlobReport): string {
+  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched` : `${report.total} files`;
+  return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
 }
 
 function describeSkips(skipped: SkipCounts): string {
@@ -103,26 +127,22 @@ function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
 
 function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
   const report = cutGrep(whole, cut);
+  const truncated = report.nextOffset !== undefined;
   const totals =
     report.outputMode === 'content'
-      ? { total_matches: report.totalResults, returned_matches: report.returnedResults }
+      ? { total_matches: report.totalResults, ...(truncated ? { returned_matches: report.returnedResults } : {}) }
       : report.outputMode === 'count'
-        ? { total_matches: report.totalMatches, returned_files: report.returnedResults }
-        : { returned_files: report.returnedResults };
+        ? { total_matches: report.totalMatches, ...(truncated ? { returned_files: report.returnedResults } : {}) }
+        : truncated ? { returned_files: report.returnedResults } : {};
   return JSON.stringify({
     pattern: report.pattern,
     base_path: basePath(report.basePaths),
-    output_mode: report.outputMode,
+    ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
     files: report.files,
     ...totals,
-    files_searched: report.filesSearched,
     files_matched: report.filesMatched,
-    truncated: report.nextOffset !== undefined,
-    ...(report.nextOffset !== undefined ? { next_offset: report.nextOffset } : {}),
-    skipped: report.skipped,
-    ...(report.timedOut ? { timed_out: true } : {}),
-    elapsed_ms: report.elapsedMs,
-    notes: grepNotes(report, cut),
+    files_searched: report.filesSearched,
+    ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut)),
   });
 }
 
@@ -176,17 +196,11 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
   const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
   return JSON.stringify({
     pattern: report.pattern,
-    mode: report.mode,
+    ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     base_path: basePath(report.basePaths),
     files: report.files,
-    count: report.files.length,
     total: report.total,
-    truncated: report.nextOffset !== undefined,
-    ...(report.nextOffset !== undefined ? { next_offset: report.nextOffset } : {}),
-    skipped: report.skipped,
-    ...(report.timedOut ? { timed_out: true } : {}),
-    elapsed_ms: report.elapsedMs,
-    notes: globNotes(report, cut),
+    ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),
   });
 }
 

@@ -4,7 +4,7 @@ import type { OutputBudget } from '../engine/budget';
 import { runGlob } from '../engine/glob';
 import { CancelledError, guardContext, runGrep, type SearchEnvironment } from '../engine/grep';
 import { prepareMessages, type ToolName } from '../engine/invocation';
-import { renderGlob, renderGrep } from '../engine/printer';
+import { logSummary, renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
@@ -32,15 +32,6 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     overrides,
     untitled: untitledDocuments(),
   };
-}
-
-interface Summary {
-  base_path: unknown;
-  elapsed_ms: number;
-  files_searched?: number;
-  files_matched?: number;
-  total?: number;
-  skipped: unknown;
 }
 
 /**
@@ -92,7 +83,7 @@ async function invokeEngine<T>(
   options: vscode.LanguageModelToolInvocationOptions<T>,
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
-  run: (input: unknown, env: SearchEnvironment, budget: OutputBudget) => Promise<string>,
+  run: (input: unknown, env: SearchEnvironment, budget: OutputBudget) => Promise<{ text: string; summary: string }>,
 ): Promise<vscode.LanguageModelToolResult> {
   const input = options.input;
   log.info(`${tool} ${JSON.stringify(input)}`);
@@ -104,13 +95,8 @@ async function invokeEngine<T>(
     const confirmed = options.toolInvocationToken !== undefined;
     const env: SearchEnvironment = { ...environment(token, confirmed), outsideHint: NO_CHAT_CONFIRMATION };
     const budget = outputBudget(options, env.config.maxOutputBytes, token);
-    const text = await run(input, env, budget);
-    const summary = JSON.parse(text) as Summary;
-    log.info(
-      `${tool} done: base ${JSON.stringify(summary.base_path)}, ${summary.files_searched ?? summary.total} files, ` +
-        `${summary.files_matched ?? summary.total} matched, skipped ${JSON.stringify(summary.skipped)}, ${summary.elapsed_ms} ms, ` +
-        `${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`,
-    );
+    const { text, summary } = await run(input, env, budget);
+    log.info(`${tool} done: ${summary}, ${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`);
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   } catch (error) {
     if (error instanceof CancelledError) {
@@ -147,7 +133,10 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
-    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => renderGrep(await runGrep(input, env), budget));
+    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
+      const report = await runGrep(input, env);
+      return { text: await renderGrep(report, budget), summary: logSummary(report) };
+    });
   }
 }
 
@@ -159,6 +148,9 @@ export class GlobTool implements vscode.LanguageModelTool<GlobInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GlobInput>, token: vscode.CancellationToken) {
-    return invokeEngine('glob', options, token, this.log, async (input, env, budget) => renderGlob(await runGlob(input, env), budget));
+    return invokeEngine('glob', options, token, this.log, async (input, env, budget) => {
+      const report = await runGlob(input, env);
+      return { text: await renderGlob(report, budget), summary: logSummary(report) };
+    });
   }
 }

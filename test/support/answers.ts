@@ -1,4 +1,7 @@
-/** The JSON the model receives from each tool (SPEC §3, §4), as the tests read it. */
+/**
+ * The JSON the model receives from each tool (docs/tools.md), as the tests read it: `readAnswer` fills in
+ * what an answer leaves out by contract (zero skip counters, no notes, not truncated, content mode).
+ */
 
 export interface GrepContentMatch {
   line: number;
@@ -17,7 +20,6 @@ interface AnswerCommon {
   next_offset?: number;
   skipped: SkipCountsJson;
   timed_out?: boolean;
-  elapsed_ms: number;
   notes: string[];
 }
 
@@ -36,6 +38,21 @@ export interface GrepAnswer extends AnswerCommon {
 export interface GlobAnswer extends AnswerCommon {
   mode: string;
   files: string[];
-  count: number;
   total: number;
+}
+
+/** The answer text parsed, with the fields an answer leaves out when they say nothing set to their meaning. */
+export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
+  const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
+  const zero: SkipCountsJson = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
+  const filled: Record<string, unknown> = { ...answer, truncated: answer.truncated === true, skipped: { ...zero, ...answer.skipped }, notes: answer.notes ?? [] };
+  if ('total' in answer) filled.mode = answer.mode ?? 'glob';
+  else {
+    // returned_matches / returned_files are printed only for a cut page: otherwise the page holds every result.
+    const mode = (filled.output_mode = answer.output_mode ?? 'content');
+    const files = answer.files as Array<{ matches?: unknown[] } | string>;
+    if (mode === 'content') filled.returned_matches ??= files.reduce((n, f) => n + (typeof f === 'string' ? 0 : (f.matches?.length ?? 0)), 0);
+    else filled.returned_files ??= files.length;
+  }
+  return filled as unknown as T;
 }

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { runGlob } from '../../../src/engine/glob';
 import type { SearchEnvironment } from '../../../src/engine/grep';
-import { Fixture, folders, globJson, makeEnv, rejectsWith, rel, type GlobAnswer } from '../fixture';
+import { Fixture, folders, globJson, globRaw, makeEnv, rejectsWith, rel, type GlobAnswer } from '../fixture';
 
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
@@ -37,20 +37,9 @@ describe('engine/glob (runGlob + printGlob)', () => {
   const names = (json: GlobAnswer) => json.files.map((f) => rel(ws, f));
 
   it('prints the documented fields', async () => {
-    const json = await globJson({ pattern: '*.ts' }, env);
-    const { elapsed_ms, ...rest } = json;
-    assert.ok(Number.isInteger(elapsed_ms));
-    assert.deepStrictEqual(rest, {
-      pattern: '*.ts',
-      mode: 'glob',
-      base_path: ws,
-      files: [`${ws}/index.ts`],
-      count: 1,
-      total: 1,
-      truncated: false,
-      skipped: NO_SKIPS,
-      notes: [],
-    });
+    // Nothing that says nothing: no default mode, no count (files.length), no zero counters, no timing.
+    assert.deepStrictEqual(await globRaw({ pattern: '*.ts' }, env), { pattern: '*.ts', base_path: ws, files: [`${ws}/index.ts`], total: 1 });
+    assert.deepStrictEqual((await globRaw({ pattern: '\\.ts$', mode: 'regex', max_results: 1 }, env)).mode, 'regex');
   });
 
   it('"*.ts" matches only in the base directory; "**/*.ts" at any depth', async () => {
@@ -128,7 +117,7 @@ describe('engine/glob (runGlob + printGlob)', () => {
     let offset: number | undefined = 0;
     while (offset !== undefined) {
       const json: GlobAnswer = await globJson({ pattern: '**', max_results: 4, offset }, env);
-      assert.strictEqual(json.count, json.files.length);
+      assert.ok(json.files.length <= 4);
       assert.strictEqual(json.total, all.length);
       if (json.next_offset !== undefined) {
         assert.strictEqual(json.truncated, true);
