@@ -9,7 +9,7 @@ import type { GlobDiagnostics, GlobFinding, GrepDiagnostics, GrepFinding } from 
 import type { GlobReport } from './glob';
 import type { GrepFileEntry, GrepReport } from './grep';
 import { clipLine } from './searcher';
-import type { SkipCounts } from './types';
+import type { LineResult, SkipCounts } from './types';
 
 function basePath(paths: string[]): string | string[] {
   return paths.length === 1 ? paths[0] : paths;
@@ -119,6 +119,26 @@ function firstResults(report: GrepReport, shown: number): GrepFileEntry[] {
   return files;
 }
 
+/**
+ * A file's reported lines in the compact form: "42: text" for a result, "41- text" for a context line
+ * (as grep and ripgrep print them), in line order. Context windows are already merged by the searcher.
+ */
+export function compactLines(matches: readonly LineResult[]): string[] {
+  const lines: string[] = [];
+  for (const match of matches) {
+    const before = match.before ?? [];
+    before.forEach((text, i) => lines.push(`${match.line - before.length + i}- ${text}`));
+    lines.push(`${match.line}: ${match.text}`);
+    (match.after ?? []).forEach((text, i) => lines.push(`${match.line + 1 + i}- ${text}`));
+  }
+  return lines;
+}
+
+/** A page's entries as the answer prints them: content entries with their lines in the compact form. */
+function printedFiles(files: readonly GrepFileEntry[]): unknown[] {
+  return files.map((entry) => (typeof entry === 'object' && 'matches' in entry ? { file: entry.file, lines: compactLines(entry.matches) } : entry));
+}
+
 /** The report as it reads when the budget let only `cut.shown` of its results through. */
 function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
   if (!cut) return report;
@@ -138,7 +158,7 @@ function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
     pattern: report.pattern,
     base_path: basePath(report.basePaths),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
-    files: report.files,
+    files: printedFiles(report.files),
     ...totals,
     files_matched: report.filesMatched,
     files_searched: report.filesSearched,

@@ -41,6 +41,34 @@ export interface GlobAnswer extends AnswerCommon {
   total: number;
 }
 
+/**
+ * A file's compact lines ("42: text" results, "41- text" context) read back as results with their
+ * context: context lines right after a result (consecutive numbers) are its `after`, the others the
+ * next result's `before`.
+ */
+export function readLines(lines: readonly string[]): GrepContentMatch[] {
+  const matches: GrepContentMatch[] = [];
+  let pending: string[] = [];
+  let previous = 0;
+  for (const row of lines) {
+    const parsed = /^(\d+)([:-]) ([\s\S]*)$/.exec(row);
+    if (!parsed) throw new Error(`not a compact line: ${JSON.stringify(row)}`);
+    const line = Number(parsed[1]);
+    const text = parsed[3];
+    const last = matches[matches.length - 1];
+    if (parsed[2] === ':') {
+      matches.push({ line, text, ...(pending.length > 0 ? { before: pending } : {}) });
+      pending = [];
+    } else if (last && pending.length === 0 && line === previous + 1) {
+      (last.after ??= []).push(text);
+    } else {
+      pending.push(text);
+    }
+    previous = line;
+  }
+  return matches;
+}
+
 /** The answer text parsed, with the fields an answer leaves out when they say nothing set to their meaning. */
 export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
   const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
@@ -50,7 +78,10 @@ export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
   else {
     // returned_matches / returned_files are printed only for a cut page: otherwise the page holds every result.
     const mode = (filled.output_mode = answer.output_mode ?? 'content');
-    const files = answer.files as Array<{ matches?: unknown[] } | string>;
+    const files = (answer.files as Array<{ file: string; lines?: string[] } | string>).map((f) =>
+      typeof f === 'object' && f.lines ? { file: f.file, matches: readLines(f.lines) } : f,
+    ) as Array<{ file: string; matches?: unknown[] } | string>;
+    filled.files = files;
     if (mode === 'content') filled.returned_matches ??= files.reduce((n, f) => n + (typeof f === 'string' ? 0 : (f.matches?.length ?? 0)), 0);
     else filled.returned_files ??= files.length;
   }

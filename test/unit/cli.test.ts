@@ -60,8 +60,8 @@ describe('cli', () => {
       assert.strictEqual(result.stderr, undefined);
       const json = JSON.parse(result.stdout ?? '');
       assert.deepStrictEqual(json.files, [
-        { file: `${ws}/README.md`, matches: [{ line: 1, text: 'TODO docs' }] },
-        { file: `${ws}/src/app.ts`, matches: [{ line: 1, text: 'const a = 1; // TODO tidy' }] },
+        { file: `${ws}/README.md`, lines: ['1: TODO docs'] },
+        { file: `${ws}/src/app.ts`, lines: ['1: const a = 1; // TODO tidy'] },
       ]);
       assert.strictEqual(json.total_matches, 2);
       assert.strictEqual(json.skipped.denied, 1);
@@ -113,7 +113,7 @@ describe('cli', () => {
       assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.`);
       const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
       assert.strictEqual(allowed.code, 0);
-      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, [{ file: `${outside}/x.txt`, matches: [{ line: 1, text: 'TODO outside' }] }]);
+      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, [{ file: `${outside}/x.txt`, lines: ['1: TODO outside'] }]);
     });
   });
 

@@ -61,15 +61,9 @@ describe('engine/grep (runGrep + printGrep)', () => {
         pattern: 'authenticate',
         base_path: basic,
         files: [
-          { file: p('docs/guide.md'), matches: [{ line: 1, text: 'Call authenticate() first.' }] },
-          {
-            file: p('src/app.ts'),
-            matches: [
-              { line: 1, text: "import { authenticate } from './auth';" },
-              { line: 2, text: 'authenticate(user); authenticate(admin);' },
-            ],
-          },
-          { file: p('src/auth.py'), matches: [{ line: 3, text: 'def authenticate(self, username, password):' }] },
+          { file: p('docs/guide.md'), lines: ['1: Call authenticate() first.'] },
+          { file: p('src/app.ts'), lines: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'] },
+          { file: p('src/auth.py'), lines: ['3: def authenticate(self, username, password):'] },
         ],
         total_matches: 4,
         files_matched: 3,

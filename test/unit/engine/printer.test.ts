@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { readAnswer, type GrepAnswer } from '../../support/answers';
 import { byteBudget } from '../../../src/engine/budget';
 import type { GlobReport } from '../../../src/engine/glob';
 import type { GrepReport } from '../../../src/engine/grep';
@@ -60,7 +61,7 @@ describe('engine/printer', () => {
           files: [
             {
               file: '/abs/workspace/src/auth/client.py',
-              matches: [{ line: 42, text: 'def authenticate(self, username, password):', before: ['    # Validate credentials'], after: ['        return False'] }],
+              lines: ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
             },
           ],
           total_matches: 57,
@@ -198,25 +199,27 @@ describe('engine/printer', () => {
     });
 
     it('drops whole matches from the end, cutting inside a file, and says how to continue exactly', async () => {
-      const text = await renderGrep(page(10), byteBudget(1500));
-      assert.ok(Buffer.byteLength(text) <= 1500);
-      const json = JSON.parse(text);
-      const shown: number = json.returned_matches;
+      const text = await renderGrep(page(10), byteBudget(1000));
+      assert.ok(Buffer.byteLength(text) <= 1000);
+      const json = readAnswer<GrepAnswer>(text);
+      const shown = json.returned_matches!;
       assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
+      assert.deepStrictEqual(JSON.parse(text).files, [{ file: '/ws/a.ts', lines: Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) }]);
       assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
       assert.strictEqual(json.total_matches, 75);
       assert.strictEqual(json.truncated, true);
       assert.strictEqual(json.next_offset, 10 + shown);
       assert.deepStrictEqual(json.notes, [
-        `Output budget reached (1500 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
+        `Output budget reached (1000 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
       ]);
     });
 
     it('keeps whole files of the first files when the cut falls in a later one', async () => {
-      const json = JSON.parse(await renderGrep(page(), byteBudget(2500)));
-      assert.ok(json.returned_matches > 20 && json.returned_matches < 40);
-      assert.strictEqual(json.files[0].matches.length, 20);
-      assert.strictEqual(json.files[1].matches.length, json.returned_matches - 20);
+      const json = readAnswer<GrepAnswer>(await renderGrep(page(), byteBudget(2000)));
+      const shown = json.returned_matches!;
+      assert.ok(shown > 20 && shown < 40, `${shown} matches fit`);
+      assert.strictEqual((json.files[0] as { matches: unknown[] }).matches.length, 20);
+      assert.strictEqual((json.files[1] as { matches: unknown[] }).matches.length, shown - 20);
     });
 
     it('says so when not even one result fits, and continues from the same offset', async () => {
