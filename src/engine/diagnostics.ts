@@ -13,6 +13,7 @@ import type { GlobReport } from './glob';
 import { CancelledError, type GrepReport, type SearchEnvironment } from './grep';
 import { globRequest } from './guard';
 import { compileMatcher } from './matcher';
+import { rankFiles } from './relevance';
 import type { GlobInput, GrepInput } from './types';
 
 /** What a changed search finds. */
@@ -124,6 +125,53 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   });
   report.elapsedMs = Date.now() - started;
   return Object.keys(found).length > 0 ? (found as GrepDiagnostics) : undefined;
+}
+
+/** A page whose text passes this many bytes may be cut by the output budget inside a chat (about 7.7 KB). */
+const PAGE_MAY_BE_CUT_BYTES = 6000;
+/** Files whose first matching line a cut page's note gives. */
+const FIRST_LINES = 2;
+
+/** Roughly the bytes of a page's results: its lines and paths. */
+function pageBytes(report: GrepReport): number {
+  let bytes = 0;
+  for (const entry of report.files) {
+    if (typeof entry !== 'object' || !('matches' in entry)) continue;
+    bytes += entry.file.length + 20;
+    for (const match of entry.matches) bytes += match.text.length + 8 + [...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + line.length + 8, 0);
+  }
+  return bytes;
+}
+
+/**
+ * The first matching line of the files a cut first page's note names first (relevance.ts), when the page
+ * is cut by max_results or may be cut by the output budget: from the page itself, or from a search of that
+ * one file (same guard, same pool, within the time left).
+ */
+export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<Map<string, { line: number; text: string }> | undefined> {
+  // The first page only: a model paging on has seen them.
+  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2 || probes.has(env) || env.isCancelled()) return undefined;
+  if (report.nextOffset === undefined && pageBytes(report) <= PAGE_MAY_BE_CUT_BYTES) return undefined;
+  const onPage = new Map<string, { line: number; text: string }>();
+  for (const entry of report.files) if (typeof entry === 'object' && 'matches' in entry && entry.matches[0]) onPage.set(entry.file, entry.matches[0]);
+  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs));
+  const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
+  const found = await settle<{ line: number; text: string }>(
+    Object.fromEntries(
+      rankFiles(report.matched, input.pattern)
+        .slice(0, FIRST_LINES)
+        .map(({ file }) => [
+          file,
+          onPage.has(file)
+            ? Promise.resolve(onPage.get(file))
+            : run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
+                const entry = one.files[0];
+                return typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
+              }),
+        ]),
+    ),
+  );
+  return new Map(Object.entries(found));
 }
 
 /** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */

@@ -1,6 +1,6 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
-import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
+import { diagnoseGrep, firstLinesOfHidden, type GrepDiagnostics } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from './guard';
 import { compileGlob } from './globs';
@@ -10,6 +10,7 @@ import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
 import type { FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
+import type { MatchedFile } from './relevance';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 import type { UntitledDocument } from './untitled';
 
@@ -78,7 +79,17 @@ export interface GrepReport {
   input?: GrepInput;
   /** With zero results: what a changed search would find (diagnostics.ts). */
   diagnostics?: GrepDiagnostics;
+  /** Every matching file with its matching lines, in report order (at most MAX_MATCHED_FILES). */
+  matched: MatchedFile[];
+  /** The first matching line of the files a cut page names first (diagnostics.ts). */
+  firstLines?: ReadonlyMap<string, { line: number; text: string }>;
+  /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
+  largeFiles: string[];
 }
+
+/** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
+const MAX_MATCHED_FILES = 10_000;
+const MAX_LARGE_FILES = 20;
 
 /** What the guard needs to know of this environment: folders, policy, the file source's stat, untitled editors. */
 export function guardContext(env: SearchEnvironment): GuardContext {
@@ -286,6 +297,8 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   let filesSearched = 0;
   let filesMatched = 0;
   let timedOut = false;
+  const matched: MatchedFile[] = [];
+  const largeFiles: string[] = [];
   const stop = stopWatch(deadline, env, () => poolSearch?.abort());
   // Files being searched ahead of the one the report waits for, in order, as chunks: a batch in the
   // pool, or one file on its own (an override, or no pool). At most readAhead files.
@@ -352,11 +365,13 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         const outcome = outcomes[i];
         if (typeof outcome === 'string') {
           skipped[outcome]++;
+          if (outcome === 'too_large' && largeFiles.length < MAX_LARGE_FILES) largeFiles.push(file);
           return;
         }
         filesSearched++;
         if (outcome === 0 || outcome.count === 0) return;
         filesMatched++;
+        if (matched.length < MAX_MATCHED_FILES) matched.push({ file, count: outcome.count });
         totalMatches += outcome.count;
         if (mode === 'content') {
           const from = Math.max(0, offset - totalResults);
@@ -403,8 +418,12 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     elapsedMs: Date.now() - started,
     include: input.include,
     input,
+    matched,
+    largeFiles,
   };
-  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
+  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts); a cut
+  // page names the first lines of the files it hides first.
   report.diagnostics = await diagnoseGrep(input, report, env, deadline, runGrep);
+  report.firstLines = await firstLinesOfHidden(input, report, env, deadline, runGrep);
   return report;
 }

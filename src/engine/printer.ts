@@ -8,6 +8,7 @@ import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from '
 import type { GlobDiagnostics, GlobFinding, GrepDiagnostics, GrepFinding } from './diagnostics';
 import type { GlobReport } from './glob';
 import type { GrepFileEntry, GrepReport } from './grep';
+import { rankFiles } from './relevance';
 import { clipLine } from './searcher';
 import type { LineResult, SkipCounts } from './types';
 
@@ -82,6 +83,30 @@ function budgetNote(cut: BudgetCut, unit: string, offset: number, total: number,
   return `Output budget reached (${describeBudget(cut.budget)}): showing ${cut.shown} of ${total} ${unit} (${offset + 1}-${next}). ${again} to continue.`;
 }
 
+/** Matching files a cut page names at most. */
+const HIDDEN_NAMED = 5;
+
+/**
+ * The note of a cut page that leaves matching files out: how many, the most relevant with their counts
+ * (and the first matching line of those the search looked up), and the calls that list them all.
+ */
+function hiddenFilesNote(report: GrepReport): string | undefined {
+  if (report.outputMode === 'files_with_matches') return undefined;
+  const shown = new Set(report.files.map((entry) => (typeof entry === 'string' ? entry : entry.file)));
+  const hidden = report.matched.filter((entry) => !shown.has(entry.file));
+  const unknown = Math.max(0, report.filesMatched - report.matched.length);
+  if (hidden.length === 0) return undefined;
+  const named = rankFiles(hidden, report.pattern)
+    .slice(0, HIDDEN_NAMED)
+    .map(({ file, count }) => {
+      const first = report.firstLines?.get(file);
+      return `${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`;
+    });
+  const total = hidden.length + unknown;
+  const { offset: _offset, max_results: _max, context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = report.input ?? { pattern: report.pattern };
+  return `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page: ${named.join(', ')}${total > named.length ? ', …' : ''}. All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
+}
+
 export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
@@ -103,6 +128,8 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   } else if (report.nextOffset !== undefined) {
     notes.push(pageNote(unit, report.offset, report.returnedResults, report.totalResults, report.nextOffset));
   }
+  const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report) : undefined;
+  if (hidden) notes.push(hidden);
   return notes;
 }
 

@@ -286,7 +286,10 @@ describe('engine/grep (runGrep + printGrep)', () => {
       assert.strictEqual(json.files_matched, 3);
       assert.strictEqual(json.truncated, true);
       assert.strictEqual(json.next_offset, 5);
-      assert.deepStrictEqual(json.notes, ['Showing matches 1-5 of 12. Call again with offset 5 for more, or narrow the search.']);
+      assert.deepStrictEqual(json.notes, [
+        'Showing matches 1-5 of 12. Call again with offset 5 for more, or narrow the search.',
+        `1 more matching file is not on this page: ${fx.path('pages/c.txt')} (5; 1: "hit c1"). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
+      ]);
     });
 
     it('pages with offset = next_offset: pages are disjoint and leave no gap', async () => {
@@ -311,7 +314,10 @@ describe('engine/grep (runGrep + printGrep)', () => {
     it('an offset inside a file starts at the right line', async () => {
       const json = await grepJson({ pattern: 'hit', offset: 6, max_results: 3 }, pagesEnv);
       assert.deepStrictEqual(flatMatches(json, pages), ['b.txt:3:hit b3', 'c.txt:1:hit c1', 'c.txt:2:hit c2']);
-      assert.deepStrictEqual(json.notes, ['Showing matches 7-9 of 12. Call again with offset 9 for more, or narrow the search.']);
+      assert.deepStrictEqual(json.notes, [
+        'Showing matches 7-9 of 12. Call again with offset 9 for more, or narrow the search.',
+        `1 more matching file is not on this page: ${fx.path('pages/a.txt')} (4; 1: "hit a1"). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
+      ]);
     });
 
     it('says so when offset is past the last result', async () => {

@@ -22,6 +22,8 @@ function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
     skipped: emptySkips(),
     timedOut: false,
     elapsedMs: 12,
+    matched: [],
+    largeFiles: [],
     ...overrides,
   };
 }
@@ -141,6 +143,39 @@ describe('engine/printer', () => {
       assert.deepStrictEqual(notes, [
         'The search timed out after 30 s; results and totals cover only the files searched before then. Narrow it with path or include.',
       ]);
+    });
+  });
+
+  describe('a cut page names the matching files it hides', () => {
+    it('lists them most relevant first, with counts and a looked-up first line, and the calls that list them all', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'WebpackError',
+          files: [{ file: '/ws/lib/Compilation.js', matches: [{ line: 5, text: 'new WebpackError()' }] }],
+          totalResults: 9,
+          returnedResults: 1,
+          totalMatches: 9,
+          filesMatched: 4,
+          nextOffset: 1,
+          matched: [
+            { file: '/ws/lib/Compilation.js', count: 3 },
+            { file: '/ws/test/Error.test.js', count: 4 },
+            { file: '/ws/lib/Stats.js', count: 1 },
+            { file: '/ws/lib/WebpackError.js', count: 1 },
+          ],
+          firstLines: new Map([['/ws/lib/WebpackError.js', { line: 17, text: 'class WebpackError extends Error {' }]]),
+          input: { pattern: 'WebpackError', max_results: 1 },
+        }),
+      );
+      assert.deepStrictEqual(notes.slice(1), [
+        '3 more matching files are not on this page: /ws/lib/WebpackError.js (1; 17: "class WebpackError extends Error {"), /ws/lib/Stats.js (1), /ws/test/Error.test.js (4). ' +
+          'All of them: {"pattern":"WebpackError","output_mode":"files_with_matches"}, or "count" for lines per file.',
+      ]);
+    });
+
+    it('says nothing of hidden files when every matching file is on the page', () => {
+      const notes = grepNotes(grepReport({ files: [{ file: '/ws/a.js', matches: [{ line: 1, text: 'TODO' }] }], totalResults: 2, returnedResults: 1, filesMatched: 1, nextOffset: 1, matched: [{ file: '/ws/a.js', count: 2 }] }));
+      assert.strictEqual(notes.length, 1);
     });
   });
 
