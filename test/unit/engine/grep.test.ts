@@ -316,7 +316,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
       assert.deepStrictEqual(flatMatches(json, pages), ['b.txt:3:hit b3', 'c.txt:1:hit c1', 'c.txt:2:hit c2']);
       assert.deepStrictEqual(json.notes, [
         'Showing matches 7-9 of 12. Call again with offset 9 for more, or narrow the search.',
-        `1 more matching file is not on this page: ${fx.path('pages/a.txt')} (4; 1: "hit a1"). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
+        `1 more matching file is not on this page: ${fx.path('pages/a.txt')} (4). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
       ]);
     });
 
