@@ -13,6 +13,8 @@ import type { GlobReport } from './glob';
 import { CancelledError, type GrepReport, type SearchEnvironment } from './grep';
 import { globRequest } from './guard';
 import { compileMatcher } from './matcher';
+import { InputError } from './schema';
+import { clipLine } from './searcher';
 import { rankFiles } from './relevance';
 import type { GlobInput, GrepInput } from './types';
 
@@ -93,6 +95,46 @@ const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
 type RunGrep = (input: unknown, env: SearchEnvironment) => Promise<GrepReport>;
 type RunGlob = (input: unknown, env: SearchEnvironment) => Promise<GlobReport>;
 
+/** What the search finds with one change (the call without offset or context, for its first line). */
+async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment, run: RunGrep): Promise<GrepFinding | undefined> {
+  const call: GrepInput = withoutOffset({ ...input, ...change });
+  const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
+  const found = await run({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
+  if (found.totalResults === 0) return undefined;
+  const entry = found.files[0];
+  const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
+  return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut };
+}
+
+/** The literal text a pattern most likely meant: its escapes of punctuation undone (`$state\(` → `$state(`). */
+export function literalReading(pattern: string): string {
+  return pattern.replace(/\\([^\w\s])/g, '$1');
+}
+
+/** "3 lines in 2 files (first: /ws/a.ts:4 "text")"; "at least" when the check ran out of time. */
+export function describeGrepFinding(finding: GrepFinding): string {
+  const lines = `${finding.partial ? 'at least ' : ''}${finding.lines} line${finding.lines === 1 ? '' : 's'}`;
+  const files = `${finding.files} file${finding.files === 1 ? '' : 's'}`;
+  const first = finding.first ? ` (first: ${finding.first.file}:${finding.first.line} ${JSON.stringify(clipLine(finding.first.text.trim(), 100))})` : '';
+  return `${lines} in ${files}${first}`;
+}
+
+/**
+ * An invalid regular expression that is valid literal text: the error, with what the literal finds and
+ * the exact call (checked through the same guard and pool), or the error as it was.
+ */
+export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<InputError> {
+  if (input.fixed_strings === true || input.invert_match === true || probes.has(env) || env.isCancelled()) return error;
+  try {
+    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, probeEnv(env, probeDeadline(deadline, Date.now())), run);
+    if (!finding) return error;
+    return new InputError(`${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`);
+  } catch (failure) {
+    if (failure instanceof CancelledError) throw failure;
+    return error;
+  }
+}
+
 /**
  * Why a grep found nothing, checked: called by runGrep with its validated input and zero-result report
  * (whose elapsedMs then includes the checks). `run` is runGrep itself (passed in, so no import cycle).
@@ -101,15 +143,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   if (report.totalResults !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
   const probe = probeEnv(env, probeDeadline(deadline, started));
-  const find = async (change: Partial<GrepInput>): Promise<GrepFinding | undefined> => {
-    const call: GrepInput = withoutOffset({ ...input, ...change });
-    const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
-    const found = await run({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
-    if (found.totalResults === 0) return undefined;
-    const entry = found.files[0];
-    const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
-    return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut };
-  };
+  const find = (change: Partial<GrepInput>) => findWith(input, change, probe, run);
 
   const pattern = input.pattern;
   const invert = input.invert_match === true;
@@ -119,7 +153,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
   const found = await settle<GrepFinding>({
     caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
-    fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ fixed_strings: true }) : undefined,
+    fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
     includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });

@@ -1,10 +1,10 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
-import { diagnoseGrep, firstLinesOfHidden, type GrepDiagnostics } from './diagnostics';
+import { diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from './guard';
 import { compileGlob } from './globs';
-import { compileMatcher } from './matcher';
+import { compileMatcher, InvalidPatternError } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
@@ -240,7 +240,13 @@ export function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: Gr
 async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
   const started = Date.now();
   const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
-  const matcher = compileMatcher(input.pattern, input);
+  let matcher: ReturnType<typeof compileMatcher>;
+  try {
+    matcher = compileMatcher(input.pattern, input);
+  } catch (error) {
+    // An invalid regex that is valid literal text: the error says what the literal finds.
+    throw error instanceof InvalidPatternError ? await explainInvalidPattern(error, input, env, started + env.config.timeoutSeconds * 1000, runGrep) : error;
+  }
   const mode: OutputMode = input.output_mode ?? 'content';
   const offset = input.offset ?? 0;
   const limit = resultLimit(input.max_results, env.config);

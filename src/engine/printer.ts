@@ -5,7 +5,7 @@
  * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
  */
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
-import type { GlobDiagnostics, GlobFinding, GrepDiagnostics, GrepFinding } from './diagnostics';
+import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics } from './diagnostics';
 import type { GlobReport } from './glob';
 import type { GrepFileEntry, GrepReport } from './grep';
 import { rankFiles } from './relevance';
@@ -57,21 +57,21 @@ function call(input: object): string {
   return JSON.stringify(input);
 }
 
-/** "3 lines in 2 files (first: /ws/a.ts:4 "text")"; "at least" when the check ran out of time. */
-function grepFound(finding: GrepFinding): string {
-  const lines = `${finding.partial ? 'at least ' : ''}${finding.lines} line${finding.lines === 1 ? '' : 's'}`;
-  const files = `${finding.files} file${finding.files === 1 ? '' : 's'}`;
-  const first = finding.first ? ` (first: ${finding.first.file}:${finding.first.line} ${JSON.stringify(clipLine(finding.first.text.trim(), 100))})` : '';
-  return `${lines} in ${files}${first}`;
+/** What an anchor inside a pattern means (`peg$compute`), said when its literal reading finds what the regex did not. */
+function anchorWords(pattern: string): string {
+  const words: string[] = [];
+  if (/\$./.test(pattern.replace(/\\\$/g, ''))) words.push('$ is an end-of-line anchor');
+  if (/.\^/.test(pattern.replace(/\\\^|\[\^/g, ''))) words.push('^ is a start-of-line anchor');
+  return words.length ? ` (${words.join(', ')})` : '';
 }
 
 /** The checked suggestions for a grep that found nothing (diagnostics.ts), most likely fix first. */
-function grepSuggestions(d: GrepDiagnostics, include: string | undefined): string[] {
+function grepSuggestions(d: GrepDiagnostics, include: string | undefined, pattern: string): string[] {
   const notes: string[] = [];
-  if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${grepFound(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
-  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches ${grepFound(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
-  if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${grepFound(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
-  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${grepFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
+  if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
+  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text ${JSON.stringify(d.fixedStrings.call.pattern)} it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
+  if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
+  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
   return notes;
 }
 
@@ -119,7 +119,7 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
     } else {
       notes.push(`No matches in ${report.filesSearched} files searched${describeSkips(report.skipped)}.`);
     }
-    if (report.diagnostics) notes.push(...grepSuggestions(report.diagnostics, report.include));
+    if (report.diagnostics) notes.push(...grepSuggestions(report.diagnostics, report.include, report.pattern));
   } else if (cut) {
     const tooBig = report.outputMode === 'content' ? 'fewer context_lines, or output_mode "files_with_matches"' : 'a narrower path';
     notes.push(budgetNote(cut, unit, report.offset, report.totalResults, report.input, tooBig));

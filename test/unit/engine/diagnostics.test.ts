@@ -66,8 +66,28 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME/bin" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
       ]);
+    });
+
+    it('checks the literal reading of a half-escaped pattern: its escapes undone, "$" named as an anchor', async () => {
+      const dollar = await grepJson({ pattern: '"$HOME\\/bin"' }, env);
+      assert.deepStrictEqual(suggestions(dollar), [
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "\\"$HOME/bin\\"" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
+      ]);
+    });
+
+    it('an invalid regex that is valid literal text: the error gives the literal count, its first match and the call', async () => {
+      await assert.rejects(runGrep({ pattern: 'users[id' }, env), (error: Error) => {
+        assert.strictEqual(
+          error.message,
+          `Invalid regular expression "users[id": Unterminated character class. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally. ` +
+            `As literal text the pattern matches 1 line in 1 file (first: ${p('src/userService.ts')}:2 "find(id: string) { return db.users[id]; }"). Call again with {"pattern":"users[id","fixed_strings":true}.`,
+        );
+        return true;
+      });
+      // Not found literally either: the error alone.
+      await assert.rejects(runGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
     });
 
     it('suggests the include glob at any depth when the anchored one matched no file', async () => {

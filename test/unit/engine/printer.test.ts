@@ -334,7 +334,7 @@ describe('engine/printer', () => {
       );
       assert.deepStrictEqual(notes, [
         'The include glob "lib/*.sh" matched no file under the search path.',
-        'As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
+        'As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME" it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
         'The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 3 lines in 2 files. Call again with {"pattern":"$HOME","include":"**/lib/*.sh"}.',
       ]);
     });
