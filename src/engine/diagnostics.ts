@@ -8,6 +8,7 @@
  * search path that would match deeper as '**\/include'. glob: ignoring case; include_ignored; without
  * max_depth. (glob's '**\/pattern' count is computed by glob.ts itself.)
  */
+import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from './audit';
 import type { GlobReport } from './glob';
 import { CancelledError, type GrepReport, type SearchEnvironment } from './grep';
@@ -63,8 +64,8 @@ function probeDeadline(deadline: number, started: number): number {
   return Math.min(deadline, now + Math.max(2000, 4 * (now - started)));
 }
 
-function probeEnv(env: SearchEnvironment, deadline: number): SearchEnvironment {
-  const probe: SearchEnvironment = { ...env, config: { ...env.config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
+function probeEnv(env: SearchEnvironment, deadline: number, config: Partial<SearchEnvironment['config']> = {}): SearchEnvironment {
+  const probe: SearchEnvironment = { ...env, config: { ...env.config, ...config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
   probes.add(probe);
   return probe;
 }
@@ -206,6 +207,55 @@ export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, e
     ),
   );
   return new Map(Object.entries(found));
+}
+
+/** What the check of a file over grepTools.maxFileSize found. */
+export interface LargeFileFinding {
+  file: string;
+  /** Its size in bytes, when it could be read. */
+  size?: number;
+  /** Its matching lines and the first of them; undefined when it was too large to check. */
+  lines?: number;
+  first?: { line: number; text: string };
+}
+
+export interface LargeFilesCheck {
+  /** grepTools.maxFileSize, the limit the files are over. */
+  limit: number;
+  /** Files skipped as too large, in all. */
+  skipped: number;
+  checked: LargeFileFinding[];
+}
+
+/** The size of a large file checked at most (each is read whole by a search worker), and of all of them. */
+const LARGE_FILE_CHECK_BYTES = 32 * 1024 * 1024;
+const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
+
+/**
+ * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
+ * pattern occurs in the first few of them, each searched alone in the search workers up to 32 MB (same
+ * guard, same time limit), so a definition in a large generated file is not invisible. Only counts and
+ * the first matching line come back, never the content.
+ */
+export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<LargeFilesCheck | undefined> {
+  const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
+  if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: Math.max(env.config.maxFileSize, LARGE_FILE_CHECK_BYTES) });
+  const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
+  const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
+  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.
+  let budget = LARGE_FILES_CHECK_BYTES;
+  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
+  const check = async (file: string): Promise<LargeFileFinding> => {
+    const size = sizes[report.largeFiles.indexOf(file)];
+    const found = await run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe);
+    if (found.filesSearched === 0) return { file, size };
+    const entry = found.files[0];
+    const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
+    return { file, size, lines: found.totalResults, first: first && { line: first.line, text: first.text } };
+  };
+  const found = await settle<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
+  return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };
 }
 
 /** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */

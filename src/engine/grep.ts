@@ -1,6 +1,6 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
-import { diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics } from './diagnostics';
+import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from './guard';
 import { compileGlob } from './globs';
@@ -85,6 +85,8 @@ export interface GrepReport {
   firstLines?: ReadonlyMap<string, { line: number; text: string }>;
   /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
   largeFiles: string[];
+  /** An empty or cut answer: whether the pattern occurs in the files over the size limit (diagnostics.ts). */
+  largeFilesCheck?: LargeFilesCheck;
 }
 
 /** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
@@ -431,5 +433,6 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   // page names the first lines of the files it hides first.
   report.diagnostics = await diagnoseGrep(input, report, env, deadline, runGrep);
   report.firstLines = await firstLinesOfHidden(input, report, env, deadline, runGrep);
+  report.largeFilesCheck = await checkLargeFiles(input, report, env, deadline, runGrep);
   return report;
 }

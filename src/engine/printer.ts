@@ -5,7 +5,7 @@
  * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
  */
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
-import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics } from './diagnostics';
+import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFileFinding, type LargeFilesCheck } from './diagnostics';
 import type { GlobReport } from './glob';
 import type { GrepFileEntry, GrepReport } from './grep';
 import { rankFiles } from './relevance';
@@ -107,6 +107,29 @@ function hiddenFilesNote(report: GrepReport): string | undefined {
   return `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page: ${named.join(', ')}${total > named.length ? ', …' : ''}. All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
 }
 
+/** "8.9 MB", "512 KB": a size as a note gives it. */
+function describeSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** The note of the check of the files over the size limit: which hold matches, where the first is. */
+function largeFilesNote(check: LargeFilesCheck): string | undefined {
+  if (check.checked.length === 0) return undefined;
+  const size = (finding: LargeFileFinding) => (finding.size === undefined ? '' : `${describeSize(finding.size)}, `);
+  const matching = check.checked
+    .filter((finding) => finding.lines && finding.first)
+    .map((finding) => `${finding.file} (${size(finding)}${finding.lines} matching line${finding.lines === 1 ? '' : 's'}, first at line ${finding.first!.line}: ${JSON.stringify(clipLine(finding.first!.text.trim(), 100))})`);
+  const unchecked = check.checked.filter((finding) => finding.lines === undefined).length + (check.skipped - check.checked.length);
+  const without = check.checked.length - matching.length - (check.checked.length - check.checked.filter((f) => f.lines !== undefined).length);
+  const skipped = `${check.skipped} file${check.skipped === 1 ? ' was' : 's were'} skipped as over grepTools.maxFileSize (${check.limit} bytes)`;
+  const counts = [without > 0 ? `${without} without a match` : '', unchecked > 0 ? `${unchecked} not checked` : ''].filter(Boolean).join(', ');
+  if (matching.length === 0) return `${skipped}; checked, ${counts}.`;
+  return (
+    `${skipped}; the pattern occurs in ${matching.join(', ')}${counts ? ` (${counts})` : ''}. ` +
+    'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.'
+  );
+}
+
 export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
@@ -130,6 +153,8 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   }
   const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report) : undefined;
   if (hidden) notes.push(hidden);
+  const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck);
+  if (large) notes.push(large);
   return notes;
 }
 

@@ -77,6 +77,25 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       ]);
     });
 
+    it('a file over the size limit: an empty answer says whether the pattern occurs in it, with its size and first matching line', async () => {
+      const big = new Fixture('grep-tools-large-');
+      try {
+        big.files({ 'gen/bundle.js': `${'// filler line\n'.repeat(200)}function createProgram(root) {}\n`, 'src/a.js': 'createProgramme();\n' });
+        const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
+        const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
+        assert.deepStrictEqual(json.notes, [
+          'No matches in 1 files searched; skipped 1 over the size limit.',
+          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, 1 matching line, first at line 201: "function createProgram(root) {}"). ` +
+            'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.',
+        ]);
+        // Absent there too: it says so, briefly.
+        const none = await grepJson({ pattern: 'nowhere-zz' }, small);
+        assert.strictEqual(none.notes[1], '1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.');
+      } finally {
+        big.remove();
+      }
+    });
+
     it('an invalid regex that is valid literal text: the error gives the literal count, its first match and the call', async () => {
       await assert.rejects(runGrep({ pattern: 'users[id' }, env), (error: Error) => {
         assert.strictEqual(

@@ -412,7 +412,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
 
     it('explains a search with no match, naming what was skipped', async () => {
       const json = await grepJson({ pattern: 'absent' }, makeEnv(enc, { config: { maxFileSize: 15000 } }));
-      assert.deepStrictEqual(json.notes, ['No matches in 6 files searched; skipped 1 binary, 1 over the size limit.']);
+      assert.deepStrictEqual(json.notes, ['No matches in 6 files searched; skipped 1 binary, 1 over the size limit.', '1 file was skipped as over grepTools.maxFileSize (15000 bytes); checked, 1 without a match.']);
     });
 
     it('uses the configured maxLineLength', async () => {
