@@ -242,13 +242,38 @@ function globSuggestions(d: GlobDiagnostics, maxDepth: number | undefined): stri
   return notes;
 }
 
+/** Directories named at most in a note. */
+const DIRECTORIES_NAMED = 12;
+
+/**
+ * What a glob answer says of the directories its pattern matches: with no file, that they are
+ * directories and the call that lists their files; beside a one-level listing, its subdirectories.
+ */
+function directoriesNote(report: GlobReport): string | undefined {
+  const directories = report.directories ?? [];
+  if (directories.length === 0) return undefined;
+  const input = report.input ?? { pattern: report.pattern };
+  const listing = call({ ...input, pattern: `${input.pattern.replace(/\/+$/, '')}/**` });
+  const more = directories.length > DIRECTORIES_NAMED ? `, and ${directories.length - DIRECTORIES_NAMED} more` : '';
+  const count = `${directories.length} director${directories.length === 1 ? 'y' : 'ies'}`;
+  if (report.total === 0) {
+    const named = directories.slice(0, DIRECTORIES_NAMED).map((d) => `${d.path} (${d.files} file${d.files === 1 ? '' : 's'})`);
+    return `${JSON.stringify(report.pattern)} matches ${count}, and glob lists files only: ${named.join(', ')}${more}. List their files with ${listing}.`;
+  }
+  const named = directories.slice(0, DIRECTORIES_NAMED).map((d) => `${d.relative}/ (${d.files})`);
+  return `Not listed, as glob lists files only: ${count} (files in each): ${named.join(', ')}${more}. List their files with ${listing}.`;
+}
+
 export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   if (report.timedOut) {
     notes.push(`The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`);
   }
   if (report.total === 0 && !report.timedOut) {
-    if (report.deeperMatches) {
+    const directories = directoriesNote(report);
+    if (directories) {
+      notes.push(directories);
+    } else if (report.deeperMatches) {
       notes.push(`${JSON.stringify(report.pattern)} matches only directly in the base directory and found nothing there; "**/${report.pattern}" finds ${report.deeperMatches} files at any depth.`);
     } else {
       notes.push(`No file matches ${JSON.stringify(report.pattern)} under the base path${describeSkips(report.skipped)}.`);
@@ -261,7 +286,14 @@ export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
   } else if (report.nextOffset !== undefined) {
     notes.push(pageNote('files', report.offset, report.files.length, report.total, report.nextOffset));
   }
+  const directories = report.total > 0 ? directoriesNote(report) : undefined;
+  if (directories) notes.push(directories);
   return notes;
+}
+
+/** A modification time as the answer gives it: UTC, to the second ("2026-11-23T18:00:49Z"). */
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
@@ -270,7 +302,7 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
     pattern: report.pattern,
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     base_path: basePath(report.basePaths),
-    files: report.files,
+    files: report.mtimes ? report.files.map((file) => ({ file, mtime: isoSeconds(report.mtimes!.get(file) ?? 0) })) : report.files,
     total: report.total,
     ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),
   });

@@ -74,8 +74,11 @@ export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
   const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
   const zero: SkipCountsJson = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
   const filled: Record<string, unknown> = { ...answer, truncated: answer.truncated === true, skipped: { ...zero, ...answer.skipped }, notes: answer.notes ?? [] };
-  if ('total' in answer) filled.mode = answer.mode ?? 'glob';
-  else {
+  if ('total' in answer) {
+    filled.mode = answer.mode ?? 'glob';
+    // sort "mtime" lists { file, mtime }: the tests read the paths (the times are checked on the raw answer).
+    filled.files = (answer.files as Array<string | { file: string }>).map((f) => (typeof f === 'string' ? f : f.file));
+  } else {
     // returned_matches / returned_files are printed only for a cut page: otherwise the page holds every result.
     const mode = (filled.output_mode = answer.output_mode ?? 'content');
     const files = (answer.files as Array<{ file: string; lines?: string[] } | string>).map((f) =>
