@@ -104,7 +104,7 @@ function hiddenFilesNote(report: GrepReport): string | undefined {
     });
   const total = hidden.length + unknown;
   const { offset: _offset, max_results: _max, context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = report.input ?? { pattern: report.pattern };
-  return `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page: ${named.join(', ')}${total > named.length ? ', …' : ''}. All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
+  return `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page: ${named.join(', ')}${total > named.length ? ` and ${total - named.length} more` : ''}. All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
 }
 
 /** "8.9 MB", "512 KB": a size as a note gives it. */
@@ -113,7 +113,7 @@ function describeSize(bytes: number): string {
 }
 
 /** The note of the check of the files over the size limit: which hold matches, where the first is. */
-function largeFilesNote(check: LargeFilesCheck): string | undefined {
+function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefined {
   if (check.checked.length === 0) return undefined;
   const size = (finding: LargeFileFinding) => (finding.size === undefined ? '' : `${describeSize(finding.size)}, `);
   const matching = check.checked
@@ -123,7 +123,8 @@ function largeFilesNote(check: LargeFilesCheck): string | undefined {
   const without = check.checked.length - matching.length - (check.checked.length - check.checked.filter((f) => f.lines !== undefined).length);
   const skipped = `${check.skipped} file${check.skipped === 1 ? ' was' : 's were'} skipped as over grepTools.maxFileSize (${check.limit} bytes)`;
   const counts = [without > 0 ? `${without} without a match` : '', unchecked > 0 ? `${unchecked} not checked` : ''].filter(Boolean).join(', ');
-  if (matching.length === 0) return `${skipped}; checked, ${counts}.`;
+  // A cut answer mentions them only when they hold the pattern; an empty one says they were checked.
+  if (matching.length === 0) return empty ? `${skipped}; checked, ${counts}.` : undefined;
   return (
     `${skipped}; the pattern occurs in ${matching.join(', ')}${counts ? ` (${counts})` : ''}. ` +
     'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.'
@@ -153,7 +154,7 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   }
   const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report) : undefined;
   if (hidden) notes.push(hidden);
-  const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck);
+  const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck, report.totalResults === 0);
   if (large) notes.push(large);
   return notes;
 }
