@@ -90,21 +90,33 @@ const HIDDEN_NAMED = 5;
  * The note of a cut page that leaves matching files out: how many, the most relevant with their counts
  * (and the first matching line of those the search looked up), and the calls that list them all.
  */
-function hiddenFilesNote(report: GrepReport): string | undefined {
+function hiddenFilesNote(report: GrepReport, maxBytes: number): string | undefined {
   if (report.outputMode === 'files_with_matches') return undefined;
   const shown = new Set(report.files.map((entry) => (typeof entry === 'string' ? entry : entry.file)));
   const hidden = report.matched.filter((entry) => !shown.has(entry.file));
   const unknown = Math.max(0, report.filesMatched - report.matched.length);
   if (hidden.length === 0) return undefined;
-  const named = rankFiles(hidden, report.pattern)
-    .slice(0, HIDDEN_NAMED)
-    .map(({ file, count }) => {
-      const first = report.firstLines?.get(file);
-      return `${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`;
-    });
   const total = hidden.length + unknown;
   const { offset: _offset, max_results: _max, context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = report.input ?? { pattern: report.pattern };
-  return `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page: ${named.join(', ')}${total > named.length ? ` and ${total - named.length} more` : ''}. All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
+  const all = `All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
+  // Named while the note stays within its share of the output budget: a tight budget keeps the results.
+  const named: string[] = [];
+  const note = () => `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page${named.length ? `: ${named.join(', ')}` : ''}${total > named.length && named.length ? ` and ${total - named.length} more` : ''}. ${all}`;
+  for (const { file, count } of rankFiles(hidden, report.pattern).slice(0, HIDDEN_NAMED)) {
+    const first = report.firstLines?.get(file);
+    named.push(`${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`);
+    if (Buffer.byteLength(note()) > maxBytes) {
+      named.pop();
+      break;
+    }
+  }
+  return Buffer.byteLength(note()) <= maxBytes ? note() : undefined;
+}
+
+/** The share of the output budget a cut page's hidden-files note may take (bytes; a token is about 3). */
+function hiddenNoteBytes(cut: BudgetCut | undefined): number {
+  if (!cut) return Number.POSITIVE_INFINITY;
+  return Math.floor((cut.budget.kind === 'bytes' ? cut.budget.limit : cut.budget.limit * 3) / 4);
 }
 
 /** "8.9 MB", "512 KB": a size as a note gives it. */
@@ -152,7 +164,7 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
   } else if (report.nextOffset !== undefined) {
     notes.push(pageNote(unit, report.offset, report.returnedResults, report.totalResults, report.nextOffset));
   }
-  const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report) : undefined;
+  const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report, hiddenNoteBytes(cut)) : undefined;
   if (hidden) notes.push(hidden);
   const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck, report.totalResults === 0);
   if (large) notes.push(large);

@@ -61,6 +61,8 @@ describe('the answer the model receives: budget, paging, context', () => {
       assert.strictEqual(first.next_offset, shown);
       assert.deepStrictEqual(first.notes, [
         `Output budget reached (1024 bytes): showing ${shown} of ${FILES * PER_FILE} matches (1-${shown}). Call again with ${JSON.stringify({ ...input, offset: shown })} to continue.`,
+        // The files the page leaves out, within a quarter of the budget: counted, and the call that lists them.
+        `${FILES - Math.ceil(shown / PER_FILE)} more matching files are not on this page. All of them: {"pattern":"needle-7c1","path":"answer-tmp/many","output_mode":"files_with_matches"}, or "count" for lines per file.`,
       ]);
       // The call the note gives starts exactly where this answer stopped.
       const second = await invokeJson<GrepAnswer>('grep', continuation(first));
