@@ -1,5 +1,5 @@
 /**
- * Zero-result diagnostics (SPEC §3, §4): when a search finds nothing, the likely fixes are checked by
+ * The checks behind notes (docs/tools.md, "Notes"). Zero-result diagnostics: when a search finds nothing, the likely fixes are checked by
  * running the search again with one thing changed, through the same environment (file source, pool,
  * guard) and within what is left of the time limit. A fix is suggested only when that re-run finds
  * something; the printer turns the findings into notes with the exact call to make.

@@ -99,7 +99,7 @@ export function guardContext(env: SearchEnvironment): GuardContext {
 }
 
 /**
- * The guard's decision for `path` in this environment (guard.ts, SPEC §5): the bases to search and where
+ * The guard's decision for `path` in this environment (guard.ts, docs/tools.md "Permissions and limits"): the bases to search and where
  * symlinks may lead, or the untitled editor it names, or an InputError (denied by policy, outside the
  * workspace without confirmation, not found). Nothing is opened or listed before it says yes.
  */

@@ -58,7 +58,7 @@ function chatInlineLimit(): number | undefined {
 }
 
 /**
- * The output budget of one call (SPEC §3): the model's token budget, counted with its tokenizer, when
+ * The output budget of one call (docs/tools.md, "Notes"): the model's token budget, counted with its tokenizer, when
  * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`. Inside a chat request
  * the answer also stays below the size Copilot would move out of the model's sight.
  */
