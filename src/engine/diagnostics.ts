@@ -1,12 +1,13 @@
 /**
- * The checks behind notes (docs/tools.md, "Notes"). Zero-result diagnostics: when a search finds nothing, the likely fixes are checked by
- * running the search again with one thing changed, through the same environment (file source, pool,
- * guard) and within what is left of the time limit. A fix is suggested only when that re-run finds
- * something; the printer turns the findings into notes with the exact call to make.
+ * The checks behind notes (docs/tools.md, "Notes"), each a search run again with one thing changed,
+ * through the same environment (file source, pool, guard) and within what is left of the time limit;
+ * the printer turns the findings into notes with the exact call to make.
  *
- * grep: ignoring case; the pattern as literal text; include_ignored; an include glob anchored at the
- * search path that would match deeper as '**\/include'. glob: ignoring case; include_ignored; without
- * max_depth. (glob's '**\/pattern' count is computed by glob.ts itself.)
+ * Empty answers: grep: ignoring case; the pattern's literal reading; include_ignored; an include glob
+ * anchored at the search path that would match deeper as '**\/include'. glob: ignoring case;
+ * include_ignored; without max_depth (glob's '**\/pattern' count is computed by glob.ts itself).
+ * Also: an invalid regex's literal reading, the first lines of the files a cut page hides, and the files
+ * over the size limit of an empty or cut answer.
  */
 import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from './audit';
