@@ -48,11 +48,16 @@ function holds(answer: GrepAnswer | GlobAnswer, file: string, line: number | und
  * The mocha suite of one questions file on `workspace`; `current` says whether the recorded sizes apply
  * (false when the workspace changed since they were recorded: the suite then says so in its own test).
  */
-export function describeQuestions(questionsFile: string, workspace: string, options: { current: () => boolean; onRecord?: (file: QuestionsFile) => QuestionsFile }): void {
+export function describeQuestions(
+  questionsFile: string,
+  workspace: string,
+  options: { current: () => boolean; onRecord?: (file: QuestionsFile) => QuestionsFile; timeoutMs?: number },
+): void {
   const file = JSON.parse(fs.readFileSync(questionsFile, 'utf8')) as QuestionsFile;
   const recording = process.env.AGENT_QUESTIONS_RECORD === '1';
 
-  describe(`agent questions on ${file.fixture} (answer size in bytes, at most +${Math.round((GROWTH - 1) * 100)}%)`, () => {
+  describe(`agent questions on ${file.fixture} (answer size in bytes, at most +${Math.round((GROWTH - 1) * 100)}%)`, function () {
+    if (options.timeoutMs) this.timeout(options.timeoutMs);
     const measured = new Map<string, number>();
 
     it('has at least 12 questions, each with a unique id and a recorded size', () => {

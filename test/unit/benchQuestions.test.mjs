@@ -11,5 +11,6 @@ import { ensureCorpus } from '../../scripts/lib/corpus.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { describeQuestions } = createRequire(import.meta.url)(join(repo, 'out', 'test', 'support', 'agentQuestions.js'));
 
-// The corpus is pinned by its lock file: the recorded sizes always apply to it.
-describeQuestions(join(repo, 'bench', 'agent-questions.json'), ensureCorpus().tree, { current: () => true });
+// The corpus is pinned by its lock file: the recorded sizes always apply to it. A question searches its
+// 11,000 files (about 0.3 s on a quiet machine, a few seconds with the large-file check under load).
+describeQuestions(join(repo, 'bench', 'agent-questions.json'), ensureCorpus().tree, { current: () => true, timeoutMs: 30_000 });
