@@ -16,6 +16,16 @@ function basePath(paths: string[]): string | string[] {
   return paths.length === 1 ? paths[0] : paths;
 }
 
+/**
+ * base_path, unless it repeats the default: a call without `path` (and, for glob, without an absolute
+ * pattern, which names its own base) searches all workspace folders.
+ */
+function baseField(report: GrepReport | GlobReport): { base_path?: string | string[] } {
+  const input = report.input;
+  const ownBase = input !== undefined && input.path === undefined && !('mode' in report && /^[~/]/.test(input.pattern));
+  return ownBase ? {} : { base_path: basePath(report.basePaths) };
+}
+
 /** The non-zero skip counters, or nothing when every counter is zero. */
 function skippedField(skipped: SkipCounts): { skipped?: Partial<SkipCounts> } {
   const nonZero = Object.fromEntries(Object.entries(skipped).filter(([, count]) => count > 0));
@@ -221,7 +231,7 @@ function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
         : truncated ? { returned_files: report.returnedResults } : {};
   return JSON.stringify({
     pattern: report.pattern,
-    base_path: basePath(report.basePaths),
+    ...baseField(report),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
     files: printedFiles(report.files),
     ...totals,
@@ -314,7 +324,7 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
   return JSON.stringify({
     pattern: report.pattern,
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
-    base_path: basePath(report.basePaths),
+    ...baseField(report),
     files: report.mtimes ? report.files.map((file) => ({ file, mtime: isoSeconds(report.mtimes!.get(file) ?? 0) })) : report.files,
     total: report.total,
     ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { waitFor } from '../../scripts/lib/agent.mjs';
 
 // What a whole page answers (docs/tools.md): no default output_mode or mode, no zero counters, no timing.
-const GREP_KEYS = ['pattern', 'base_path', 'files', 'total_matches', 'files_matched', 'files_searched'];
-const GLOB_KEYS = ['pattern', 'base_path', 'files', 'total'];
-const NEVER_KEYS = ['output_mode', 'mode', 'count', 'returned_matches', 'truncated', 'elapsed_ms'];
+const GREP_KEYS = ['pattern', 'files', 'total_matches', 'files_matched', 'files_searched'];
+const GLOB_KEYS = ['pattern', 'files', 'total'];
+const NEVER_KEYS = ['base_path', 'output_mode', 'mode', 'count', 'returned_matches', 'truncated', 'elapsed_ms'];
 const SKIP_KEYS = ['binary', 'too_large', 'denied', 'unreadable', 'outside_workspace'];
 
 const tag = (key) => `[agent:${key}]`;

@@ -15,7 +15,8 @@ export type SkipCountsJson = { binary: number; too_large: number; denied: number
 /** What both tools' answers carry. */
 interface AnswerCommon {
   pattern: string;
-  base_path: string | string[];
+  /** Left out when the call gave no path (all workspace folders). */
+  base_path?: string | string[];
   truncated: boolean;
   next_offset?: number;
   skipped: SkipCountsJson;

@@ -11,7 +11,7 @@ describe('grep in a single-folder workspace', () => {
   it('content mode returns the SPEC JSON with absolute paths, lines and exact totals', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO' });
     assert.strictEqual(answer.pattern, 'TODO');
-    assert.strictEqual(answer.base_path, root());
+    assert.strictEqual(answer.base_path, undefined, 'the workspace folder: the default, not repeated');
     assert.strictEqual(answer.output_mode, 'content');
     assert.deepStrictEqual(answer.files, [
       { file: abs('docs/notes.md'), matches: [{ line: 4, text: 'TODO: document the logout flow.' }] },

@@ -59,7 +59,6 @@ describe('engine/grep (runGrep + printGrep)', () => {
     it('content: matching lines grouped by file, in path order, with exact totals', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate' }, env), {
         pattern: 'authenticate',
-        base_path: basic,
         files: [
           { file: p('docs/guide.md'), lines: ['1: Call authenticate() first.'] },
           { file: p('src/app.ts'), lines: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'] },
@@ -73,15 +72,14 @@ describe('engine/grep (runGrep + printGrep)', () => {
 
     it('content is the default and prints its fields in the documented order, without the default output_mode', async () => {
       const json = await grepRaw({ pattern: 'absent-zz' }, env);
-      assert.deepStrictEqual(Object.keys(json), ['pattern', 'base_path', 'files', 'total_matches', 'files_matched', 'files_searched', 'notes']);
+      assert.deepStrictEqual(Object.keys(json), ['pattern', 'files', 'total_matches', 'files_matched', 'files_searched', 'notes']);
       const cut = await grepRaw({ pattern: 'authenticate', max_results: 1 }, env);
-      assert.deepStrictEqual(Object.keys(cut), ['pattern', 'base_path', 'files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
+      assert.deepStrictEqual(Object.keys(cut), ['pattern', 'files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
     });
 
     it('files_with_matches: only the paths of matching files', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate', output_mode: 'files_with_matches' }, env), {
         pattern: 'authenticate',
-        base_path: basic,
         output_mode: 'files_with_matches',
         files: [p('docs/guide.md'), p('src/app.ts'), p('src/auth.py')],
         files_matched: 3,
@@ -92,7 +90,6 @@ describe('engine/grep (runGrep + printGrep)', () => {
     it('count: matching lines per file (several matches on a line count once)', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate', output_mode: 'count' }, env), {
         pattern: 'authenticate',
-        base_path: basic,
         output_mode: 'count',
         files: [
           { file: p('docs/guide.md'), count: 1 },
@@ -518,7 +515,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
 
     it('searches every folder, in folder order, and lists the bases', async () => {
       const json = await grepJson({ pattern: 'TODO' }, makeEnv(folders(two, one)));
-      assert.deepStrictEqual(json.base_path, [two, one]);
+      assert.strictEqual(json.base_path, undefined, 'all folders: the default, not repeated');
       assert.deepStrictEqual(
         contentFiles(json).map((f) => f.file),
         [`${two}/only-two.md`, `${two}/src/x.ts`, `${one}/README.md`, `${one}/src/x.ts`],

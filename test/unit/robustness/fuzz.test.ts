@@ -132,7 +132,8 @@ function checkSkipped(skipped: unknown): void {
 
 function checkCommon(json: Record<string, unknown>, root: string): void {
   assert.strictEqual(typeof json.pattern, 'string');
-  const bases = Array.isArray(json.base_path) ? json.base_path : [json.base_path];
+  // base_path is left out when no path was given (all workspace folders).
+  const bases = json.base_path === undefined ? [] : Array.isArray(json.base_path) ? json.base_path : [json.base_path];
   for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
   assert.ok(Array.isArray(json.files));
   // No dead weight: truncated only when true (with next_offset), notes only when there are some, no timing.
