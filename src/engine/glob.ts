@@ -129,6 +129,20 @@ async function matchNames(regex: RegExp, names: string[], env: SearchEnvironment
   }
 }
 
+/**
+ * sort "mtime": the files newest first (ties by path), with their modification times. MTIME_CONCURRENCY
+ * stats at a time: 100,000 at once would hold the thread while they are issued.
+ */
+async function newestFirst(found: Candidate[], env: SearchEnvironment, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
+  const mtimes = new Map<string, number>();
+  for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
+    if (env.isCancelled()) throw new CancelledError();
+    await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => mtimes.set(c.path, await env.source.mtime(c.path))));
+  }
+  const sorted = await sortInSlices([...found], (a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || comparePaths(a.relative, b.relative), slices);
+  return { ordered: sorted.map((c) => c.path), mtimes };
+}
+
 /** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
 export function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
   return unlessCancelled(listGlob(rawInput, env), env);
@@ -182,18 +196,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
   };
   const found = await list(mode === 'glob' ? pattern : '**', patternTest, skipped);
-  let ordered = found.map((c) => c.path);
-  const mtimes = new Map<string, number>();
-  if (input.sort === 'mtime') {
-    const times = mtimes;
-    // MTIME_CONCURRENCY stats at a time: 100,000 at once would hold the thread while they are issued.
-    for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
-      if (env.isCancelled()) throw new CancelledError();
-      await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => times.set(c.path, await env.source.mtime(c.path))));
-    }
-    const newestFirst = await sortInSlices([...found], (a, b) => times.get(b.path)! - times.get(a.path)! || comparePaths(a.relative, b.relative), slices);
-    ordered = newestFirst.map((c) => c.path);
-  }
+  const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
 
   let deeperMatches: number | undefined;
   if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
@@ -223,7 +226,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     deeperMatches,
     input,
     directories,
-    mtimes: input.sort === 'mtime' ? mtimes : undefined,
+    mtimes,
   };
   // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
   report.diagnostics = await diagnoseGlob(input, report, env, runGlob);
