@@ -92,7 +92,7 @@ function assess(tool, content, expected, root) {
       expected.line === undefined ? note.includes(absolute) : new RegExp(`${escaped}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`).test(note),
     );
     const noted = inNote ? 'named in a note' : '';
-    if (tool === 'glob') return { returned: paths.length, total: answer.total, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
+    if (tool === 'glob') return { returned: paths.length, total: answer.total ?? paths.length, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
     const files = answer.files ?? [];
     // A file's lines in the compact form: "42: text" for a result, "41- text" for context.
     const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+):/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
@@ -100,7 +100,8 @@ function assess(tool, content, expected, root) {
       typeof entry === 'string' ? samePath(entry) && expected.line === undefined : samePath(entry.file) && (expected.line === undefined || resultLines(entry).includes(expected.line)),
     );
     const returned = answer.returned_matches ?? answer.returned_files ?? files.reduce((n, entry) => n + (typeof entry === 'string' ? 1 : entry.lines ? resultLines(entry).length : 1), 0);
-    return { returned, total: answer.total_matches ?? answer.files_matched, found: onPage || inNote, remark: [remark, onPage ? '' : noted].filter(Boolean).join('; ') };
+    // A whole page leaves its totals out: it shows them all.
+    return { returned, total: answer.total_matches ?? answer.files_matched ?? returned, found: onPage || inNote, remark: [remark, onPage ? '' : noted].filter(Boolean).join('; ') };
   }
   const lines = content.split('\n');
   if (tool === 'copilot_findFiles') {

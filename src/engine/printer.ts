@@ -223,19 +223,21 @@ function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
 function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
   const report = cutGrep(whole, cut);
   const truncated = report.nextOffset !== undefined;
+  // A whole answer (one page, not cut) shows every result: its line and file counts would repeat it.
+  const partial = truncated || report.offset > 0;
   const totals =
     report.outputMode === 'content'
-      ? { total_matches: report.totalResults, ...(truncated ? { returned_matches: report.returnedResults } : {}) }
+      ? partial ? { total_matches: report.totalResults, returned_matches: report.returnedResults } : {}
       : report.outputMode === 'count'
-        ? { total_matches: report.totalMatches, ...(truncated ? { returned_files: report.returnedResults } : {}) }
-        : truncated ? { returned_files: report.returnedResults } : {};
+        ? { total_matches: report.totalMatches, ...(partial ? { returned_files: report.returnedResults } : {}) }
+        : partial ? { returned_files: report.returnedResults } : {};
   return JSON.stringify({
     pattern: report.pattern,
     ...baseField(report),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
     files: printedFiles(report.files),
     ...totals,
-    files_matched: report.filesMatched,
+    ...(partial ? { files_matched: report.filesMatched } : {}),
     files_searched: report.filesSearched,
     ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut)),
   });
@@ -326,7 +328,8 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     ...baseField(report),
     files: report.mtimes ? report.files.map((file) => ({ file, mtime: isoSeconds(report.mtimes!.get(file) ?? 0) })) : report.files,
-    total: report.total,
+    // A whole page lists every match: its total would repeat it.
+    ...(report.nextOffset !== undefined || report.offset > 0 || report.files.length !== report.total ? { total: report.total } : {}),
     ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),
   });
 }

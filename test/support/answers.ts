@@ -75,8 +75,10 @@ export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
   const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
   const zero: SkipCountsJson = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
   const filled: Record<string, unknown> = { ...answer, truncated: answer.truncated === true, skipped: { ...zero, ...answer.skipped }, notes: answer.notes ?? [] };
-  if ('total' in answer) {
+  if (!('output_mode' in answer) && !('files_searched' in answer)) {
     filled.mode = answer.mode ?? 'glob';
+    // A whole page leaves out its total: the files listed.
+    filled.total ??= (answer.files as unknown[]).length;
     // sort "mtime" lists { file, mtime }: the tests read the paths (the times are checked on the raw answer).
     filled.files = (answer.files as Array<string | { file: string }>).map((f) => (typeof f === 'string' ? f : f.file));
   } else {
@@ -86,8 +88,11 @@ export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
       typeof f === 'object' && f.lines ? { file: f.file, matches: readLines(f.lines) } : f,
     ) as Array<{ file: string; matches?: unknown[] } | string>;
     filled.files = files;
+    // A whole page leaves out its counts: every result is on it.
     if (mode === 'content') filled.returned_matches ??= files.reduce((n, f) => n + (typeof f === 'string' ? 0 : (f.matches?.length ?? 0)), 0);
     else filled.returned_files ??= files.length;
+    if (mode === 'content') filled.total_matches ??= filled.returned_matches;
+    filled.files_matched ??= files.length;
   }
   return filled as unknown as T;
 }

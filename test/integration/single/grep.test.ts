@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { readAnswer } from '../../support/answers';
 import { execFile } from 'child_process';
 import * as path from 'path';
 import { promisify } from 'util';
@@ -84,10 +85,10 @@ describe('grep in a single-folder workspace', () => {
 
   it('the CLI prints the same answer for the same workspace', async () => {
     const input = { pattern: 'name|TODO', output_mode: 'content', context_lines: 1, include: 'src/**' };
-    const fromTool = JSON.parse(await invokeText('grep', input)) as GrepAnswer;
+    const fromTool = readAnswer<GrepAnswer>(await invokeText('grep', input));
     const cli = path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
     const { stdout } = await promisify(execFile)(process.execPath, [cli, 'grep', JSON.stringify(input), '--workspace', root()]);
-    const fromCli = JSON.parse(stdout) as GrepAnswer;
+    const fromCli = readAnswer<GrepAnswer>(stdout);
     // The CLI does not read VS Code settings (here files.exclude hides .vscode), so only src/** is compared.
     assert.deepStrictEqual(fromTool, fromCli);
     assert.ok(fromTool.total_matches! > 5);
