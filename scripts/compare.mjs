@@ -85,13 +85,23 @@ function assess(tool, content, expected, root) {
       .map(([kind, count]) => `${kind} ${count}`)
       .join(', ');
     const remark = [answer.truncated ? `truncated, next_offset ${answer.next_offset}` : '', skipped ? `skipped: ${skipped}` : ''].filter(Boolean).join('; ');
-    if (tool === 'glob') return { returned: answer.count, total: answer.total, found: answer.files.some(samePath), remark };
-    const files = answer.files ?? [];
-    const found = files.some((entry) =>
-      typeof entry === 'string' ? samePath(entry) && expected.line === undefined : samePath(entry.file) && (expected.line === undefined || (entry.matches ?? []).some((m) => m.line === expected.line)),
+    const paths = (answer.files ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.file));
+    // A note may name the place too: a cut page's hidden files, a checked suggestion, a large file's check.
+    const escaped = absolute.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const inNote = (answer.notes ?? []).some((note) =>
+      expected.line === undefined ? note.includes(absolute) : new RegExp(`${escaped}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`).test(note),
     );
-    const returned = answer.returned_matches ?? answer.returned_files ?? files.length;
-    return { returned, total: answer.total_matches ?? answer.files_matched, found, remark };
+    const noted = inNote ? 'named in a note' : '';
+    if (tool === 'glob') return { returned: paths.length, total: answer.total ?? paths.length, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
+    const files = answer.files ?? [];
+    // A file's lines in the compact form: "42: text" for a result, "41- text" for context.
+    const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+):/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
+    const onPage = files.some((entry) =>
+      typeof entry === 'string' ? samePath(entry) && expected.line === undefined : samePath(entry.file) && (expected.line === undefined || resultLines(entry).includes(expected.line)),
+    );
+    const returned = answer.returned_matches ?? answer.returned_files ?? files.reduce((n, entry) => n + (typeof entry === 'string' ? 1 : entry.lines ? resultLines(entry).length : 1), 0);
+    // A whole page leaves its totals out: it shows them all.
+    return { returned, total: answer.total_matches ?? answer.files_matched ?? returned, found: onPage || inNote, remark: [remark, onPage ? '' : noted].filter(Boolean).join('; ') };
   }
   const lines = content.split('\n');
   if (tool === 'copilot_findFiles') {

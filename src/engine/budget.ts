@@ -1,5 +1,5 @@
 /**
- * The output budget (SPEC §3): the text a model receives stays within `tokenizationOptions.tokenBudget`
+ * The output budget (docs/tools.md, "Notes"): the text a model receives stays within `tokenizationOptions.tokenBudget`
  * (measured with the model's `countTokens`) when VS Code gives one, otherwise within
  * `grepTools.maxOutputBytes`. Whole results are dropped from the end until the JSON fits, so no value is
  * ever cut and the text is always valid JSON; the answer then says where to continue.

@@ -28,6 +28,39 @@ export interface GlobReport {
   input?: GlobInput;
   /** With zero results: what a changed search would find (diagnostics.ts). */
   diagnostics?: GlobDiagnostics;
+  /** Directories the pattern matches (glob lists files only), with the files each holds, shallow first. */
+  directories?: MatchedDirectory[];
+  /** sort "mtime": each listed file's modification time (ms since the epoch). */
+  mtimes?: ReadonlyMap<string, number>;
+}
+
+export interface MatchedDirectory {
+  /** Absolute path, and the path relative to its base. */
+  path: string;
+  relative: string;
+  files: number;
+}
+
+/**
+ * The directories a glob pattern matches, from the files below them (listed with `pattern/**`, so
+ * through the same filters and guard): each with the number of files it holds, shallow first, then by
+ * path. Asked when the pattern matched no file, or lists one level (no `**`), whose subdirectories the
+ * answer then names.
+ */
+function matchedDirectories(inside: Candidate[], matches: (relative: string) => boolean): MatchedDirectory[] {
+  const directories = new Map<string, MatchedDirectory>();
+  for (const candidate of inside) {
+    const parts = candidate.relative.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const relative = parts.slice(0, depth).join('/');
+      if (!matches(relative)) continue;
+      const path = candidate.path.slice(0, candidate.path.length - (candidate.relative.length - relative.length));
+      const entry = directories.get(path) ?? { path, relative, files: 0 };
+      entry.files++;
+      directories.set(path, entry);
+    }
+  }
+  return [...directories.values()].sort((a, b) => a.relative.split('/').length - b.relative.split('/').length || comparePaths(a.relative, b.relative));
 }
 
 /** glob was given an untitled editor as its base: what it is, and the grep call that searches it. */
@@ -91,6 +124,20 @@ async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, 
   }
 }
 
+/**
+ * sort "mtime": the files newest first (ties by path), with their modification times. MTIME_CONCURRENCY
+ * stats at a time: 100,000 at once would hold the thread while they are issued.
+ */
+async function newestFirst(found: Candidate[], env: SearchEnvironment, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
+  const mtimes = new Map<string, number>();
+  for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
+    if (env.isCancelled()) throw new CancelledError();
+    await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => mtimes.set(c.path, await env.source.mtime(c.path))));
+  }
+  const sorted = await sortInSlices([...found], (a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || comparePaths(a.relative, b.relative), slices);
+  return { ordered: sorted.map((c) => c.path), mtimes };
+}
+
 /** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
 export function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
   return unlessCancelled(listGlob(rawInput, env), env);
@@ -143,23 +190,19 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
   };
   const found = await list(mode === 'glob' ? pattern : '**', patternTest, skipped);
-  let ordered = found.map((c) => c.path);
-  if (input.sort === 'mtime') {
-    const times = new Map<string, number>();
-    // MTIME_CONCURRENCY stats at a time: 100,000 at once would hold the thread while they are issued.
-    for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
-      if (env.isCancelled()) throw new CancelledError();
-      await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => times.set(c.path, await env.source.mtime(c.path))));
-    }
-    const newestFirst = await sortInSlices([...found], (a, b) => times.get(b.path)! - times.get(a.path)! || comparePaths(a.relative, b.relative), slices);
-    ordered = newestFirst.map((c) => c.path);
-  }
+  const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
 
   let deeperMatches: number | undefined;
   if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
     const deeper = `**/${pattern}`;
     // Its own skip counts: the files it passes over were already counted by the search above.
     deeperMatches = (await list(deeper, namesMatching({ nameGlob: deeper }, relativeGlobTest(deeper)), emptySkips())).length;
+  }
+  // Directories the pattern matches: when it matched no file, or lists one level (its subdirectories).
+  let directories: MatchedDirectory[] | undefined;
+  if (mode === 'glob' && !/\*\*\/?$/.test(pattern) && (found.length === 0 || !pattern.includes('**'))) {
+    const inside = `${pattern.replace(/\/+$/, '')}/**`;
+    directories = matchedDirectories(await list(inside, namesMatching({ nameGlob: inside }, relativeGlobTest(inside)), emptySkips()), glob!);
   }
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;
@@ -176,6 +219,8 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     elapsedMs: Date.now() - started,
     deeperMatches,
     input,
+    directories,
+    mtimes,
   };
   // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
   report.diagnostics = await diagnoseGlob(input, report, env, runGlob);

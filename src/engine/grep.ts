@@ -1,15 +1,16 @@
 /** The grep tool's engine: validated input → files from a source → searcher → one report in stable order. */
 import type { EngineConfig } from './config';
-import { diagnoseGrep, type GrepDiagnostics } from './diagnostics';
+import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from './fileSource';
 import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from './guard';
 import { compileGlob } from './globs';
-import { compileMatcher } from './matcher';
+import { compileMatcher, InvalidPatternError } from './matcher';
 import type { ReadOutcome } from './reader';
 import type { SearchBase, WorkspaceFolder } from './roots';
 import { GREP_SCHEMA, validate } from './schema';
 import type { FileOutcome, SearchPool, SearchSpec } from './pool';
 import { compilePrefilter, searchBytes, searchText } from './searcher';
+import type { MatchedFile } from './relevance';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from './types';
 import type { UntitledDocument } from './untitled';
 import type { SearchIndex } from './index/prejudge';
@@ -99,7 +100,19 @@ export interface GrepReport {
   diagnostics?: GrepDiagnostics;
   /** With an index that could narrow the search: files it settled without reading them, and files read. */
   indexed?: { settled: number; read: number };
+  /** Every matching file with its matching lines, in report order (at most MAX_MATCHED_FILES). */
+  matched: MatchedFile[];
+  /** The first matching line of the files a cut page names first (diagnostics.ts). */
+  firstLines?: ReadonlyMap<string, { line: number; text: string }>;
+  /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
+  largeFiles: string[];
+  /** An empty or cut answer: whether the pattern occurs in the files over the size limit (diagnostics.ts). */
+  largeFilesCheck?: LargeFilesCheck;
 }
+
+/** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
+const MAX_MATCHED_FILES = 10_000;
+const MAX_LARGE_FILES = 20;
 
 /** What the guard needs to know of this environment: folders, policy, the file source's stat, untitled editors. */
 export function guardContext(env: SearchEnvironment): GuardContext {
@@ -107,7 +120,7 @@ export function guardContext(env: SearchEnvironment): GuardContext {
 }
 
 /**
- * The guard's decision for `path` in this environment (guard.ts, SPEC §5): the bases to search and where
+ * The guard's decision for `path` in this environment (guard.ts, docs/tools.md "Permissions and limits"): the bases to search and where
  * symlinks may lead, or the untitled editor it names, or an InputError (denied by policy, outside the
  * workspace without confirmation, not found). Nothing is opened or listed before it says yes.
  */
@@ -252,7 +265,13 @@ export function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: Gr
 async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
   const started = Date.now();
   const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
-  const matcher = compileMatcher(input.pattern, input);
+  let matcher: ReturnType<typeof compileMatcher>;
+  try {
+    matcher = compileMatcher(input.pattern, input);
+  } catch (error) {
+    // An invalid regex that is valid literal text: the error says what the literal finds.
+    throw error instanceof InvalidPatternError ? await explainInvalidPattern(error, input, env, started + env.config.timeoutSeconds * 1000, runGrep) : error;
+  }
   const mode: OutputMode = input.output_mode ?? 'content';
   const offset = input.offset ?? 0;
   const limit = resultLimit(input.max_results, env.config);
@@ -312,6 +331,8 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   let filesSearched = 0;
   let filesMatched = 0;
   let timedOut = false;
+  const matched: MatchedFile[] = [];
+  const largeFiles: string[] = [];
   const stop = stopWatch(deadline, env, () => poolSearch?.abort());
   // Files being searched ahead of the one the report waits for, in order, as chunks: a batch in the
   // pool, or one file on its own (an override, or no pool). At most readAhead files.
@@ -396,11 +417,13 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
         const outcome = outcomes[i];
         if (typeof outcome === 'string') {
           skipped[outcome]++;
+          if (outcome === 'too_large' && largeFiles.length < MAX_LARGE_FILES) largeFiles.push(file);
           return;
         }
         filesSearched++;
         if (outcome === 0 || outcome.count === 0) return;
         filesMatched++;
+        if (matched.length < MAX_MATCHED_FILES) matched.push({ file, count: outcome.count });
         totalMatches += outcome.count;
         if (mode === 'content') {
           const from = Math.max(0, offset - totalResults);
@@ -448,8 +471,13 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     include: input.include,
     input,
     indexed,
+    matched,
+    largeFiles,
   };
-  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
+  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts); a cut
+  // page names the first lines of the files it hides first.
   report.diagnostics = await diagnoseGrep(input, report, env, deadline, runGrep);
+  report.firstLines = await firstLinesOfHidden(input, report, env, deadline, runGrep);
+  report.largeFilesCheck = await checkLargeFiles(input, report, env, deadline, runGrep);
   return report;
 }

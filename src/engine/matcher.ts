@@ -99,6 +99,9 @@ function triedAtRunStarts(source: string): string {
   return lead && !hasTopLevelAlternation(source) ? `(?<!${lead[1]})${source}` : source;
 }
 
+/** A pattern that is not a valid regular expression (grep then checks its literal reading: diagnostics.ts). */
+export class InvalidPatternError extends InputError {}
+
 function invalidPattern(pattern: string, error: unknown): InputError {
   // V8 says "Invalid regular expression: /src/flags: reason"; keep the reason.
   const message = (error instanceof Error ? error.message : String(error)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
@@ -110,5 +113,5 @@ function invalidPattern(pattern: string, error: unknown): InputError {
     hints.push('inline flags are only accepted at the start of the pattern, e.g. (?i)foo');
   }
   if (hints.length === 0) hints.push('use JavaScript regex syntax, or set fixed_strings: true to search for the text literally');
-  return new InputError(`Invalid regular expression ${JSON.stringify(pattern)}: ${message}. Hint: ${hints.join('; ')}.`);
+  return new InvalidPatternError(`Invalid regular expression ${JSON.stringify(pattern)}: ${message}. Hint: ${hints.join('; ')}.`);
 }

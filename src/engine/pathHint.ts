@@ -18,6 +18,11 @@ export interface PathHintContext {
 
 /** Entries compared at most, so a huge directory cannot make an error slow. */
 const MAX_ENTRIES = 10_000;
+/** Directories visited at most when looking for a path that ends with the missing one, and paths suggested. */
+const MAX_DIRECTORIES = 20_000;
+const MAX_SUGGESTIONS = 3;
+/** Files counted at most in a suggested directory ("10000+ files"). */
+const MAX_COUNTED = 10_000;
 
 /** Optimal string alignment distance (Levenshtein with transpositions), on lower-cased names. */
 export function nameDistance(a: string, b: string): number {
@@ -78,12 +83,77 @@ async function entryNames(dir: string): Promise<string[]> {
   return names.slice(0, MAX_ENTRIES);
 }
 
+/** The subdirectories of `dir` that a hint may enter: real directories (no links), not hidden. */
+async function subdirectories(dir: string, folder: WorkspaceFolder, ctx: PathHintContext): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .slice(0, MAX_ENTRIES)
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => nodePath.join(dir, entry.name))
+    .filter((path) => !ctx.hidden(path, folder.path));
+}
+
+/** "31 files" under `dir` (not hidden, no links followed), "10000+ files" past the bound; "a file" for a file. */
+async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathHintContext): Promise<string> {
+  if ((await ctx.kind(path)) === 'file') return 'a file';
+  let files = 0;
+  const queue = [path];
+  while (queue.length > 0 && files < MAX_COUNTED) {
+    const dir = queue.shift()!;
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.slice(0, MAX_ENTRIES)) {
+      const child = nodePath.join(dir, entry.name);
+      if (ctx.hidden(child, folder.path)) continue;
+      if (entry.isDirectory()) queue.push(child);
+      else if (entry.isFile()) files++;
+    }
+  }
+  return `${files >= MAX_COUNTED ? `${MAX_COUNTED}+` : files} file${files === 1 ? '' : 's'}`;
+}
+
 /**
- * The sentence to add to "Path not found: … (resolved to X).": " Did you mean Y?", or " The nearest
- * existing directory is Z." (left out when Z is the workspace folder itself, which the message names
- * already), or ''.
+ * When the missing path's first segment is not in its workspace folder: existing paths that end with its
+ * path below the folder ("src/math" → /ws/three/src/math), or whose first segment is a close name
+ * ("crate/searcher" → /ws/x/crates/searcher):
+ * a breadth-first walk of the folder (shallow first, bounded), entering only listable, not hidden, real
+ * directories; each suggestion is checked to exist and is not hidden.
+ */
+async function pathsEndingWith(missing: string, ctx: PathHintContext): Promise<Array<{ path: string; holds: string }>> {
+  const folder = folderOf(missing, ctx.folders);
+  if (!folder || !(await listable(folder.path, ctx))) return [];
+  const [first, ...rest] = nodePath.relative(folder.path, missing).split(nodePath.sep);
+  // Only when the path's first segment is not in the folder: the folder it lies in was left out, or misspelled.
+  if (!first || first === '..' || (await ctx.kind(nodePath.join(folder.path, first))) !== undefined) return [];
+  const found: string[] = [];
+  const queue = [folder.path];
+  for (let visited = 0; queue.length > 0 && visited < MAX_DIRECTORIES && found.length < MAX_SUGGESTIONS; visited++) {
+    const dir = queue.shift()!;
+    for (const child of await subdirectories(dir, folder, ctx)) {
+      const name = nodePath.basename(child);
+      if (name === first || closestName(first, [name]) === name) {
+        const candidate = nodePath.join(child, ...rest);
+        if (candidate !== missing && !ctx.hidden(candidate, folder.path) && (await ctx.kind(candidate)) !== undefined && found.length < MAX_SUGGESTIONS) found.push(candidate);
+      }
+      queue.push(child);
+    }
+  }
+  return Promise.all(found.map(async (path) => ({ path, holds: await describeHolding(path, folder, ctx) })));
+}
+
+/**
+ * The sentence to add to "Path not found: … (resolved to X).": " Did you mean Y?", or the existing paths
+ * that end with it (" Did you mean /ws/a/src/math (31 files)?"), or " The nearest existing directory is
+ * Z." (left out when Z is the workspace folder itself, which the message names already), or ''.
  */
 export async function notFoundHint(missing: string, ctx: PathHintContext): Promise<string> {
+  const typo = await typoHint(missing, ctx);
+  if (typo.startsWith(' Did you mean')) return typo;
+  const ending = await pathsEndingWith(missing, ctx);
+  if (ending.length > 0) return ` Did you mean ${ending.map(({ path, holds }) => `${path} (${holds})`).join(' or ')}?`;
+  return typo;
+}
+
+async function typoHint(missing: string, ctx: PathHintContext): Promise<string> {
   // The nearest existing ancestor, by stats only.
   let nearest = nodePath.dirname(missing);
   let nearestKind = await ctx.kind(nearest);

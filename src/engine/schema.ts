@@ -1,6 +1,8 @@
 /**
- * Input schemas of the two tools (SPEC §2, §4). package.json's `inputSchema` entries must equal these
- * (a unit test checks it), and `validate` enforces them with messages that name the field and the fix.
+ * Input schemas of the two tools (docs/tools.md, "Inputs"). package.json's `inputSchema` entries must
+ * equal these (a unit test checks it), and `validate` enforces them with messages that name the field and
+ * the fix. The descriptions are written for the model and say each thing once (the tool's
+ * modelDescription says what the answer holds).
  */
 
 export type JsonSchemaProperty =
@@ -18,62 +20,35 @@ export interface ObjectSchema {
 export const GREP_SCHEMA: ObjectSchema = {
   type: 'object',
   properties: {
-    pattern: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2048,
-      description:
-        'Regular expression (JavaScript syntax) to search for in file contents. A leading inline flag group such as (?i) is applied. Use fixed_strings for a literal string.',
-    },
+    pattern: { type: 'string', minLength: 1, maxLength: 2048, description: 'JavaScript regex; a leading (?i) ignores case.' },
     path: {
       type: 'string',
       maxLength: 4096,
-      description:
-        "File or directory to search: absolute, or relative to a workspace folder (in a multi-root workspace a leading folder name selects that folder). Default: all workspace folders. An unsaved untitled editor is searched only when named here, by its URI as in 'untitled:Untitled-1'; the answer names it so.",
+      description: "File or directory, absolute or relative to a workspace folder (default: all); or an untitled editor's URI ('untitled:Untitled-1').",
     },
     include: {
       type: 'string',
       maxLength: 4096,
-      description:
-        "Glob of files to search, e.g. '*.ts', '**/*.md', 'src/**/*.{ts,tsx}'. A glob without '/' matches the file name at any depth.",
+      description: "Glob of files to search. Without '/' it matches file names at any depth ('*.{ts,tsx}'); with '/' it is relative to path ('src/**/*.ts').",
     },
-    exclude: { type: 'string', maxLength: 4096, description: 'Glob of files to skip, same syntax as include.' },
+    exclude: { type: 'string', maxLength: 4096, description: 'Glob of files to skip, as include.' },
     output_mode: {
       type: 'string',
       enum: ['content', 'files_with_matches', 'count'],
-      description:
-        "'content' (default): matching lines with line numbers; 'files_with_matches': only the paths of files that match; 'count': number of matching lines per file.",
+      description: "content (default): matching lines; files_with_matches: paths only; count: lines per file.",
     },
-    case_insensitive: { type: 'boolean', default: false, description: 'Ignore case when matching.' },
-    fixed_strings: { type: 'boolean', default: false, description: 'Treat pattern as a literal string, not a regex.' },
-    word: { type: 'boolean', default: false, description: 'Match whole words only.' },
-    multiline: {
-      type: 'boolean',
-      default: false,
-      description: "Let the pattern match across lines ('.' also matches newlines). A match is reported at its first line.",
-    },
-    invert_match: { type: 'boolean', default: false, description: 'Report the lines that do NOT match.' },
-    context_lines: { type: 'integer', minimum: 0, description: 'Lines of context before and after each match.' },
-    before_lines: { type: 'integer', minimum: 0, description: 'Lines of context before each match.' },
-    after_lines: { type: 'integer', minimum: 0, description: 'Lines of context after each match.' },
-    max_results: {
-      type: 'integer',
-      minimum: 1,
-      description:
-        'Maximum results to return: matching lines (content) or files (files_with_matches, count). Default 100, capped at 1000.',
-    },
-    max_matches_per_file: { type: 'integer', minimum: 1, description: 'Stop after this many matching lines in one file.' },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Skip this many results first; pass the next_offset of a truncated answer to get the next page.',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description:
-        'Also search files excluded by files.exclude / search.exclude (e.g. node_modules). Denied paths stay denied.',
-    },
+    case_insensitive: { type: 'boolean', description: 'Ignore case.' },
+    fixed_strings: { type: 'boolean', description: 'pattern is literal text.' },
+    word: { type: 'boolean', description: 'Whole words only.' },
+    multiline: { type: 'boolean', description: "A match may span lines ('.' matches newlines)." },
+    invert_match: { type: 'boolean', description: 'Report the lines that do not match.' },
+    context_lines: { type: 'integer', minimum: 0, description: 'Lines of context before and after.' },
+    before_lines: { type: 'integer', minimum: 0, description: 'Lines of context before.' },
+    after_lines: { type: 'integer', minimum: 0, description: 'Lines of context after.' },
+    max_results: { type: 'integer', minimum: 1, description: 'Lines (content) or files per page; default 100, at most 1000.' },
+    max_matches_per_file: { type: 'integer', minimum: 1, description: 'Matching lines per file at most.' },
+    offset: { type: 'integer', minimum: 0, description: 'Results to skip: the next_offset of a truncated answer.' },
+    include_ignored: { type: 'boolean', description: 'Also search what .gitignore and files/search.exclude leave out (node_modules).' },
   },
   required: ['pattern'],
   additionalProperties: false,
@@ -86,41 +61,15 @@ export const GLOB_SCHEMA: ObjectSchema = {
       type: 'string',
       minLength: 1,
       maxLength: 2048,
-      description:
-        "Glob relative to the base directory ('*.go' matches only in the base, '**/*.go' at any depth; supports *, **, ?, [abc], {a,b}), or an absolute glob whose static prefix becomes the base.",
+      description: "Glob relative to path: '*.go' only in it, '**/*.go' at any depth; *, **, ?, [abc], {a,b}. An absolute glob sets its own base.",
     },
-    path: {
-      type: 'string',
-      maxLength: 4096,
-      description:
-        'Base directory: absolute, or relative to a workspace folder (a leading folder name selects that folder in a multi-root workspace). Default: all workspace folders.',
-    },
-    mode: {
-      type: 'string',
-      enum: ['glob', 'regex'],
-      description: "'glob' (default), or 'regex': pattern is a JavaScript regex tested against the base-relative path.",
-    },
-    max_depth: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Maximum directory depth below the base (1 = only files directly in the base). 0 = unlimited.',
-    },
-    max_results: { type: 'integer', minimum: 1, description: 'Maximum paths to return. Default 1000.' },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Skip this many paths first; pass the next_offset of a truncated answer to get the next page.',
-    },
-    sort: {
-      type: 'string',
-      enum: ['path', 'mtime'],
-      description: "'path' (default): workspace folder order, then path; 'mtime': most recently modified first.",
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also list files excluded by files.exclude / search.exclude. Denied paths stay hidden.',
-    },
+    path: { type: 'string', maxLength: 4096, description: 'Base directory, absolute or relative to a workspace folder (default: all folders).' },
+    mode: { type: 'string', enum: ['glob', 'regex'], description: 'regex: pattern is a JavaScript regex on the base-relative path.' },
+    max_depth: { type: 'integer', minimum: 0, description: 'Directory levels below the base (1: the base only); 0: no limit.' },
+    max_results: { type: 'integer', minimum: 1, description: 'Paths per page; default 1000.' },
+    offset: { type: 'integer', minimum: 0, description: 'Paths to skip: the next_offset of a truncated answer.' },
+    sort: { type: 'string', enum: ['path', 'mtime'], description: 'path (default), or mtime: newest first, each with its time.' },
+    include_ignored: { type: 'boolean', description: 'Also list what .gitignore and files/search.exclude leave out.' },
   },
   required: ['pattern'],
   additionalProperties: false,

@@ -5,7 +5,7 @@ import { runGlob } from '../engine/glob';
 import { CancelledError, guardContext, onceEach, runGrep, type SearchEnvironment } from '../engine/grep';
 import { Confirmations } from '../engine/confirmations';
 import { prepareMessages, type ToolName } from '../engine/invocation';
-import { renderGlob, renderGrep } from '../engine/printer';
+import { logSummary, renderGlob, renderGrep } from '../engine/printer';
 import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
@@ -33,15 +33,6 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     overrides,
     untitled: untitledDocuments(),
   };
-}
-
-interface Summary {
-  base_path: unknown;
-  elapsed_ms: number;
-  files_searched?: number;
-  files_matched?: number;
-  total?: number;
-  skipped: unknown;
 }
 
 /**
@@ -76,7 +67,7 @@ function chatInlineLimit(): number | undefined {
 }
 
 /**
- * The output budget of one call (SPEC §3): the model's token budget, counted with its tokenizer, when
+ * The output budget of one call (docs/tools.md, "Notes"): the model's token budget, counted with its tokenizer, when
  * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`. Inside a chat request
  * the answer also stays below the size Copilot would move out of the model's sight.
  */
@@ -101,7 +92,7 @@ async function invokeEngine<T>(
   options: vscode.LanguageModelToolInvocationOptions<T>,
   token: vscode.CancellationToken,
   log: vscode.LogOutputChannel,
-  run: (input: unknown, env: SearchEnvironment, budget: OutputBudget) => Promise<string>,
+  run: (input: unknown, env: SearchEnvironment, budget: OutputBudget) => Promise<{ text: string; summary: string }>,
 ): Promise<vscode.LanguageModelToolResult> {
   const input = options.input;
   log.info(`${tool} ${JSON.stringify(input)}`);
@@ -120,13 +111,8 @@ async function invokeEngine<T>(
       warn: onceEach((message) => log.warn(`${tool}: ${message}`)),
     };
     const budget = outputBudget(options, env.config.maxOutputBytes, token);
-    const text = await run(input, env, budget);
-    const summary = JSON.parse(text) as Summary;
-    log.info(
-      `${tool} done: base ${JSON.stringify(summary.base_path)}, ${summary.files_searched ?? summary.total} files, ` +
-        `${summary.files_matched ?? summary.total} matched, skipped ${JSON.stringify(summary.skipped)}, ${summary.elapsed_ms} ms, ` +
-        `${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`,
-    );
+    const { text, summary } = await run(input, env, budget);
+    log.info(`${tool} done: ${summary}, ${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`);
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   } catch (error) {
     if (error instanceof CancelledError) {
@@ -164,7 +150,10 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
-    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => renderGrep(await runGrep(input, env), budget));
+    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
+      const report = await runGrep(input, env);
+      return { text: await renderGrep(report, budget), summary: logSummary(report) };
+    });
   }
 }
 
@@ -176,6 +165,9 @@ export class GlobTool implements vscode.LanguageModelTool<GlobInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GlobInput>, token: vscode.CancellationToken) {
-    return invokeEngine('glob', options, token, this.log, async (input, env, budget) => renderGlob(await runGlob(input, env), budget));
+    return invokeEngine('glob', options, token, this.log, async (input, env, budget) => {
+      const report = await runGlob(input, env);
+      return { text: await renderGlob(report, budget), summary: logSummary(report) };
+    });
   }
 }

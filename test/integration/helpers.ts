@@ -1,7 +1,7 @@
 /** Helpers for integration tests: call a tool the way an extension would, and read the JSON answer. */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { GlobAnswer, GrepAnswer } from '../support/answers';
+import { readAnswer, type GlobAnswer, type GrepAnswer } from '../support/answers';
 
 export type { GlobAnswer, GrepAnswer };
 
@@ -15,8 +15,8 @@ export async function invokeText(tool: 'grep' | 'glob', input: object): Promise<
 }
 
 /** Invokes a tool and parses its JSON answer. */
-export async function invokeJson<T = Record<string, unknown>>(tool: 'grep' | 'glob', input: object): Promise<T> {
-  return JSON.parse(await invokeText(tool, input)) as T;
+export async function invokeJson<T extends GrepAnswer | GlobAnswer>(tool: 'grep' | 'glob', input: object): Promise<T> {
+  return readAnswer<T>(await invokeText(tool, input));
 }
 
 /** Invokes a tool that must fail and returns the error message the model would see. */

@@ -1,4 +1,7 @@
-/** The JSON the model receives from each tool (SPEC §3, §4), as the tests read it. */
+/**
+ * The JSON the model receives from each tool (docs/tools.md), as the tests read it: `readAnswer` fills in
+ * what an answer leaves out by contract (zero skip counters, no notes, not truncated, content mode).
+ */
 
 export interface GrepContentMatch {
   line: number;
@@ -12,12 +15,12 @@ export type SkipCountsJson = { binary: number; too_large: number; denied: number
 /** What both tools' answers carry. */
 interface AnswerCommon {
   pattern: string;
-  base_path: string | string[];
+  /** Left out when the call gave no path (all workspace folders). */
+  base_path?: string | string[];
   truncated: boolean;
   next_offset?: number;
   skipped: SkipCountsJson;
   timed_out?: boolean;
-  elapsed_ms: number;
   notes: string[];
 }
 
@@ -36,6 +39,60 @@ export interface GrepAnswer extends AnswerCommon {
 export interface GlobAnswer extends AnswerCommon {
   mode: string;
   files: string[];
-  count: number;
   total: number;
+}
+
+/**
+ * A file's compact lines ("42: text" results, "41- text" context) read back as results with their
+ * context: context lines right after a result (consecutive numbers) are its `after`, the others the
+ * next result's `before`.
+ */
+export function readLines(lines: readonly string[]): GrepContentMatch[] {
+  const matches: GrepContentMatch[] = [];
+  let pending: string[] = [];
+  let previous = 0;
+  for (const row of lines) {
+    const parsed = /^(\d+)([:-]) ([\s\S]*)$/.exec(row);
+    if (!parsed) throw new Error(`not a compact line: ${JSON.stringify(row)}`);
+    const line = Number(parsed[1]);
+    const text = parsed[3];
+    const last = matches[matches.length - 1];
+    if (parsed[2] === ':') {
+      matches.push({ line, text, ...(pending.length > 0 ? { before: pending } : {}) });
+      pending = [];
+    } else if (last && pending.length === 0 && line === previous + 1) {
+      (last.after ??= []).push(text);
+    } else {
+      pending.push(text);
+    }
+    previous = line;
+  }
+  return matches;
+}
+
+/** The answer text parsed, with the fields an answer leaves out when they say nothing set to their meaning. */
+export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
+  const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
+  const zero: SkipCountsJson = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
+  const filled: Record<string, unknown> = { ...answer, truncated: answer.truncated === true, skipped: { ...zero, ...answer.skipped }, notes: answer.notes ?? [] };
+  if (!('output_mode' in answer) && !('files_searched' in answer)) {
+    filled.mode = answer.mode ?? 'glob';
+    // A whole page leaves out its total: the files listed.
+    filled.total ??= (answer.files as unknown[]).length;
+    // sort "mtime" lists { file, mtime }: the tests read the paths (the times are checked on the raw answer).
+    filled.files = (answer.files as Array<string | { file: string }>).map((f) => (typeof f === 'string' ? f : f.file));
+  } else {
+    // returned_matches / returned_files are printed only for a cut page: otherwise the page holds every result.
+    const mode = (filled.output_mode = answer.output_mode ?? 'content');
+    const files = (answer.files as Array<{ file: string; lines?: string[] } | string>).map((f) =>
+      typeof f === 'object' && f.lines ? { file: f.file, matches: readLines(f.lines) } : f,
+    ) as Array<{ file: string; matches?: unknown[] } | string>;
+    filled.files = files;
+    // A whole page leaves out its counts: every result is on it.
+    if (mode === 'content') filled.returned_matches ??= files.reduce((n, f) => n + (typeof f === 'string' ? 0 : (f.matches?.length ?? 0)), 0);
+    else filled.returned_files ??= files.length;
+    if (mode === 'content') filled.total_matches ??= filled.returned_matches;
+    filled.files_matched ??= files.length;
+  }
+  return filled as unknown as T;
 }

@@ -10,7 +10,7 @@ import { renderGlob, renderGrep } from '../../src/engine/printer';
 import { readFileCapped } from '../../src/engine/reader';
 import type { WorkspaceFolder } from '../../src/engine/roots';
 import { NodeFileSource } from '../../src/engine/walker';
-import type { GlobAnswer, GrepAnswer, GrepContentMatch } from '../support/answers';
+import { readAnswer, type GlobAnswer, type GrepAnswer, type GrepContentMatch } from '../support/answers';
 
 /** A temp directory (real path, so symlinked tmp dirs do not confuse path checks), removed by `remove()`. */
 export class Fixture {
@@ -88,12 +88,21 @@ export function makeEnv(workspace: string | WorkspaceFolder[], options: EnvOptio
 export type { GrepContentMatch, GrepAnswer, GlobAnswer } from '../support/answers';
 
 /** Runs grep and parses exactly the text the model would receive (within grepTools.maxOutputBytes, as the CLI). */
+/** The answer exactly as the model receives it, parsed (no field filled in). */
+export async function grepRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
+  return JSON.parse(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+}
+
+export async function globRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
+  return JSON.parse(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+}
+
 export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
-  return JSON.parse(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes))) as GrepAnswer;
+  return readAnswer<GrepAnswer>(await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes)));
 }
 
 export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
-  return JSON.parse(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes))) as GlobAnswer;
+  return readAnswer<GlobAnswer>(await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes)));
 }
 
 export function contentFiles(json: GrepAnswer): Array<{ file: string; matches: GrepContentMatch[] }> {

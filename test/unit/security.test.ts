@@ -8,6 +8,7 @@
  * lies in a workspace folder (or a confirmed outside base) and neither it nor a directory above it
  * matches a denied rule (case-insensitively).
  */
+import { readAnswer, type GlobAnswer, type GrepAnswer } from '../support/answers';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
@@ -237,7 +238,7 @@ async function checkRow(row: Row, fx: Fixture, never: readonly string[]): Promis
   await recorder.record(async () => {
     try {
       const text = row.tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
-      output = JSON.parse(text) as typeof output;
+      output = readAnswer<GrepAnswer | GlobAnswer>(text);
     } catch (error) {
       failure = error as Error;
     }

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { readAnswer } from '../../support/answers';
 import { folderPath, invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 /** The exact call a budget note gives: `… Call again with {…} to continue.` */
@@ -51,7 +52,7 @@ describe('the answer the model receives: budget, paging, context', () => {
       const input = { pattern: 'needle-7c1', path: 'answer-tmp/many', max_results: 1000 };
       const text = await invokeText('grep', input);
       assert.ok(Buffer.byteLength(text) <= 1024, `${Buffer.byteLength(text)} bytes`);
-      const first = JSON.parse(text) as GrepAnswer;
+      const first = readAnswer<GrepAnswer>(text);
       const shown = first.returned_matches!;
       assert.ok(shown > 0 && shown < FILES * PER_FILE);
       assert.deepStrictEqual(lines(first, dir()), expected.slice(0, shown));
@@ -60,6 +61,8 @@ describe('the answer the model receives: budget, paging, context', () => {
       assert.strictEqual(first.next_offset, shown);
       assert.deepStrictEqual(first.notes, [
         `Output budget reached (1024 bytes): showing ${shown} of ${FILES * PER_FILE} matches (1-${shown}). Call again with ${JSON.stringify({ ...input, offset: shown })} to continue.`,
+        // The files the page leaves out, within a quarter of the budget: counted, and the call that lists them.
+        `${FILES - Math.ceil(shown / PER_FILE)} more matching files are not on this page. All of them: {"pattern":"needle-7c1","path":"answer-tmp/many","output_mode":"files_with_matches"}, or "count" for lines per file.`,
       ]);
       // The call the note gives starts exactly where this answer stopped.
       const second = await invokeJson<GrepAnswer>('grep', continuation(first));
@@ -74,7 +77,7 @@ describe('the answer the model receives: budget, paging, context', () => {
       while (input) {
         const text = await invokeText('grep', input);
         assert.ok(Buffer.byteLength(text) <= 1024);
-        const answer = JSON.parse(text) as GrepAnswer;
+        const answer = readAnswer<GrepAnswer>(text);
         seen.push(...lines(answer, dir()));
         input = answer.next_offset === undefined ? undefined : continuation(answer);
         assert.ok(++calls < 100);
@@ -85,11 +88,11 @@ describe('the answer the model receives: budget, paging, context', () => {
 
     it('glob answers stay within the budget too', async () => {
       const text = await invokeText('glob', { pattern: '**/*.txt', path: 'answer-tmp', max_results: 1000 });
-      const answer = JSON.parse(text) as GlobAnswer;
+      const answer = readAnswer<GlobAnswer>(text);
       assert.ok(Buffer.byteLength(text) <= 1024);
       assert.strictEqual(answer.total, FILES + 2);
-      assert.ok(answer.count < answer.total && answer.truncated && answer.next_offset === answer.count);
-      assert.deepStrictEqual(continuation(answer), { pattern: '**/*.txt', path: 'answer-tmp', max_results: 1000, offset: answer.count });
+      assert.ok(answer.files.length < answer.total && answer.truncated && answer.next_offset === answer.files.length);
+      assert.deepStrictEqual(continuation(answer), { pattern: '**/*.txt', path: 'answer-tmp', max_results: 1000, offset: answer.files.length });
     });
   });
 
@@ -105,7 +108,7 @@ describe('the answer the model receives: budget, paging, context', () => {
       const part = result.content[0];
       assert.ok(part instanceof vscode.LanguageModelTextPart);
       assert.ok(Math.ceil(part.value.length / 4) <= 400, `${Math.ceil(part.value.length / 4)} tokens`);
-      return JSON.parse(part.value) as GrepAnswer;
+      return readAnswer<GrepAnswer>(part.value);
     };
     const first = await invoke(input);
     assert.ok(counted.length > 1, 'countTokens was called');
@@ -117,7 +120,7 @@ describe('the answer the model receives: budget, paging, context', () => {
   });
 
   describe('paging with offset and max_results: disjoint, gap-free pages', () => {
-    async function pages<T extends { next_offset?: number; truncated: boolean }>(tool: 'grep' | 'glob', input: object): Promise<T[]> {
+    async function pages<T extends GrepAnswer | GlobAnswer>(tool: 'grep' | 'glob', input: object): Promise<T[]> {
       const all: T[] = [];
       let offset: number | undefined = 0;
       while (offset !== undefined) {

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { readAnswer } from '../../support/answers';
 import { execFile } from 'child_process';
 import * as path from 'path';
 import { promisify } from 'util';
@@ -11,7 +12,7 @@ describe('grep in a single-folder workspace', () => {
   it('content mode returns the SPEC JSON with absolute paths, lines and exact totals', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO' });
     assert.strictEqual(answer.pattern, 'TODO');
-    assert.strictEqual(answer.base_path, root());
+    assert.strictEqual(answer.base_path, undefined, 'the workspace folder: the default, not repeated');
     assert.strictEqual(answer.output_mode, 'content');
     assert.deepStrictEqual(answer.files, [
       { file: abs('docs/notes.md'), matches: [{ line: 4, text: 'TODO: document the logout flow.' }] },
@@ -84,11 +85,10 @@ describe('grep in a single-folder workspace', () => {
 
   it('the CLI prints the same answer for the same workspace', async () => {
     const input = { pattern: 'name|TODO', output_mode: 'content', context_lines: 1, include: 'src/**' };
-    const fromTool = JSON.parse(await invokeText('grep', input)) as GrepAnswer;
+    const fromTool = readAnswer<GrepAnswer>(await invokeText('grep', input));
     const cli = path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
     const { stdout } = await promisify(execFile)(process.execPath, [cli, 'grep', JSON.stringify(input), '--workspace', root()]);
-    const fromCli = JSON.parse(stdout) as GrepAnswer;
-    fromTool.elapsed_ms = fromCli.elapsed_ms = 0;
+    const fromCli = readAnswer<GrepAnswer>(stdout);
     // The CLI does not read VS Code settings (here files.exclude hides .vscode), so only src/** is compared.
     assert.deepStrictEqual(fromTool, fromCli);
     assert.ok(fromTool.total_matches! > 5);

@@ -83,10 +83,9 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
       ['grep', { pattern: TOKEN, path: 'guard-tmp', include: '*.ts', context_lines: 1 }],
       ['glob', { pattern: '**', path: 'guard-tmp' }],
     ] as const) {
-      const fromTool = JSON.parse(await invokeText(tool, input)) as { elapsed_ms: number };
+      const fromTool = JSON.parse(await invokeText(tool, input)) as object;
       const { stdout } = await promisify(execFile)(process.execPath, [cli, tool, JSON.stringify(input), '--workspace', root()]);
-      const fromCli = JSON.parse(stdout) as { elapsed_ms: number };
-      fromTool.elapsed_ms = fromCli.elapsed_ms = 0;
+      const fromCli = JSON.parse(stdout) as object;
       assert.deepStrictEqual(fromTool, fromCli, `${tool} ${JSON.stringify(input)}`);
     }
   });

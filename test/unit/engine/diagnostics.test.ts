@@ -66,8 +66,47 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME/bin" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
       ]);
+    });
+
+    it('checks the literal reading of a half-escaped pattern: its escapes undone, "$" named as an anchor', async () => {
+      const dollar = await grepJson({ pattern: '"$HOME\\/bin"' }, env);
+      assert.deepStrictEqual(suggestions(dollar), [
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "\\"$HOME/bin\\"" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
+      ]);
+    });
+
+    it('a file over the size limit: an empty answer says whether the pattern occurs in it, with its size and first matching line', async () => {
+      const big = new Fixture('grep-tools-large-');
+      try {
+        big.files({ 'gen/bundle.js': `${'// filler line\n'.repeat(200)}function createProgram(root) {}\n`, 'src/a.js': 'createProgramme();\n' });
+        const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
+        const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
+        assert.deepStrictEqual(json.notes, [
+          'No matches in 1 files searched; skipped 1 over the size limit.',
+          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, 1 matching line, first at line 201: "function createProgram(root) {}"). ` +
+            'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.',
+        ]);
+        // Absent there too: it says so, briefly.
+        const none = await grepJson({ pattern: 'nowhere-zz' }, small);
+        assert.strictEqual(none.notes[1], '1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.');
+      } finally {
+        big.remove();
+      }
+    });
+
+    it('an invalid regex that is valid literal text: the error gives the literal count, its first match and the call', async () => {
+      await assert.rejects(runGrep({ pattern: 'users[id' }, env), (error: Error) => {
+        assert.strictEqual(
+          error.message,
+          `Invalid regular expression "users[id": Unterminated character class. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally. ` +
+            `As literal text the pattern matches 1 line in 1 file (first: ${p('src/userService.ts')}:2 "find(id: string) { return db.users[id]; }"). Call again with {"pattern":"users[id","fixed_strings":true}.`,
+        );
+        return true;
+      });
+      // Not found literally either: the error alone.
+      await assert.rejects(runGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
     });
 
     it('suggests the include glob at any depth when the anchored one matched no file', async () => {

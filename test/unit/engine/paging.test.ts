@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { readAnswer } from '../../support/answers';
 import { byteBudget } from '../../../src/engine/budget';
 import { runGlob } from '../../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
@@ -9,13 +10,13 @@ import { contentFiles, countFiles, Fixture, makeEnv, pathFiles, rel, type GlobAn
 async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
   const text = await renderGrep(await runGrep(input, env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
-  return JSON.parse(text) as GrepAnswer;
+  return readAnswer<GrepAnswer>(text);
 }
 
 async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
   const text = await renderGlob(await runGlob(input, env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
-  return JSON.parse(text) as GlobAnswer;
+  return readAnswer<GlobAnswer>(text);
 }
 
 /** The call a budget note gives: `Call again with {…} to continue.` */
@@ -104,7 +105,7 @@ describe('paging through a large result (max_results and the output budget)', ()
 
   it('glob: every path exactly once', async () => {
     const pages = await pageThrough({ pattern: '**/*.ts' }, (input) => globJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })));
-    assert.ok(pages.length > 3);
+    assert.ok(pages.length > 2, `${pages.length} pages`);
     for (const page of pages) assert.strictEqual(page.total, FILES);
     assert.deepStrictEqual(pages.flatMap((page) => page.files.map((f) => rel(fx.root, f))), [...new Set(expected.map((e) => e.split(':')[0]))]);
   });

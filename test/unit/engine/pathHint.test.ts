@@ -29,6 +29,9 @@ describe('engine/pathHint (the hint of "Path not found")', () => {
       'ws/README.md': 'x\n',
       'ws/server.pem': 'KEY\n',
       'ws/server.pen': 'x\n',
+      'ws/tools/crates/searcher/lib.rs': 'x\n',
+      'ws/tools/crates/searcher/src/mod.rs': 'x\n',
+      'ws/secrets/crates/searcher/key.rs': 'x\n',
       'outside/secret-plans/a.txt': 'x\n',
     });
     fx.symlink(fx.path('outside'), 'ws/linked');
@@ -68,6 +71,16 @@ describe('engine/pathHint (the hint of "Path not found")', () => {
     });
     assert.deepStrictEqual(recorder.listed(), []);
     assert.deepStrictEqual(recorder.opened(), []);
+  });
+
+  it('when the first folder is left out: the existing paths that end with the path, or whose first name is close, with the files they hold; never a denied one', async () => {
+    assert.strictEqual(await notFoundHint(`${ws}/crates/searcher`, ctx()), ` Did you mean ${ws}/tools/crates/searcher (2 files)?`, 'not secrets/crates/searcher');
+    assert.strictEqual(await notFoundHint(`${ws}/crate/searcher`, ctx()), ` Did you mean ${ws}/tools/crates/searcher (2 files)?`);
+    assert.strictEqual(await notFoundHint(`${ws}/searcher/src/mod.rs`, ctx()), ` Did you mean ${ws}/tools/crates/searcher/src/mod.rs (a file)?`);
+    assert.strictEqual(await notFoundHint(`${ws}/crates/nothing`, ctx()), '');
+    const recorder = new FsRecorder();
+    await recorder.record(() => notFoundHint(`${ws}/crates/searcher`, ctx()));
+    assert.ok(recorder.listed().every((path) => !path.includes('secrets')), `never lists a denied directory: ${recorder.listed().join(', ')}`);
   });
 
   it('is part of the guard\'s "Path not found" message', async () => {

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { readAnswer, type GrepAnswer } from '../../support/answers';
 import { byteBudget } from '../../../src/engine/budget';
 import type { GlobReport } from '../../../src/engine/glob';
 import type { GrepReport } from '../../../src/engine/grep';
@@ -21,6 +22,8 @@ function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
     skipped: emptySkips(),
     timedOut: false,
     elapsedMs: 12,
+    matched: [],
+    largeFiles: [],
     ...overrides,
   };
 }
@@ -57,21 +60,19 @@ describe('engine/printer', () => {
         JSON.stringify({
           pattern: 'def authenticate',
           base_path: '/abs/workspace/src',
-          output_mode: 'content',
           files: [
             {
               file: '/abs/workspace/src/auth/client.py',
-              matches: [{ line: 42, text: 'def authenticate(self, username, password):', before: ['    # Validate credentials'], after: ['        return False'] }],
+              lines: ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
             },
           ],
           total_matches: 57,
           returned_matches: 50,
-          files_searched: 1234,
           files_matched: 12,
+          files_searched: 1234,
           truncated: true,
           next_offset: 50,
-          skipped: { binary: 3, too_large: 1, denied: 2, unreadable: 0, outside_workspace: 0 },
-          elapsed_ms: 84,
+          skipped: { binary: 3, too_large: 1, denied: 2 },
           notes: ['Showing matches 1-50 of 57. Call again with offset 50 for more, or narrow the search.'],
         }),
       );
@@ -92,12 +93,12 @@ describe('engine/printer', () => {
       assert.deepStrictEqual(json.notes, ['Showing files 1-1 of 2. Call again with offset 1 for more, or narrow the search.']);
     });
 
-    it('files_with_matches mode prints paths and returned_files only', () => {
+    it('files_with_matches mode prints paths, and returned_files only when the page is cut', () => {
       const json = JSON.parse(printGrep(grepReport({ outputMode: 'files_with_matches', files: ['/ws/a'], totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1 })));
       assert.deepStrictEqual(json.files, ['/ws/a']);
-      assert.strictEqual(json.returned_files, 1);
+      assert.strictEqual('returned_files' in json, false);
       assert.strictEqual('total_matches' in json, false);
-      assert.strictEqual(json.truncated, false);
+      assert.strictEqual('truncated' in json, false);
       assert.strictEqual('next_offset' in json, false);
     });
 
@@ -145,6 +146,39 @@ describe('engine/printer', () => {
     });
   });
 
+  describe('a cut page names the matching files it hides', () => {
+    it('lists them most relevant first, with counts and a looked-up first line, and the calls that list them all', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'WebpackError',
+          files: [{ file: '/ws/lib/Compilation.js', matches: [{ line: 5, text: 'new WebpackError()' }] }],
+          totalResults: 9,
+          returnedResults: 1,
+          totalMatches: 9,
+          filesMatched: 4,
+          nextOffset: 1,
+          matched: [
+            { file: '/ws/lib/Compilation.js', count: 3 },
+            { file: '/ws/test/Error.test.js', count: 4 },
+            { file: '/ws/lib/Stats.js', count: 1 },
+            { file: '/ws/lib/WebpackError.js', count: 1 },
+          ],
+          firstLines: new Map([['/ws/lib/WebpackError.js', { line: 17, text: 'class WebpackError extends Error {' }]]),
+          input: { pattern: 'WebpackError', max_results: 1 },
+        }),
+      );
+      assert.deepStrictEqual(notes.slice(1), [
+        '3 more matching files are not on this page: /ws/lib/WebpackError.js (1; 17: "class WebpackError extends Error {"), /ws/lib/Stats.js (1), /ws/test/Error.test.js (4). ' +
+          'All of them: {"pattern":"WebpackError","output_mode":"files_with_matches"}, or "count" for lines per file.',
+      ]);
+    });
+
+    it('says nothing of hidden files when every matching file is on the page', () => {
+      const notes = grepNotes(grepReport({ files: [{ file: '/ws/a.js', matches: [{ line: 1, text: 'TODO' }] }], totalResults: 2, returnedResults: 1, filesMatched: 1, nextOffset: 1, matched: [{ file: '/ws/a.js', count: 2 }] }));
+      assert.strictEqual(notes.length, 1);
+    });
+  });
+
   describe('printGlob and globNotes', () => {
     it('prints the documented fields', () => {
       const text = printGlob(globReport({ files: ['/ws/a.ts', '/ws/b.ts'], total: 3, nextOffset: 2 }));
@@ -152,15 +186,11 @@ describe('engine/printer', () => {
         text,
         JSON.stringify({
           pattern: '*.ts',
-          mode: 'glob',
           base_path: '/ws',
           files: ['/ws/a.ts', '/ws/b.ts'],
-          count: 2,
           total: 3,
           truncated: true,
           next_offset: 2,
-          skipped: emptySkips(),
-          elapsed_ms: 3,
           notes: ['Showing files 1-2 of 3. Call again with offset 2 for more, or narrow the search.'],
         }),
       );
@@ -204,25 +234,27 @@ describe('engine/printer', () => {
     });
 
     it('drops whole matches from the end, cutting inside a file, and says how to continue exactly', async () => {
-      const text = await renderGrep(page(10), byteBudget(1500));
-      assert.ok(Buffer.byteLength(text) <= 1500);
-      const json = JSON.parse(text);
-      const shown: number = json.returned_matches;
+      const text = await renderGrep(page(10), byteBudget(1000));
+      assert.ok(Buffer.byteLength(text) <= 1000);
+      const json = readAnswer<GrepAnswer>(text);
+      const shown = json.returned_matches!;
       assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
+      assert.deepStrictEqual(JSON.parse(text).files, [{ file: '/ws/a.ts', lines: Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) }]);
       assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
       assert.strictEqual(json.total_matches, 75);
       assert.strictEqual(json.truncated, true);
       assert.strictEqual(json.next_offset, 10 + shown);
       assert.deepStrictEqual(json.notes, [
-        `Output budget reached (1500 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
+        `Output budget reached (1000 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
       ]);
     });
 
     it('keeps whole files of the first files when the cut falls in a later one', async () => {
-      const json = JSON.parse(await renderGrep(page(), byteBudget(2500)));
-      assert.ok(json.returned_matches > 20 && json.returned_matches < 40);
-      assert.strictEqual(json.files[0].matches.length, 20);
-      assert.strictEqual(json.files[1].matches.length, json.returned_matches - 20);
+      const json = readAnswer<GrepAnswer>(await renderGrep(page(), byteBudget(2000)));
+      const shown = json.returned_matches!;
+      assert.ok(shown > 20 && shown < 40, `${shown} matches fit`);
+      assert.strictEqual((json.files[0] as { matches: unknown[] }).matches.length, 20);
+      assert.strictEqual((json.files[1] as { matches: unknown[] }).matches.length, shown - 20);
     });
 
     it('says so when not even one result fits, and continues from the same offset', async () => {
@@ -257,11 +289,12 @@ describe('engine/printer', () => {
       const text = await renderGlob(report, byteBudget(4096));
       assert.ok(Buffer.byteLength(text) <= 4096);
       const json = JSON.parse(text);
-      assert.deepStrictEqual(json.files, files.slice(0, json.count));
+      const shown: number = json.files.length;
+      assert.deepStrictEqual(json.files, files.slice(0, shown));
       assert.strictEqual(json.total, 400);
       assert.strictEqual(json.truncated, true);
-      assert.strictEqual(json.next_offset, json.count);
-      assert.deepStrictEqual(json.notes, [`Output budget reached (4096 bytes): showing ${json.count} of 400 files (1-${json.count}). Call again with {"pattern":"**/*.ts","offset":${json.count}} to continue.`]);
+      assert.strictEqual(json.next_offset, shown);
+      assert.deepStrictEqual(json.notes, [`Output budget reached (4096 bytes): showing ${shown} of 400 files (1-${shown}). Call again with {"pattern":"**/*.ts","offset":${shown}} to continue.`]);
       assert.strictEqual(await renderGlob(report, byteBudget(1_000_000)), printGlob(report));
     });
   });
@@ -301,7 +334,7 @@ describe('engine/printer', () => {
       );
       assert.deepStrictEqual(notes, [
         'The include glob "lib/*.sh" matched no file under the search path.',
-        'As a regular expression the pattern matches nothing; as literal text (fixed_strings) it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
+        'As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME" it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
         'The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 3 lines in 2 files. Call again with {"pattern":"$HOME","include":"**/lib/*.sh"}.',
       ]);
     });

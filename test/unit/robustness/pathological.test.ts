@@ -8,6 +8,7 @@
  * The many-files case makes 100,000 files (about 12 s here, creating them included); PATHOLOGICAL_FILES=N
  * changes the count (a multiple of 500).
  */
+import { readAnswer } from '../../support/answers';
 import * as assert from 'assert';
 import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -33,7 +34,7 @@ describe('pathological trees', function () {
   after(() => pool.dispose());
 
   const env = (root: string, options: EnvOptions = {}): SearchEnvironment => ({ ...makeEnv(root, options), pool });
-  const grep = async (input: object, e: SearchEnvironment) => JSON.parse(await renderGrep(await runGrep(input, e), byteBudget(51_200))) as GrepAnswer;
+  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await runGrep(input, e), byteBudget(51_200)));
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {
@@ -146,7 +147,7 @@ describe('pathological trees', function () {
         ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });
       assert.strictEqual(run.status, 0, run.stderr);
-      const json = JSON.parse(run.stdout) as GrepAnswer;
+      const json = readAnswer<GrepAnswer>(run.stdout);
       assert.deepStrictEqual(json.files, [{ file: fx.path('ok.txt'), count: 1 }]);
       assert.deepStrictEqual(json.skipped, { ...noSkips, unreadable: 1 });
     });
@@ -262,7 +263,7 @@ describe('pathological trees', function () {
     it('the CLI prints JSON for them, a leading-dash name is not taken for an option', async () => {
       const { code, stdout } = await cli(['glob', '{"pattern":"-*"}', '--workspace', fx.root]);
       assert.strictEqual(code, 0);
-      const json = JSON.parse(stdout!) as GlobAnswer;
+      const json = readAnswer<GlobAnswer>(stdout!);
       assert.deepStrictEqual(json.files, [fx.path('--include=x.txt'), fx.path('-rf.txt')]);
     });
   });
