@@ -35,7 +35,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     if (rest[i] === '--workspace' && rest[i + 1] !== undefined) workspaces.push(nodePath.resolve(rest[++i]));
     else if (rest[i] === '--allow-outside' && tool !== 'index') allowOutside = true;
     else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = nodePath.resolve(rest[++i]);
-    else if (rest[i] === '--no-index' && tool === 'grep') useIndex = false;
+    else if (rest[i] === '--no-index' && tool !== 'index') useIndex = false; // glob lists without the index; accepted so one command line serves both
     else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
   }
   let input: unknown;

@@ -52,6 +52,13 @@ describe('cli: the content index', () => {
     assert.deepStrictEqual(JSON.parse(on.stdout ?? '').files, [`${ws}/README.md`, `${ws}/lib/new.ts`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
   });
 
+  it('accepts --no-index for glob too, so one command line serves both tools', async () => {
+    const plain = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws]);
+    const noIndex = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws, '--no-index']);
+    assert.strictEqual(noIndex.code, 0, noIndex.stderr);
+    assert.strictEqual(withoutElapsed(noIndex.stdout), withoutElapsed(plain.stdout));
+  });
+
   it('refuses an --index-dir inside the workspace, naming the fix, and writes nothing there', async () => {
     const inside = nodePath.join(ws, '.index');
     const result = await main(['index', '--workspace', ws, '--index-dir', inside]);
