@@ -82,6 +82,12 @@ export interface CandidateFilter {
   pruned?: readonly PrunedEntry[];
   /** Whether the search asks for a file, or may find files in a directory, at this base-relative path. Default: include. */
   selects?: (relative: string, directory: boolean) => boolean;
+  /**
+   * The search's time limit for testing `include` / `exclude` (a glob within the limits can still take
+   * milliseconds per crafted name): once `at` has passed, every remaining candidate is refused and `expired`
+   * is set, so the search answers `timed_out` with what it found instead of testing names past its limit.
+   */
+  deadline?: { at: number; expired: boolean };
 }
 
 /**
@@ -145,6 +151,11 @@ export class CandidateFilterPass {
     if (this.seen) {
       if (this.seen.has(candidate.path)) return false;
       this.seen.add(candidate.path);
+    }
+    const deadline = this.filter.deadline;
+    if (deadline && (deadline.expired || ((this.include || this.exclude) && Date.now() > deadline.at))) {
+      deadline.expired = true;
+      return false;
     }
     if (this.include && !this.include(candidate.relative)) return false;
     const listed = this.listed[index];

@@ -144,7 +144,7 @@ function checkFilterGlobs(filter: { include?: string; exclude?: string }): void 
  */
 export async function openCandidates(
   bases: SearchBase[],
-  filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[] },
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[]; deadline?: { at: number; expired: boolean } },
   env: SearchEnvironment,
   skipped: SkipCounts,
 ): Promise<Iterable<Candidate>> {
@@ -159,7 +159,7 @@ export async function openCandidates(
     allowed: env.config.allowedPaths,
     warn: env.warn,
   };
-  const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
+  const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, deadline: filter.deadline };
   if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();
@@ -191,7 +191,7 @@ interface SearchTarget {
 /** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
 async function searchTarget(
   access: Access,
-  filter: { include?: string; exclude?: string; includeIgnored: boolean },
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; deadline?: { at: number; expired: boolean } },
   env: SearchEnvironment,
   skipped: SkipCounts,
 ): Promise<SearchTarget> {
@@ -279,9 +279,11 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const skipped = emptySkips();
 
   const access = await authorizeSearch(input.path, env);
+  // Testing include / exclude against the listed names shares the time limit (fileSource.ts).
+  const filterDeadline = { at: deadline, expired: false };
   const { basePaths, granted, candidates, overrides } = await searchTarget(
     access,
-    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true },
+    { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline },
     env,
     skipped,
   );
@@ -443,7 +445,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
       });
     }
   } finally {
-    if (stop.reason() === 'timeout') timedOut = true;
+    if (stop.reason() === 'timeout' || filterDeadline.expired) timedOut = true;
     stop.dispose();
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
     await Promise.allSettled(pending.slice(head).map((chunk) => chunk.outcomes));

@@ -73,6 +73,15 @@ describe('glob bombs', function () {
     assert.deepStrictEqual(next.files, [fx.path('src/app.ts')]);
   });
 
+  it('a slow include within the limits shares grep\'s time limit: timed_out, not minutes of testing names', async () => {
+    const started = Date.now();
+    const report = await runGrep({ pattern: 'x', include: '*a*a*ab', output_mode: 'files_with_matches' }, env);
+    const elapsed = Date.now() - started;
+    assert.strictEqual(report.timedOut, true);
+    // About 10 s of name tests before; now the limit (1 s) plus at most one name's test and the answer.
+    assert.ok(elapsed < 2_000, `answered after ${elapsed} ms`);
+  });
+
   it('extglobs are plain characters, as in VS Code\'s globs', async () => {
     fx.write('+(a|aa).txt', 'x\n');
     const report = await runGlob({ pattern: '+(a|aa).txt' }, env);
