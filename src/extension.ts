@@ -1,6 +1,7 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
+import { disposeResidentListings } from './vscode/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
 import { GlobTool, GrepTool } from './vscode/tools';
 
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     vscode.lm.registerTool('glob', tools.glob),
     ...registerCommands(context, log),
     { dispose: disposeSharedPool },
+    { dispose: disposeResidentListings },
   );
   return { tools };
 }

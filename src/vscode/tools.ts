@@ -10,6 +10,7 @@ import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
 import { dirtyDocuments, untitledDocuments } from './openDocuments';
+import { residentListings } from './residentListing';
 import { sharedPool } from './searchPool';
 import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
@@ -23,7 +24,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
       name: folder.name,
       path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
     })),
-    source: new FindFilesSource(token, overrides),
+    source: new FindFilesSource(token, overrides, residentListings()),
     config: readEngineConfig(),
     readFile: readFileCapped,
     allowOutside,
