@@ -14,6 +14,7 @@
 import { statSync } from 'fs';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../engine/fileSource';
+import { SETTLE_MS } from '../engine/index/builder';
 import { TimeSlices } from '../engine/timeSlices';
 import type { Candidate } from '../engine/types';
 
@@ -33,8 +34,11 @@ interface Resident extends BaseListing {
   startedAt: number;
 }
 
-/** File times are coarse: a directory whose change time is this close to the listing's start is treated as changed after it. */
-const CLOCK_MARGIN_MS = 2000;
+/**
+ * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
+ * this close to the listing's start is treated as changed after it, as the index treats a file.
+ */
+const CLOCK_MARGIN_MS = SETTLE_MS;
 /** Listings kept at once (different includes or paths); the least recently used goes first. */
 const MAX_LISTINGS = 6;
 
