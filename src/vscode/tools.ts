@@ -14,6 +14,7 @@ import { residentListings } from './residentListing';
 import { sharedPool } from './searchPool';
 import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
+import { currentIndex, noteIndexUse } from './workspaceIndexer';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
@@ -33,6 +34,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     pool: sharedPool(),
     overrides,
     untitled: untitledDocuments(),
+    index: currentIndex(),
   };
 }
 
@@ -157,6 +159,12 @@ async function prepare(tool: ToolName, input: unknown, token: vscode.Cancellatio
   };
 }
 
+/** The log line telling whether the content index answered a grep, and how many files it settled and read. */
+function indexLine(env: SearchEnvironment, indexed: { settled: number; read: number } | undefined): string {
+  if (indexed) return `grep index: ${indexed.settled} files settled by the index, ${indexed.read} read`;
+  return env.index ? 'grep index: not used (nothing in the pattern narrows the files, or invert_match)' : 'grep index: none yet (off, or still building): every file read';
+}
+
 export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
@@ -165,7 +173,12 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
-    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => renderGrep(await runGrep(input, env), budget));
+    return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
+      const report = await runGrep(input, env);
+      this.log.info(indexLine(env, report.indexed));
+      noteIndexUse(report.indexed);
+      return renderGrep(report, budget);
+    });
   }
 }
 

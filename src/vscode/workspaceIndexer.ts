@@ -1,0 +1,210 @@
+/**
+ * The content index in VS Code: built in the background after activation by a low-priority worker
+ * (dist/indexWorker.js) from the files a search of the whole workspace lists, kept in the extension's
+ * storage (`context.storageUri`, never in the workspace), and handed to each grep as `env.index`. The
+ * index settles only files whose size, times and inode are those it read (prejudge.ts), so a file
+ * changed since is read as without it; watcher events schedule a refresh, which reads only what changed.
+ * Progress shows in the status bar while it builds. `grepTools.index.enabled: false` turns it off.
+ */
+import * as nodePath from 'path';
+import { Worker } from 'worker_threads';
+import * as vscode from 'vscode';
+import type { BuildMessage, BuildRequest, BuildSummary } from '../engine/index/buildWorker';
+import { indexPrejudge, type SearchIndex } from '../engine/index/prejudge';
+import { loadIndex } from '../engine/index/store';
+
+/** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
+const REFRESH_DELAY_MS = 3000;
+/** The build starts this long after activation, so the first calls do not compete with it. */
+const START_DELAY_MS = 1000;
+/** The build pauses this share of its work time. */
+const PAUSE_RATIO = 0.25;
+
+export interface IndexState {
+  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'failed';
+  done: number;
+  total: number;
+  /** The last build's outcome. */
+  last?: BuildSummary;
+  /** Builds finished since activation. */
+  builds: number;
+  /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
+  lastUse?: { settled: number; read: number };
+}
+
+export interface IndexerOptions {
+  /** Where the index is kept; undefined (no folder open) turns the index off. */
+  storageDir: string | undefined;
+  /** The workspace folders' paths on disk; undefined when one is not on disk (a virtual folder). */
+  folders(): string[] | undefined;
+  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard). */
+  listFiles(): Promise<string[]>;
+  maxFileSize(): number;
+  log: vscode.LogOutputChannel;
+}
+
+const enabled = () => vscode.workspace.getConfiguration('grepTools').get<unknown>('index.enabled') !== false;
+
+export class WorkspaceIndexer implements vscode.Disposable {
+  readonly state: IndexState = { phase: 'waiting', done: 0, total: 0, builds: 0 };
+  private opened?: { index: SearchIndex; close(): void };
+  private worker?: Worker;
+  private timer?: NodeJS.Timeout;
+  /** Whether something changed while a build ran: another refresh follows it. */
+  private again = false;
+  private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly options: IndexerOptions) {
+    this.status.name = 'Grep Tools Index';
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const changed = () => this.schedule(REFRESH_DELAY_MS);
+    this.subscriptions.push(
+      this.status,
+      watcher,
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+      watcher.onDidChange(changed),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.close();
+        this.schedule(REFRESH_DELAY_MS);
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) this.schedule(REFRESH_DELAY_MS);
+      }),
+    );
+    this.openStored();
+    this.schedule(START_DELAY_MS);
+  }
+
+  /** The index a previous window stored, used at once: each file it would settle is checked against its stamp. */
+  private openStored(): void {
+    const dir = this.options.storageDir;
+    const folders = this.options.folders();
+    if (!enabled() || dir === undefined || folders === undefined) return;
+    const stored = loadIndex(dir);
+    if (!stored) return;
+    if (stored.meta.folders.length !== folders.length || stored.meta.folders.some((folder, i) => folder !== folders[i])) {
+      stored.close();
+      return;
+    }
+    this.opened = { index: indexPrejudge(stored.index), close: stored.close };
+  }
+
+  /** The index a search consults now, or undefined (off, or not built yet). */
+  search(): SearchIndex | undefined {
+    return enabled() ? this.opened?.index : undefined;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.worker) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.build(), delayMs);
+  }
+
+  private close(): void {
+    this.opened?.close();
+    this.opened = undefined;
+  }
+
+  private async build(): Promise<void> {
+    const dir = this.options.storageDir;
+    const folders = this.options.folders();
+    if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) {
+      this.state.phase = 'off';
+      this.close();
+      return;
+    }
+    this.state.phase = 'listing';
+    let paths: string[];
+    try {
+      paths = await this.options.listFiles();
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.state.phase = 'building';
+    this.state.done = 0;
+    this.state.total = paths.length;
+    this.showProgress();
+    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO };
+    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request });
+    this.worker = worker;
+    const ended = new Promise<BuildMessage | undefined>((resolve) => {
+      worker.on('message', (message: BuildMessage) => {
+        if (message.kind !== 'progress') return resolve(message);
+        this.state.done = message.done;
+        this.showProgress();
+      });
+      worker.on('error', (error) => resolve({ kind: 'failed', message: error.message }));
+      worker.on('exit', () => resolve(undefined));
+    });
+    const outcome = await ended;
+    this.worker = undefined;
+    void worker.terminate();
+    this.status.hide();
+    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
+    else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
+    if (this.again) {
+      this.again = false;
+      this.schedule(REFRESH_DELAY_MS);
+    }
+  }
+
+  private open(dir: string, summary: BuildSummary): void {
+    const stored = loadIndex(dir);
+    this.close();
+    if (stored) this.opened = { index: indexPrejudge(stored.index), close: stored.close };
+    this.state.phase = stored ? 'ready' : 'failed';
+    this.state.last = summary;
+    this.state.builds++;
+    this.options.log.info(
+      `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
+        `${summary.indexBytes} bytes on disk in ${dir}`,
+    );
+  }
+
+  private fail(error: unknown): void {
+    this.state.phase = 'failed';
+    this.options.log.warn(`index: not built (${error instanceof Error ? error.message : String(error)}); searches read every file`);
+  }
+
+  private showProgress(): void {
+    this.status.text = `$(sync~spin) Indexing ${this.state.done.toLocaleString('en-US')}/${this.state.total.toLocaleString('en-US')}`;
+    this.status.tooltip = 'Grep Tools is indexing the workspace; searches read every file until it is done.';
+    this.status.show();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    void this.worker?.terminate();
+    this.close();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}
+
+let shared: WorkspaceIndexer | undefined;
+
+export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
+  shared?.dispose();
+  shared = new WorkspaceIndexer(options);
+  return shared;
+}
+
+/** The index searches consult now (see WorkspaceIndexer.search). */
+export function currentIndex(): SearchIndex | undefined {
+  return shared?.search();
+}
+
+/** Records what the index did for a grep (IndexState.lastUse). */
+export function noteIndexUse(indexed: { settled: number; read: number } | undefined): void {
+  if (shared) shared.state.lastUse = indexed && { ...indexed };
+}
+
+export function stopIndexer(): void {
+  shared?.dispose();
+  shared = undefined;
+}
