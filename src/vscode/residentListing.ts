@@ -15,7 +15,10 @@ import { statSync } from 'fs';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../engine/fileSource';
 import { SETTLE_MS } from '../engine/index/builder';
+import { deniedRule } from '../engine/globs';
+import { relativePosix } from '../engine/roots';
 import { TimeSlices } from '../engine/timeSlices';
+import { policySettings } from './settings';
 import type { Candidate } from '../engine/types';
 
 /** What one base's listing produced, as FindFilesSource returns it. */
@@ -70,6 +73,25 @@ export function directoriesOf(base: string, paths: Iterable<string>): string[] {
   return [...dirs];
 }
 
+/**
+ * Whether an event's path lies where no search ever lists (a denied path such as `.git/`, which git
+ * touches on every status): such an event does not drop the listings. The directory check before each
+ * replay still sees any change in a listed directory.
+ */
+export function isDenied(uri: vscode.Uri): boolean {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || uri.scheme !== 'file') return false;
+  const fromRoot = relativePosix(folder.uri.fsPath, uri.fsPath);
+  return deniedRule(fromRoot, deniedPaths()) !== undefined;
+}
+
+/** The denied paths as settings give them, kept until a setting changes (events come in thousands). */
+let denied: readonly string[] | undefined;
+function deniedPaths(): readonly string[] {
+  denied ??= policySettings(vscode.workspace.getConfiguration('grepTools')).deniedPaths;
+  return denied;
+}
+
 export class ResidentListings implements vscode.Disposable {
   private readonly listings = new Map<string, Resident>();
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
@@ -80,15 +102,20 @@ export class ResidentListings implements vscode.Disposable {
 
   constructor() {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const drop = () => this.invalidate();
+    const drop = (uri: vscode.Uri) => {
+      if (!isDenied(uri)) this.invalidate();
+    };
     this.subscriptions.push(
       watcher,
       watcher.onDidCreate(drop),
       watcher.onDidDelete(drop),
       watcher.onDidChange((uri) => {
-        if (uri.path.endsWith('/.gitignore')) drop();
+        if (uri.path.endsWith('/.gitignore')) drop(uri);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(drop),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidate()),
+      vscode.workspace.onDidChangeConfiguration(() => {
+        denied = undefined;
+      }),
     );
   }
 

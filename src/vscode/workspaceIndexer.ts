@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../engine/index/buildWorker';
 import { indexPrejudge, type SearchIndex } from '../engine/index/prejudge';
 import { loadIndex } from '../engine/index/store';
+import { isDenied } from './residentListing';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
 const REFRESH_DELAY_MS = 3000;
@@ -58,7 +59,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
   constructor(private readonly options: IndexerOptions) {
     this.status.name = 'Grep Tools Index';
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const changed = () => this.schedule(REFRESH_DELAY_MS);
+    const changed = (uri: vscode.Uri) => {
+      if (!isDenied(uri)) this.schedule(REFRESH_DELAY_MS);
+    };
     this.subscriptions.push(
       this.status,
       watcher,

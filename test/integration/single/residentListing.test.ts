@@ -101,6 +101,22 @@ describe('the resident listing of the workspace', () => {
     assert.strictEqual(await matched(), 0);
   });
 
+  it('a file git writes under .git (a denied path) leaves the listing resident', async () => {
+    fs.mkdirSync(file('.git'), { recursive: true });
+    await residentMatching('resident-7c2e');
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir()), '.git/*'));
+    try {
+      const seen = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
+      fs.writeFileSync(file('.git/index.lock'), '');
+      await seen;
+      const before = api.listings.counts.replayed;
+      await matching('resident-7c2e');
+      assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
+    } finally {
+      watcher.dispose();
+    }
+  });
+
   it('a search.exclude change applies to the next call', async () => {
     const settings = vscode.workspace.getConfiguration('search');
     const previous = settings.inspect<Record<string, boolean>>('exclude')?.globalValue;
