@@ -104,10 +104,10 @@ export class FindFilesSource implements FileSource {
     const { base: path, root } = base;
     const { include, includeIgnored, respectGitignore, granted, allowed } = query;
     const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
-    const { listing, replayed } = await listings.get(key, () => this.token.isCancellationRequested, list);
+    const { listing, made } = await listings.get(key, () => this.token.isCancellationRequested, list);
     if (!listing) return undefined;
-    // A fresh listing's lines were already written as it was made.
-    return this.replay(listing, baseIndex, pruned, replayed ? query : undefined);
+    // A listing this call made wrote its lines as it was made.
+    return this.replay(listing, baseIndex, pruned, made ? undefined : query);
   }
 
   /** A listing's files for the base at `baseIndex`, its pruned entries added to `pruned`, its log lines written again. */

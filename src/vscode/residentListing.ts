@@ -94,6 +94,8 @@ function deniedPaths(): readonly string[] {
 
 export class ResidentListings implements vscode.Disposable {
   private readonly listings = new Map<string, Resident>();
+  /** Listings being made, by key, with the generation they began in. */
+  private readonly running = new Map<string, { generation: number; listing: Promise<BaseListing | undefined> }>();
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -125,29 +127,42 @@ export class ResidentListings implements vscode.Disposable {
   }
 
   /**
-   * The listing for `key`: replayed when resident and unchanged, else made by `list` (undefined when it
-   * was cancelled) and kept unless something changed while it ran. `replayed` tells which.
+   * The listing for `key`: replayed when resident and unchanged, else shared with a call making it now,
+   * else made by `list` (undefined when it was cancelled) and kept unless something changed while it
+   * ran. `made` tells whether this call made it (its log lines then went to this call already).
    */
-  async get(key: string, isCancelled: () => boolean, list: () => Promise<BaseListing | undefined>): Promise<{ listing?: BaseListing; replayed: boolean }> {
+  async get(key: string, isCancelled: () => boolean, list: () => Promise<BaseListing | undefined>): Promise<{ listing?: BaseListing; made: boolean }> {
     const resident = this.listings.get(key);
     if (resident) {
       this.listings.delete(key);
       if (await unchangedSince(resident, isCancelled)) {
         this.listings.set(key, resident);
         this.counts.replayed++;
-        return { listing: resident, replayed: true };
+        return { listing: resident, made: false };
       }
+    }
+    // The same listing already under way (calls made together, the index build and a call): shared.
+    const running = this.running.get(key);
+    if (running && running.generation === this.generation) {
+      const shared = await running.listing;
+      if (shared) return { listing: shared, made: false };
+      if (isCancelled()) return { made: false };
     }
     const generation = this.generation;
     const startedAt = Date.now();
-    const listing = await list();
-    if (!listing) return { replayed: false };
+    const listing = list();
+    const entry = { generation, listing };
+    this.running.set(key, entry);
+    const made = await listing.finally(() => {
+      if (this.running.get(key) === entry) this.running.delete(key);
+    });
+    if (!made) return { made: false };
     this.counts.listed++;
     if (generation === this.generation && !isCancelled()) {
-      this.listings.set(key, { ...listing, startedAt });
+      this.listings.set(key, { ...made, startedAt });
       while (this.listings.size > MAX_LISTINGS) this.listings.delete(this.listings.keys().next().value as string);
     }
-    return { listing, replayed: false };
+    return { listing: made, made: true };
   }
 
   dispose(): void {

@@ -67,6 +67,15 @@ describe('the resident listing of the workspace', () => {
     }
   });
 
+  it('calls made together share one listing, with the same answer', async () => {
+    await residentMatching('resident-7c2e');
+    api.listings.invalidate();
+    const listed = api.listings.counts.listed;
+    const answers = await Promise.all([1, 2, 3].map(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e' })));
+    assert.strictEqual(api.listings.counts.listed, listed + 1, 'one listing made for three calls');
+    assert.deepStrictEqual(answers.map(untimed), [untimed(answers[0]), untimed(answers[0]), untimed(answers[0])]);
+  });
+
   it('an edit saved on disk, a file created, deleted and renamed are each in the next call', async () => {
     assert.deepStrictEqual(await residentMatching('resident-7c2e'), [file('a.txt'), file('deep/b.txt')]);
     write('a.txt', 'edited, no longer the token\n');
