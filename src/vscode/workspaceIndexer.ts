@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../engine/index/buildWorker';
 import { indexPrejudge, type SearchIndex } from '../engine/index/prejudge';
 import { loadIndex } from '../engine/index/store';
+import { WORKER_YOUNG_GENERATION_MB } from '../engine/pool';
 import { isDenied } from './residentListing';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
@@ -134,7 +135,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.total = paths.length;
     this.showProgress();
     const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO };
-    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request });
+    // A small young generation, as the search workers have: the build's garbage is short-lived.
+    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker = worker;
     const ended = new Promise<BuildMessage | undefined>((resolve) => {
       worker.on('message', (message: BuildMessage) => {
