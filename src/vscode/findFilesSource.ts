@@ -98,8 +98,7 @@ export class FindFilesSource implements FileSource {
     const listings = this.listings;
     if (!listings) {
       const made = await list();
-      if (!made) return undefined;
-      return this.replay(made, baseIndex, pruned, query);
+      return made && this.replay(made, baseIndex, pruned, undefined);
     }
     const { base: path, root } = base;
     const { include, includeIgnored, respectGitignore, granted, allowed } = query;
@@ -126,10 +125,11 @@ export class FindFilesSource implements FileSource {
   ): Promise<BaseListing | undefined> {
     const { ignored, useIgnoreFiles, followSymlinks } = settings;
     const warnings: string[] = [];
-    const warnQuery: FileQuery = { ...query, warn: (line) => {
+    const warn = (line: string) => {
       warnings.push(line);
       query.warn?.(line);
-    } };
+    };
+    const warnQuery: FileQuery = { ...query, warn };
     // Denied rules ignore case; findFiles' globs do not on Linux: spell every letter both ways.
     const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
     // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
