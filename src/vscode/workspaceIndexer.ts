@@ -10,7 +10,8 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../engine/index/buildWorker';
-import { indexPrejudge, type SearchIndex } from '../engine/index/prejudge';
+import type { ContentIndex, FileStamp } from '../engine/index/contentIndex';
+import { indexPrejudge, statStamp, type SearchIndex } from '../engine/index/prejudge';
 import { loadIndex } from '../engine/index/store';
 import { WORKER_YOUNG_GENERATION_MB } from '../engine/pool';
 import { isDenied } from './residentListing';
@@ -49,7 +50,7 @@ const enabled = () => vscode.workspace.getConfiguration('grepTools').get<unknown
 
 export class WorkspaceIndexer implements vscode.Disposable {
   readonly state: IndexState = { phase: 'waiting', done: 0, total: 0, builds: 0 };
-  private opened?: { index: SearchIndex; close(): void };
+  private opened?: { index: ContentIndex; close(): void };
   private worker?: Worker;
   private timer?: NodeJS.Timeout;
   /** Whether something changed while a build ran: another refresh follows it. */
@@ -92,12 +93,20 @@ export class WorkspaceIndexer implements vscode.Disposable {
       stored.close();
       return;
     }
-    this.opened = { index: indexPrejudge(stored.index), close: stored.close };
+    this.opened = { index: stored.index, close: stored.close };
   }
 
-  /** The index a search consults now, or undefined (off, or not built yet). */
+  /**
+   * The index one call consults (its search and the checks of an empty answer), or undefined (off, or
+   * not built yet). Each file's stamp is read once per call, as the command line reads it.
+   */
   search(): SearchIndex | undefined {
-    return enabled() ? this.opened?.index : undefined;
+    if (!enabled() || !this.opened) return undefined;
+    const stamps = new Map<string, FileStamp | undefined>();
+    return indexPrejudge(this.opened.index, (path) => {
+      if (!stamps.has(path)) stamps.set(path, statStamp(path));
+      return stamps.get(path);
+    });
   }
 
   private schedule(delayMs: number): void {
@@ -162,7 +171,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private open(dir: string, summary: BuildSummary): void {
     const stored = loadIndex(dir);
     this.close();
-    if (stored) this.opened = { index: indexPrejudge(stored.index), close: stored.close };
+    if (stored) this.opened = { index: stored.index, close: stored.close };
     this.state.phase = stored ? 'ready' : 'failed';
     this.state.last = summary;
     this.state.builds++;
