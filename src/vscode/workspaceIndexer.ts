@@ -20,6 +20,8 @@ import { isDenied } from './residentListing';
 const REFRESH_DELAY_MS = 3000;
 /** The build starts this long after activation, so the first calls do not compete with it. */
 const START_DELAY_MS = 1000;
+/** The status bar shows a build that has run this long. */
+const SHOW_AFTER_MS = 500;
 /** The build pauses this share of its work time. */
 const PAUSE_RATIO = 0.25;
 
@@ -53,6 +55,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private opened?: { index: ContentIndex; close(): void };
   private worker?: Worker;
   private timer?: NodeJS.Timeout;
+  private buildStarted = 0;
   /** Whether something changed while a build ran: another refresh follows it. */
   private again = false;
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
@@ -140,6 +143,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       return;
     }
     this.state.phase = 'building';
+    this.buildStarted = Date.now();
     this.state.done = 0;
     this.state.total = paths.length;
     this.showProgress();
@@ -186,9 +190,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.options.log.warn(`index: not built (${error instanceof Error ? error.message : String(error)}); searches read every file`);
   }
 
+  /** Shown once a build has run for a moment: a refresh after an edit, done at once, does not flash in the status bar. */
   private showProgress(): void {
+    if (Date.now() - this.buildStarted < SHOW_AFTER_MS) return;
     this.status.text = `$(sync~spin) Indexing ${this.state.done.toLocaleString('en-US')}/${this.state.total.toLocaleString('en-US')}`;
-    this.status.tooltip = 'Grep Tools is indexing the workspace; searches read every file until it is done.';
+    this.status.tooltip = 'Grep Tools is indexing the workspace: until it is done, searches read the files it has not indexed yet.';
     this.status.show();
   }
 
