@@ -29,8 +29,9 @@ export interface IndexState {
   phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'failed';
   done: number;
   total: number;
-  /** The last build's outcome. */
+  /** The last build's outcome, and the directory it was written in. */
   last?: BuildSummary;
+  dir?: string;
   /** Builds finished since activation. */
   builds: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
@@ -178,6 +179,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (stored) this.opened = { index: stored.index, close: stored.close };
     this.state.phase = stored ? 'ready' : 'failed';
     this.state.last = summary;
+    this.state.dir = dir;
     this.state.builds++;
     this.options.log.info(
       `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +

@@ -74,6 +74,13 @@ describe('the content index in the extension host', () => {
     await setEnabled(undefined);
   });
 
+  it('is stored in the extension\'s storage, outside the workspace', () => {
+    const stored = api.index.dir;
+    assert.ok(stored !== undefined && fs.statSync(path.join(stored, 'index.bin')).size === api.index.last?.indexBytes, `index.bin in ${stored}`);
+    const relative = path.relative(folderPath(0), stored);
+    assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${stored} is outside the workspace folder`);
+  });
+
   it('a file edited on disk after it was indexed is read afresh by the next call', async () => {
     const before = await grep({ pattern: 'fresh-77c0', fixed_strings: true, output_mode: 'files_with_matches' });
     assert.deepStrictEqual(before.files, []);
