@@ -14,7 +14,7 @@ import { residentListings } from './residentListing';
 import { sharedPool } from './searchPool';
 import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
-import { currentIndex, noteIndexUse } from './workspaceIndexer';
+import { counted, currentIndex, noteIndexUse } from './workspaceIndexer';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
@@ -174,7 +174,7 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
     return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
-      const report = await runGrep(input, env);
+      const report = await counted(() => runGrep(input, env));
       this.log.info(indexLine(env, report.indexed));
       noteIndexUse(report.indexed);
       return renderGrep(report, budget);

@@ -20,6 +20,8 @@ import { isDenied } from './residentListing';
 const REFRESH_DELAY_MS = 3000;
 /** The build starts this long after activation, so the first calls do not compete with it. */
 const START_DELAY_MS = 1000;
+/** How often a first build waiting for searches to end looks again. */
+const IDLE_POLL_MS = 200;
 /** The status bar shows a build that has run this long. */
 const SHOW_AFTER_MS = 500;
 /** The build pauses this share of its work time. */
@@ -135,6 +137,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.close();
       return;
     }
+    // The first build waits for the searches under way (the first call after activation reads every file).
+    while (searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
     let paths: string[];
     try {
@@ -209,6 +213,18 @@ export class WorkspaceIndexer implements vscode.Disposable {
 }
 
 let shared: WorkspaceIndexer | undefined;
+/** Searches under way (the first build starts when there are none). */
+let searching = 0;
+
+/** Runs a search, counted as under way while it runs. */
+export async function counted<T>(search: () => Promise<T>): Promise<T> {
+  searching++;
+  try {
+    return await search();
+  } finally {
+    searching--;
+  }
+}
 
 export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
   shared?.dispose();
