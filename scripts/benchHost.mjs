@@ -2,7 +2,8 @@
 // corpus, both called the same way (vscode.lm.invokeTool from an extension, no chat request) and timed inside
 // the extension host. Per question: a warm-up call of each side, then SAMPLES interleaved rounds (the side
 // that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
-// extension activates, and the extension host's peak RSS at the end. Prints a Markdown table and writes it,
+// extension activates, the content index's build (waited for before the samples), and the extension host's
+// peak RSS at the end. Prints a Markdown table and writes it,
 // with every sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
 // BENCH_HOST_SAMPLES (default 7) sets the rounds.
@@ -76,6 +77,18 @@ async function main() {
     const first = await call(firstTool, firstInput);
     const copilotFirst = await call(...QUESTIONS[0][3]);
     process.stdout.write(`First call after activation: ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`);
+    // The content index builds in the background after activation: the samples are taken once it is ready.
+    const indexWait = Date.now();
+    let index = await session.bridge.call({ op: 'indexState' });
+    while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      index = await session.bridge.call({ op: 'indexState' });
+    }
+    const built = index?.last;
+    const indexLine = built
+      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB in memory; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
+      : `Index: not built (${index ? index.phase : 'no index state'}).`;
+    process.stdout.write(`${indexLine}\n`);
 
     const samples = Object.fromEntries(QUESTIONS.map(([id]) => [id, { ours: [], copilot: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' }]));
     for (const [id, , ours, copilot] of QUESTIONS) {
@@ -106,13 +119,14 @@ async function main() {
     const summary = [
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
+      indexLine,
       '',
       table,
       '',
     ].join('\n');
     process.stdout.write(`\n${summary}`);
     writeFileSync(join(artifacts, 'bench-host.md'), summary);
-    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, memory, rows }, null, 2));
+    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, memory, index, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
     ok = true;
   } finally {

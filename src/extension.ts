@@ -1,12 +1,20 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
+import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
+import { readEngineConfig } from './vscode/settings';
 import { GlobTool, GrepTool } from './vscode/tools';
+import { indexedFiles, indexedFolders } from './vscode/indexedFiles';
+import { startIndexer, stopIndexer, type IndexState } from './vscode/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
 export interface GrepToolsApi {
   tools: { grep: GrepTool; glob: GlobTool };
+  /** The folders' listings kept between calls: how many were replayed and made, and a way to drop them. */
+  listings: Pick<ResidentListings, 'counts' | 'invalidate'>;
+  /** The content index's build: its phase, progress and last outcome. */
+  index: IndexState;
 }
 
 export function activate(context: vscode.ExtensionContext): GrepToolsApi {
@@ -18,8 +26,17 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     vscode.lm.registerTool('glob', tools.glob),
     ...registerCommands(context, log),
     { dispose: disposeSharedPool },
+    { dispose: disposeResidentListings },
+    { dispose: stopIndexer },
   );
-  return { tools };
+  const indexer = startIndexer({
+    storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
+    folders: indexedFolders,
+    listFiles: indexedFiles,
+    maxFileSize: () => readEngineConfig().maxFileSize,
+    log,
+  });
+  return { tools, listings: residentListings(), index: indexer.state };
 }
 
 export function deactivate(): void {}

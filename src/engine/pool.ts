@@ -93,7 +93,7 @@ interface Slot {
 
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
-const WORKER_YOUNG_GENERATION_MB = 4;
+export const WORKER_YOUNG_GENERATION_MB = 4;
 /**
  * How long a terminated worker may take to exit before a fresh one takes its place anyway (a thread
  * stops within milliseconds, even inside a regex; one stuck in a system call must not shrink the pool).

@@ -3,9 +3,8 @@
  * the content it was sent), or tests names against glob's regex, so the extension host's main thread
  * stays free and a runaway regex can be stopped. One message in, one message out per batch.
  */
-import { readlinkSync } from 'fs';
-import { setPriority } from 'os';
 import { parentPort, workerData } from 'worker_threads';
+import { runInBackground } from './background';
 import { relativeGlobTest } from './globs';
 import { compileMatcher, type Matcher } from './matcher';
 import { readFileCappedSync } from './reader';
@@ -58,25 +57,6 @@ function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch
     found = searchBytes(read.bytes, matcher, prefilter, options);
   }
   return found !== 'binary' && found.count === 0 ? 0 : found;
-}
-
-/** The niceness of a background search thread: the process's other threads go first. */
-export const BACKGROUND_NICE = 10;
-
-/**
- * Lowers this thread's scheduling priority, so a search that keeps every core busy (a catastrophic
- * regex, a large tree) does not hold up the extension host's main thread, nor the cancellation and
- * the other calls it relays. Linux only (a thread id given to setpriority affects that thread alone);
- * best effort.
- */
-function runInBackground(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop()); // "<pid>/task/<tid>"
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, BACKGROUND_NICE);
-  } catch {
-    // Not permitted or no /proc: the thread keeps its priority.
-  }
 }
 
 if ((workerData as WorkerOptions | undefined)?.background) runInBackground();

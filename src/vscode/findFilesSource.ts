@@ -17,6 +17,7 @@ import { compileGlob, deniedDirectoryGlobs } from '../engine/globs';
 import { relativePosix, type SearchBase } from '../engine/roots';
 import { TimeSlices } from '../engine/timeSlices';
 import type { Candidate } from '../engine/types';
+import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
 import { listVirtual, virtualFolders, virtualUri } from './virtualFolders';
 
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
@@ -37,6 +38,8 @@ export class FindFilesSource implements FileSource {
   constructor(
     private readonly token: vscode.CancellationToken,
     private readonly contents: Map<string, string | (() => Promise<Uint8Array | undefined>)> = new Map(),
+    /** Listings kept between calls; without it every call lists with findFiles. */
+    private readonly listings?: ResidentListings,
   ) {}
 
   /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
@@ -71,53 +74,106 @@ export class FindFilesSource implements FileSource {
         perBase.push([{ path: base.base, relative: nodePath.basename(base.base) }]);
         continue;
       }
-      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
-      const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
-      // Denied rules ignore case; findFiles' globs do not on Linux: spell every letter both ways.
-      const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
-      // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
-      const simple = excludes.filter((glob) => !/[{}]/.test(glob));
-      const complex = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
-      const exclude = simple.length ? `{${simple.join(',')}}` : null;
-      const uris = await vscode.workspace.findFiles(
-        new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
-        exclude,
-        undefined,
-        this.token,
-      );
-      // VS Code's own search settings, read for this folder as its search reads them.
-      const search = vscode.workspace.getConfiguration('search', folder?.uri ?? vscode.Uri.file(base.root));
-      const useIgnoreFiles = search.get<unknown>('useIgnoreFiles') !== false;
-      const followSymlinks = search.get<unknown>('followSymlinks') !== false;
-      const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, query, denied) : undefined;
-      const files: Candidate[] = [];
-      const slices = new TimeSlices();
-      for (const uri of uris) {
-        if (slices.due()) {
-          await slices.pause();
-          if (this.token.isCancellationRequested) return perBase;
-        }
-        if (uri.scheme !== 'file') continue;
-        const path = uri.fsPath;
-        const fromRoot = relativePosix(base.root, path);
-        if (complex.some((matches) => matches(fromRoot))) continue;
-        if (gitignore?.ignoresFile(fromRoot)) continue;
-        files.push({ path, relative: relativePosix(base.base, path) });
-      }
-      const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
-      perBase.push(
-        await auditListing(base, baseIndex, files, {
-          granted: query.granted ?? [],
-          denied,
-          allowed: query.allowed,
-          excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
-          pruned,
-          followSymlinks,
-        }),
-      );
+      const files = await this.listFolderBase(query, base, baseIndex, denied, pruned);
+      if (!files) return perBase;
+      perBase.push(files);
     }
     return perBase;
   }
+  /**
+   * A base on disk: its resident listing when one was made for the same inputs and nothing changed
+   * since (residentListing.ts), else listed with findFiles. Undefined when cancelled.
+   */
+  private async listFolderBase(query: FileQuery, base: SearchBase, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[] | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
+    const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
+    // VS Code's own search settings, read for this folder as its search reads them.
+    const search = vscode.workspace.getConfiguration('search', folder?.uri ?? vscode.Uri.file(base.root));
+    const settings = {
+      ignored,
+      useIgnoreFiles: search.get<unknown>('useIgnoreFiles') !== false,
+      followSymlinks: search.get<unknown>('followSymlinks') !== false,
+    };
+    const list = () => this.findFolderFiles(query, base, denied, settings);
+    const listings = this.listings;
+    if (!listings) {
+      const made = await list();
+      return made && this.replay(made, baseIndex, pruned, undefined);
+    }
+    const { base: path, root } = base;
+    const { include, includeIgnored, respectGitignore, granted, allowed } = query;
+    const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
+    const { listing, made } = await listings.get(key, () => this.token.isCancellationRequested, list);
+    if (!listing) return undefined;
+    // A listing this call made wrote its lines as it was made.
+    return this.replay(listing, baseIndex, pruned, made ? undefined : query);
+  }
+
+  /** A listing's files for the base at `baseIndex`, its pruned entries added to `pruned`, its log lines written again. */
+  private replay(listing: BaseListing, baseIndex: number, pruned: PrunedEntry[], warnAgain: FileQuery | undefined): Candidate[] {
+    for (const entry of listing.pruned) pruned.push({ ...entry, base: baseIndex });
+    for (const line of listing.warnings) warnAgain?.warn?.(line);
+    return listing.files.slice();
+  }
+
+  /** One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays. */
+  private async findFolderFiles(
+    query: FileQuery,
+    base: SearchBase,
+    denied: readonly string[],
+    settings: { ignored: string[]; useIgnoreFiles: boolean; followSymlinks: boolean },
+  ): Promise<BaseListing | undefined> {
+    const { ignored, useIgnoreFiles, followSymlinks } = settings;
+    const warnings: string[] = [];
+    const warn = (line: string) => {
+      warnings.push(line);
+      query.warn?.(line);
+    };
+    const warnQuery: FileQuery = { ...query, warn };
+    // Denied rules ignore case; findFiles' globs do not on Linux: spell every letter both ways.
+    const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+    // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
+    const simple = excludes.filter((glob) => !/[{}]/.test(glob));
+    const complex = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
+    const exclude = simple.length ? `{${simple.join(',')}}` : null;
+    const uris = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
+      exclude,
+      undefined,
+      this.token,
+    );
+    const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, warnQuery, denied) : undefined;
+    const files: Candidate[] = [];
+    const slices = new TimeSlices();
+    for (const uri of uris) {
+      if (slices.due()) {
+        await slices.pause();
+        if (this.token.isCancellationRequested) return undefined;
+      }
+      if (uri.scheme !== 'file') continue;
+      const path = uri.fsPath;
+      const fromRoot = relativePosix(base.root, path);
+      if (complex.some((matches) => matches(fromRoot))) continue;
+      if (gitignore?.ignoresFile(fromRoot)) continue;
+      files.push({ path, relative: relativePosix(base.base, path) });
+    }
+    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    const pruned: PrunedEntry[] = [];
+    const audited = await auditListing(base, 0, files, {
+      granted: query.granted ?? [],
+      denied,
+      allowed: query.allowed,
+      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      pruned,
+      followSymlinks,
+    });
+    if (this.token.isCancellationRequested) return undefined;
+    const directories = [base.base, ...directoriesOf(base.root, (function* () {
+      for (const uri of uris) if (uri.scheme === 'file') yield uri.fsPath;
+    })())];
+    return { files: audited, pruned, warnings, directories };
+  }
+
   /**
    * The .gitignore rules of the directories holding listed files (and of those above them), their
    * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts).

@@ -10,9 +10,11 @@ import { readFileCapped } from '../engine/reader';
 import type { GlobInput, GrepInput } from '../engine/types';
 import { FindFilesSource } from './findFilesSource';
 import { dirtyDocuments, untitledDocuments } from './openDocuments';
+import { residentListings } from './residentListing';
 import { sharedPool } from './searchPool';
 import { virtualPath } from './virtualFolders';
 import { readEngineConfig } from './settings';
+import { counted, currentIndex, noteIndexUse } from './workspaceIndexer';
 
 /** The engine's view of VS Code for one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
@@ -23,7 +25,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
       name: folder.name,
       path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
     })),
-    source: new FindFilesSource(token, overrides),
+    source: new FindFilesSource(token, overrides, residentListings()),
     config: readEngineConfig(),
     readFile: readFileCapped,
     allowOutside,
@@ -32,6 +34,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     pool: sharedPool(),
     overrides,
     untitled: untitledDocuments(),
+    index: currentIndex(),
   };
 }
 
@@ -142,6 +145,12 @@ async function prepare(tool: ToolName, input: unknown, token: vscode.Cancellatio
   };
 }
 
+/** The log line telling whether the content index answered a grep, and how many files it settled and read. */
+function indexLine(env: SearchEnvironment, indexed: { settled: number; read: number } | undefined): string {
+  if (indexed) return `grep index: ${indexed.settled} files settled by the index, ${indexed.read} read`;
+  return env.index ? 'grep index: not used (nothing in the pattern narrows the files, or invert_match)' : 'grep index: none yet (off, or still building): every file read';
+}
+
 export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
@@ -151,7 +160,9 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
     return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
-      const report = await runGrep(input, env);
+      const report = await counted(() => runGrep(input, env));
+      this.log.info(indexLine(env, report.indexed));
+      noteIndexUse(report.indexed);
       return { text: await renderGrep(report, budget), summary: logSummary(report) };
     });
   }

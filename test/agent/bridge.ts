@@ -13,6 +13,7 @@ type Operation =
   | { id: number; op: 'tools' }
   | { id: number; op: 'invoke'; tool: string; input: object }
   | { id: number; op: 'memory' }
+  | { id: number; op: 'indexState' }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
 
 interface Result {
@@ -67,6 +68,7 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
   if (operation.op === 'memory') return await memory();
+  if (operation.op === 'indexState') return (vscode.extensions.getExtension<{ index?: unknown }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null) as unknown;
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
   if (operation.wait === false) {
     pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));

@@ -4,7 +4,7 @@ import * as nodePath from 'path';
 import { runGlob } from '../../../src/engine/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
 import { SearchPool } from '../../../src/engine/pool';
-import { BACKGROUND_NICE } from '../../../src/engine/worker';
+import { BACKGROUND_NICE } from '../../../src/engine/background';
 import { printGlob, printGrep } from '../../../src/engine/printer';
 import { Fixture, makeEnv } from '../fixture';
 

@@ -1,0 +1,80 @@
+/**
+ * The index build thread (dist/indexWorker.js): refreshes the index stored in a directory from the list
+ * of files a search of the workspace reads, and writes it back, at a low priority and pausing between
+ * runs of files, so the extension host and its searches go first. Progress and the outcome are posted
+ * to the thread that started it.
+ */
+import { parentPort, workerData } from 'worker_threads';
+import { runInBackground } from '../background';
+import { refreshIndex, type RefreshResult } from './builder';
+import { ContentIndex } from './contentIndex';
+import { loadIndex, saveIndex } from './store';
+
+export interface BuildRequest {
+  /** Where the index is kept (never in the workspace). */
+  dir: string;
+  folders: string[];
+  /** The files to index, as a search of the whole workspace lists them. */
+  paths: string[];
+  maxFileSize: number;
+  /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
+  pauseRatio: number;
+}
+
+export interface BuildSummary extends RefreshResult {
+  files: number;
+  /** Bytes of the index file and of the postings held in memory while building. */
+  indexBytes: number;
+  postingBytes: number;
+  elapsedMs: number;
+}
+
+export type BuildMessage = { kind: 'progress'; done: number; total: number } | { kind: 'done'; summary: BuildSummary } | { kind: 'failed'; message: string };
+
+/** Progress is posted at most this often (ms). */
+const PROGRESS_EVERY_MS = 200;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
+  const started = Date.now();
+  const stored = loadIndex(request.dir);
+  try {
+    const sameBuild =
+      stored !== undefined &&
+      stored.meta.maxFileSize === request.maxFileSize &&
+      stored.meta.folders.length === request.folders.length &&
+      stored.meta.folders.every((folder, i) => folder === request.folders[i]);
+    const index = sameBuild ? stored.index : new ContentIndex();
+    let posted = 0;
+    let worked = Date.now();
+    const result = refreshIndex(index, request.paths, {
+      maxFileSize: request.maxFileSize,
+      folders: request.folders,
+      onProgress: (done, total) => {
+        const now = Date.now();
+        if (now - posted >= PROGRESS_EVERY_MS || done === total) {
+          post({ kind: 'progress', done, total });
+          posted = now;
+        }
+        const pause = Math.round((now - worked) * request.pauseRatio);
+        if (pause > 0) Atomics.wait(sleeper, 0, 0, pause);
+        worked = Date.now();
+      },
+    });
+    const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
+    post({ kind: 'done', summary: { ...result, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started } });
+  } finally {
+    stored?.close();
+  }
+}
+
+if (parentPort && (workerData as BuildRequest | undefined)?.dir) {
+  runInBackground();
+  const port = parentPort;
+  try {
+    buildIndex(workerData as BuildRequest, (message) => port.postMessage(message));
+  } catch (error) {
+    port.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies BuildMessage);
+  }
+}

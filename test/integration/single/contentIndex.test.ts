@@ -1,0 +1,102 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../../src/extension';
+import { folderPath, invokeJson, whileProbing, type GrepAnswer } from '../helpers';
+
+function untimed(answer: object): object {
+  const { elapsed_ms: _elapsed, ...rest } = answer as { elapsed_ms?: number };
+  return rest;
+}
+
+describe('the content index in the extension host', () => {
+  const dir = () => path.join(folderPath(0), 'index-tmp');
+  const file = (relative: string) => path.join(dir(), relative);
+  const write = (relative: string, text: string) => {
+    fs.mkdirSync(path.dirname(file(relative)), { recursive: true });
+    fs.writeFileSync(file(relative), text);
+  };
+  let api: GrepToolsApi;
+  const grep = (input: object) => invokeJson<GrepAnswer>('grep', input);
+
+  /** Waits until a build that started after now has finished (its files are then settled by the index). */
+  async function nextBuild(): Promise<void> {
+    const builds = api.index.builds;
+    const deadline = Date.now() + 60_000;
+    while (api.index.builds === builds) {
+      assert.ok(Date.now() < deadline, `an index build finished within 60 s (phase ${api.index.phase})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.strictEqual(api.index.phase, 'ready');
+  }
+
+  const setEnabled = (value: boolean | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.enabled', value, vscode.ConfigurationTarget.Global);
+
+  before(async function () {
+    this.timeout(90_000);
+    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+    assert.ok(extension);
+    api = await extension.activate();
+    write('a.ts', 'export function alpha() { return "index-4e1a"; }\n');
+    write('b.txt', 'nothing to see\n');
+    write('deep/c.md', 'Index-4E1A in capitals\nTODO: more\n');
+    const built = nextBuild();
+    await built;
+    // Files written within two seconds of a build are not relied on: wait for one that settles them.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    fs.writeFileSync(file('touch.txt'), 'x\n');
+    await nextBuild();
+  });
+  after(async () => {
+    await setEnabled(undefined);
+    fs.rmSync(dir(), { recursive: true, force: true });
+  });
+
+  it('answers a handful of questions exactly as without the index, and settles files without reading them', async () => {
+    const questions = [
+      { pattern: 'index-4e1a', fixed_strings: true },
+      { pattern: 'INDEX-4e1a', fixed_strings: true, case_insensitive: true },
+      { pattern: 'alpha\\(\\)', output_mode: 'count' },
+      { pattern: '\\bTODO\\b', output_mode: 'files_with_matches' },
+      { pattern: 'zq_no_such_thing_qz', fixed_strings: true },
+    ];
+    for (const input of questions) {
+      await setEnabled(true);
+      const indexed = await grep(input);
+      const use = api.index.lastUse;
+      assert.ok(use && use.settled > 0, `${JSON.stringify(input)}: the index settled files (${JSON.stringify(use)})`);
+      await setEnabled(false);
+      const scanned = await grep(input);
+      assert.strictEqual(api.index.lastUse, undefined, 'without the index nothing is settled');
+      assert.deepStrictEqual(untimed(indexed), untimed(scanned), JSON.stringify(input));
+    }
+    await setEnabled(undefined);
+  });
+
+  it('is stored in the extension\'s storage, outside the workspace', () => {
+    const stored = api.index.dir;
+    assert.ok(stored !== undefined && fs.statSync(path.join(stored, 'index.bin')).size === api.index.last?.indexBytes, `index.bin in ${stored}`);
+    const relative = path.relative(folderPath(0), stored);
+    assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${stored} is outside the workspace folder`);
+  });
+
+  it('a file edited on disk after it was indexed is read afresh by the next call', async () => {
+    const before = await grep({ pattern: 'fresh-77c0', fixed_strings: true, output_mode: 'files_with_matches' });
+    assert.deepStrictEqual(before.files, []);
+    assert.ok(api.index.lastUse && api.index.lastUse.settled > 0, 'b.txt was settled by the index');
+    fs.writeFileSync(file('b.txt'), 'now fresh-77c0\n');
+    const after = await grep({ pattern: 'fresh-77c0', fixed_strings: true, output_mode: 'files_with_matches' });
+    assert.deepStrictEqual(after.files, [file('b.txt')]);
+  });
+
+  it('the extension host answers a command within 100 ms while the index builds', async function () {
+    this.timeout(120_000);
+    const text = 'const value = 1;\n'.repeat(200);
+    for (let i = 0; i < 3000; i++) write(`many/${i % 30}/f${i}.ts`, `${text}// mark ${i}\n`);
+    const { probes, worstMs } = await whileProbing(() => nextBuild());
+    assert.ok(probes > 5, `probed ${probes} times`);
+    assert.ok(worstMs < 100, `worst command round trip ${worstMs} ms`);
+    assert.ok((api.index.last?.files ?? 0) >= 3000, `the build indexed the new files (${api.index.last?.files})`);
+  });
+});

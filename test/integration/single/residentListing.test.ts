@@ -1,0 +1,141 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../../src/extension';
+import { folderPath, invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+
+/** An answer without its timing, which is all that may differ between two calls over the same files. */
+function untimed(answer: object): object {
+  const { elapsed_ms: _elapsed, ...rest } = answer as { elapsed_ms?: number };
+  return rest;
+}
+
+describe('the resident listing of the workspace', () => {
+  const dir = () => path.join(folderPath(0), 'resident-tmp');
+  const file = (relative: string) => path.join(dir(), relative);
+  const write = (relative: string, text: string) => {
+    fs.mkdirSync(path.dirname(file(relative)), { recursive: true });
+    fs.writeFileSync(file(relative), text);
+  };
+  let api: GrepToolsApi;
+
+  const matching = async (pattern: string) =>
+    (await invokeJson<GrepAnswer>('grep', { pattern, fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000 })).files;
+
+  /**
+   * Calls until a call replays the resident listing (files changed in the last two seconds are not
+   * relied on, and the watcher reports changes a little later) and returns that call's answer.
+   */
+  async function untilReplayed<T>(call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const before = api.listings.counts.replayed;
+      const answer = await call();
+      if (api.listings.counts.replayed > before) return answer;
+      assert.ok(Date.now() < deadline, 'the listing became resident within 20 s of the last change');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  const residentMatching = (pattern: string) => untilReplayed(() => matching(pattern));
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+    assert.ok(extension);
+    api = await extension.activate();
+    write('.gitignore', 'hidden.txt\n');
+    write('a.txt', 'resident-7c2e one\n');
+    write('hidden.txt', 'resident-7c2e hidden\n');
+    write('deep/b.txt', 'resident-7c2e two\n');
+  });
+  after(() => fs.rmSync(dir(), { recursive: true, force: true }));
+
+  it('answers a repeated grep and glob exactly as a call that lists the workspace afresh', async () => {
+    const questions: Array<['grep' | 'glob', object]> = [
+      ['grep', { pattern: 'resident-7c2e' }],
+      ['grep', { pattern: 'resident-\\w+', output_mode: 'count' }],
+      ['grep', { pattern: 'RESIDENT', case_insensitive: true, include: '*.txt' }],
+      ['grep', { pattern: 'zq_nothing_like_this_qz', fixed_strings: true }],
+      ['glob', { pattern: '**/*.txt' }],
+    ];
+    for (const [tool, input] of questions) {
+      api.listings.invalidate();
+      const listed = await invokeJson<GrepAnswer | GlobAnswer>(tool, input);
+      const replayed = await untilReplayed(() => invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+      assert.deepStrictEqual(untimed(replayed), untimed(listed), `${tool} ${JSON.stringify(input)}`);
+    }
+  });
+
+  it('calls made together share one listing, with the same answer', async () => {
+    await residentMatching('resident-7c2e');
+    api.listings.invalidate();
+    const listed = api.listings.counts.listed;
+    const answers = await Promise.all([1, 2, 3].map(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e' })));
+    assert.strictEqual(api.listings.counts.listed, listed + 1, 'one listing made for three calls');
+    assert.deepStrictEqual(answers.map(untimed), [untimed(answers[0]), untimed(answers[0]), untimed(answers[0])]);
+  });
+
+  it('an edit saved on disk, a file created, deleted and renamed are each in the next call', async () => {
+    assert.deepStrictEqual(await residentMatching('resident-7c2e'), [file('a.txt'), file('deep/b.txt')]);
+    write('a.txt', 'edited, no longer the token\n');
+    assert.deepStrictEqual(await matching('resident-7c2e'), [file('deep/b.txt')], 'an edit');
+    await residentMatching('resident-7c2e');
+    write('deep/new.txt', 'resident-7c2e new\n');
+    assert.deepStrictEqual(await matching('resident-7c2e'), [file('deep/b.txt'), file('deep/new.txt')], 'a file created');
+    await residentMatching('resident-7c2e');
+    fs.renameSync(file('deep/new.txt'), file('deep/renamed.txt'));
+    assert.deepStrictEqual(await matching('resident-7c2e'), [file('deep/b.txt'), file('deep/renamed.txt')], 'a file renamed');
+    await residentMatching('resident-7c2e');
+    fs.rmSync(file('deep/b.txt'));
+    assert.deepStrictEqual(await matching('resident-7c2e'), [file('deep/renamed.txt')], 'a file deleted');
+  });
+
+  it('a .gitignore changed in place is applied by the next call', async () => {
+    assert.ok(!(await residentMatching('resident-7c2e')).includes(file('hidden.txt')));
+    fs.writeFileSync(file('.gitignore'), '# nothing ignored\n');
+    assert.ok((await matching('resident-7c2e')).includes(file('hidden.txt')), 'no longer ignored');
+    await residentMatching('resident-7c2e');
+    fs.writeFileSync(file('.gitignore'), 'hidden.txt\n');
+    assert.ok(!(await matching('resident-7c2e')).includes(file('hidden.txt')), 'ignored again');
+  });
+
+  it('1,000 files created at once, as a branch switch does, are all in the next call, and gone in the one after their removal', async () => {
+    const matched = async () => (await invokeJson<GrepAnswer>('grep', { pattern: 'burst-91d4', fixed_strings: true, output_mode: 'count' })).files_matched;
+    await untilReplayed(matched);
+    for (let i = 0; i < 1000; i++) write(`burst/${i % 10}/f${i}.txt`, `burst-91d4 ${i}\n`);
+    assert.strictEqual(await matched(), 1000);
+    await untilReplayed(matched);
+    fs.rmSync(file('burst'), { recursive: true });
+    assert.strictEqual(await matched(), 0);
+  });
+
+  it('a file git writes under .git (a denied path) leaves the listing resident', async () => {
+    fs.mkdirSync(file('.git'), { recursive: true });
+    await residentMatching('resident-7c2e');
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir()), '.git/*'));
+    try {
+      const seen = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
+      fs.writeFileSync(file('.git/index.lock'), '');
+      await seen;
+      const before = api.listings.counts.replayed;
+      await matching('resident-7c2e');
+      assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
+    } finally {
+      watcher.dispose();
+    }
+  });
+
+  it('a search.exclude change applies to the next call', async () => {
+    const settings = vscode.workspace.getConfiguration('search');
+    const previous = settings.inspect<Record<string, boolean>>('exclude')?.globalValue;
+    write('excluded-here/c.txt', 'resident-7c2e excluded\n');
+    try {
+      assert.ok((await residentMatching('resident-7c2e')).includes(file('excluded-here/c.txt')));
+      await settings.update('exclude', { ...(previous ?? {}), '**/excluded-here': true }, vscode.ConfigurationTarget.Global);
+      assert.ok(!(await matching('resident-7c2e')).includes(file('excluded-here/c.txt')));
+    } finally {
+      await settings.update('exclude', previous, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

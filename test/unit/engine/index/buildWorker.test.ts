@@ -1,0 +1,86 @@
+/**
+ * The index build run by VS Code's background worker: it writes an index that settles the files it
+ * read, reports its progress up to the total, keeps what it stored on the next run, and starts afresh
+ * when the size limit changed. Also run as a real worker thread from the bundled dist/indexWorker.js.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as nodePath from 'path';
+import { Worker } from 'worker_threads';
+import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
+import { loadIndex } from '../../../../src/engine/index/store';
+import { age } from './age';
+
+describe('index: the background build', () => {
+  let root: string;
+  let folder: string;
+  let dir: string;
+  let paths: string[];
+  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, ...extra });
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-'));
+    folder = nodePath.join(root, 'ws');
+    dir = nodePath.join(root, 'storage');
+    fs.mkdirSync(folder);
+    paths = [];
+    for (let i = 0; i < 600; i++) {
+      const path = nodePath.join(folder, `f${i}.ts`);
+      fs.writeFileSync(path, `export const value${i} = ${i};\n`);
+      paths.push(path);
+    }
+    age(folder);
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('writes an index of every listed file and reports progress up to the total', () => {
+    const messages: BuildMessage[] = [];
+    buildIndex(request(), (message) => messages.push(message));
+    const progress = messages.filter((message) => message.kind === 'progress');
+    assert.ok(progress.length >= 1);
+    assert.deepStrictEqual(progress[progress.length - 1], { kind: 'progress', done: 600, total: 600 });
+    const done = messages[messages.length - 1];
+    assert.ok(done.kind === 'done');
+    assert.strictEqual(done.summary.files, 600);
+    assert.strictEqual(done.summary.read, 600);
+    const stored = loadIndex(dir);
+    assert.ok(stored);
+    try {
+      assert.strictEqual(stored.index.entry(paths[7])?.file.kind, 'text');
+      assert.strictEqual(fs.statSync(nodePath.join(dir, 'index.bin')).size, done.summary.indexBytes);
+    } finally {
+      stored.close();
+    }
+  });
+
+  it('a second run keeps what it stored and reads only the changed file; another size limit starts afresh', () => {
+    buildIndex(request(), () => undefined);
+    fs.writeFileSync(paths[3], 'changed\n');
+    const past = Date.now() / 1000 - 600;
+    fs.utimesSync(paths[3], past, past);
+    const again: BuildMessage[] = [];
+    buildIndex(request(), (message) => again.push(message));
+    const done = again[again.length - 1];
+    assert.ok(done.kind === 'done');
+    assert.deepStrictEqual([done.summary.read, done.summary.kept], [1, 599]);
+    const other: BuildMessage[] = [];
+    buildIndex(request({ maxFileSize: 1000 }), (message) => other.push(message));
+    const rebuilt = other[other.length - 1];
+    assert.ok(rebuilt.kind === 'done');
+    assert.strictEqual(rebuilt.summary.read, 600);
+  });
+
+  it('runs as a worker thread from dist/indexWorker.js and posts its outcome', async () => {
+    const worker = new Worker(nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexWorker.js'), { workerData: request() });
+    const outcome = await new Promise<BuildMessage>((resolve, reject) => {
+      worker.on('message', (message: BuildMessage) => {
+        if (message.kind !== 'progress') resolve(message);
+      });
+      worker.on('error', reject);
+    });
+    await worker.terminate();
+    assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
+    assert.strictEqual(outcome.summary.files, 600);
+  });
+});
