@@ -6,7 +6,7 @@
 // peak RSS at the end. Prints a Markdown table and writes it,
 // with every sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
-// BENCH_HOST_SAMPLES (default 7) sets the rounds.
+// BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it matches.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,12 @@ const QUESTIONS = [
   ['glob-dir', 'glob `lodash/*.js`', ['glob', { pattern: 'lodash/*.js', max_results: 100 }], ['copilot_findFiles', { query: 'lodash/*.js', maxResults: 100 }]],
 ];
 
+if (process.env.BENCH_HOST_ONLY) {
+  const only = new RegExp(process.env.BENCH_HOST_ONLY);
+  QUESTIONS.splice(0, QUESTIONS.length, ...QUESTIONS.filter(([id]) => only.test(id)));
+  if (QUESTIONS.length === 0) throw new Error(`BENCH_HOST_ONLY=${process.env.BENCH_HOST_ONLY} keeps no question`);
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -42,7 +48,8 @@ function reported(tool, text) {
   if (tool === 'grep' || tool === 'glob') {
     try {
       const answer = JSON.parse(text);
-      return tool === 'grep' ? `${answer.total_matches ?? '?'} lines` : `${answer.total_files ?? answer.total ?? answer.files?.length ?? '?'} files`;
+      const shown = (answer.files ?? []).reduce((n, f) => n + (f.lines?.length ?? 1), 0);
+      return tool === 'grep' ? `${answer.total_matches ?? shown} lines` : `${answer.total_files ?? answer.total ?? answer.files?.length ?? '?'} files`;
     } catch {
       return `error: ${text.slice(0, 80)}`;
     }

@@ -42,8 +42,13 @@ interface Resident extends BaseListing {
  * this close to the listing's start is treated as changed after it, as the index treats a file.
  */
 const CLOCK_MARGIN_MS = SETTLE_MS;
-/** Listings kept at once (different includes or paths); the least recently used goes first. */
-const MAX_LISTINGS = 6;
+/**
+ * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
+ * many as hold at most MAX_KEPT_FILES files in all, and at most MAX_LISTINGS; the least recently used
+ * goes first. An agent's questions use a dozen or so listings: fewer would list again on every call.
+ */
+const MAX_LISTINGS = 32;
+const MAX_KEPT_FILES = 250_000;
 
 /** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began. */
 async function unchangedSince(listing: Resident, isCancelled: () => boolean): Promise<boolean> {
@@ -160,7 +165,13 @@ export class ResidentListings implements vscode.Disposable {
     this.counts.listed++;
     if (generation === this.generation && !isCancelled()) {
       this.listings.set(key, { ...made, startedAt });
-      while (this.listings.size > MAX_LISTINGS) this.listings.delete(this.listings.keys().next().value as string);
+      let kept = 0;
+      for (const listing of this.listings.values()) kept += listing.files.length;
+      while (this.listings.size > 1 && (this.listings.size > MAX_LISTINGS || kept > MAX_KEPT_FILES)) {
+        const oldest = this.listings.keys().next().value as string;
+        kept -= this.listings.get(oldest)!.files.length;
+        this.listings.delete(oldest);
+      }
     }
     return { listing: made, made: true };
   }

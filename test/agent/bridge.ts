@@ -41,9 +41,10 @@ function resultText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(resultText).join('');
   if (value && typeof value === 'object') {
-    const node = value as { value?: unknown; text?: unknown; children?: unknown; lineBreakBefore?: boolean };
+    // A prompt-tsx part's value is { node: { children: [...] } }; its text pieces are { text, lineBreakBefore }.
+    const node = value as { value?: unknown; node?: unknown; text?: unknown; children?: unknown; lineBreakBefore?: boolean };
     if (typeof node.text === 'string') return `${node.lineBreakBefore ? '\n' : ''}${node.text}`;
-    return resultText(node.children ?? node.value ?? '');
+    return resultText(node.children ?? node.node ?? node.value ?? '');
   }
   return '';
 }
@@ -53,7 +54,9 @@ async function invoke(tool: string, input: object): Promise<{ ms: number; text: 
   const started = performance.now();
   const result = await vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined });
   const ms = performance.now() - started;
-  return { ms, text: resultText(result.content) };
+  const text = resultText(result.content);
+  // A result whose text could not be read is shown raw, so a change of its shape is seen, not taken for an empty answer.
+  return { ms, text: text || (result.content.length > 0 ? `(unread: ${JSON.stringify(result.content).slice(0, 300)})` : '') };
 }
 
 /** The extension host's memory: resident now and its peak (VmHWM), in bytes. */
