@@ -1,4 +1,4 @@
-/** Engine settings: the `grepTools.*` settings of SPEC §5, plus the excludes VS Code applies by default. */
+/** Engine settings: the `grepTools.*` settings (README, Settings), plus the excludes VS Code applies by default. */
 export interface EngineConfig {
   maxResults: number;
   maxResultsCap: number;

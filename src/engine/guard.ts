@@ -1,5 +1,5 @@
 /**
- * The guard (SPEC §5): the one place that decides what a search may touch. It resolves a tool's `path`
+ * The guard (docs/tools.md, "Permissions and limits"; docs/security.md): the one place that decides what a search may touch. It resolves a tool's `path`
  * (through roots.ts) and decides:
  *
  * - granted: inside a workspace folder (by its lexical and its real path);

@@ -1,5 +1,5 @@
 /**
- * Open editors as the person sees them (SPEC §5):
+ * Open editors as the person sees them (docs/reference.md, "The workspace as you see it"):
  *
  * - `dirtyDocuments`: the text of every `file:` document with unsaved changes, keyed by its absolute
  *   path. The engine searches that text instead of the file on disk (`SearchEnvironment.overrides`); a

@@ -1,5 +1,5 @@
 /**
- * The security table (SPEC §5): every way a call might reach outside the granted scope, run through the
+ * The security table (docs/security.md): every way a call might reach outside the granted scope, run through the
  * public entry points (runGrep / runGlob) with an instrumented environment that records every file
  * opened and every directory listed. For each case the record proves what was and was not touched, and
  * that nothing outside the granted scope was opened or listed at all.

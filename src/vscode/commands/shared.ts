@@ -25,7 +25,7 @@ export async function outsideBases(path: string | undefined, env: SearchEnvironm
 }
 
 /**
- * The guard of SPEC §5 for people: a path outside the workspace is searched only after a modal
+ * The guard (docs/security.md) for people: a path outside the workspace is searched only after a modal
  * confirmation. Returns true when the search may run (with allowOutside when it is outside).
  */
 export async function confirmOutside(

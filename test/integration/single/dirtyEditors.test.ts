@@ -4,7 +4,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { folderPath, invokeJson, type GrepAnswer } from '../helpers';
 
-/** Open editors are searched as the person sees them: unsaved text, not the file on disk (SPEC §5). */
+/** Open editors are searched as the person sees them: unsaved text, not the file on disk (docs/reference.md). */
 describe('open editors with unsaved changes', () => {
   const dir = () => path.join(folderPath(0), 'dirty-tmp');
   const file = () => path.join(dir(), 'draft.ts');

@@ -34,7 +34,7 @@ function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
 
 describe('engine/printer', () => {
   describe('printGrep', () => {
-    it('prints content results exactly as SPEC §3 shows them', () => {
+    it('prints content results exactly as docs/tools.md shows them', () => {
       const text = printGrep(
         grepReport({
           pattern: 'def authenticate',
