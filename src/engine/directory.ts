@@ -5,6 +5,7 @@
  * check and the listing is judged by where it really is, not by its name.
  */
 import { closeSync, constants, openSync, promises as fs, readdirSync, readlinkSync, realpathSync, type Dirent } from 'fs';
+import { descriptorPath, HAS_PROC } from './openedPath';
 
 export interface Listing {
   entries: Dirent[];
@@ -12,8 +13,6 @@ export interface Listing {
   real: string;
 }
 
-const FD_LINKS = `/proc/${process.pid}/fd/`;
-const HAS_PROC = process.platform === 'linux';
 
 function flags(follow: boolean): number {
   return constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW);
@@ -24,7 +23,7 @@ export function listDirectorySync(path: string, follow: boolean): Listing {
   if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync(path) };
   const fd = openSync(path, flags(follow));
   try {
-    const opened = `${FD_LINKS}${fd}`;
+    const opened = descriptorPath(fd);
     return { real: readlinkSync(opened), entries: readdirSync(opened, { withFileTypes: true }) };
   } finally {
     closeSync(fd);
@@ -36,7 +35,7 @@ export async function listDirectory(path: string, follow: boolean): Promise<List
   if (!HAS_PROC) return { entries: await fs.readdir(path, { withFileTypes: true }), real: await fs.realpath(path) };
   const handle = await fs.open(path, flags(follow));
   try {
-    const opened = `${FD_LINKS}${handle.fd}`;
+    const opened = descriptorPath(handle.fd);
     return { real: await fs.readlink(opened), entries: await fs.readdir(opened, { withFileTypes: true }) };
   } finally {
     await handle.close();

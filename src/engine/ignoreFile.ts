@@ -5,9 +5,10 @@
  * actually opened lies in a granted root and is not denied. Anything else is skipped with a reason,
  * which the caller writes to its log; the search goes on without those rules.
  */
-import { closeSync, constants, fstatSync, openSync, promises as fs, readlinkSync, readSync } from 'fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
 import * as nodePath from 'path';
 import { judgeReal, type ReadScope } from './guard';
+import { openedRealPath } from './openedPath';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
 export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
@@ -15,19 +16,13 @@ export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
 export type IgnoreFileRead = { kind: 'text'; text: string } | { kind: 'none' } | { kind: 'skipped'; path: string; reason: string };
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
-const FD_LINKS = `/proc/${process.pid}/fd/`;
 
 /** Why an opened ignore file is not read, or undefined when it may be. */
 function refusal(fd: number, path: string, size: number, isFile: boolean, scope: ReadScope | undefined): string | undefined {
   if (!isFile) return 'it is not a regular file';
   if (size > MAX_IGNORE_FILE_BYTES) return `it is ${size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
   if (!scope) return undefined;
-  let real: string;
-  try {
-    real = readlinkSync(`${FD_LINKS}${fd}`);
-  } catch {
-    real = path;
-  }
+  const real = openedRealPath(fd, () => path);
   const verdict = judgeReal(real, scope, false);
   if (verdict === 'outside_workspace') return `it is really ${real}, outside the granted folders`;
   if (verdict === 'denied') return `it is really ${real}, a denied path`;

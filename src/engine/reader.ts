@@ -3,7 +3,8 @@
  * scope, a file whose real path (read from the open descriptor, so a symlink swapped in after listing
  * cannot slip through) leaves the granted roots or is denied.
  */
-import { closeSync, constants, fstatSync, openSync, promises as fs, readlinkSync, readSync, realpathSync } from 'fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync, realpathSync } from 'fs';
+import { openedRealPath } from './openedPath';
 import { judgeOpened, type ReadScope } from './guard';
 
 export type ReadOutcome =
@@ -13,18 +14,11 @@ export type ReadOutcome =
   | { kind: 'outside_workspace' }
   | { kind: 'denied' };
 
-/** Where Linux shows what each open descriptor is; by pid, which saves resolving /proc/self on every file. */
-const FD_LINKS = `/proc/${process.pid}/fd/`;
 
 /** The scope check on an open file; undefined when it may be read. */
 function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): ReadOutcome | undefined {
   if (!scope) return undefined;
-  let real: string;
-  try {
-    real = readlinkSync(`${FD_LINKS}${fd}`); // Linux: the file actually opened
-  } catch {
-    real = realpathSync(path);
-  }
+  const real = openedRealPath(fd, () => realpathSync(path));
   if (real === path) return undefined; // no link on the way: the listing's checks hold
   const verdict = judgeOpened(real, scope);
   return verdict === undefined ? undefined : { kind: verdict };
