@@ -4,10 +4,12 @@ const esbuild = require('esbuild');
 const common = { platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 
 async function main() {
+  // out/ mirrors the sources one file each: a moved or deleted source must not leave a stale test behind.
+  require('fs').rmSync('out', { recursive: true, force: true });
   await Promise.all([
     esbuild.build({ ...common, entryPoints: ['src/extension.ts'], bundle: true, external: ['vscode'], outfile: 'dist/extension.js' }),
     esbuild.build({ ...common, entryPoints: ['src/cli.ts'], bundle: true, outfile: 'dist/cli.js' }),
-    esbuild.build({ ...common, entryPoints: ['src/engine/worker.ts'], bundle: true, outfile: 'dist/worker.js' }),
+    esbuild.build({ ...common, entryPoints: ['src/engine/pool/worker.ts'], bundle: true, outfile: 'dist/worker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/engine/index/buildWorker.ts'], bundle: true, outfile: 'dist/indexWorker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),
   ]);

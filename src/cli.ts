@@ -6,14 +6,14 @@
  * consults: the answer is the same with or without it.
  */
 import * as nodePath from 'path';
-import { byteBudget } from './engine/budget';
-import { DEFAULT_CONFIG } from './engine/config';
-import { runGlob } from './engine/glob';
-import { onceEach, runGrep, type SearchEnvironment } from './engine/grep';
-import { SearchPool } from './engine/pool';
-import { renderGlob, renderGrep } from './engine/printer';
-import { readFileCapped } from './engine/reader';
-import { NodeFileSource } from './engine/walker';
+import { byteBudget } from './engine/answer/budget';
+import { DEFAULT_CONFIG } from './engine/api/config';
+import { runGlob } from './engine/run/glob';
+import { onceEach, runGrep, type SearchEnvironment } from './engine/run/grep';
+import { SearchPool } from './engine/pool/pool';
+import { renderGlob, renderGrep } from './engine/answer/printer';
+import { readFileCapped } from './engine/searcher/reader';
+import { NodeFileSource } from './engine/source/walker';
 import { checkIndexDir, defaultIndexDir } from './engine/index/location';
 import { buildWorkspaceIndex, openWorkspaceIndex } from './engine/index/workspaceIndex';
 

@@ -1,12 +1,12 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
-import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/residentListing';
+import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/sources/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
 import { readEngineConfig } from './vscode/settings';
-import { GlobTool, GrepTool } from './vscode/tools';
-import { indexedFiles, indexedFolders } from './vscode/indexedFiles';
-import { startIndexer, stopIndexer, type IndexState } from './vscode/workspaceIndexer';
+import { GlobTool, GrepTool } from './vscode/tools/tools';
+import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
+import { startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
 export interface GrepToolsApi {

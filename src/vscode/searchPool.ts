@@ -2,7 +2,7 @@
  * The extension's one pool of search workers, started on first use and stopped with the extension. Its
  * threads run in the background, below the extension host's main thread.
  */
-import { SearchPool } from '../engine/pool';
+import { SearchPool } from '../engine/pool/pool';
 
 let pool: SearchPool | undefined;
 

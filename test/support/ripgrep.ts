@@ -6,8 +6,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import { DEFAULT_DENIED_PATHS, DEFAULT_EXCLUDES } from '../../src/engine/config';
-import type { GrepInput } from '../../src/engine/types';
+import { DEFAULT_DENIED_PATHS, DEFAULT_EXCLUDES } from '../../src/engine/api/config';
+import type { GrepInput } from '../../src/engine/api/types';
 
 /** GREP_TOOLS_RG, else `rg` on PATH, else the ripgrep bundled with the cached code-server. */
 export function findRipgrep(): string {

@@ -2,14 +2,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/config';
-import { runGlob } from '../../src/engine/glob';
-import { runGrep, type SearchEnvironment } from '../../src/engine/grep';
-import { byteBudget } from '../../src/engine/budget';
-import { renderGlob, renderGrep } from '../../src/engine/printer';
-import { readFileCapped } from '../../src/engine/reader';
-import type { WorkspaceFolder } from '../../src/engine/roots';
-import { NodeFileSource } from '../../src/engine/walker';
+import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/api/config';
+import { runGlob } from '../../src/engine/run/glob';
+import { runGrep, type SearchEnvironment } from '../../src/engine/run/grep';
+import { byteBudget } from '../../src/engine/answer/budget';
+import { renderGlob, renderGrep } from '../../src/engine/answer/printer';
+import { readFileCapped } from '../../src/engine/searcher/reader';
+import type { WorkspaceFolder } from '../../src/engine/guard/roots';
+import { NodeFileSource } from '../../src/engine/source/walker';
 import { readAnswer, type GlobAnswer, type GrepAnswer, type GrepContentMatch } from '../support/answers';
 
 /** A temp directory (real path, so symlinked tmp dirs do not confuse path checks), removed by `remove()`. */

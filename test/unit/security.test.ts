@@ -13,10 +13,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { minimatch } from 'minimatch';
-import { DEFAULT_DENIED_PATHS } from '../../src/engine/config';
-import { runGlob } from '../../src/engine/glob';
-import { runGrep, type SearchEnvironment } from '../../src/engine/grep';
-import { printGlob, printGrep } from '../../src/engine/printer';
+import { DEFAULT_DENIED_PATHS } from '../../src/engine/api/config';
+import { runGlob } from '../../src/engine/run/glob';
+import { runGrep, type SearchEnvironment } from '../../src/engine/run/grep';
+import { printGlob, printGrep } from '../../src/engine/answer/printer';
 import { Fixture, folders, makeEnv, type EnvOptions } from './fixture';
 import { FsRecorder } from './recorder';
 

@@ -5,7 +5,7 @@
  * to the thread that started it.
  */
 import { parentPort, workerData } from 'worker_threads';
-import { runInBackground } from '../background';
+import { runInBackground } from '../pool/background';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
 import { loadIndex, saveIndex } from './store';

@@ -5,8 +5,8 @@
  */
 import { realpathSync } from 'fs';
 import * as nodePath from 'path';
-import { readFileCappedSync } from '../reader';
-import { decodeText, isBinary } from '../searcher';
+import { readFileCappedSync } from '../searcher/reader';
+import { decodeText, isBinary } from '../searcher/searcher';
 import type { ContentIndex, FileEntry, FileStamp } from './contentIndex';
 import { sameStamp, statStamp } from './prejudge';
 

@@ -5,8 +5,8 @@
  * so the listing is replayed instead of walking the tree again. Any other search, or any change, walks.
  */
 import { readdirSync, realpathSync, statSync } from 'fs';
-import type { FileQuery, FileSource, PrunedEntry } from '../fileSource';
-import type { Candidate } from '../types';
+import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
+import type { Candidate } from '../api/types';
 import { SETTLE_MS } from './builder';
 import type { FileStamp } from './contentIndex';
 import { sameStamp, statStamp } from './prejudge';

@@ -2,8 +2,8 @@
 import { createHash } from 'crypto';
 import { homedir } from 'os';
 import * as nodePath from 'path';
-import { InputError } from '../schema';
-import { isInside } from '../roots';
+import { InputError } from '../input/schema';
+import { isInside } from '../guard/roots';
 
 /** The user's cache directory: XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%, else ~/.cache. */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {

@@ -5,8 +5,8 @@
  * read and searched as without an index, so the answer is the same.
  */
 import { statSync } from 'fs';
-import type { Matcher } from '../matcher';
-import type { FileOutcome } from '../pool';
+import type { Matcher } from '../matcher/matcher';
+import type { FileOutcome } from '../pool/pool';
 import type { ContentIndex, FileStamp } from './contentIndex';
 import { planRegex } from './planner';
 

@@ -3,10 +3,10 @@
  * guard, excludes, .gitignore and denied paths), refreshed in place and stored in the index directory
  * with the listing itself (replayed while fresh).
  */
-import { filterStream } from '../fileSource';
-import { authorizeSearch, CancelledError, type SearchEnvironment } from '../grep';
-import { InputError } from '../schema';
-import { emptySkips } from '../types';
+import { filterStream } from '../source/fileSource';
+import { authorizeSearch, CancelledError, type SearchEnvironment } from '../run/grep';
+import { InputError } from '../input/schema';
+import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from './listing';

@@ -4,12 +4,12 @@
  */
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { runGlob, type GlobReport } from '../../engine/glob';
-import { CancelledError } from '../../engine/grep';
-import { globRequest } from '../../engine/guard';
-import { globNotes, printGlob } from '../../engine/printer';
-import type { GlobInput } from '../../engine/types';
-import { environment } from '../tools';
+import { runGlob, type GlobReport } from '../../engine/run/glob';
+import { CancelledError } from '../../engine/run/grep';
+import { globRequest } from '../../engine/guard/guard';
+import { globNotes, printGlob } from '../../engine/answer/printer';
+import type { GlobInput } from '../../engine/api/types';
+import { environment } from '../tools/tools';
 import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, StepAside, type ResourceItem, uriOf } from './shared';
 import { errorText, labelText, plural, quote } from './text';
 

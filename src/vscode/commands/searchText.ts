@@ -6,11 +6,11 @@
  * typing there searches again as the person types. Alt+C, Alt+W and Alt+R flip the toggles.
  */
 import * as vscode from 'vscode';
-import { CancelledError, runGrep, type GrepFileEntry, type GrepReport } from '../../engine/grep';
-import { escapeRegExp } from '../../engine/matcher';
-import { grepNotes, printGrep } from '../../engine/printer';
-import type { GrepInput, LineResult } from '../../engine/types';
-import { environment } from '../tools';
+import { CancelledError, runGrep, type GrepFileEntry, type GrepReport } from '../../engine/run/grep';
+import { escapeRegExp } from '../../engine/matcher/matcher';
+import { grepNotes, printGrep } from '../../engine/answer/printer';
+import type { GrepInput, LineResult } from '../../engine/api/types';
+import { environment } from '../tools/tools';
 import {
   confirmOutside,
   StepAside,

@@ -3,10 +3,10 @@
  * when no folder is open, recent-input history, copying the JSON answer, and quick input buttons.
  */
 import * as vscode from 'vscode';
-import { guardContext, type SearchEnvironment } from '../../engine/grep';
-import { decide } from '../../engine/guard';
-import { isUntitledUri } from '../../engine/untitled';
-import { virtualFolders, virtualUri } from '../virtualFolders';
+import { guardContext, type SearchEnvironment } from '../../engine/run/grep';
+import { decide } from '../../engine/guard/guard';
+import { isUntitledUri } from '../../engine/guard/untitled';
+import { virtualFolders, virtualUri } from '../sources/virtualFolders';
 
 /**
  * The URI of a path the engine reported: an untitled editor's own URI; in a virtual workspace folder,

@@ -2,8 +2,8 @@
  * The Command Palette search's text, without VS Code: what the person typed as the engine's input, and
  * results as quick pick labels that keep the match in view. Unit-tested in plain Node.
  */
-import { compileMatcher } from '../../engine/matcher';
-import type { GrepInput } from '../../engine/types';
+import { compileMatcher } from '../../engine/matcher/matcher';
+import type { GrepInput } from '../../engine/api/types';
 
 /** Text shown in a quick pick label: `$(name)` would render as an icon, a line break would end the row. */
 export function labelText(text: string): string {

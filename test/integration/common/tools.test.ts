@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { GLOB_SCHEMA, GREP_SCHEMA } from '../../../src/engine/schema';
+import { GLOB_SCHEMA, GREP_SCHEMA } from '../../../src/engine/input/schema';
 
 describe('the tools as VS Code lists them', () => {
   for (const [name, schema] of [['grep', GREP_SCHEMA], ['glob', GLOB_SCHEMA]] as const) {

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { promisify } from 'util';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import type { GrepInput } from '../../../src/engine/types';
+import type { GrepInput } from '../../../src/engine/api/types';
 import { folderPath, invokeError, invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 const TOKEN = `outside-token-${process.pid}-${Date.now()}`;

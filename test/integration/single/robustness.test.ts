@@ -7,10 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { runGlob } from '../../../src/engine/glob';
-import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/grep';
-import { SearchPool } from '../../../src/engine/pool';
-import { environment } from '../../../src/vscode/tools';
+import { runGlob } from '../../../src/engine/run/glob';
+import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
+import { SearchPool } from '../../../src/engine/pool/pool';
+import { environment } from '../../../src/vscode/tools/tools';
 import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */

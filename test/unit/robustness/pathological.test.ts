@@ -14,12 +14,12 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as nodePath from 'path';
-import { byteBudget } from '../../../src/engine/budget';
-import { runGlob } from '../../../src/engine/glob';
-import { runGrep, type SearchEnvironment } from '../../../src/engine/grep';
-import { SearchPool } from '../../../src/engine/pool';
-import { renderGrep } from '../../../src/engine/printer';
-import type { FileSource } from '../../../src/engine/fileSource';
+import { byteBudget } from '../../../src/engine/answer/budget';
+import { runGlob } from '../../../src/engine/run/glob';
+import { runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
+import { SearchPool } from '../../../src/engine/pool/pool';
+import { renderGrep } from '../../../src/engine/answer/printer';
+import type { FileSource } from '../../../src/engine/source/fileSource';
 import { main as cli } from '../../../src/cli';
 import { Fixture, makeEnv, type EnvOptions, type GrepAnswer, type GlobAnswer } from '../fixture';
 

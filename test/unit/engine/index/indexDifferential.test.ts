@@ -10,16 +10,16 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import { byteBudget } from '../../../../src/engine/budget';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/grep';
+import { byteBudget } from '../../../../src/engine/answer/budget';
+import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
 import type { ListingSource } from '../../../../src/engine/index/listing';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/index/workspaceIndex';
-import { NodeFileSource } from '../../../../src/engine/walker';
-import { SearchPool } from '../../../../src/engine/pool';
-import { renderGrep } from '../../../../src/engine/printer';
-import type { GrepInput } from '../../../../src/engine/types';
+import { NodeFileSource } from '../../../../src/engine/source/walker';
+import { SearchPool } from '../../../../src/engine/pool/pool';
+import { renderGrep } from '../../../../src/engine/answer/printer';
+import type { GrepInput } from '../../../../src/engine/api/types';
 import { Fixture, makeEnv } from '../../fixture';
-import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../differentialTable';
+import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../run/differentialTable';
 import { age } from './age';
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {

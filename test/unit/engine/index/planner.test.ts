@@ -11,9 +11,9 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { planRegex } from '../../../../src/engine/index/planner';
-import { compileMatcher, escapeRegExp, type MatcherOptions } from '../../../../src/engine/matcher';
-import { InputError } from '../../../../src/engine/schema';
-import { searchText } from '../../../../src/engine/searcher';
+import { compileMatcher, escapeRegExp, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
+import { InputError } from '../../../../src/engine/input/schema';
+import { searchText } from '../../../../src/engine/searcher/searcher';
 
 const RUNS = Number(process.env.PLANNER_RUNS ?? 4000);
 const SEED = Number(process.env.PLANNER_SEED ?? 20261123);

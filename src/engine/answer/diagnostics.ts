@@ -1,0 +1,283 @@
+/**
+ * The checks behind notes (docs/tools.md, "Notes"), each a search run again with one thing changed,
+ * through the same environment (file source, pool, guard) and within what is left of the time limit;
+ * the printer turns the findings into notes with the exact call to make.
+ *
+ * Empty answers: grep: ignoring case; the pattern's literal reading; include_ignored; an include glob
+ * anchored at the search path that would match deeper as '**\/include'. glob: ignoring case;
+ * include_ignored; without max_depth (glob's '**\/pattern' count is computed by glob.ts itself).
+ * Also: an invalid regex's literal reading, the first lines of the files a cut page hides, and the files
+ * over the size limit of an empty or cut answer.
+ */
+import { promises as fs } from 'fs';
+import { caseInsensitiveGlob } from '../source/audit';
+import type { GlobReport } from '../run/glob';
+import { CancelledError, type GrepReport, type SearchEnvironment } from '../run/grep';
+import { globRequest } from '../guard/guard';
+import { compileMatcher } from '../matcher/matcher';
+import { InputError } from '../input/schema';
+import { clipLine } from '../searcher/searcher';
+import { rankFiles } from '../run/relevance';
+import type { GlobInput, GrepInput } from '../api/types';
+
+/** What a changed search finds. */
+export interface GrepFinding {
+  /** The call that finds it: the original input with the one change (and no offset). */
+  call: GrepInput;
+  /** Matching lines, and the files holding them. */
+  lines: number;
+  files: number;
+  first?: { file: string; line: number; text: string };
+  /** The re-run hit the time limit: the counts are a lower bound. */
+  partial: boolean;
+}
+
+export interface GrepDiagnostics {
+  caseInsensitive?: GrepFinding;
+  fixedStrings?: GrepFinding;
+  includeIgnored?: GrepFinding;
+  deeperInclude?: GrepFinding;
+}
+
+export interface GlobFinding {
+  call: GlobInput;
+  /** Files found, and the first few of them. */
+  total: number;
+  first: string[];
+}
+
+export interface GlobDiagnostics {
+  caseInsensitive?: GlobFinding;
+  includeIgnored?: GlobFinding;
+  withoutMaxDepth?: GlobFinding;
+}
+
+/** The environments of re-runs: a re-run that finds nothing does not diagnose itself again. */
+const probes = new WeakSet<SearchEnvironment>();
+
+/**
+ * Re-runs (side by side, so each is slower than the search alone) get a few times what the search itself
+ * took, at least 2 s, and never more than what is left of the time limit. One that runs out reports what
+ * it found as a lower bound ("at least"), or nothing.
+ */
+function probeDeadline(deadline: number, started: number): number {
+  const now = Date.now();
+  return Math.min(deadline, now + Math.max(2000, 4 * (now - started)));
+}
+
+function probeEnv(env: SearchEnvironment, deadline: number, config: Partial<SearchEnvironment['config']> = {}): SearchEnvironment {
+  const probe: SearchEnvironment = { ...env, config: { ...env.config, ...config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
+  probes.add(probe);
+  return probe;
+}
+
+/** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
+async function settle<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
+  const entries = await Promise.all(
+    Object.entries(probes).map(async ([key, promise]) => {
+      try {
+        return [key, await promise] as const;
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        return [key, undefined] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries.filter((entry): entry is readonly [string, Awaited<T>] => entry[1] !== undefined));
+}
+
+function withoutOffset<T extends { offset?: number }>(input: T): T {
+  const { offset: _offset, ...rest } = input;
+  return rest as T;
+}
+
+const LEADING_FLAGS = /^\(\?[a-zA-Z]+\)/;
+const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
+
+type RunGrep = (input: unknown, env: SearchEnvironment) => Promise<GrepReport>;
+type RunGlob = (input: unknown, env: SearchEnvironment) => Promise<GlobReport>;
+
+/** What the search finds with one change (the call without offset or context, for its first line). */
+async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment, run: RunGrep): Promise<GrepFinding | undefined> {
+  const call: GrepInput = withoutOffset({ ...input, ...change });
+  const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
+  const found = await run({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
+  if (found.totalResults === 0) return undefined;
+  const entry = found.files[0];
+  const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
+  return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut };
+}
+
+/** The literal text a pattern most likely meant: its escapes of punctuation undone (`$state\(` → `$state(`). */
+export function literalReading(pattern: string): string {
+  return pattern.replace(/\\([^\w\s])/g, '$1');
+}
+
+/** "3 lines in 2 files (first: /ws/a.ts:4 "text")"; "at least" when the check ran out of time. */
+export function describeGrepFinding(finding: GrepFinding): string {
+  const lines = `${finding.partial ? 'at least ' : ''}${finding.lines} line${finding.lines === 1 ? '' : 's'}`;
+  const files = `${finding.files} file${finding.files === 1 ? '' : 's'}`;
+  const first = finding.first ? ` (first: ${finding.first.file}:${finding.first.line} ${JSON.stringify(clipLine(finding.first.text.trim(), 100))})` : '';
+  return `${lines} in ${files}${first}`;
+}
+
+/**
+ * An invalid regular expression that is valid literal text: the error, with what the literal finds and
+ * the exact call (checked through the same guard and pool), or the error as it was.
+ */
+export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<InputError> {
+  if (input.fixed_strings === true || input.invert_match === true || probes.has(env) || env.isCancelled()) return error;
+  try {
+    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, probeEnv(env, probeDeadline(deadline, Date.now())), run);
+    if (!finding) return error;
+    return new InputError(`${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`);
+  } catch (failure) {
+    if (failure instanceof CancelledError) throw failure;
+    return error;
+  }
+}
+
+/**
+ * Why a grep found nothing, checked: called by runGrep with its validated input and zero-result report
+ * (whose elapsedMs then includes the checks). `run` is runGrep itself (passed in, so no import cycle).
+ */
+export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<GrepDiagnostics | undefined> {
+  if (report.totalResults !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  const started = Date.now() - report.elapsedMs;
+  const probe = probeEnv(env, probeDeadline(deadline, started));
+  const find = (change: Partial<GrepInput>) => findWith(input, change, probe, run);
+
+  const pattern = input.pattern;
+  const invert = input.invert_match === true;
+  const ignoresCase = compileMatcher(pattern, input).ignoreCase;
+  const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
+  const include = input.include?.replace(/^\.\//, '');
+  const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
+  const found = await settle<GrepFinding>({
+    caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
+    fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
+    includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
+    deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
+  });
+  report.elapsedMs = Date.now() - started;
+  return Object.keys(found).length > 0 ? (found as GrepDiagnostics) : undefined;
+}
+
+/** A page whose text passes this many bytes may be cut by the output budget inside a chat (about 7.7 KB). */
+const PAGE_MAY_BE_CUT_BYTES = 6000;
+/** Files whose first matching line a cut page's note gives. */
+const FIRST_LINES = 2;
+
+/** Roughly the bytes of a page's results: its lines and paths. */
+function pageBytes(report: GrepReport): number {
+  let bytes = 0;
+  for (const entry of report.files) {
+    if (typeof entry !== 'object' || !('matches' in entry)) continue;
+    bytes += entry.file.length + 20;
+    for (const match of entry.matches) bytes += match.text.length + 8 + [...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + line.length + 8, 0);
+  }
+  return bytes;
+}
+
+/**
+ * The first matching line of the files a cut first page's note names first (relevance.ts), when the page
+ * is cut by max_results or may be cut by the output budget: from the page itself, or from a search of that
+ * one file (same guard, same pool, within the time left).
+ */
+export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<Map<string, { line: number; text: string }> | undefined> {
+  // The first page only: a model paging on has seen them.
+  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2 || probes.has(env) || env.isCancelled()) return undefined;
+  if (report.nextOffset === undefined && pageBytes(report) <= PAGE_MAY_BE_CUT_BYTES) return undefined;
+  const onPage = new Map<string, { line: number; text: string }>();
+  for (const entry of report.files) if (typeof entry === 'object' && 'matches' in entry && entry.matches[0]) onPage.set(entry.file, entry.matches[0]);
+  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs));
+  const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
+  const found = await settle<{ line: number; text: string }>(
+    Object.fromEntries(
+      rankFiles(report.matched, input.pattern)
+        .slice(0, FIRST_LINES)
+        .map(({ file }) => [
+          file,
+          onPage.has(file)
+            ? Promise.resolve(onPage.get(file))
+            : run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
+                const entry = one.files[0];
+                return typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
+              }),
+        ]),
+    ),
+  );
+  return new Map(Object.entries(found));
+}
+
+/** What the check of a file over grepTools.maxFileSize found. */
+export interface LargeFileFinding {
+  file: string;
+  /** Its size in bytes, when it could be read. */
+  size?: number;
+  /** Its matching lines and the first of them; undefined when it was too large to check. */
+  lines?: number;
+  first?: { line: number; text: string };
+}
+
+export interface LargeFilesCheck {
+  /** grepTools.maxFileSize, the limit the files are over. */
+  limit: number;
+  /** Files skipped as too large, in all. */
+  skipped: number;
+  checked: LargeFileFinding[];
+}
+
+/** The size of a large file checked at most (each is read whole by a search worker), and of all of them. */
+const LARGE_FILE_CHECK_BYTES = 32 * 1024 * 1024;
+const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
+
+/**
+ * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
+ * pattern occurs in the first few of them, each searched alone in the search workers up to 32 MB (same
+ * guard, same time limit), so a definition in a large generated file is not invisible. Only counts and
+ * the first matching line come back, never the content.
+ */
+export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<LargeFilesCheck | undefined> {
+  const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
+  if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: Math.max(env.config.maxFileSize, LARGE_FILE_CHECK_BYTES) });
+  const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
+  const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
+  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.
+  let budget = LARGE_FILES_CHECK_BYTES;
+  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
+  const check = async (file: string): Promise<LargeFileFinding> => {
+    const size = sizes[report.largeFiles.indexOf(file)];
+    const found = await run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe);
+    if (found.filesSearched === 0) return { file, size };
+    const entry = found.files[0];
+    const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
+    return { file, size, lines: found.totalResults, first: first && { line: first.line, text: first.text } };
+  };
+  const found = await settle<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
+  return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };
+}
+
+/** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */
+export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment, run: RunGlob): Promise<GlobDiagnostics | undefined> {
+  if (report.total !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  const started = Date.now() - report.elapsedMs;
+  const probe = probeEnv(env, probeDeadline(started + env.config.timeoutSeconds * 1000, started));
+  const find = async (change: Partial<GlobInput>): Promise<GlobFinding | undefined> => {
+    const call: GlobInput = withoutOffset({ ...input, ...change });
+    const found = await run({ ...call, max_results: 3, offset: 0 }, probe);
+    return found.total === 0 ? undefined : { call, total: found.total, first: found.files };
+  };
+  const mode = input.mode ?? 'glob';
+  // An absolute glob's base stays as it is; only the part matched below it ignores case.
+  const { pattern, path } = globRequest(input.pattern, input.path, mode);
+  const folded = caseInsensitiveGlob(pattern);
+  const found = await settle<GlobFinding>({
+    caseInsensitive: mode === 'glob' && folded !== pattern ? find({ pattern: folded, path }) : undefined,
+    includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
+    withoutMaxDepth: (input.max_depth ?? 0) > 0 ? find({ max_depth: 0 }) : undefined,
+  });
+  report.elapsedMs = Date.now() - started;
+  return Object.keys(found).length > 0 ? (found as GlobDiagnostics) : undefined;
+}

@@ -1,0 +1,345 @@
+/**
+ * Printers: the JSON text the model receives for each tool (docs/tools.md, "Answers"). `renderGrep` /
+ * `renderGlob` keep it within the output budget (budget.ts); `printGrep` / `printGlob` print a report
+ * whole. An answer carries no dead weight: zero skip counters, an empty notes list, `truncated: false`,
+ * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
+ */
+import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
+import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFileFinding, type LargeFilesCheck } from './diagnostics';
+import type { GlobReport } from '../run/glob';
+import type { GrepFileEntry, GrepReport } from '../run/grep';
+import { rankFiles } from '../run/relevance';
+import { clipLine } from '../searcher/searcher';
+import type { LineResult, SkipCounts } from '../api/types';
+
+function basePath(paths: string[]): string | string[] {
+  return paths.length === 1 ? paths[0] : paths;
+}
+
+/**
+ * base_path, unless it repeats the default: a call without `path` (and, for glob, without an absolute
+ * pattern, which names its own base) searches all workspace folders.
+ */
+function baseField(report: GrepReport | GlobReport): { base_path?: string | string[] } {
+  const input = report.input;
+  const ownBase = input !== undefined && input.path === undefined && !('mode' in report && /^[~/]/.test(input.pattern));
+  return ownBase ? {} : { base_path: basePath(report.basePaths) };
+}
+
+/** The non-zero skip counters, or nothing when every counter is zero. */
+function skippedField(skipped: SkipCounts): { skipped?: Partial<SkipCounts> } {
+  const nonZero = Object.fromEntries(Object.entries(skipped).filter(([, count]) => count > 0));
+  return Object.keys(nonZero).length > 0 ? { skipped: nonZero } : {};
+}
+
+/** The fields every answer ends with: what was cut, skipped or timed out, and the notes, each only when it says something. */
+function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boolean, notes: string[]): object {
+  return {
+    ...(nextOffset !== undefined ? { truncated: true, next_offset: nextOffset } : {}),
+    ...skippedField(skipped),
+    ...(timedOut ? { timed_out: true } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
+}
+
+/** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
+export function logSummary(report: GrepReport | GlobReport): string {
+  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched` : `${report.total} files`;
+  return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
+}
+
+function describeSkips(skipped: SkipCounts): string {
+  const parts: string[] = [];
+  if (skipped.binary) parts.push(`${skipped.binary} binary`);
+  if (skipped.too_large) parts.push(`${skipped.too_large} over the size limit`);
+  if (skipped.denied) parts.push(`${skipped.denied} denied by policy`);
+  if (skipped.unreadable) parts.push(`${skipped.unreadable} unreadable`);
+  if (skipped.outside_workspace) parts.push(`${skipped.outside_workspace} outside the workspace (symlinks)`);
+  return parts.length ? `; skipped ${parts.join(', ')}` : '';
+}
+
+function pageNote(what: string, offset: number, returned: number, total: number, next: number | undefined): string {
+  return `Showing ${what} ${offset + 1}-${offset + returned} of ${total}. Call again with offset ${next} for more, or narrow the search.`;
+}
+
+/** The exact input of a call, for a note: `{"pattern":"TODO","offset":50}`. */
+function call(input: object): string {
+  return JSON.stringify(input);
+}
+
+/** What an anchor inside a pattern means (`peg$compute`), said when its literal reading finds what the regex did not. */
+function anchorWords(pattern: string): string {
+  const words: string[] = [];
+  if (/\$./.test(pattern.replace(/\\\$/g, ''))) words.push('$ is an end-of-line anchor');
+  if (/.\^/.test(pattern.replace(/\\\^|\[\^/g, ''))) words.push('^ is a start-of-line anchor');
+  return words.length ? ` (${words.join(', ')})` : '';
+}
+
+/** The checked suggestions for a grep that found nothing (diagnostics.ts), most likely fix first. */
+function grepSuggestions(d: GrepDiagnostics, include: string | undefined, pattern: string): string[] {
+  const notes: string[] = [];
+  if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
+  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text ${JSON.stringify(d.fixedStrings.call.pattern)} it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
+  if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
+  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
+  return notes;
+}
+
+/** The note of an answer the output budget cut: what is shown, and the exact call that continues. */
+function budgetNote(cut: BudgetCut, unit: string, offset: number, total: number, input: object | undefined, tooBig: string): string {
+  const next = offset + cut.shown;
+  const again = input ? `Call again with ${call({ ...input, offset: next })}` : `Call again with offset ${next}`;
+  if (cut.shown === 0) return `Output budget reached (${describeBudget(cut.budget)}): the next result alone is larger than the budget. ${again} and ${tooBig}.`;
+  return `Output budget reached (${describeBudget(cut.budget)}): showing ${cut.shown} of ${total} ${unit} (${offset + 1}-${next}). ${again} to continue.`;
+}
+
+/** Matching files a cut page names at most. */
+const HIDDEN_NAMED = 5;
+
+/**
+ * The note of a cut page that leaves matching files out: how many, the most relevant with their counts
+ * (and the first matching line of those the search looked up), and the calls that list them all.
+ */
+function hiddenFilesNote(report: GrepReport, maxBytes: number): string | undefined {
+  if (report.outputMode === 'files_with_matches') return undefined;
+  const shown = new Set(report.files.map((entry) => (typeof entry === 'string' ? entry : entry.file)));
+  const hidden = report.matched.filter((entry) => !shown.has(entry.file));
+  const unknown = Math.max(0, report.filesMatched - report.matched.length);
+  if (hidden.length === 0) return undefined;
+  const total = hidden.length + unknown;
+  const { offset: _offset, max_results: _max, context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = report.input ?? { pattern: report.pattern };
+  const all = `All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
+  // Named while the note stays within its share of the output budget: a tight budget keeps the results.
+  const named: string[] = [];
+  const note = () => `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page${named.length ? `: ${named.join(', ')}` : ''}${total > named.length && named.length ? ` and ${total - named.length} more` : ''}. ${all}`;
+  for (const { file, count } of rankFiles(hidden, report.pattern).slice(0, HIDDEN_NAMED)) {
+    const first = report.firstLines?.get(file);
+    named.push(`${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`);
+    if (Buffer.byteLength(note()) > maxBytes) {
+      named.pop();
+      break;
+    }
+  }
+  return Buffer.byteLength(note()) <= maxBytes ? note() : undefined;
+}
+
+/** The share of the output budget a cut page's hidden-files note may take (bytes; a token is about 3). */
+function hiddenNoteBytes(cut: BudgetCut | undefined): number {
+  if (!cut) return Number.POSITIVE_INFINITY;
+  return Math.floor((cut.budget.kind === 'bytes' ? cut.budget.limit : cut.budget.limit * 3) / 4);
+}
+
+/** "8.9 MB", "512 KB": a size as a note gives it. */
+function describeSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** The note of the check of the files over the size limit: which hold matches, where the first is. */
+function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefined {
+  if (check.checked.length === 0) return undefined;
+  const size = (finding: LargeFileFinding) => (finding.size === undefined ? '' : `${describeSize(finding.size)}, `);
+  const matching = check.checked
+    .filter((finding) => finding.lines && finding.first)
+    .map((finding) => `${finding.file} (${size(finding)}${finding.lines} matching line${finding.lines === 1 ? '' : 's'}, first at line ${finding.first!.line}: ${JSON.stringify(clipLine(finding.first!.text.trim(), 100))})`);
+  const unchecked = check.checked.filter((finding) => finding.lines === undefined).length + (check.skipped - check.checked.length);
+  const without = check.checked.length - matching.length - (check.checked.length - check.checked.filter((f) => f.lines !== undefined).length);
+  const skipped = `${check.skipped} file${check.skipped === 1 ? ' was' : 's were'} skipped as over grepTools.maxFileSize (${check.limit} bytes)`;
+  const counts = [without > 0 ? `${without} without a match` : '', unchecked > 0 ? `${unchecked} not checked` : ''].filter(Boolean).join(', ');
+  // A cut answer mentions them only when they hold the pattern; an empty one says they were checked.
+  if (matching.length === 0) return empty ? `${skipped}; checked, ${counts}.` : undefined;
+  return (
+    `${skipped}; the pattern occurs in ${matching.join(', ')}${counts ? ` (${counts})` : ''}. ` +
+    'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.'
+  );
+}
+
+export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
+  const notes: string[] = [];
+  const unit = report.outputMode === 'content' ? 'matches' : 'files';
+  if (report.timedOut) {
+    notes.push(`The search timed out after ${Math.round(report.elapsedMs / 1000)} s; results and totals cover only the files searched before then. Narrow it with path or include.`);
+  }
+  if (report.totalResults === 0) {
+    if (report.candidates === 0 && report.include) {
+      notes.push(`The include glob ${JSON.stringify(report.include)} matched no file under the search path${describeSkips(report.skipped)}.`);
+    } else {
+      notes.push(`No matches in ${report.filesSearched} files searched${describeSkips(report.skipped)}.`);
+    }
+    if (report.diagnostics) notes.push(...grepSuggestions(report.diagnostics, report.include, report.pattern));
+  } else if (cut) {
+    const tooBig = report.outputMode === 'content' ? 'fewer context_lines, or output_mode "files_with_matches"' : 'a narrower path';
+    notes.push(budgetNote(cut, unit, report.offset, report.totalResults, report.input, tooBig));
+  } else if (report.returnedResults === 0) {
+    notes.push(`offset ${report.offset} is past the last result: there are ${report.totalResults} ${unit}. Use an offset below that.`);
+  } else if (report.nextOffset !== undefined) {
+    notes.push(pageNote(unit, report.offset, report.returnedResults, report.totalResults, report.nextOffset));
+  }
+  const hidden = report.nextOffset !== undefined || cut ? hiddenFilesNote(report, hiddenNoteBytes(cut)) : undefined;
+  if (hidden) notes.push(hidden);
+  const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck, report.totalResults === 0);
+  if (large) notes.push(large);
+  return notes;
+}
+
+/** The first `shown` results of a page (content: matching lines, possibly part of a file's; else files). */
+function firstResults(report: GrepReport, shown: number): GrepFileEntry[] {
+  if (report.outputMode !== 'content') return report.files.slice(0, shown);
+  const files: GrepFileEntry[] = [];
+  let left = shown;
+  for (const entry of report.files) {
+    if (left <= 0 || typeof entry !== 'object' || !('matches' in entry)) break;
+    files.push(entry.matches.length <= left ? entry : { file: entry.file, matches: entry.matches.slice(0, left) });
+    left -= entry.matches.length;
+  }
+  return files;
+}
+
+/**
+ * A file's reported lines in the compact form: "42: text" for a result, "41- text" for a context line
+ * (as grep and ripgrep print them), in line order. Context windows are already merged by the searcher.
+ */
+export function compactLines(matches: readonly LineResult[]): string[] {
+  const lines: string[] = [];
+  for (const match of matches) {
+    const before = match.before ?? [];
+    before.forEach((text, i) => lines.push(`${match.line - before.length + i}- ${text}`));
+    lines.push(`${match.line}: ${match.text}`);
+    (match.after ?? []).forEach((text, i) => lines.push(`${match.line + 1 + i}- ${text}`));
+  }
+  return lines;
+}
+
+/** A page's entries as the answer prints them: content entries with their lines in the compact form. */
+function printedFiles(files: readonly GrepFileEntry[]): unknown[] {
+  return files.map((entry) => (typeof entry === 'object' && 'matches' in entry ? { file: entry.file, lines: compactLines(entry.matches) } : entry));
+}
+
+/** The report as it reads when the budget let only `cut.shown` of its results through. */
+function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
+  if (!cut) return report;
+  return { ...report, files: firstResults(report, cut.shown), returnedResults: cut.shown, nextOffset: report.offset + cut.shown };
+}
+
+function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
+  const report = cutGrep(whole, cut);
+  const truncated = report.nextOffset !== undefined;
+  // A whole answer (one page, not cut) shows every result: its line and file counts would repeat it.
+  const partial = truncated || report.offset > 0;
+  const totals =
+    report.outputMode === 'content'
+      ? partial ? { total_matches: report.totalResults, returned_matches: report.returnedResults } : {}
+      : report.outputMode === 'count'
+        ? { total_matches: report.totalMatches, ...(partial ? { returned_files: report.returnedResults } : {}) }
+        : partial ? { returned_files: report.returnedResults } : {};
+  return JSON.stringify({
+    pattern: report.pattern,
+    ...baseField(report),
+    ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
+    files: printedFiles(report.files),
+    ...totals,
+    ...(partial ? { files_matched: report.filesMatched } : {}),
+    files_searched: report.filesSearched,
+    ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut)),
+  });
+}
+
+/** The whole report as JSON, whatever its size (the Command Palette's "copy as JSON"). */
+export function printGrep(report: GrepReport): string {
+  return grepText(report, undefined);
+}
+
+/** The JSON text the model receives: the report within the output budget. */
+export async function renderGrep(report: GrepReport, budget: OutputBudget): Promise<string> {
+  return (await fitToBudget(report.returnedResults, (shown, cut) => grepText(report, cut), budget)).text;
+}
+
+function globFound(finding: GlobFinding): string {
+  const more = finding.total > finding.first.length ? ', …' : '';
+  return `${finding.total} file${finding.total === 1 ? '' : 's'} (${finding.first.join(', ')}${more})`;
+}
+
+/** The checked suggestions for a glob that found nothing (diagnostics.ts). */
+function globSuggestions(d: GlobDiagnostics, maxDepth: number | undefined): string[] {
+  const notes: string[] = [];
+  if (d.caseInsensitive) notes.push(`Glob patterns are case-sensitive; ignoring case the pattern matches ${globFound(d.caseInsensitive)}. Use those paths, or spell the pattern as they are spelled.`);
+  if (d.withoutMaxDepth) notes.push(`max_depth ${maxDepth} stops above them; at any depth the pattern matches ${globFound(d.withoutMaxDepth)}. Call again with ${call(d.withoutMaxDepth.call)}.`);
+  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude match: ${globFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to list them.`);
+  return notes;
+}
+
+/** Directories named at most in a note. */
+const DIRECTORIES_NAMED = 12;
+
+/**
+ * What a glob answer says of the directories its pattern matches: with no file, that they are
+ * directories and the call that lists their files; beside a one-level listing, its subdirectories.
+ */
+function directoriesNote(report: GlobReport): string | undefined {
+  const directories = report.directories ?? [];
+  if (directories.length === 0) return undefined;
+  const input = report.input ?? { pattern: report.pattern };
+  const listing = call({ ...input, pattern: `${input.pattern.replace(/\/+$/, '')}/**` });
+  const more = directories.length > DIRECTORIES_NAMED ? `, and ${directories.length - DIRECTORIES_NAMED} more` : '';
+  const count = `${directories.length} director${directories.length === 1 ? 'y' : 'ies'}`;
+  if (report.total === 0) {
+    const named = directories.slice(0, DIRECTORIES_NAMED).map((d) => `${d.path} (${d.files} file${d.files === 1 ? '' : 's'})`);
+    return `${JSON.stringify(report.pattern)} matches ${count}, and glob lists files only: ${named.join(', ')}${more}. List their files with ${listing}.`;
+  }
+  const named = directories.slice(0, DIRECTORIES_NAMED).map((d) => `${d.relative}/ (${d.files})`);
+  return `Not listed, as glob lists files only: ${count} (files in each): ${named.join(', ')}${more}. List their files with ${listing}.`;
+}
+
+export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
+  const notes: string[] = [];
+  if (report.timedOut) {
+    notes.push(`The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`);
+  }
+  if (report.total === 0 && !report.timedOut) {
+    const directories = directoriesNote(report);
+    if (directories) {
+      notes.push(directories);
+    } else if (report.deeperMatches) {
+      notes.push(`${JSON.stringify(report.pattern)} matches only directly in the base directory and found nothing there; "**/${report.pattern}" finds ${report.deeperMatches} files at any depth.`);
+    } else {
+      notes.push(`No file matches ${JSON.stringify(report.pattern)} under the base path${describeSkips(report.skipped)}.`);
+    }
+    if (report.diagnostics) notes.push(...globSuggestions(report.diagnostics, report.input?.max_depth));
+  } else if (cut) {
+    notes.push(budgetNote(cut, 'files', report.offset, report.total, report.input, 'a narrower path'));
+  } else if (report.files.length === 0) {
+    notes.push(`offset ${report.offset} is past the last result: there are ${report.total} files. Use an offset below that.`);
+  } else if (report.nextOffset !== undefined) {
+    notes.push(pageNote('files', report.offset, report.files.length, report.total, report.nextOffset));
+  }
+  const directories = report.total > 0 ? directoriesNote(report) : undefined;
+  if (directories) notes.push(directories);
+  return notes;
+}
+
+/** A modification time as the answer gives it: UTC, to the second ("2026-11-23T18:00:49Z"). */
+function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
+  const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
+  return JSON.stringify({
+    pattern: report.pattern,
+    ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
+    ...baseField(report),
+    files: report.mtimes ? report.files.map((file) => ({ file, mtime: isoSeconds(report.mtimes!.get(file) ?? 0) })) : report.files,
+    // A whole page lists every match: its total would repeat it.
+    ...(report.nextOffset !== undefined || report.offset > 0 || report.files.length !== report.total ? { total: report.total } : {}),
+    ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),
+  });
+}
+
+/** The whole report as JSON, whatever its size. */
+export function printGlob(report: GlobReport): string {
+  return globText(report, undefined);
+}
+
+/** The JSON text the model receives: the report within the output budget. */
+export async function renderGlob(report: GlobReport, budget: OutputBudget): Promise<string> {
+  return (await fitToBudget(report.files.length, (shown, cut) => globText(report, cut), budget)).text;
+}

@@ -1,0 +1,158 @@
+/** Glob matching (minimatch) and the path order every answer uses. */
+import { braceExpand, Minimatch } from 'minimatch';
+import { InputError } from '../input/schema';
+
+/**
+ * How every glob is read: dot files match, no comments, no negation, and no extglobs (`+(a|b)`), which
+ * VS Code's globs do not have either and which compile to regexes that can backtrack exponentially.
+ */
+export const GLOB_OPTIONS = { dot: true, nocomment: true, nonegate: true, noext: true } as const;
+
+/**
+ * Bounds on a glob a model writes, checked before it is compiled: minimatch expands every brace
+ * alternative (`{a,b}` 17 times is 131,072 patterns), its parser is quadratic in unclosed `[`, and
+ * the regex of a segment with k `*` (or of a path with k `**`) backtracks in time growing as the name's
+ * length to the power k. Within these bounds a name of 255 characters is tested in well under 100 ms.
+ */
+export const GLOB_LIMITS = { alternatives: 256, starsPerSegment: 3, globstars: 2, classes: 32 } as const;
+
+/** Why a glob is over GLOB_LIMITS (the limit named, and what to do instead), or undefined. */
+export function globComplexityProblem(glob: string): string | undefined {
+  const classes = glob.split('[').length - 1;
+  if (classes > GLOB_LIMITS.classes) return `it has ${classes} '[', at most ${GLOB_LIMITS.classes} character classes are accepted`;
+  const alternatives = braceExpand(glob, { braceExpandMax: GLOB_LIMITS.alternatives + 1 });
+  if (alternatives.length > GLOB_LIMITS.alternatives) {
+    return `its braces expand to more than ${GLOB_LIMITS.alternatives} alternatives (the limit); list fewer, or split the search`;
+  }
+  for (const alternative of alternatives) {
+    const segments = alternative.split('/');
+    const globstars = segments.filter((segment) => segment === '**').length;
+    if (globstars > GLOB_LIMITS.globstars) return `${JSON.stringify(alternative)} has ${globstars} '**' segments, at most ${GLOB_LIMITS.globstars} are accepted`;
+    for (const segment of segments) {
+      const stars = segment === '**' ? 0 : segment.split('*').length - 1;
+      if (stars > GLOB_LIMITS.starsPerSegment) return `the path segment ${JSON.stringify(segment)} has ${stars} '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`;
+    }
+  }
+  return undefined;
+}
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/** True when the glob has no '/', so it is matched against the file name at any depth. */
+export function isNameGlob(glob: string): boolean {
+  return !glob.includes('/');
+}
+
+function lastSegment(relative: string): string {
+  return relative.slice(relative.lastIndexOf('/') + 1);
+}
+
+/** A glob compiled once to a RegExp by minimatch (testing it is many times faster than `match`). */
+export function globTest(glob: string, nocase = false): (path: string) => boolean {
+  const matcher = new Minimatch(glob, { ...GLOB_OPTIONS, nocase });
+  const regex = matcher.makeRe();
+  return regex ? (path) => regex.test(path) : (path) => matcher.match(path);
+}
+
+/** glob's pattern as a test of base-relative paths ('*.ts' only at the top); '\\' is refused. */
+export function relativeGlobTest(pattern: string): (relative: string) => boolean {
+  if (pattern.includes('\\')) throw new InputError(`Invalid glob ${JSON.stringify(pattern)}: use '/' as the path separator, not '\\'.`);
+  const glob = new Minimatch(pattern.replace(/^\.\//, ''), GLOB_OPTIONS);
+  return (relative) => glob.match(relative);
+}
+
+/** A predicate over '/'-separated relative paths. A glob without '/' matches the file name at any depth. */
+export function compileGlob(glob: string, field: string): (relative: string) => boolean {
+  if (glob.includes('\\')) {
+    throw new InputError(`Invalid ${field} glob ${JSON.stringify(glob)}: use '/' as the path separator, not '\\'.`);
+  }
+  const pattern = glob.replace(/^\.\//, '');
+  if (new Minimatch(pattern, GLOB_OPTIONS).set.length === 0) throw new InputError(`Invalid ${field} glob ${JSON.stringify(glob)}: it matches nothing.`);
+  const test = globTest(pattern);
+  return isNameGlob(glob) ? (relative) => test(lastSegment(relative)) : test;
+}
+
+/** A denied-path rule's test, given the path and its last segment, both lower-cased. */
+type RuleTest = (lowerPath: string, lowerName: string) => boolean;
+
+const compiledRules = new Map<string, RuleTest>();
+
+/**
+ * A denied-path rule compiled once (matched ignoring case): `**\/name` compares the last segment,
+ * `**\/name-glob` tests it, `**\/dir/**` looks for the directory segment; others go through minimatch.
+ */
+function ruleTest(rule: string): RuleTest {
+  let test = compiledRules.get(rule);
+  if (test === undefined) {
+    const byName = /^\*\*\/([^/]+)$/.exec(rule);
+    const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
+    const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
+    if (byName && !GLOB_CHARS.test(byName[1])) {
+      const name = byName[1].toLowerCase();
+      test = (_path, lowerName) => lowerName === name;
+    } else if (affix && affix[1] !== affix[3]) {
+      // `*.pem`, `id_rsa*`: one '*' before or after plain text.
+      const text = affix[2].toLowerCase();
+      test = affix[1] ? (_path, lowerName) => lowerName.endsWith(text) : (_path, lowerName) => lowerName.startsWith(text);
+    } else if (byName) {
+      const nameTest = globTest(byName[1], true);
+      test = (_path, lowerName) => nameTest(lowerName);
+    } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
+      const dir = inDirectory[1].toLowerCase();
+      test = (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`);
+    } else {
+      test = globTest(rule, true);
+    }
+    compiledRules.set(rule, test);
+  }
+  return test;
+}
+
+const compiledLists = new WeakMap<readonly string[], Array<{ rule: string; test: RuleTest }>>();
+
+/** The first denied-path rule that `relative` (a path below a workspace folder or search base) matches. */
+export function deniedRule(relative: string, rules: readonly string[]): string | undefined {
+  let list = compiledLists.get(rules);
+  if (list === undefined) {
+    list = rules.map((rule) => ({ rule, test: ruleTest(rule) }));
+    compiledLists.set(rules, list);
+  }
+  const lowerPath = relative.toLowerCase();
+  const lowerName = lastSegment(lowerPath);
+  for (const { rule, test } of list) if (test(lowerPath, lowerName)) return rule;
+  return undefined;
+}
+
+/**
+ * Denied rules that name a whole directory (`**\/.ssh/**` → `**\/.ssh`): sources prune such directories
+ * without listing them, as they do for files.exclude.
+ */
+export function deniedDirectoryGlobs(rules: readonly string[]): string[] {
+  return rules.filter((rule) => rule.endsWith('/**')).map((rule) => rule.slice(0, -3));
+}
+
+/**
+ * Path order: segment by segment, so a directory's files stay together (a/b before a.txt). Compared
+ * character by character with '/' below every other character, which is the same order.
+ */
+export function comparePaths(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      if (ca === 47) return -1;
+      if (cb === 47) return 1;
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** Splits an absolute glob into its static directory prefix and the glob below it. */
+export function splitAbsoluteGlob(glob: string): { base: string; rest: string } {
+  const segments = glob.split('/');
+  let i = 0;
+  while (i < segments.length - 1 && !GLOB_CHARS.test(segments[i])) i++;
+  const base = segments.slice(0, i).join('/') || '/';
+  return { base, rest: segments.slice(i).join('/') };
+}

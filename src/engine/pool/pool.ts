@@ -1,0 +1,273 @@
+/**
+ * A pool of search workers (worker_threads, one per core). A search queues its files in batches (one
+ * promise, one message each way per batch); each worker reads, prefilters and searches them (or
+ * searches the content it was sent: an open editor's text, a virtual file's bytes). glob's regex mode
+ * tests names the same way, so no pattern a model writes ever runs on the caller's thread. A search
+ * that must stop (time limit, cancellation) terminates the workers busy with it; once their threads
+ * have exited the pool starts fresh ones and hands their other batches to them, so concurrent searches
+ * are not disturbed and the pool never runs more threads than its size.
+ */
+import { availableParallelism } from 'os';
+import * as nodePath from 'path';
+import { Worker } from 'worker_threads';
+import type { ReadScope } from '../guard/guard';
+import type { MatcherOptions } from '../matcher/matcher';
+import type { FileMatches, SearchOptions } from '../searcher/searcher';
+
+export interface SearchSpec {
+  pattern: string;
+  matcher: MatcherOptions;
+  search: SearchOptions;
+  maxFileSize: number;
+  /** Checked on every open file (see reader.ts). */
+  scope?: ReadScope;
+}
+
+/**
+ * Tests names (base-relative paths) against glob's pattern: a JavaScript regex with the `u` flag (mode
+ * "regex"), or a glob (mode "glob", globs.ts' relativeGlobTest).
+ */
+export type NameTestSpec = { nameRegex: string } | { nameGlob: string };
+
+export type JobSpec = SearchSpec | NameTestSpec;
+
+/** A file to search: its path (the worker reads it), or the content to search in its place (already within maxFileSize). */
+export type FileItem = string | { path: string; content: string | Uint8Array };
+
+/**
+ * What searching a file gave: its matches, 0 when it holds none (most files: a number is the cheapest
+ * thing to send back), or why it was skipped.
+ */
+export type FileOutcome = FileMatches | 0 | 'binary' | 'too_large' | 'unreadable' | 'outside_workspace' | 'denied';
+
+export interface PoolOptions {
+  /**
+   * The search threads yield the CPU to the process's other threads (in VS Code: the extension host's
+   * main thread, and the messages it relays) when both want it: Linux only, see worker.ts.
+   */
+  background?: boolean;
+  /** The worker script (default: worker.js beside this module). */
+  workerFile?: string;
+}
+
+/** What a worker is told when it starts (its workerData). */
+export interface WorkerOptions {
+  background: boolean;
+}
+
+export interface BatchRequest {
+  batchId: number;
+  specKey: string;
+  /** Sent with a search's first batch to a worker; the worker keeps the last SPECS_KEPT specs it was sent. */
+  spec?: JobSpec;
+  /** FileItem for a SearchSpec, a name (string) for a NameTestSpec. */
+  items: unknown[];
+  /** A SearchSpec's batch: collect the matching lines (content mode, within the page asked for). */
+  collect: boolean;
+}
+
+/** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
+export const SPECS_KEPT = 16;
+
+export interface BatchResult {
+  batchId: number;
+  /** FileOutcome for a SearchSpec, boolean (the name matches) for a NameTestSpec; in the items' order. */
+  outcomes: unknown[];
+}
+
+/** A batch of one search's items, queued or in a worker: one message each way. */
+interface Batch {
+  search: PoolSearch<unknown, unknown>;
+  items: unknown[];
+  collect: boolean;
+  resolve(outcomes: unknown[]): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, Batch>;
+  /** The spec keys this worker holds, oldest first (see SPECS_KEPT). */
+  specKeys: string[];
+}
+
+/** Batches a worker holds at once, so it never waits for the next message. */
+const BATCHES_PER_WORKER = 2;
+export const WORKER_YOUNG_GENERATION_MB = 4;
+/**
+ * How long a terminated worker may take to exit before a fresh one takes its place anyway (a thread
+ * stops within milliseconds, even inside a regex; one stuck in a system call must not shrink the pool).
+ */
+const EXIT_WAIT_MS = 1000;
+
+export class SearchAbortedError extends Error {
+  constructor() {
+    super('The search was stopped.');
+    this.name = 'SearchAbortedError';
+  }
+}
+
+let searchCount = 0;
+
+/** One search's work in the pool: FileItem → FileOutcome (grep), or name → matches (glob's regex mode). */
+export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
+  /** Names this search in messages to the workers. */
+  readonly key = `s${++searchCount}`;
+
+  constructor(
+    private readonly pool: SearchPool,
+    readonly spec: JobSpec,
+  ) {}
+
+  /**
+   * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
+   * files amortise the messages and keep every worker busy to the end. `collect`: see BatchRequest.
+   */
+  batch(items: Item[], collect = false): Promise<Outcome[]> {
+    return new Promise((resolve, reject) =>
+      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, collect, resolve: resolve as (outcomes: unknown[]) => void, reject }),
+    );
+  }
+
+  /** Stops this search at once: its queued files are dropped, workers busy with it are terminated. */
+  abort(): void {
+    this.pool.abort(this);
+  }
+}
+
+export class SearchPool {
+  private readonly slots: Slot[] = [];
+  /** Terminated workers whose threads have not exited yet: they still count against `size`. */
+  private exiting = 0;
+  private queue: Batch[] = [];
+  private nextBatchId = 1;
+  private disposed = false;
+
+  constructor(
+    readonly size = Math.max(1, availableParallelism()),
+    private readonly options: PoolOptions = {},
+  ) {}
+
+  /** Starts the workers now (they take a few tens of milliseconds to boot). */
+  warm(): this {
+    while (!this.disposed && this.slots.length + this.exiting < this.size) this.slots.push(this.spawn());
+    return this;
+  }
+
+  search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome> {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    return new PoolSearch(this, spec);
+  }
+
+  /** Tests names against glob's pattern (a regex or a glob): the outcome of each is whether it matches. */
+  nameTest(spec: NameTestSpec): PoolSearch<string, boolean> {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    return new PoolSearch(this, spec);
+  }
+
+  /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */
+  get workerCount(): number {
+    return this.slots.length + this.exiting;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const slot of this.slots.splice(0)) {
+      void slot.worker.terminate();
+      for (const batch of slot.inFlight.values()) batch.reject(new SearchAbortedError());
+    }
+    for (const batch of this.queue.splice(0)) batch.reject(new SearchAbortedError());
+  }
+
+  enqueue(batch: Batch): void {
+    this.queue.push(batch);
+    if (this.queue.length === 1) queueMicrotask(() => this.schedule());
+  }
+
+  abort(search: PoolSearch<unknown, unknown>): void {
+    const dropped = this.queue.filter((batch) => batch.search === search);
+    this.queue = this.queue.filter((batch) => batch.search !== search);
+    for (const batch of dropped) batch.reject(new SearchAbortedError());
+    for (const slot of [...this.slots]) {
+      if (![...slot.inFlight.values()].some((batch) => batch.search === search)) continue;
+      this.retire(slot, (batch) => batch.search !== search);
+    }
+    this.schedule();
+  }
+
+  /**
+   * Terminates a slot's worker; its batches that `keep` accepts go back to the front of the queue, the
+   * others fail. A fresh worker takes its place once the thread has exited, not here: this runs when a
+   * search is cancelled, and starting a worker would hold up the caller's thread.
+   */
+  private retire(slot: Slot, keep: (batch: Batch) => boolean): void {
+    const index = this.slots.indexOf(slot);
+    if (index === -1) return;
+    this.slots.splice(index, 1);
+    const requeue: Batch[] = [];
+    for (const batch of slot.inFlight.values()) {
+      if (keep(batch)) requeue.push(batch);
+      else batch.reject(new SearchAbortedError());
+    }
+    slot.inFlight.clear();
+    this.queue.unshift(...requeue);
+    this.exiting++;
+    let counted = true;
+    const exited = () => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(overdue);
+      this.exiting--;
+      this.warm();
+      this.schedule();
+    };
+    const overdue = setTimeout(exited, EXIT_WAIT_MS).unref();
+    slot.worker.terminate().then(exited, exited);
+  }
+
+  private spawn(): Slot {
+    const workerData: WorkerOptions = { background: this.options.background === true };
+    // A small young generation: the workers' garbage is short-lived, and memory stays flat on big trees.
+    const worker = new Worker(this.options.workerFile ?? nodePath.join(__dirname, 'worker.js'), {
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
+    const slot: Slot = { worker, inFlight: new Map(), specKeys: [] };
+    worker.on('message', (result: BatchResult) => {
+      const batch = slot.inFlight.get(result.batchId);
+      if (!batch) return;
+      slot.inFlight.delete(result.batchId);
+      batch.resolve(result.outcomes);
+      this.schedule();
+    });
+    worker.on('error', (error) => {
+      // A crashed worker fails the files it held; the others go on in a fresh worker.
+      for (const batch of slot.inFlight.values()) batch.reject(new Error(`A search worker failed: ${error.message}`));
+      slot.inFlight.clear();
+      this.retire(slot, () => false);
+      this.schedule();
+    });
+    return slot;
+  }
+
+  private schedule(): void {
+    if (this.disposed || this.queue.length === 0) return;
+    this.warm();
+    // Idle workers first, then a second batch each: a batch never waits behind another search's (a
+    // catastrophic regex, say) while a worker has nothing to do.
+    for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
+      for (const slot of this.slots) {
+        if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
+        const batch = this.queue.shift()!;
+        const id = this.nextBatchId++;
+        slot.inFlight.set(id, batch);
+        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, collect: batch.collect };
+        if (!slot.specKeys.includes(batch.search.key)) {
+          request.spec = batch.search.spec;
+          if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();
+        }
+        slot.worker.postMessage(request);
+      }
+    }
+  }
+}

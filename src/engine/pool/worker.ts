@@ -1,0 +1,75 @@
+/**
+ * A search worker (worker_threads): reads files, prefilters their bytes and searches them (or searches
+ * the content it was sent), or tests names against glob's regex, so the extension host's main thread
+ * stays free and a runaway regex can be stopped. One message in, one message out per batch.
+ */
+import { parentPort, workerData } from 'worker_threads';
+import { runInBackground } from './background';
+import { relativeGlobTest } from '../globset/globs';
+import { compileMatcher, type Matcher } from '../matcher/matcher';
+import { readFileCappedSync } from '../searcher/reader';
+import { compilePrefilter, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
+
+interface PreparedSearch {
+  spec: SearchSpec;
+  matcher: Matcher;
+  prefilter: ((bytes: Uint8Array) => boolean) | undefined;
+}
+
+type Prepared = PreparedSearch | { nameTest: (name: string) => boolean };
+
+/** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
+const prepared = new Map<string, Prepared>();
+
+function prepare(key: string, spec: JobSpec | undefined): Prepared {
+  if (spec) {
+    if ('nameRegex' in spec) {
+      const regex = new RegExp(spec.nameRegex, 'u');
+      prepared.set(key, { nameTest: (name) => regex.test(name) });
+    } else if ('nameGlob' in spec) {
+      prepared.set(key, { nameTest: relativeGlobTest(spec.nameGlob) });
+    } else {
+      const matcher = compileMatcher(spec.pattern, spec.matcher);
+      prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
+    }
+    if (prepared.size > SPECS_KEPT) prepared.delete(prepared.keys().next().value!);
+  }
+  const entry = prepared.get(key);
+  if (!entry) throw new Error(`A search worker was not sent the search ${key}.`);
+  return entry;
+}
+
+/** One read buffer for all files (they are at most maxFileSize): memory stays flat whatever the tree. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function lend(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions): FileOutcome {
+  let found: ReturnType<typeof searchBytes>;
+  if (typeof item !== 'string') {
+    found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
+  } else {
+    const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
+    if (read.kind !== 'bytes') return read.kind;
+    found = searchBytes(read.bytes, matcher, prefilter, options);
+  }
+  return found !== 'binary' && found.count === 0 ? 0 : found;
+}
+
+if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
+
+parentPort?.on('message', (request: BatchRequest) => {
+  const job = prepare(request.specKey, request.spec);
+  let outcomes: boolean[] | FileOutcome[];
+  if ('nameTest' in job) {
+    outcomes = (request.items as string[]).map((name) => job.nameTest(name));
+  } else {
+    const options = { ...job.spec.search, collect: request.collect && job.spec.search.collect };
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
+  }
+  const result: BatchResult = { batchId: request.batchId, outcomes };
+  parentPort!.postMessage(result);
+});

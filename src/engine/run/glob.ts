@@ -1,0 +1,228 @@
+/** The glob tool's engine: validated input → files below the base whose relative path matches. */
+import { diagnoseGlob, type GlobDiagnostics } from '../answer/diagnostics';
+import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
+import { comparePaths, relativeGlobTest } from '../globset/globs';
+import { checkSearchGlob, globRequest } from '../guard/guard';
+import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type SearchEnvironment } from './grep';
+import type { NameTestSpec } from '../pool/pool';
+import { GLOB_SCHEMA, InputError, validate } from '../input/schema';
+import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
+import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
+import type { UntitledDocument } from '../guard/untitled';
+
+export interface GlobReport {
+  pattern: string;
+  mode: 'glob' | 'regex';
+  basePaths: string[];
+  files: string[];
+  total: number;
+  offset: number;
+  nextOffset?: number;
+  skipped: SkipCounts;
+  /** Mode "regex" ran past the time limit: the names not tested by then are not listed. */
+  timedOut: boolean;
+  elapsedMs: number;
+  /** With zero results for a pattern without '/': how many files '**\/pattern' would find. */
+  deeperMatches?: number;
+  /** The validated input, for notes that give the exact call to make next. */
+  input?: GlobInput;
+  /** With zero results: what a changed search would find (diagnostics.ts). */
+  diagnostics?: GlobDiagnostics;
+  /** Directories the pattern matches (glob lists files only), with the files each holds, shallow first. */
+  directories?: MatchedDirectory[];
+  /** sort "mtime": each listed file's modification time (ms since the epoch). */
+  mtimes?: ReadonlyMap<string, number>;
+}
+
+export interface MatchedDirectory {
+  /** Absolute path, and the path relative to its base. */
+  path: string;
+  relative: string;
+  files: number;
+}
+
+/**
+ * The directories a glob pattern matches, from the files below them (listed with `pattern/**`, so
+ * through the same filters and guard): each with the number of files it holds, shallow first, then by
+ * path. Asked when the pattern matched no file, or lists one level (no `**`), whose subdirectories the
+ * answer then names.
+ */
+function matchedDirectories(inside: Candidate[], matches: (relative: string) => boolean): MatchedDirectory[] {
+  const directories = new Map<string, MatchedDirectory>();
+  for (const candidate of inside) {
+    const parts = candidate.relative.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const relative = parts.slice(0, depth).join('/');
+      if (!matches(relative)) continue;
+      const path = candidate.path.slice(0, candidate.path.length - (candidate.relative.length - relative.length));
+      const entry = directories.get(path) ?? { path, relative, files: 0 };
+      entry.files++;
+      directories.set(path, entry);
+    }
+  }
+  return [...directories.values()].sort((a, b) => a.relative.split('/').length - b.relative.split('/').length || comparePaths(a.relative, b.relative));
+}
+
+/** glob was given an untitled editor as its base: what it is, and the grep call that searches it. */
+export function untitledGlobMessage(path: string, document: UntitledDocument): string {
+  const call = JSON.stringify({ pattern: '<text to find>', path: document.uri });
+  return (
+    `glob lists files on disk, and ${JSON.stringify(path)} is an untitled (unsaved) editor, ${document.uri}, with no file on disk. ` +
+    `To search its text, call grep with this path: ${call}. To list files, give glob a directory as "path".`
+  );
+}
+
+function compileNameRegex(pattern: string): RegExp {
+  try {
+    const regex = new RegExp(pattern, 'u');
+    // V8 compiles on first use and may fail then ("Regular expression too large"): use it here once.
+    regex.test('');
+    return regex;
+  } catch (error) {
+    throw new InputError(
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path, e.g. "\\\\.test\\\\.ts$".`,
+    );
+  }
+}
+
+
+/** Files whose modification time is asked for at once (sort "mtime"). */
+const MTIME_CONCURRENCY = 128;
+
+/** Names (base-relative paths) per worker message in mode "regex". */
+const NAME_BATCH_SIZE = 2000;
+
+/**
+ * The names glob's pattern matches (a regex or a glob). The model's pattern runs in the pool's workers
+ * when there is a pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long
+ * name) instead of it holding the caller's thread; the names not tested by then count as not matching.
+ */
+async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, names: string[], env: SearchEnvironment, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
+  if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false };
+  const job = env.pool.nameTest(spec);
+  const stop = stopWatch(deadline, env, () => job.abort());
+  try {
+    const batches: Array<{ names: string[]; outcome: Promise<boolean[]> }> = [];
+    for (let i = 0; i < names.length; i += NAME_BATCH_SIZE) {
+      const slice = names.slice(i, i + NAME_BATCH_SIZE);
+      batches.push({ names: slice, outcome: job.batch(slice) });
+    }
+    const settled = await Promise.allSettled(batches.map((batch) => batch.outcome));
+    if (stop.reason() === 'cancelled' || env.isCancelled()) throw new CancelledError();
+    const matching = new Set<string>();
+    settled.forEach((result, i) => {
+      if (result.status === 'rejected') {
+        if (!stop.reason()) throw result.reason;
+        return;
+      }
+      result.value.forEach((matches, j) => matches && matching.add(batches[i].names[j]));
+    });
+    return { matching, timedOut: stop.reason() === 'timeout' };
+  } finally {
+    stop.dispose();
+    job.abort();
+  }
+}
+
+/**
+ * sort "mtime": the files newest first (ties by path), with their modification times. MTIME_CONCURRENCY
+ * stats at a time: 100,000 at once would hold the thread while they are issued.
+ */
+async function newestFirst(found: Candidate[], env: SearchEnvironment, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
+  const mtimes = new Map<string, number>();
+  for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
+    if (env.isCancelled()) throw new CancelledError();
+    await Promise.all(found.slice(i, i + MTIME_CONCURRENCY).map(async (c) => mtimes.set(c.path, await env.source.mtime(c.path))));
+  }
+  const sorted = await sortInSlices([...found], (a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || comparePaths(a.relative, b.relative), slices);
+  return { ordered: sorted.map((c) => c.path), mtimes };
+}
+
+/** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
+export function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
+  return unlessCancelled(listGlob(rawInput, env), env);
+}
+
+async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
+  const started = Date.now();
+  const input = validate<GlobInput>('glob', GLOB_SCHEMA, rawInput);
+  const mode = input.mode ?? 'glob';
+  // An absolute glob names its base, which the guard judges like "path"; the rest cannot climb out ('..').
+  const { pattern, path } = globRequest(input.pattern, input.path, mode);
+  if (mode === 'glob') checkSearchGlob(pattern, 'glob');
+  const regex = mode === 'regex' ? compileNameRegex(pattern) : undefined;
+  const glob = mode === 'glob' ? relativeGlobTest(pattern) : undefined;
+  const deadline = started + env.config.timeoutSeconds * 1000;
+  let timedOut = false;
+  const offset = input.offset ?? 0;
+  // glob lists paths, which are small: its default and cap are 1000 whatever grep's cap is.
+  const limit = Math.min(input.max_results ?? 1000, Math.max(env.config.maxResultsCap, 1000));
+  const skipped = emptySkips();
+  const access = await authorizeSearch(path, env);
+  if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
+  const { bases, granted } = access;
+
+  // Which listed names the pattern matches, tested off this thread (the pool), every name at once.
+  type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
+  const namesMatching = (spec: NameTestSpec, local: (name: string) => boolean): NameTest => async (perBase, pruned) => {
+    const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
+    const result = await matchNames(spec, local, names, env, deadline);
+    timedOut ||= result.timedOut;
+    return (relative) => result.matching.has(relative);
+  };
+  const patternTest: NameTest = regex ? namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : namesMatching({ nameGlob: pattern }, glob!);
+
+  // Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts).
+  const slices = new TimeSlices();
+  const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
+    const pruned: PrunedEntry[] = [];
+    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted, allowed: env.config.allowedPaths, warn: env.warn }, env.config.deniedPaths, pruned, env.isCancelled);
+    if (env.isCancelled()) throw new CancelledError();
+    const matches = await nameTest(perBase, pruned);
+    const depth = input.max_depth ?? 0;
+    const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
+    // Match first, so only files the pattern would have listed count as denied.
+    const matching: Candidate[][] = [];
+    for (const files of perBase) matching.push(await filterInSlices(files, (c) => matches(c.relative) && withinDepth(c.relative, false), slices));
+    // A pruned entry counts when the pattern could have listed it, or files inside it (a regex: any).
+    const below = mode === 'glob' ? globMayMatchBelow(sourceGlob, false) : () => true;
+    const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : matches(relative));
+    return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
+  };
+  const found = await list(mode === 'glob' ? pattern : '**', patternTest, skipped);
+  const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
+
+  let deeperMatches: number | undefined;
+  if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
+    const deeper = `**/${pattern}`;
+    // Its own skip counts: the files it passes over were already counted by the search above.
+    deeperMatches = (await list(deeper, namesMatching({ nameGlob: deeper }, relativeGlobTest(deeper)), emptySkips())).length;
+  }
+  // Directories the pattern matches: when it matched no file, or lists one level (its subdirectories).
+  let directories: MatchedDirectory[] | undefined;
+  if (mode === 'glob' && !/\*\*\/?$/.test(pattern) && (found.length === 0 || !pattern.includes('**'))) {
+    const inside = `${pattern.replace(/\/+$/, '')}/**`;
+    directories = matchedDirectories(await list(inside, namesMatching({ nameGlob: inside }, relativeGlobTest(inside)), emptySkips()), glob!);
+  }
+  const files = ordered.slice(offset, offset + limit);
+  const end = offset + files.length;
+  const report: GlobReport = {
+    pattern: input.pattern,
+    mode,
+    basePaths: bases.map((b) => b.base),
+    files,
+    total: ordered.length,
+    offset,
+    nextOffset: end < ordered.length ? end : undefined,
+    skipped,
+    timedOut,
+    elapsedMs: Date.now() - started,
+    deeperMatches,
+    input,
+    directories,
+    mtimes,
+  };
+  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
+  report.diagnostics = await diagnoseGlob(input, report, env, runGlob);
+  return report;
+}

@@ -1,0 +1,293 @@
+/**
+ * The searcher: file bytes → text → reported lines. Detects binary files, decodes UTF-8 (BOM stripped)
+ * and UTF-16 with a BOM, finds matching lines with a whole-text regex scan (verified per line), and
+ * attaches before/after context without repeating a line.
+ */
+import { escapeRegExp, type Matcher } from '../matcher/matcher';
+import type { LineResult } from '../api/types';
+
+export const BINARY_PROBE_BYTES = 8192;
+
+function hasUtf16Bom(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** True for a binary file: a NUL byte in the first 8 KB of a file without a UTF-16 BOM. */
+export function isBinary(bytes: Uint8Array): boolean {
+  return !hasUtf16Bom(bytes) && asBuffer(bytes).subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
+}
+
+/** Decoded text, or undefined for a binary file. UTF-8 (BOM stripped), or UTF-16 LE/BE with a BOM. */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (isBinary(bytes)) return undefined;
+  const buffer = asBuffer(bytes);
+  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+  return buffer.toString('utf8', bom);
+}
+
+/** UTF-8 of the characters that Unicode case folding maps to ASCII 'k' and 's' (KELVIN SIGN, LONG S). */
+const FOLDS_TO_K = Buffer.from('\u212a', 'utf8');
+const FOLDS_TO_S = Buffer.from('\u017f', 'utf8');
+
+/**
+ * The byte prefilter for a matcher: false means the file cannot match, so it need not be decoded or
+ * regex-searched. Undefined when the matcher has no required literal (or it cannot be tested on bytes).
+ */
+export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => boolean) | undefined {
+  const literal = matcher.literal;
+  if (!literal) return undefined;
+  if (!matcher.ignoreCase || !/[a-zA-Z]/.test(literal)) {
+    const needle = Buffer.from(literal, 'utf8');
+    return (bytes) => asBuffer(bytes).indexOf(needle) !== -1;
+  }
+  if (!/^[\x00-\x7f]*$/.test(literal)) return undefined;
+  // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII,
+  // a chunk at a time (overlapping by the literal's length) so no string is larger than a chunk.
+  const ascii = new RegExp(escapeRegExp(literal), 'i');
+  const unicodeFolds = matcher.regex.unicode && /[ks]/i.test(literal);
+  const chunk = Math.max(PREFILTER_CHUNK, 2 * literal.length);
+  const step = chunk - (literal.length - 1);
+  return (bytes) => {
+    const buffer = asBuffer(bytes);
+    for (let start = 0; start < buffer.length; start += step) {
+      if (ascii.test(buffer.toString('latin1', start, Math.min(buffer.length, start + chunk)))) return true;
+      if (start + chunk >= buffer.length) break;
+    }
+    return unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1);
+  };
+}
+
+/** Bytes decoded at a time by the case-insensitive prefilter: small strings are cheap to collect. */
+const PREFILTER_CHUNK = 64 * 1024;
+
+export interface SearchOptions {
+  invert: boolean;
+  before: number;
+  after: number;
+  /** Stop after this many reported lines in the file. */
+  maxPerFile: number;
+  maxLineLength: number;
+  /** false: count reported lines only (count and files_with_matches modes). */
+  collect: boolean;
+}
+
+export interface FileMatches {
+  /** Reported lines in the file (matches, or non-matching lines with invert). */
+  count: number;
+  /** Present when options.collect. */
+  lines: LineResult[];
+}
+
+/** A hit before context is attached: the reported line (1-based), its span of lines and match column. */
+interface Hit {
+  line: number;
+  lastLine: number;
+  start: number;
+  column: number;
+  length: number;
+}
+
+/** Start offsets of every line; a final newline does not begin another line. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end === -1 ? text.length : end;
+}
+
+function lineTextAt(text: string, start: number): string {
+  const end = lineEnd(text, start);
+  return text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+}
+
+/** A long line cut to a window of `max` characters around the match, with … where it was cut. */
+export function clipLine(line: string, max: number, column = 0, length = 0): string {
+  if (line.length <= max) return line;
+  const lead = Math.max(0, Math.floor((max - Math.min(length, max)) / 3));
+  const start = Math.max(0, Math.min(column - lead, line.length - max));
+  const end = start + max;
+  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
+}
+
+/** Finds the hits of a non-multiline search: one per line that holds a match inside that line. */
+function findLineHits(text: string, matcher: Matcher, limit: number): Hit[] {
+  if (matcher.literal && !matcher.ignoreCase && !matcher.literal.includes('\n')) return findLineHitsByLiteral(text, matcher, matcher.literal, limit);
+  const regex = matcher.regex;
+  const lineRegex = matcher.lineRegex;
+  const hits: Hit[] = [];
+  let line = 1;
+  let counted = 0;
+  regex.lastIndex = 0;
+  while (hits.length < limit) {
+    const found = regex.exec(text);
+    if (!found) break;
+    const at = found.index;
+    const start = text.lastIndexOf('\n', at - 1) + 1;
+    if (start >= text.length) break; // the empty "line" after a final newline, or in an empty file
+    const end = lineEnd(text, start);
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
+      line++;
+      counted = i + 1;
+    }
+    let column = at - start;
+    let length = found[0].length;
+    if (at + length > end || text.charCodeAt(end - 1) === 13) {
+      // The match ran past the line (or the line ends in \r): verify on the line's own text.
+      const verified = lineRegex.exec(lineTextAt(text, start));
+      if (!verified) {
+        regex.lastIndex = end + 1;
+        if (end >= text.length) break;
+        continue;
+      }
+      column = verified.index;
+      length = verified[0].length;
+    }
+    hits.push({ line, lastLine: line, start, column, length });
+    if (end >= text.length) break;
+    regex.lastIndex = end + 1;
+  }
+  return hits;
+}
+
+/**
+ * The same hits, found from the occurrences of a literal that every match contains: only the lines
+ * holding it are tested with the regex (so a regex never runs over the rest of a long file).
+ */
+function findLineHitsByLiteral(text: string, matcher: Matcher, literal: string, limit: number): Hit[] {
+  const hits: Hit[] = [];
+  let line = 1;
+  let counted = 0;
+  for (let at = text.indexOf(literal); at !== -1 && hits.length < limit; ) {
+    const start = text.lastIndexOf('\n', at - 1) + 1;
+    const end = lineEnd(text, start);
+    const found = matcher.lineRegex.exec(text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end));
+    if (found) {
+      for (let i = text.indexOf('\n', counted); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
+        line++;
+        counted = i + 1;
+      }
+      hits.push({ line, lastLine: line, start, column: found.index, length: found[0].length });
+    }
+    if (end >= text.length) break;
+    at = text.indexOf(literal, end + 1);
+  }
+  return hits;
+}
+
+/** Hits of a multiline search: each match at its first line; matches that share a line are one hit. */
+function findMultilineHits(text: string, matcher: Matcher, starts: number[], limit: number): Hit[] {
+  const regex = matcher.regex;
+  const hits: Hit[] = [];
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  regex.lastIndex = 0;
+  for (let found = regex.exec(text); found; found = regex.exec(text)) {
+    if (found[0].length === 0) regex.lastIndex++;
+    if (found.index >= text.length && (text.length === 0 || text.endsWith('\n'))) break;
+    const first = lineOf(found.index);
+    const last = lineOf(Math.max(found.index, found.index + found[0].length - 1));
+    const previous = hits[hits.length - 1];
+    if (previous && first <= previous.lastLine) {
+      previous.lastLine = Math.max(previous.lastLine, last);
+      continue;
+    }
+    if (hits.length >= limit) break;
+    hits.push({ line: first, lastLine: last, start: starts[first - 1], column: found.index - starts[first - 1], length: found[0].length });
+  }
+  return hits;
+}
+
+/** Lines that do not match (each line tested on its own), or with multiline, lines no match touches. */
+function findInvertedHits(text: string, matcher: Matcher, starts: number[], limit: number): Hit[] {
+  const covered = new Set<number>();
+  if (matcher.multiline) {
+    for (const hit of findMultilineHits(text, matcher, starts, Number.MAX_SAFE_INTEGER)) {
+      for (let l = hit.line; l <= hit.lastLine; l++) covered.add(l);
+    }
+  }
+  const lineRegex = matcher.lineRegex;
+  const hits: Hit[] = [];
+  for (let i = 0; i < starts.length && hits.length < limit; i++) {
+    if (text.length === 0) break;
+    const line = i + 1;
+    const matches = matcher.multiline ? covered.has(line) : lineRegex.test(lineTextAt(text, starts[i]));
+    if (!matches) hits.push({ line, lastLine: line, start: starts[i], column: 0, length: 0 });
+  }
+  return hits;
+}
+
+/** Searches one decoded text. */
+export function searchText(text: string, matcher: Matcher, options: SearchOptions): FileMatches {
+  const limit = options.maxPerFile;
+  const needStarts = options.invert || matcher.multiline || (options.collect && (options.before > 0 || options.after > 0));
+  const starts = needStarts ? lineStarts(text) : [];
+  const hits = options.invert
+    ? findInvertedHits(text, matcher, starts, limit)
+    : matcher.multiline
+      ? findMultilineHits(text, matcher, starts, limit)
+      : findLineHits(text, matcher, limit);
+  if (!options.collect) return { count: hits.length, lines: [] };
+
+  const max = options.maxLineLength;
+  const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
+  const lines: LineResult[] = [];
+  let shownThrough = 0; // last line already shown, as a hit or as context
+  hits.forEach((hit, index) => {
+    const spanned: string[] = [];
+    for (let l = hit.line; l <= hit.lastLine; l++) {
+      const raw = l === hit.line ? lineTextAt(text, hit.start) : lineTextAt(text, starts[l - 1]);
+      spanned.push(l === hit.line ? clipLine(raw, max, hit.column, hit.length) : clipLine(raw, max));
+    }
+    const result: LineResult = { line: hit.line, text: spanned.join('\n') };
+    if (options.before > 0) {
+      const from = Math.max(hit.line - options.before, shownThrough + 1, 1);
+      const before: string[] = [];
+      for (let l = from; l < hit.line; l++) before.push(contextLine(l));
+      if (before.length > 0) result.before = before;
+    }
+    shownThrough = hit.lastLine;
+    if (options.after > 0) {
+      const next = hits[index + 1];
+      const to = Math.min(hit.lastLine + options.after, next ? next.line - 1 : starts.length, starts.length);
+      const after: string[] = [];
+      for (let l = hit.lastLine + 1; l <= to; l++) after.push(contextLine(l));
+      if (after.length > 0) result.after = after;
+      shownThrough = Math.max(shownThrough, to);
+    }
+    lines.push(result);
+  });
+  return { count: hits.length, lines };
+}
+
+/**
+ * Searches one file's bytes: 'binary' for a binary file; a file the prefilter rules out has no match
+ * (with invert_match every line of it would be reported, so the prefilter is not used then).
+ */
+export function searchBytes(
+  bytes: Uint8Array,
+  matcher: Matcher,
+  prefilter: ((bytes: Uint8Array) => boolean) | undefined,
+  options: SearchOptions,
+): FileMatches | 'binary' {
+  if (isBinary(bytes)) return 'binary';
+  if (prefilter && !options.invert && !hasUtf16Bom(bytes) && !prefilter(bytes)) return { count: 0, lines: [] };
+  return searchText(decodeText(bytes)!, matcher, options);
+}

@@ -1,0 +1,96 @@
+/**
+ * Reads a `.gitignore` of a repository the person did not write (a cloned one may carry any file
+ * there): only a regular file, opened without following a symlink (git refuses a symlinked
+ * `.gitignore` too), without blocking (a FIFO), at most MAX_IGNORE_FILE_BYTES, and only when the file
+ * actually opened lies in a granted root and is not denied. Anything else is skipped with a reason,
+ * which the caller writes to its log; the search goes on without those rules.
+ */
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
+import * as nodePath from 'path';
+import { judgeReal, type ReadScope } from '../guard/guard';
+import { openedRealPath } from '../searcher/openedPath';
+
+/** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
+export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
+
+export type IgnoreFileRead = { kind: 'text'; text: string } | { kind: 'none' } | { kind: 'skipped'; path: string; reason: string };
+
+const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+
+/** Why an opened ignore file is not read, or undefined when it may be. */
+function refusal(fd: number, path: string, size: number, isFile: boolean, scope: ReadScope | undefined): string | undefined {
+  if (!isFile) return 'it is not a regular file';
+  if (size > MAX_IGNORE_FILE_BYTES) return `it is ${size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
+  if (!scope) return undefined;
+  const real = openedRealPath(fd, () => path);
+  const verdict = judgeReal(real, scope, false);
+  if (verdict === 'outside_workspace') return `it is really ${real}, outside the granted folders`;
+  if (verdict === 'denied') return `it is really ${real}, a denied path`;
+  return undefined;
+}
+
+function openFailure(path: string, error: unknown): IgnoreFileRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'none' };
+  if (code === 'ELOOP' || code === 'EMLINK') return { kind: 'skipped', path, reason: 'it is a symbolic link' };
+  return { kind: 'skipped', path, reason: `it cannot be read (${code ?? String(error)})` };
+}
+
+/** The text read; a file that grew while it was read (more than its size when opened) is skipped. */
+function decode(bytes: Buffer, length: number, path: string): IgnoreFileRead {
+  if (length === bytes.length) return { kind: 'skipped', path, reason: `it grew past the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files` };
+  return { kind: 'text', text: bytes.subarray(0, length).toString('utf8') };
+}
+
+/** `<dir>/.gitignore`, read synchronously (the CLI's walker). */
+export function readIgnoreFileSync(dir: string, scope?: ReadScope): IgnoreFileRead {
+  const path = nodePath.join(dir, '.gitignore');
+  let fd: number;
+  try {
+    fd = openSync(path, FLAGS);
+  } catch (error) {
+    return openFailure(path, error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    const refused = refusal(fd, path, stat.size, stat.isFile(), scope);
+    if (refused) return { kind: 'skipped', path, reason: refused };
+    const bytes = Buffer.allocUnsafe(stat.size + 1);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = readSync(fd, bytes, filled, bytes.length - filled, filled);
+    return decode(bytes, filled, path);
+  } catch (error) {
+    return openFailure(path, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `<dir>/.gitignore`, read without holding the caller's thread (the extension host). */
+export async function readIgnoreFile(dir: string, scope?: ReadScope): Promise<IgnoreFileRead> {
+  const path = nodePath.join(dir, '.gitignore');
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(path, FLAGS);
+  } catch (error) {
+    return openFailure(path, error);
+  }
+  try {
+    const stat = await handle.stat();
+    const refused = refusal(handle.fd, path, stat.size, stat.isFile(), scope);
+    if (refused) return { kind: 'skipped', path, reason: refused };
+    const bytes = Buffer.allocUnsafe(stat.size + 1);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) ({ bytesRead: read } = await handle.read(bytes, filled, bytes.length - filled, filled));
+    return decode(bytes, filled, path);
+  } catch (error) {
+    return openFailure(path, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The log line for a skipped ignore file. */
+export function skippedIgnoreNote(read: { path: string; reason: string }): string {
+  return `Ignore file ${read.path} skipped: ${read.reason}; its rules are not applied.`;
+}

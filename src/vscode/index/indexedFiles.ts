@@ -1,0 +1,35 @@
+/** What the content index holds: the files a grep of the whole workspace reads, listed as such a grep lists them. */
+import * as vscode from 'vscode';
+import { authorizeSearch, openCandidates } from '../../engine/run/grep';
+import { emptySkips } from '../../engine/api/types';
+import { environment } from '../tools/tools';
+
+/** The workspace folders' paths, or undefined when one is not on disk (a virtual folder is not indexed). */
+export function indexedFolders(): string[] | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.every((folder) => folder.uri.scheme === 'file') ? folders.map((folder) => folder.uri.fsPath) : undefined;
+}
+
+/** Ignored files are indexed too while there are at most this many times as many files with them as without. */
+const IGNORED_AT_MOST = 2;
+
+/**
+ * The files a grep with no path and no include reads, in its order; with include_ignored when that adds
+ * at most as many files again (an empty answer's checks search ignored files too, and then read only
+ * what the index cannot settle), else without.
+ */
+export async function indexedFiles(): Promise<string[]> {
+  const source = new vscode.CancellationTokenSource();
+  try {
+    const env = environment(source.token);
+    const access = await authorizeSearch(undefined, env);
+    if (access.kind !== 'files') return [];
+    const list = async (includeIgnored: boolean) =>
+      [...(await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips()))].map((candidate) => candidate.path);
+    const listed = await list(false);
+    const withIgnored = await list(true);
+    return withIgnored.length <= IGNORED_AT_MOST * listed.length ? withIgnored : listed;
+  } finally {
+    source.dispose();
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The content index in VS Code: built in the background after activation by a low-priority worker
+ * (dist/indexWorker.js) from the files a search of the whole workspace lists, kept in the extension's
+ * storage (`context.storageUri`, never in the workspace), and handed to each grep as `env.index`. The
+ * index settles only files whose size, times and inode are those it read (prejudge.ts), so a file
+ * changed since is read as without it; watcher events schedule a refresh, which reads only what changed.
+ * Progress shows in the status bar while it builds. `grepTools.index.enabled: false` turns it off.
+ */
+import * as nodePath from 'path';
+import { Worker } from 'worker_threads';
+import * as vscode from 'vscode';
+import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
+import type { ContentIndex, FileStamp } from '../../engine/index/contentIndex';
+import { indexPrejudge, statStamp, type SearchIndex } from '../../engine/index/prejudge';
+import { loadIndex } from '../../engine/index/store';
+import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
+import { isDenied } from '../sources/residentListing';
+
+/** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
+const REFRESH_DELAY_MS = 3000;
+/** The build starts this long after activation, so the first calls do not compete with it. */
+const START_DELAY_MS = 1000;
+/** How often a first build waiting for searches to end looks again. */
+const IDLE_POLL_MS = 200;
+/** The status bar shows a build that has run this long. */
+const SHOW_AFTER_MS = 500;
+/** The build pauses this share of its work time. */
+const PAUSE_RATIO = 0.25;
+
+export interface IndexState {
+  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'failed';
+  done: number;
+  total: number;
+  /** The last build's outcome, and the directory it was written in. */
+  last?: BuildSummary;
+  dir?: string;
+  /** Builds finished since activation. */
+  builds: number;
+  /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
+  lastUse?: { settled: number; read: number };
+}
+
+export interface IndexerOptions {
+  /** Where the index is kept; undefined (no folder open) turns the index off. */
+  storageDir: string | undefined;
+  /** The workspace folders' paths on disk; undefined when one is not on disk (a virtual folder). */
+  folders(): string[] | undefined;
+  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard). */
+  listFiles(): Promise<string[]>;
+  maxFileSize(): number;
+  log: vscode.LogOutputChannel;
+}
+
+const enabled = () => vscode.workspace.getConfiguration('grepTools').get<unknown>('index.enabled') !== false;
+
+export class WorkspaceIndexer implements vscode.Disposable {
+  readonly state: IndexState = { phase: 'waiting', done: 0, total: 0, builds: 0 };
+  private opened?: { index: ContentIndex; close(): void };
+  private worker?: Worker;
+  private timer?: NodeJS.Timeout;
+  private buildStarted = 0;
+  /** Whether something changed while a build ran: another refresh follows it. */
+  private again = false;
+  private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly options: IndexerOptions) {
+    this.status.name = 'Grep Tools Index';
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const changed = (uri: vscode.Uri) => {
+      if (!isDenied(uri)) this.schedule(REFRESH_DELAY_MS);
+    };
+    this.subscriptions.push(
+      this.status,
+      watcher,
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+      watcher.onDidChange(changed),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.close();
+        this.schedule(REFRESH_DELAY_MS);
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) this.schedule(REFRESH_DELAY_MS);
+      }),
+    );
+    this.openStored();
+    this.schedule(START_DELAY_MS);
+  }
+
+  /** The index a previous window stored, used at once: each file it would settle is checked against its stamp. */
+  private openStored(): void {
+    const dir = this.options.storageDir;
+    const folders = this.options.folders();
+    if (!enabled() || dir === undefined || folders === undefined) return;
+    const stored = loadIndex(dir);
+    if (!stored) return;
+    if (stored.meta.folders.length !== folders.length || stored.meta.folders.some((folder, i) => folder !== folders[i])) {
+      stored.close();
+      return;
+    }
+    this.opened = { index: stored.index, close: stored.close };
+  }
+
+  /**
+   * The index one call consults (its search and the checks of an empty answer), or undefined (off, or
+   * not built yet). Each file's stamp is read once per call, as the command line reads it.
+   */
+  search(): SearchIndex | undefined {
+    if (!enabled() || !this.opened) return undefined;
+    const stamps = new Map<string, FileStamp | undefined>();
+    return indexPrejudge(this.opened.index, (path) => {
+      if (!stamps.has(path)) stamps.set(path, statStamp(path));
+      return stamps.get(path);
+    });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.worker) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.build(), delayMs);
+  }
+
+  private close(): void {
+    this.opened?.close();
+    this.opened = undefined;
+  }
+
+  private async build(): Promise<void> {
+    const dir = this.options.storageDir;
+    const folders = this.options.folders();
+    if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) {
+      this.state.phase = 'off';
+      this.close();
+      return;
+    }
+    // The first build waits for the searches under way (the first call after activation reads every file).
+    while (searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    this.state.phase = 'listing';
+    let paths: string[];
+    try {
+      paths = await this.options.listFiles();
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.state.phase = 'building';
+    this.buildStarted = Date.now();
+    this.state.done = 0;
+    this.state.total = paths.length;
+    this.showProgress();
+    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO };
+    // A small young generation, as the search workers have: the build's garbage is short-lived.
+    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    this.worker = worker;
+    const ended = new Promise<BuildMessage | undefined>((resolve) => {
+      worker.on('message', (message: BuildMessage) => {
+        if (message.kind !== 'progress') return resolve(message);
+        this.state.done = message.done;
+        this.showProgress();
+      });
+      worker.on('error', (error) => resolve({ kind: 'failed', message: error.message }));
+      worker.on('exit', () => resolve(undefined));
+    });
+    const outcome = await ended;
+    this.worker = undefined;
+    void worker.terminate();
+    this.status.hide();
+    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
+    else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
+    if (this.again) {
+      this.again = false;
+      this.schedule(REFRESH_DELAY_MS);
+    }
+  }
+
+  private open(dir: string, summary: BuildSummary): void {
+    const stored = loadIndex(dir);
+    this.close();
+    if (stored) this.opened = { index: stored.index, close: stored.close };
+    this.state.phase = stored ? 'ready' : 'failed';
+    this.state.last = summary;
+    this.state.dir = dir;
+    this.state.builds++;
+    this.options.log.info(
+      `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
+        `${summary.indexBytes} bytes on disk in ${dir}`,
+    );
+  }
+
+  private fail(error: unknown): void {
+    this.state.phase = 'failed';
+    this.options.log.warn(`index: not built (${error instanceof Error ? error.message : String(error)}); searches read every file`);
+  }
+
+  /** Shown once a build has run for a moment: a refresh after an edit, done at once, does not flash in the status bar. */
+  private showProgress(): void {
+    if (Date.now() - this.buildStarted < SHOW_AFTER_MS) return;
+    this.status.text = `$(sync~spin) Indexing ${this.state.done.toLocaleString('en-US')}/${this.state.total.toLocaleString('en-US')}`;
+    this.status.tooltip = 'Grep Tools is indexing the workspace: until it is done, searches read the files it has not indexed yet.';
+    this.status.show();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    void this.worker?.terminate();
+    this.close();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}
+
+let shared: WorkspaceIndexer | undefined;
+/** Searches under way (the first build starts when there are none). */
+let searching = 0;
+
+/** Runs a search, counted as under way while it runs. */
+export async function counted<T>(search: () => Promise<T>): Promise<T> {
+  searching++;
+  try {
+    return await search();
+  } finally {
+    searching--;
+  }
+}
+
+export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
+  shared?.dispose();
+  shared = new WorkspaceIndexer(options);
+  return shared;
+}
+
+/** The index searches consult now (see WorkspaceIndexer.search). */
+export function currentIndex(): SearchIndex | undefined {
+  return shared?.search();
+}
+
+/** Records what the index did for a grep (IndexState.lastUse). */
+export function noteIndexUse(indexed: { settled: number; read: number } | undefined): void {
+  if (shared) shared.state.lastUse = indexed && { ...indexed };
+}
+
+export function stopIndexer(): void {
+  shared?.dispose();
+  shared = undefined;
+}

@@ -1,0 +1,211 @@
+/**
+ * The VS Code file source: files come from `workspace.findFiles`, excluding what `files.exclude` and
+ * `search.exclude` exclude in each workspace folder (unless include_ignored) and never entering a
+ * denied directory (whatever its case). findFiles follows symlinks, so its answer then goes through
+ * the guard's `auditListing`: a file reached through a link that leaves the granted roots, or leads to
+ * a denied place, is dropped, and what the CLI's walker would prune is noted the same way. Each folder's
+ * `search.useIgnoreFiles` (false: .gitignore files are not applied) and `search.followSymlinks` (false:
+ * nothing is reached through a symlink) are respected as VS Code's search respects them.
+ */
+import { promises as fs } from 'fs';
+import * as nodePath from 'path';
+import * as vscode from 'vscode';
+import { auditListing, caseInsensitiveGlob } from '../../engine/source/audit';
+import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
+import { GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
+import { compileGlob, deniedDirectoryGlobs } from '../../engine/globset/globs';
+import { relativePosix, type SearchBase } from '../../engine/guard/roots';
+import { TimeSlices } from '../../engine/source/timeSlices';
+import type { Candidate } from '../../engine/api/types';
+import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
+import { listVirtual, virtualFolders, virtualUri } from './virtualFolders';
+
+/** Globs set to `true` in a `files.exclude`-style setting of the folder. */
+function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
+  const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
+  return Object.entries(value)
+    .filter(([, enabled]) => enabled === true)
+    .map(([glob]) => glob);
+}
+
+export class FindFilesSource implements FileSource {
+  private readonly virtual = virtualFolders();
+
+  /**
+   * `contents` receives a reader (workspace.fs) of each file listed in a virtual (non-`file:`) folder,
+   * which the engine then uses instead of reading its path (`SearchEnvironment.overrides`).
+   */
+  constructor(
+    private readonly token: vscode.CancellationToken,
+    private readonly contents: Map<string, string | (() => Promise<Uint8Array | undefined>)> = new Map(),
+    /** Listings kept between calls; without it every call lists with findFiles. */
+    private readonly listings?: ResidentListings,
+  ) {}
+
+  /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
+  private uri(absolute: string): vscode.Uri {
+    return virtualUri(absolute, this.virtual) ?? vscode.Uri.file(absolute);
+  }
+
+  async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
+    try {
+      const stat = await vscode.workspace.fs.stat(this.uri(absolute));
+      return stat.type & vscode.FileType.Directory ? 'directory' : stat.type & vscode.FileType.File ? 'file' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async mtime(absolute: string): Promise<number> {
+    const uri = virtualUri(absolute, this.virtual);
+    if (uri) return (await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined))?.mtime ?? 0;
+    return (await fs.stat(absolute).catch(() => undefined))?.mtimeMs ?? 0;
+  }
+
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[][]> {
+    const perBase: Candidate[][] = [];
+    for (const [baseIndex, base] of query.bases.entries()) {
+      const virtualBase = virtualUri(base.base, this.virtual);
+      if (virtualBase) {
+        perBase.push(await this.listVirtual(query, base, baseIndex, virtualBase, denied, pruned));
+        continue;
+      }
+      if ((await this.kind(base.base)) === 'file') {
+        perBase.push([{ path: base.base, relative: nodePath.basename(base.base) }]);
+        continue;
+      }
+      const files = await this.listFolderBase(query, base, baseIndex, denied, pruned);
+      if (!files) return perBase;
+      perBase.push(files);
+    }
+    return perBase;
+  }
+  /**
+   * A base on disk: its resident listing when one was made for the same inputs and nothing changed
+   * since (residentListing.ts), else listed with findFiles. Undefined when cancelled.
+   */
+  private async listFolderBase(query: FileQuery, base: SearchBase, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[] | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
+    const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
+    // VS Code's own search settings, read for this folder as its search reads them.
+    const search = vscode.workspace.getConfiguration('search', folder?.uri ?? vscode.Uri.file(base.root));
+    const settings = {
+      ignored,
+      useIgnoreFiles: search.get<unknown>('useIgnoreFiles') !== false,
+      followSymlinks: search.get<unknown>('followSymlinks') !== false,
+    };
+    const list = () => this.findFolderFiles(query, base, denied, settings);
+    const listings = this.listings;
+    if (!listings) {
+      const made = await list();
+      return made && this.replay(made, baseIndex, pruned, undefined);
+    }
+    const { base: path, root } = base;
+    const { include, includeIgnored, respectGitignore, granted, allowed } = query;
+    const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
+    const { listing, made } = await listings.get(key, () => this.token.isCancellationRequested, list);
+    if (!listing) return undefined;
+    // A listing this call made wrote its lines as it was made.
+    return this.replay(listing, baseIndex, pruned, made ? undefined : query);
+  }
+
+  /** A listing's files for the base at `baseIndex`, its pruned entries added to `pruned`, its log lines written again. */
+  private replay(listing: BaseListing, baseIndex: number, pruned: PrunedEntry[], warnAgain: FileQuery | undefined): Candidate[] {
+    for (const entry of listing.pruned) pruned.push({ ...entry, base: baseIndex });
+    for (const line of listing.warnings) warnAgain?.warn?.(line);
+    return listing.files.slice();
+  }
+
+  /** One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays. */
+  private async findFolderFiles(
+    query: FileQuery,
+    base: SearchBase,
+    denied: readonly string[],
+    settings: { ignored: string[]; useIgnoreFiles: boolean; followSymlinks: boolean },
+  ): Promise<BaseListing | undefined> {
+    const { ignored, useIgnoreFiles, followSymlinks } = settings;
+    const warnings: string[] = [];
+    const warn = (line: string) => {
+      warnings.push(line);
+      query.warn?.(line);
+    };
+    const warnQuery: FileQuery = { ...query, warn };
+    // Denied rules ignore case; findFiles' globs do not on Linux: spell every letter both ways.
+    const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+    // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
+    const simple = excludes.filter((glob) => !/[{}]/.test(glob));
+    const complex = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
+    const exclude = simple.length ? `{${simple.join(',')}}` : null;
+    const uris = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
+      exclude,
+      undefined,
+      this.token,
+    );
+    const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, warnQuery, denied) : undefined;
+    const files: Candidate[] = [];
+    const slices = new TimeSlices();
+    for (const uri of uris) {
+      if (slices.due()) {
+        await slices.pause();
+        if (this.token.isCancellationRequested) return undefined;
+      }
+      if (uri.scheme !== 'file') continue;
+      const path = uri.fsPath;
+      const fromRoot = relativePosix(base.root, path);
+      if (complex.some((matches) => matches(fromRoot))) continue;
+      if (gitignore?.ignoresFile(fromRoot)) continue;
+      files.push({ path, relative: relativePosix(base.base, path) });
+    }
+    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    const pruned: PrunedEntry[] = [];
+    const audited = await auditListing(base, 0, files, {
+      granted: query.granted ?? [],
+      denied,
+      allowed: query.allowed,
+      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      pruned,
+      followSymlinks,
+    });
+    if (this.token.isCancellationRequested) return undefined;
+    const directories = [base.base, ...directoriesOf(base.root, (function* () {
+      for (const uri of uris) if (uri.scheme === 'file') yield uri.fsPath;
+    })())];
+    return { files: audited, pruned, warnings, directories };
+  }
+
+  /**
+   * The .gitignore rules of the directories holding listed files (and of those above them), their
+   * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts).
+   */
+  private async gitignoreOf(base: SearchBase, uris: readonly vscode.Uri[], query: FileQuery, denied: readonly string[]): Promise<GitignoreRules> {
+    const dirs = new Set<string>(['']);
+    const slices = new TimeSlices();
+    for (const uri of uris) {
+      if (slices.due()) await slices.pause();
+      for (let dir = parentOf(relativePosix(base.root, uri.fsPath)); dir !== '' && !dirs.has(dir); dir = parentOf(dir)) dirs.add(dir);
+    }
+    const realRoot = await fs.realpath(base.root).catch(() => base.root);
+    const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
+    return new GitignoreRules(base.root, (dir) => texts.has(dir), (dir) => texts.get(dir));
+  }
+
+  /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */
+  private async listVirtual(query: FileQuery, base: SearchBase, baseIndex: number, baseUri: vscode.Uri, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[]> {
+    const folder = vscode.workspace.getWorkspaceFolder(baseUri);
+    const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
+    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
+    return listVirtual(base, baseIndex, baseUri, {
+      deniedDirs: deniedDirectoryGlobs(denied),
+      denied,
+      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      followSymlinks: search.get<unknown>('followSymlinks') !== false,
+      gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
+      pruned,
+      contents: this.contents,
+      isCancelled: () => this.token.isCancellationRequested,
+      warn: query.warn,
+    });
+  }
+}

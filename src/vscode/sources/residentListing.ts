@@ -1,0 +1,196 @@
+/**
+ * Listings of workspace folders kept in the extension host between calls, so a search does not ask
+ * `workspace.findFiles` for every file of the workspace each time. A listing is what FindFilesSource
+ * produced for one base and one set of inputs (include, excludes, denied and granted paths, VS Code's
+ * search settings): the audited files, what the audit pruned and the lines it logged. It is replayed
+ * only for the same inputs, and only while nothing it depends on changed:
+ * - a file watcher event (a file or directory created or deleted, a `.gitignore` changed) or a change
+ *   of the workspace folders drops every listing (a burst of events costs one re-listing, on the next call);
+ * - before a replay, every directory that held a listed file, and the `.gitignore` in it, is stat'ed: one
+ *   changed since the listing began (the watcher may report late, or not at all where `files.watcherExclude`
+ *   applies) sends the call to findFiles again.
+ * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
+ */
+import { statSync } from 'fs';
+import * as vscode from 'vscode';
+import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
+import { SETTLE_MS } from '../../engine/index/builder';
+import { deniedRule } from '../../engine/globset/globs';
+import { relativePosix } from '../../engine/guard/roots';
+import { TimeSlices } from '../../engine/source/timeSlices';
+import { policySettings } from '../settings';
+import type { Candidate } from '../../engine/api/types';
+
+/** What one base's listing produced, as FindFilesSource returns it. */
+export interface BaseListing {
+  files: Candidate[];
+  /** Pruned entries (their `base` is rewritten to the base's index in the replaying query). */
+  pruned: PrunedEntry[];
+  /** Lines the listing wrote to the log (skipped ignore files): written again by each replay. */
+  warnings: string[];
+  /** Absolute directories that held a listed file (the base among them). */
+  directories: string[];
+}
+
+interface Resident extends BaseListing {
+  /** Date.now() when the listing began: a directory changed after it makes the listing stale. */
+  startedAt: number;
+}
+
+/**
+ * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
+ * this close to the listing's start is treated as changed after it, as the index treats a file.
+ */
+const CLOCK_MARGIN_MS = SETTLE_MS;
+/**
+ * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
+ * many as hold at most MAX_KEPT_FILES files in all, and at most MAX_LISTINGS; the least recently used
+ * goes first. An agent's questions use a dozen or so listings: fewer would list again on every call.
+ */
+const MAX_LISTINGS = 32;
+const MAX_KEPT_FILES = 250_000;
+
+/** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began. */
+async function unchangedSince(listing: Resident, isCancelled: () => boolean): Promise<boolean> {
+  const limit = listing.startedAt - CLOCK_MARGIN_MS;
+  const slices = new TimeSlices();
+  for (const dir of listing.directories) {
+    if (slices.due()) {
+      await slices.pause();
+      if (isCancelled()) return false;
+    }
+    const stat = statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
+    const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
+    if (rules && (rules.ctimeMs >= limit || rules.mtimeMs >= limit)) return false;
+  }
+  return true;
+}
+
+/** The directories holding these absolute paths, up to `base` (included). */
+export function directoriesOf(base: string, paths: Iterable<string>): string[] {
+  const dirs = new Set<string>([base]);
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  for (const path of paths) {
+    if (!path.startsWith(prefix)) continue;
+    for (let dir = parentOf(path.slice(prefix.length)); dir !== '' && !dirs.has(`${prefix}${dir}`); dir = parentOf(dir)) dirs.add(`${prefix}${dir}`);
+  }
+  return [...dirs];
+}
+
+/**
+ * Whether an event's path lies where no search ever lists (a denied path such as `.git/`, which git
+ * touches on every status): such an event does not drop the listings. The directory check before each
+ * replay still sees any change in a listed directory.
+ */
+export function isDenied(uri: vscode.Uri): boolean {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder || uri.scheme !== 'file') return false;
+  const fromRoot = relativePosix(folder.uri.fsPath, uri.fsPath);
+  return deniedRule(fromRoot, deniedPaths()) !== undefined;
+}
+
+/** The denied paths as settings give them, kept until a setting changes (events come in thousands). */
+let denied: readonly string[] | undefined;
+function deniedPaths(): readonly string[] {
+  denied ??= policySettings(vscode.workspace.getConfiguration('grepTools')).deniedPaths;
+  return denied;
+}
+
+export class ResidentListings implements vscode.Disposable {
+  private readonly listings = new Map<string, Resident>();
+  /** Listings being made, by key, with the generation they began in. */
+  private readonly running = new Map<string, { generation: number; listing: Promise<BaseListing | undefined> }>();
+  /** Raised by every event that may change a listing: a listing begun before it is not kept. */
+  private generation = 0;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Listings replayed and made since activation (for the log and the tests). */
+  readonly counts = { replayed: 0, listed: 0 };
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const drop = (uri: vscode.Uri) => {
+      if (!isDenied(uri)) this.invalidate();
+    };
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidCreate(drop),
+      watcher.onDidDelete(drop),
+      watcher.onDidChange((uri) => {
+        if (uri.path.endsWith('/.gitignore')) drop(uri);
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidate()),
+      vscode.workspace.onDidChangeConfiguration(() => {
+        denied = undefined;
+      }),
+    );
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.listings.clear();
+  }
+
+  /**
+   * The listing for `key`: replayed when resident and unchanged, else shared with a call making it now,
+   * else made by `list` (undefined when it was cancelled) and kept unless something changed while it
+   * ran. `made` tells whether this call made it (its log lines then went to this call already).
+   */
+  async get(key: string, isCancelled: () => boolean, list: () => Promise<BaseListing | undefined>): Promise<{ listing?: BaseListing; made: boolean }> {
+    const resident = this.listings.get(key);
+    if (resident) {
+      this.listings.delete(key);
+      if (await unchangedSince(resident, isCancelled)) {
+        this.listings.set(key, resident);
+        this.counts.replayed++;
+        return { listing: resident, made: false };
+      }
+    }
+    // The same listing already under way (calls made together, the index build and a call): shared.
+    const running = this.running.get(key);
+    if (running && running.generation === this.generation) {
+      const shared = await running.listing;
+      if (shared) return { listing: shared, made: false };
+      if (isCancelled()) return { made: false };
+    }
+    const generation = this.generation;
+    const startedAt = Date.now();
+    const listing = list();
+    const entry = { generation, listing };
+    this.running.set(key, entry);
+    const made = await listing.finally(() => {
+      if (this.running.get(key) === entry) this.running.delete(key);
+    });
+    if (!made) return { made: false };
+    this.counts.listed++;
+    if (generation === this.generation && !isCancelled()) {
+      this.listings.set(key, { ...made, startedAt });
+      let kept = 0;
+      for (const listing of this.listings.values()) kept += listing.files.length;
+      while (this.listings.size > 1 && (this.listings.size > MAX_LISTINGS || kept > MAX_KEPT_FILES)) {
+        const oldest = this.listings.keys().next().value as string;
+        kept -= this.listings.get(oldest)!.files.length;
+        this.listings.delete(oldest);
+      }
+    }
+    return { listing: made, made: true };
+  }
+
+  dispose(): void {
+    this.invalidate();
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}
+
+let shared: ResidentListings | undefined;
+
+/** The extension's resident listings, made on first use and dropped with the extension. */
+export function residentListings(): ResidentListings {
+  shared ??= new ResidentListings();
+  return shared;
+}
+
+export function disposeResidentListings(): void {
+  shared?.dispose();
+  shared = undefined;
+}

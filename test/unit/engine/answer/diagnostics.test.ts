@@ -1,0 +1,193 @@
+import * as assert from 'assert';
+import type { FileSource } from '../../../../src/engine/source/fileSource';
+import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { Fixture, globJson, grepJson, makeEnv, type GlobAnswer, type GrepAnswer } from '../../fixture';
+
+/** The notes after the first (which says what was searched), the suggestions. */
+const suggestions = (json: GrepAnswer | GlobAnswer) => json.notes.slice(1);
+
+/** An environment whose file source counts its listings (each search, or re-run, lists once). */
+function counting(env: SearchEnvironment): { env: SearchEnvironment; listings: () => number } {
+  let listings = 0;
+  const source: FileSource = {
+    kind: (path) => env.source.kind(path),
+    mtime: (path) => env.source.mtime(path),
+    list: (...args) => {
+      listings++;
+      return env.source.list(...args);
+    },
+  };
+  return { env: { ...env, source }, listings: () => listings };
+}
+
+describe('engine/diagnostics (zero results explain themselves, checked)', () => {
+  let fx: Fixture;
+  let env: SearchEnvironment;
+  const p = (relative: string) => fx.path(relative);
+
+  before(() => {
+    fx = new Fixture('grep-tools-diag-');
+    fx.files({
+      '.gitignore': 'dist/\n*.log\n',
+      'src/userService.ts': 'export class UserService {\n  find(id: string) { return db.users[id]; }\n}\n',
+      'src/app.ts': "import { UserService } from './userService';\nconst home = process.env.HOME;\n",
+      'src/lib/util.sh': 'echo "$HOME/bin"\n',
+      'dist/bundle.js': 'var legacyToken = 1;\n',
+      'debug.log': 'legacyToken expired\n',
+      'node_modules/pkg/index.js': 'module.exports = legacyToken;\n',
+      'docs/README.md': '# Users\n',
+      'deep/a/b/c/config.yaml': 'port: 8080\n',
+    });
+    env = makeEnv(fx.root);
+  });
+
+  after(() => fx.remove());
+
+  describe('grep', () => {
+    it('suggests ignoring case when that finds matches, with the count, the first match and the call', async () => {
+      const json = await grepJson({ pattern: 'userservice', output_mode: 'files_with_matches' }, env);
+      assert.deepStrictEqual(json.files, []);
+      assert.match(json.notes[0], /^No matches in 6 files searched\.$/);
+      assert.deepStrictEqual(suggestions(json), [
+        `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${p('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
+      ]);
+    });
+
+    it('suggests include_ignored when ignored files hold matches, saying how many (.gitignore and excludes)', async () => {
+      const json = await grepJson({ pattern: 'legacyToken', context_lines: 2, offset: 0 }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `Files left out by .gitignore, files.exclude or search.exclude hold matches: 3 lines in 3 files (first: ${p('debug.log')}:1 "legacyToken expired"). Call again with {"pattern":"legacyToken","context_lines":2,"include_ignored":true} to search them.`,
+      ]);
+      // The call it gives finds them.
+      const again = await grepJson({ pattern: 'legacyToken', context_lines: 2, include_ignored: true }, env);
+      assert.strictEqual(again.total_matches, 3);
+    });
+
+    it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
+      const json = await grepJson({ pattern: '$HOME/bin' }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME/bin" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+      ]);
+    });
+
+    it('checks the literal reading of a half-escaped pattern: its escapes undone, "$" named as an anchor', async () => {
+      const dollar = await grepJson({ pattern: '"$HOME\\/bin"' }, env);
+      assert.deepStrictEqual(suggestions(dollar), [
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "\\"$HOME/bin\\"" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
+      ]);
+    });
+
+    it('a file over the size limit: an empty answer says whether the pattern occurs in it, with its size and first matching line', async () => {
+      const big = new Fixture('grep-tools-large-');
+      try {
+        big.files({ 'gen/bundle.js': `${'// filler line\n'.repeat(200)}function createProgram(root) {}\n`, 'src/a.js': 'createProgramme();\n' });
+        const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
+        const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
+        assert.deepStrictEqual(json.notes, [
+          'No matches in 1 files searched; skipped 1 over the size limit.',
+          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, 1 matching line, first at line 201: "function createProgram(root) {}"). ` +
+            'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.',
+        ]);
+        // Absent there too: it says so, briefly.
+        const none = await grepJson({ pattern: 'nowhere-zz' }, small);
+        assert.strictEqual(none.notes[1], '1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.');
+      } finally {
+        big.remove();
+      }
+    });
+
+    it('an invalid regex that is valid literal text: the error gives the literal count, its first match and the call', async () => {
+      await assert.rejects(runGrep({ pattern: 'users[id' }, env), (error: Error) => {
+        assert.strictEqual(
+          error.message,
+          `Invalid regular expression "users[id": Unterminated character class. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally. ` +
+            `As literal text the pattern matches 1 line in 1 file (first: ${p('src/userService.ts')}:2 "find(id: string) { return db.users[id]; }"). Call again with {"pattern":"users[id","fixed_strings":true}.`,
+        );
+        return true;
+      });
+      // Not found literally either: the error alone.
+      await assert.rejects(runGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
+    });
+
+    it('suggests the include glob at any depth when the anchored one matched no file', async () => {
+      const json = await grepJson({ pattern: 'HOME', include: 'lib/*.sh' }, env);
+      assert.deepStrictEqual(json.notes, [
+        'The include glob "lib/*.sh" matched no file under the search path.',
+        `The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"HOME","include":"**/lib/*.sh"}.`,
+      ]);
+    });
+
+    it('suggests nothing that checking shows would not help', async () => {
+      const json = await grepJson({ pattern: 'no such text anywhere' }, env);
+      assert.deepStrictEqual(json.notes, ['No matches in 6 files searched.']);
+      // Ignoring case is not suggested when the search already ignores case, nor for invert_match.
+      const insensitive = await grepJson({ pattern: '(?i)zzz' }, env);
+      assert.deepStrictEqual(suggestions(insensitive), []);
+    });
+
+    it('runs the checks once each, never checks a check, and not at all when there are results', async () => {
+      const probe = counting(env);
+      await grepJson({ pattern: 'nothing[0]' }, probe.env); // the search, then case, literal and ignored re-runs
+      assert.strictEqual(probe.listings(), 4);
+      const found = counting(env);
+      await grepJson({ pattern: 'UserService' }, found.env);
+      assert.strictEqual(found.listings(), 1);
+    });
+
+    it('checks nothing after a time-out: the note says the search timed out', async () => {
+      const probe = counting(makeEnv(fx.root, { config: { timeoutSeconds: -1 } }));
+      const json = await grepJson({ pattern: 'userservice' }, probe.env);
+      assert.strictEqual(json.timed_out, true);
+      assert.match(json.notes[0], /^The search timed out after \d+ s/);
+      assert.match(json.notes[1], /^No matches in 0 files searched/);
+      assert.strictEqual(json.notes.length, 2);
+      assert.strictEqual(probe.listings(), 1);
+    });
+
+    it('stops when cancelled during the checks', async () => {
+      let cancelled = false;
+      const base = makeEnv(fx.root, { isCancelled: () => cancelled });
+      // Cancelled while the first re-run lists its files.
+      const source: FileSource = { ...base.source, kind: (path) => base.source.kind(path), mtime: (path) => base.source.mtime(path), list: (query, ...rest) => {
+        if (query.includeIgnored) cancelled = true;
+        return base.source.list(query, ...rest);
+      } };
+      await assert.rejects(runGrep({ pattern: 'userservice' }, { ...base, source }), /^CancelledError: The search was cancelled\.$/);
+    });
+  });
+
+  describe('glob', () => {
+    it('suggests the files a case-insensitive match finds', async () => {
+      const json = await globJson({ pattern: '**/readme.md' }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${p('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
+      ]);
+    });
+
+    it('suggests include_ignored with the count', async () => {
+      const json = await globJson({ pattern: '**/*.js' }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${p('dist/bundle.js')}, ${p('node_modules/pkg/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
+      ]);
+    });
+
+    it('suggests lifting max_depth when the files are deeper', async () => {
+      const json = await globJson({ pattern: '**/*.yaml', max_depth: 2 }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `max_depth 2 stops above them; at any depth the pattern matches 1 file (${p('deep/a/b/c/config.yaml')}). Call again with {"pattern":"**/*.yaml","max_depth":0}.`,
+      ]);
+    });
+
+    it('keeps the base of an absolute glob when ignoring case', async () => {
+      const json = await globJson({ pattern: `${fx.root}/docs/*.MD` }, env);
+      assert.deepStrictEqual(suggestions(json), [
+        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${p('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
+      ]);
+    });
+
+    it('keeps the "**/" suggestion and says nothing more when nothing else helps', async () => {
+      const json = await globJson({ pattern: '*.yaml' }, env);
+      assert.deepStrictEqual(json.notes, ['"*.yaml" matches only directly in the base directory and found nothing there; "**/*.yaml" finds 1 files at any depth.']);
+    });
+  });
+});

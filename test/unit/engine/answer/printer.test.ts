@@ -1,0 +1,362 @@
+import * as assert from 'assert';
+import { readAnswer, type GrepAnswer } from '../../../support/answers';
+import { byteBudget } from '../../../../src/engine/answer/budget';
+import type { GlobReport } from '../../../../src/engine/run/glob';
+import type { GrepReport } from '../../../../src/engine/run/grep';
+import { globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
+import { emptySkips, type LineResult } from '../../../../src/engine/api/types';
+
+function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
+  return {
+    pattern: 'TODO',
+    basePaths: ['/ws'],
+    outputMode: 'content',
+    files: [],
+    totalResults: 0,
+    returnedResults: 0,
+    totalMatches: 0,
+    filesSearched: 10,
+    filesMatched: 0,
+    candidates: 10,
+    offset: 0,
+    skipped: emptySkips(),
+    timedOut: false,
+    elapsedMs: 12,
+    matched: [],
+    largeFiles: [],
+    ...overrides,
+  };
+}
+
+function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
+  return { pattern: '*.ts', mode: 'glob', basePaths: ['/ws'], files: [], total: 0, offset: 0, skipped: emptySkips(), timedOut: false, elapsedMs: 3, ...overrides };
+}
+
+describe('engine/printer', () => {
+  describe('printGrep', () => {
+    it('prints content results exactly as docs/tools.md shows them', () => {
+      const text = printGrep(
+        grepReport({
+          pattern: 'def authenticate',
+          basePaths: ['/abs/workspace/src'],
+          files: [
+            {
+              file: '/abs/workspace/src/auth/client.py',
+              matches: [{ line: 42, text: 'def authenticate(self, username, password):', before: ['    # Validate credentials'], after: ['        return False'] }],
+            },
+          ],
+          totalResults: 57,
+          returnedResults: 50,
+          totalMatches: 57,
+          filesSearched: 1234,
+          filesMatched: 12,
+          nextOffset: 50,
+          skipped: { binary: 3, too_large: 1, denied: 2, unreadable: 0, outside_workspace: 0 },
+          elapsedMs: 84,
+        }),
+      );
+      assert.strictEqual(
+        text,
+        JSON.stringify({
+          pattern: 'def authenticate',
+          base_path: '/abs/workspace/src',
+          files: [
+            {
+              file: '/abs/workspace/src/auth/client.py',
+              lines: ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
+            },
+          ],
+          total_matches: 57,
+          returned_matches: 50,
+          files_matched: 12,
+          files_searched: 1234,
+          truncated: true,
+          next_offset: 50,
+          skipped: { binary: 3, too_large: 1, denied: 2 },
+          notes: ['Showing matches 1-50 of 57. Call again with offset 50 for more, or narrow the search.'],
+        }),
+      );
+    });
+
+    it('prints a list of bases for a multi-root search, a single path otherwise', () => {
+      assert.deepStrictEqual(JSON.parse(printGrep(grepReport({ basePaths: ['/a', '/b'] }))).base_path, ['/a', '/b']);
+      assert.strictEqual(JSON.parse(printGrep(grepReport())).base_path, '/ws');
+    });
+
+    it('count mode totals matching lines and returned files', () => {
+      const json = JSON.parse(
+        printGrep(grepReport({ outputMode: 'count', files: [{ file: '/ws/a', count: 3 }], totalResults: 2, returnedResults: 1, totalMatches: 5, filesMatched: 2, nextOffset: 1 })),
+      );
+      assert.strictEqual(json.total_matches, 5);
+      assert.strictEqual(json.returned_files, 1);
+      assert.strictEqual('returned_matches' in json, false);
+      assert.deepStrictEqual(json.notes, ['Showing files 1-1 of 2. Call again with offset 1 for more, or narrow the search.']);
+    });
+
+    it('files_with_matches mode prints paths, and returned_files only when the page is cut', () => {
+      const json = JSON.parse(printGrep(grepReport({ outputMode: 'files_with_matches', files: ['/ws/a'], totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1 })));
+      assert.deepStrictEqual(json.files, ['/ws/a']);
+      assert.strictEqual('returned_files' in json, false);
+      assert.strictEqual('total_matches' in json, false);
+      assert.strictEqual('truncated' in json, false);
+      assert.strictEqual('next_offset' in json, false);
+    });
+
+    it('only prints timed_out when the search timed out', () => {
+      assert.strictEqual('timed_out' in JSON.parse(printGrep(grepReport())), false);
+      assert.strictEqual(JSON.parse(printGrep(grepReport({ timedOut: true }))).timed_out, true);
+    });
+  });
+
+  describe('grepNotes', () => {
+    it('says nothing when every result is returned', () => {
+      assert.deepStrictEqual(grepNotes(grepReport({ totalResults: 3, returnedResults: 3 })), []);
+    });
+
+    it('explains zero results with the files searched and every kind of skip', () => {
+      assert.deepStrictEqual(grepNotes(grepReport()), ['No matches in 10 files searched.']);
+      assert.deepStrictEqual(
+        grepNotes(grepReport({ skipped: { binary: 1, too_large: 2, denied: 3, unreadable: 4, outside_workspace: 5 } })),
+        ['No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).'],
+      );
+    });
+
+    it('blames the include glob when it matched no file', () => {
+      assert.deepStrictEqual(grepNotes(grepReport({ candidates: 0, filesSearched: 0, include: '*.rs' })), ['The include glob "*.rs" matched no file under the search path.']);
+      // Without an include there is nothing to blame: the general note.
+      assert.deepStrictEqual(grepNotes(grepReport({ candidates: 0, filesSearched: 0 })), ['No matches in 0 files searched.']);
+    });
+
+    it('says when offset is past the end, in the unit of the mode', () => {
+      assert.deepStrictEqual(grepNotes(grepReport({ totalResults: 7, offset: 9 })), ['offset 9 is past the last result: there are 7 matches. Use an offset below that.']);
+      assert.deepStrictEqual(grepNotes(grepReport({ outputMode: 'count', totalResults: 2, offset: 2 })), ['offset 2 is past the last result: there are 2 files. Use an offset below that.']);
+    });
+
+    it('describes the page and the next offset', () => {
+      assert.deepStrictEqual(grepNotes(grepReport({ totalResults: 30, returnedResults: 10, offset: 10, nextOffset: 20 })), [
+        'Showing matches 11-20 of 30. Call again with offset 20 for more, or narrow the search.',
+      ]);
+    });
+
+    it('puts the time-out note first', () => {
+      const notes = grepNotes(grepReport({ timedOut: true, elapsedMs: 30_400, totalResults: 5, returnedResults: 5 }));
+      assert.deepStrictEqual(notes, [
+        'The search timed out after 30 s; results and totals cover only the files searched before then. Narrow it with path or include.',
+      ]);
+    });
+  });
+
+  describe('a cut page names the matching files it hides', () => {
+    it('lists them most relevant first, with counts and a looked-up first line, and the calls that list them all', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'WebpackError',
+          files: [{ file: '/ws/lib/Compilation.js', matches: [{ line: 5, text: 'new WebpackError()' }] }],
+          totalResults: 9,
+          returnedResults: 1,
+          totalMatches: 9,
+          filesMatched: 4,
+          nextOffset: 1,
+          matched: [
+            { file: '/ws/lib/Compilation.js', count: 3 },
+            { file: '/ws/test/Error.test.js', count: 4 },
+            { file: '/ws/lib/Stats.js', count: 1 },
+            { file: '/ws/lib/WebpackError.js', count: 1 },
+          ],
+          firstLines: new Map([['/ws/lib/WebpackError.js', { line: 17, text: 'class WebpackError extends Error {' }]]),
+          input: { pattern: 'WebpackError', max_results: 1 },
+        }),
+      );
+      assert.deepStrictEqual(notes.slice(1), [
+        '3 more matching files are not on this page: /ws/lib/WebpackError.js (1; 17: "class WebpackError extends Error {"), /ws/lib/Stats.js (1), /ws/test/Error.test.js (4). ' +
+          'All of them: {"pattern":"WebpackError","output_mode":"files_with_matches"}, or "count" for lines per file.',
+      ]);
+    });
+
+    it('says nothing of hidden files when every matching file is on the page', () => {
+      const notes = grepNotes(grepReport({ files: [{ file: '/ws/a.js', matches: [{ line: 1, text: 'TODO' }] }], totalResults: 2, returnedResults: 1, filesMatched: 1, nextOffset: 1, matched: [{ file: '/ws/a.js', count: 2 }] }));
+      assert.strictEqual(notes.length, 1);
+    });
+  });
+
+  describe('printGlob and globNotes', () => {
+    it('prints the documented fields', () => {
+      const text = printGlob(globReport({ files: ['/ws/a.ts', '/ws/b.ts'], total: 3, nextOffset: 2 }));
+      assert.strictEqual(
+        text,
+        JSON.stringify({
+          pattern: '*.ts',
+          base_path: '/ws',
+          files: ['/ws/a.ts', '/ws/b.ts'],
+          total: 3,
+          truncated: true,
+          next_offset: 2,
+          notes: ['Showing files 1-2 of 3. Call again with offset 2 for more, or narrow the search.'],
+        }),
+      );
+    });
+
+    it('suggests the recursive pattern with its count', () => {
+      assert.deepStrictEqual(globNotes(globReport({ deeperMatches: 312 })), [
+        '"*.ts" matches only directly in the base directory and found nothing there; "**/*.ts" finds 312 files at any depth.',
+      ]);
+    });
+
+    it('explains an empty result without a deeper match', () => {
+      assert.deepStrictEqual(globNotes(globReport({ deeperMatches: 0, skipped: { ...emptySkips(), denied: 1 } })), [
+        'No file matches "*.ts" under the base path; skipped 1 denied by policy.',
+      ]);
+    });
+
+    it('says when offset is past the end', () => {
+      assert.deepStrictEqual(globNotes(globReport({ total: 4, offset: 4 })), ['offset 4 is past the last result: there are 4 files. Use an offset below that.']);
+    });
+  });
+
+  describe('renderGrep and renderGlob: the output budget', () => {
+    const line = (n: number): LineResult => ({ line: n, text: `match number ${n} with some text around it` });
+    /** 3 files with 20 matching lines each, a whole page of 60. */
+    const page = (offset = 0): GrepReport =>
+      grepReport({
+        files: ['/ws/a.ts', '/ws/b.ts', '/ws/c.ts'].map((file, f) => ({ file, matches: Array.from({ length: 20 }, (_, i) => line(f * 100 + i + 1)) })),
+        totalResults: 75,
+        returnedResults: 60,
+        totalMatches: 75,
+        filesMatched: 4,
+        offset,
+        nextOffset: offset + 60,
+        input: { pattern: 'match', include: '*.ts', max_results: 60, ...(offset ? { offset } : {}) },
+      });
+
+    it('prints the page as is when it fits', async () => {
+      const report = page();
+      assert.strictEqual(await renderGrep(report, byteBudget(51200)), printGrep(report));
+    });
+
+    it('drops whole matches from the end, cutting inside a file, and says how to continue exactly', async () => {
+      const text = await renderGrep(page(10), byteBudget(1000));
+      assert.ok(Buffer.byteLength(text) <= 1000);
+      const json = readAnswer<GrepAnswer>(text);
+      const shown = json.returned_matches!;
+      assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
+      assert.deepStrictEqual(JSON.parse(text).files, [{ file: '/ws/a.ts', lines: Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) }]);
+      assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
+      assert.strictEqual(json.total_matches, 75);
+      assert.strictEqual(json.truncated, true);
+      assert.strictEqual(json.next_offset, 10 + shown);
+      assert.deepStrictEqual(json.notes, [
+        `Output budget reached (1000 bytes): showing ${shown} of 75 matches (11-${10 + shown}). Call again with {"pattern":"match","include":"*.ts","max_results":60,"offset":${10 + shown}} to continue.`,
+      ]);
+    });
+
+    it('keeps whole files of the first files when the cut falls in a later one', async () => {
+      const json = readAnswer<GrepAnswer>(await renderGrep(page(), byteBudget(2000)));
+      const shown = json.returned_matches!;
+      assert.ok(shown > 20 && shown < 40, `${shown} matches fit`);
+      assert.strictEqual((json.files[0] as { matches: unknown[] }).matches.length, 20);
+      assert.strictEqual((json.files[1] as { matches: unknown[] }).matches.length, shown - 20);
+    });
+
+    it('says so when not even one result fits, and continues from the same offset', async () => {
+      const huge = grepReport({
+        files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'x', after: Array(50).fill('y'.repeat(400)) }] }],
+        totalResults: 1,
+        returnedResults: 1,
+        totalMatches: 1,
+        filesMatched: 1,
+        input: { pattern: 'x', context_lines: 50 },
+      });
+      const json = JSON.parse(await renderGrep(huge, byteBudget(2000)));
+      assert.deepStrictEqual(json.files, []);
+      assert.strictEqual(json.next_offset, 0);
+      assert.deepStrictEqual(json.notes, [
+        'Output budget reached (2000 bytes): the next result alone is larger than the budget. Call again with {"pattern":"x","context_lines":50,"offset":0} and fewer context_lines, or output_mode "files_with_matches".',
+      ]);
+    });
+
+    it('counts files in the other modes', async () => {
+      const files = Array.from({ length: 300 }, (_, i) => `/ws/src/module-${i}/index.ts`);
+      const report = grepReport({ outputMode: 'files_with_matches', files, totalResults: 300, returnedResults: 300, totalMatches: 900, filesMatched: 300, input: { pattern: 'x', output_mode: 'files_with_matches', max_results: 1000 } });
+      const json = JSON.parse(await renderGrep(report, byteBudget(3000)));
+      assert.deepStrictEqual(json.files, files.slice(0, json.returned_files));
+      assert.strictEqual(json.next_offset, json.returned_files);
+      assert.match(json.notes[0], new RegExp(`^Output budget reached \\(3000 bytes\\): showing ${json.returned_files} of 300 files \\(1-${json.returned_files}\\)\\. Call again with \\{"pattern":"x","output_mode":"files_with_matches","max_results":1000,"offset":${json.returned_files}\\} to continue\\.$`));
+    });
+
+    it('cuts a glob answer the same way', async () => {
+      const files = Array.from({ length: 400 }, (_, i) => `/ws/pkg/file-${String(i).padStart(3, '0')}.ts`);
+      const report = globReport({ pattern: '**/*.ts', files, total: 400, input: { pattern: '**/*.ts' } });
+      const text = await renderGlob(report, byteBudget(4096));
+      assert.ok(Buffer.byteLength(text) <= 4096);
+      const json = JSON.parse(text);
+      const shown: number = json.files.length;
+      assert.deepStrictEqual(json.files, files.slice(0, shown));
+      assert.strictEqual(json.total, 400);
+      assert.strictEqual(json.truncated, true);
+      assert.strictEqual(json.next_offset, shown);
+      assert.deepStrictEqual(json.notes, [`Output budget reached (4096 bytes): showing ${shown} of 400 files (1-${shown}). Call again with {"pattern":"**/*.ts","offset":${shown}} to continue.`]);
+      assert.strictEqual(await renderGlob(report, byteBudget(1_000_000)), printGlob(report));
+    });
+  });
+
+  describe('zero-result suggestions', () => {
+    const finding = { lines: 3, files: 2, first: { file: '/ws/a.ts', line: 4, text: '   export class UserService {' }, partial: false };
+
+    it('gives each checked fix with its count, its first match and the exact call', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'userservice',
+          diagnostics: {
+            caseInsensitive: { ...finding, call: { pattern: 'userservice', case_insensitive: true } },
+            includeIgnored: { ...finding, lines: 1, files: 1, partial: true, call: { pattern: 'userservice', include_ignored: true } },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'No matches in 10 files searched.',
+        'The search is case-sensitive; ignoring case it matches 3 lines in 2 files (first: /ws/a.ts:4 "export class UserService {"). Call again with {"pattern":"userservice","case_insensitive":true}.',
+        'Files left out by .gitignore, files.exclude or search.exclude hold matches: at least 1 line in 1 file (first: /ws/a.ts:4 "export class UserService {"). Call again with {"pattern":"userservice","include_ignored":true} to search them.',
+      ]);
+    });
+
+    it('suggests literal text and the include glob at any depth', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: '$HOME',
+          candidates: 0,
+          filesSearched: 0,
+          include: 'lib/*.sh',
+          diagnostics: {
+            fixedStrings: { ...finding, first: undefined, call: { pattern: '$HOME', fixed_strings: true } },
+            deeperInclude: { ...finding, first: undefined, call: { pattern: '$HOME', include: '**/lib/*.sh' } },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'The include glob "lib/*.sh" matched no file under the search path.',
+        'As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME" it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
+        'The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 3 lines in 2 files. Call again with {"pattern":"$HOME","include":"**/lib/*.sh"}.',
+      ]);
+    });
+
+    it('glob: ignoring case, without max_depth, include_ignored', () => {
+      const notes = globNotes(
+        globReport({
+          pattern: '**/*.MD',
+          input: { pattern: '**/*.MD', max_depth: 2 },
+          diagnostics: {
+            caseInsensitive: { call: { pattern: '**/*.[mM][dD]' }, total: 4, first: ['/ws/a.md', '/ws/b.md', '/ws/c.md'] },
+            withoutMaxDepth: { call: { pattern: '**/*.MD', max_depth: 0 }, total: 1, first: ['/ws/x/y/z/README.MD'] },
+            includeIgnored: { call: { pattern: '**/*.MD', max_depth: 2, include_ignored: true }, total: 2, first: ['/ws/dist/A.MD', '/ws/dist/B.MD'] },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes, [
+        'No file matches "**/*.MD" under the base path.',
+        'Glob patterns are case-sensitive; ignoring case the pattern matches 4 files (/ws/a.md, /ws/b.md, /ws/c.md, …). Use those paths, or spell the pattern as they are spelled.',
+        'max_depth 2 stops above them; at any depth the pattern matches 1 file (/ws/x/y/z/README.MD). Call again with {"pattern":"**/*.MD","max_depth":0}.',
+        'Files left out by .gitignore, files.exclude or search.exclude match: 2 files (/ws/dist/A.MD, /ws/dist/B.MD). Call again with {"pattern":"**/*.MD","max_depth":2,"include_ignored":true} to list them.',
+      ]);
+    });
+  });
+});

@@ -1,0 +1,167 @@
+import * as assert from 'assert';
+import fc from 'fast-check';
+import { Minimatch } from 'minimatch';
+import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
+import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob } from '../../../../src/engine/globset/globs';
+import { InputError } from '../../../../src/engine/input/schema';
+
+const matches = (glob: string, relative: string) => compileGlob(glob, 'include')(relative);
+
+describe('engine/globs', () => {
+  describe('isNameGlob', () => {
+    it('is true only for a glob without /', () => {
+      assert.strictEqual(isNameGlob('*.ts'), true);
+      assert.strictEqual(isNameGlob('*.{ts,tsx}'), true);
+      assert.strictEqual(isNameGlob('src/*.ts'), false);
+      assert.strictEqual(isNameGlob('**/*.ts'), false);
+    });
+  });
+
+  describe('compileGlob', () => {
+    it('matches a glob without / against the file name at any depth', () => {
+      assert.ok(matches('*.ts', 'a.ts'));
+      assert.ok(matches('*.ts', 'src/deep/er/a.ts'));
+      assert.ok(!matches('*.ts', 'src/a.tsx'));
+      assert.ok(matches('package.json', 'packages/x/package.json'));
+    });
+
+    it('anchors a glob with / at the base', () => {
+      assert.ok(matches('src/*.ts', 'src/a.ts'));
+      assert.ok(!matches('src/*.ts', 'src/lib/a.ts'));
+      assert.ok(!matches('src/*.ts', 'other/src/a.ts'));
+      assert.ok(matches('src/**/*.ts', 'src/lib/deep/a.ts'));
+      assert.ok(matches('src/**/*.ts', 'src/a.ts'), '** matches zero directories');
+      assert.ok(matches('**/*.ts', 'a.ts'));
+    });
+
+    it('supports braces, ?, character classes and dotfiles', () => {
+      assert.ok(matches('src/**/*.{ts,tsx}', 'src/ui/App.tsx'));
+      assert.ok(matches('*.{ts,tsx}', 'deep/x.ts'));
+      assert.ok(!matches('*.{ts,tsx}', 'deep/x.js'));
+      assert.ok(matches('?.md', 'docs/a.md'));
+      assert.ok(!matches('?.md', 'docs/ab.md'));
+      assert.ok(matches('[ab].md', 'b.md'));
+      assert.ok(!matches('[ab].md', 'c.md'));
+      assert.ok(matches('*.yml', '.github/workflows/ci.yml'), 'dot directories are matched');
+      assert.ok(matches('.eslintrc*', 'pkg/.eslintrc.json'));
+    });
+
+    it('ignores a leading ./', () => {
+      assert.ok(matches('./src/*.ts', 'src/a.ts'));
+    });
+
+    it('is case-sensitive', () => {
+      assert.ok(!matches('*.TS', 'a.ts'));
+    });
+
+    it('refuses backslash separators, naming the field and the fix', () => {
+      assert.throws(
+        () => compileGlob('src\\*.ts', 'exclude'),
+        (error: unknown) =>
+          error instanceof InputError && error.message === `Invalid exclude glob "src\\\\*.ts": use '/' as the path separator, not '\\'.`,
+      );
+    });
+
+    it('refuses a glob that can match nothing', () => {
+      assert.throws(() => compileGlob('', 'include'), /^InputError: Invalid include glob "": it matches nothing\.$/);
+    });
+  });
+
+  describe('deniedRule', () => {
+    it('denies the default secrets and .git at any depth', () => {
+      const denied: Array<[string, string]> = [
+        ['.env', '**/.env'],
+        ['app/.env', '**/.env'],
+        ['.env.local', '**/.env.*'],
+        ['certs/server.pem', '**/*.pem'],
+        ['tls.key', '**/*.key'],
+        ['home/id_rsa', '**/id_rsa*'],
+        ['id_rsa.pub', '**/id_rsa*'],
+        ['id_ed25519', '**/id_ed25519*'],
+        ['.ssh/config', '**/.ssh/**'],
+        ['a/.ssh/known_hosts', '**/.ssh/**'],
+        ['secrets/db.txt', '**/secrets/**'],
+        ['.aws/credentials', '**/.aws/credentials'],
+        ['.netrc', '**/.netrc'],
+        ['.git/config', '**/.git/**'],
+        ['sub/.git/HEAD', '**/.git/**'],
+        ['home/id_ecdsa', '**/id_ecdsa*'],
+        ['id_dsa.pub', '**/id_dsa*'],
+        ['certs/client.p12', '**/*.p12'],
+        ['certs/CLIENT.PFX', '**/*.pfx'],
+        ['putty/server.ppk', '**/*.ppk'],
+        ['android/release.jks', '**/*.jks'],
+        ['android/debug.keystore', '**/*.keystore'],
+        ['vault.kdbx', '**/*.kdbx'],
+        ['.gnupg/private-keys-v1.d/x.key', '**/*.key'],
+        ['.gnupg/pubring.kbx', '**/.gnupg/**'],
+        ['.git-credentials', '**/.git-credentials'],
+        ['.pgpass', '**/.pgpass'],
+        ['.pypirc', '**/.pypirc'],
+        ['.npmrc', '**/.npmrc'],
+        ['home/.docker/config.json', '**/.docker/config.json'],
+        ['.kube/config', '**/.kube/config'],
+        ['infra/terraform.tfstate', '**/*.tfstate'],
+        ['infra/terraform.tfstate.backup', '**/*.tfstate.*'],
+      ];
+      for (const [path, rule] of denied) assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), rule, path);
+    });
+
+    it('ignores case, so .ENV and X.PEM are denied too', () => {
+      assert.strictEqual(deniedRule('.ENV', DEFAULT_DENIED_PATHS), '**/.env');
+      assert.strictEqual(deniedRule('X.PEM', DEFAULT_DENIED_PATHS), '**/*.pem');
+    });
+
+    it('allows ordinary files that only look similar', () => {
+      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config', 'docker/config.json', 'kube/config', 'tfstate.md', 'main.tf']) {
+        assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), undefined, path);
+      }
+    });
+  });
+
+  describe('deniedDirectoryGlobs', () => {
+    it('turns the rules that hide a whole directory into directory globs', () => {
+      assert.deepStrictEqual(deniedDirectoryGlobs(DEFAULT_DENIED_PATHS), ['**/.ssh', '**/secrets', '**/.gnupg', '**/.git']);
+    });
+  });
+
+  describe('comparePaths', () => {
+    it('orders segment by segment, keeping a directory\'s files together', () => {
+      const paths = ['b.ts', 'a/z.ts', 'a.txt', 'a/b/c.ts', 'a-b.ts', 'a/b.ts'];
+      assert.deepStrictEqual([...paths].sort(comparePaths), ['a/b/c.ts', 'a/b.ts', 'a/z.ts', 'a-b.ts', 'a.txt', 'b.ts']);
+    });
+
+    it('is 0 only for equal paths', () => {
+      assert.strictEqual(comparePaths('a/b', 'a/b'), 0);
+      assert.ok(comparePaths('a', 'a/b') < 0);
+    });
+  });
+
+  describe('splitAbsoluteGlob', () => {
+    it('splits at the first segment with a glob character', () => {
+      assert.deepStrictEqual(splitAbsoluteGlob('/abs/src/**/*.ts'), { base: '/abs/src', rest: '**/*.ts' });
+      assert.deepStrictEqual(splitAbsoluteGlob('/abs/*.ts'), { base: '/abs', rest: '*.ts' });
+      assert.deepStrictEqual(splitAbsoluteGlob('/abs/{a,b}/x.ts'), { base: '/abs', rest: '{a,b}/x.ts' });
+      assert.deepStrictEqual(splitAbsoluteGlob('/*.ts'), { base: '/', rest: '*.ts' });
+    });
+
+    it('keeps the last segment as the glob when nothing is special', () => {
+      assert.deepStrictEqual(splitAbsoluteGlob('/abs/src/file.ts'), { base: '/abs/src', rest: 'file.ts' });
+    });
+  });
+  it('a denied rule says what minimatch says of the path, ignoring case (property, every default rule and a few others)', () => {
+    const rules = [...DEFAULT_DENIED_PATHS, '**/build/*.log', 'config/*.txt', '**/{a,b}.txt', '**/*', '**/*x*', '**/x*y'];
+    const segment = fc.constantFrom('.ssh', '.SSH', 'secrets', 'Secrets', 'x.pem', '.pem', 'pem', 'a.KEY', '.env', '.env.', '.env.local', '.ENV', 'id_rsa', 'id_rsa.pub', 'ID_RSA', 'id_ed25519', '.git', '.aws', 'credentials', '.netrc', 'build', 'y.log', 'config', 'a.txt', 'b.txt', 'src', 'x.ssh', 'ssh', 'xy', '.docker', 'config.json', '.kube', 'x.tfstate', 'x.tfstate.backup', '.gnupg', 'id_ecdsa', 'a.P12', '.npmrc');
+    const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    // Each rule compiled once (minimatch() compiles on every call).
+    const matchers = rules.map((rule) => ({ rule, matcher: new Minimatch(rule, { dot: true, nocase: true, nocomment: true, nonegate: true }) }));
+    fc.assert(
+      fc.property(path, (relative) => {
+        for (const { rule, matcher } of matchers) {
+          assert.strictEqual(deniedRule(relative, [rule]) === rule, matcher.match(relative), `${rule} on ${relative}`);
+        }
+      }),
+      { seed: 11, numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,360 @@
+import * as assert from 'assert';
+import * as nodePath from 'path';
+import { auditListing, caseInsensitiveGlob } from '../../../../src/engine/source/audit';
+import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
+import type { PrunedEntry } from '../../../../src/engine/source/fileSource';
+import { allowList, authorize, checkSearchGlob, decide, globRequest, judgeLink, mergePolicy, outsideMessage, type GuardContext } from '../../../../src/engine/guard/guard';
+import { codeSpan, prepareMessages } from '../../../../src/engine/guard/invocation';
+import type { WorkspaceFolder } from '../../../../src/engine/guard/roots';
+import { InputError } from '../../../../src/engine/input/schema';
+import { untitledNotFoundMessage, type UntitledDocument } from '../../../../src/engine/guard/untitled';
+import { NodeFileSource } from '../../../../src/engine/source/walker';
+import { Fixture, folders } from '../../fixture';
+import { FsRecorder } from '../../recorder';
+
+describe('engine/guard', () => {
+  let fx: Fixture;
+  let ws: string;
+  let outside: string;
+  const source = new NodeFileSource();
+  const context = (list: WorkspaceFolder[], config: Partial<GuardContext['config']> = {}): GuardContext => ({
+    folders: list,
+    config: { deniedPaths: [...DEFAULT_DENIED_PATHS], allowedPaths: [], ...config },
+    kind: (path) => source.kind(path),
+  });
+
+  before(() => {
+    fx = new Fixture('grep-tools-guard-');
+    ws = fx.mkdir('ws');
+    outside = fx.mkdir('outside');
+    fx.files({ 'ws/src/a.ts': 'a\n', 'ws/docs/d.md': 'd\n', 'ws/.env': 'x\n', 'outside/o.txt': 'o\n', 'outside/.ssh/id': 'k\n', 'ws/.ssh/config': 'c\n' });
+    fx.symlink(outside, 'ws/out-link');
+    fx.symlink('.env', 'ws/env-link');
+    fx.symlink(fx.path('ws/src'), 'outside/into-ws');
+    fx.symlink('does-not-exist', 'ws/dangling');
+  });
+
+  after(() => fx.remove());
+
+  describe('decide', () => {
+    it('grants the workspace folders, and any path inside one', async () => {
+      assert.deepStrictEqual(await decide(undefined, context(folders(ws))), { kind: 'granted', bases: [{ root: ws, base: ws, folderIndex: 0 }] });
+      for (const path of ['src', 'src/', './src', `${ws}/src`, 'docs/../src', 'ws/src']) {
+        assert.deepStrictEqual(await decide(path, context(folders(ws))), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }] }, path);
+      }
+    });
+
+    it('leaves a path outside every folder pending, naming where it really leads', async () => {
+      const pending = await decide('out-link', context(folders(ws)));
+      assert.strictEqual(pending.kind, 'pending');
+      assert.ok(pending.kind === 'pending');
+      assert.strictEqual(pending.requested, 'out-link');
+      assert.strictEqual(pending.resolved, outside);
+      assert.strictEqual(pending.message, outsideMessage('out-link', outside, folders(ws)));
+      for (const path of [outside, '../outside', `${ws}/../outside/o.txt`]) assert.strictEqual((await decide(path, context(folders(ws)))).kind, 'pending', path);
+    });
+
+    it('grants an outside path that really leads into a folder, searched where it leads', async () => {
+      assert.deepStrictEqual(await decide(`${outside}/into-ws`, context(folders(ws))), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }] });
+    });
+
+    it('denies a path, or where its symlink leads, by the first matching rule', async () => {
+      const denied = async (path: string) => {
+        const decision = await decide(path, context(folders(ws)));
+        assert.strictEqual(decision.kind, 'denied', path);
+        return decision.kind === 'denied' ? [decision.rule, decision.message] : [];
+      };
+      assert.deepStrictEqual(await denied('.env'), ['**/.env', 'permission denied by policy: ".env" matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.']);
+      assert.deepStrictEqual((await denied('env-link'))[1], `permission denied by policy: "env-link" (it leads to ${ws}/.env) matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.`);
+      assert.strictEqual((await denied(`${outside}/.ssh`))[0], '**/.ssh/**', 'an outside path is judged from /');
+      assert.strictEqual((await denied('.ssh/nope'))[0], '**/.ssh/**', 'denied before existence is checked');
+    });
+
+    it('reports what cannot be searched at all', async () => {
+      const message = async (path: string | undefined, list = folders(ws)) => {
+        const decision = await decide(path, context(list));
+        return decision.kind === 'invalid' ? decision.message : `not invalid: ${decision.kind}`;
+      };
+      assert.strictEqual(await message('nope'), `Path not found: "nope" (resolved to ${ws}/nope). Check the path, or omit "path" to search the whole workspace.`);
+      assert.strictEqual(await message('dangling'), `Path not found: "dangling" (resolved to ${ws}/dangling). Check the path, or omit "path" to search the whole workspace.`);
+      assert.strictEqual(await message(undefined, []), 'No workspace folder is open: open a folder, or pass an absolute "path" to search.');
+      assert.strictEqual(await message('src', []), 'Relative "path" "src" needs an open workspace folder: open a folder, or pass an absolute path.');
+      assert.strictEqual(await message(undefined, folders(fx.path('gone'))), `Workspace folder not found: ${fx.path('gone')} does not exist. Open an existing folder, or pass an absolute "path".`);
+      assert.match(await message('src\\a.ts'), /^Invalid "path" "src\\\\a\.ts": use '\/' as the separator, e\.g\. "src\/a\.ts"\.$/);
+      assert.match(await message('~root/x'), /only "~" and "~\/\.\.\." \(your home directory\) are expanded/);
+    });
+
+    it('with no workspace open, an absolute path is pending', async () => {
+      const decision = await decide(`${ws}/src`, context([]));
+      assert.strictEqual(decision.kind, 'pending');
+      assert.match(decision.kind === 'pending' ? decision.message : '', /outside every workspace folder \(none open\)/);
+    });
+
+    it('with an allow-list, refuses a path that cannot hold an allowed file', async () => {
+      const ctx = context(folders(ws), { allowedPaths: ['src/**'] });
+      assert.strictEqual((await decide('src', ctx)).kind, 'granted');
+      assert.strictEqual((await decide('src/a.ts', ctx)).kind, 'granted');
+      assert.strictEqual((await decide(undefined, ctx)).kind, 'granted');
+      const docs = await decide('docs', ctx);
+      assert.strictEqual(docs.kind, 'denied');
+      assert.strictEqual(
+        docs.kind === 'denied' ? docs.message : '',
+        `permission denied by policy: "docs" (${ws}/docs) is not covered by grepTools.allowedPaths ("src/**"). Only files those globs match are searched; search a path below one of them.`,
+      );
+      assert.strictEqual((await decide('docs', context(folders(ws), { allowedPaths: ['*.md'] }))).kind, 'granted', 'a name glob may match at any depth');
+    });
+
+    it('opens and lists nothing while deciding', async () => {
+      const recorder = new FsRecorder();
+      await recorder.record(async () => {
+        for (const path of [undefined, 'src', 'out-link', '.env', 'env-link', outside, `${outside}/.ssh/nope`]) await decide(path, context(folders(ws)));
+      });
+      assert.deepStrictEqual(recorder.accesses, []);
+    });
+
+    it('for a path not found, opens nothing and lists at most workspace directories (for a hint)', async () => {
+      const recorder = new FsRecorder();
+      await recorder.record(async () => {
+        for (const path of ['nope', 'src/nope/deeper', '.ssh/nope', `${outside}/nope`, '../outside/nope']) await decide(path, context(folders(ws)));
+      });
+      assert.deepStrictEqual(recorder.opened(), []);
+      for (const listed of recorder.listed()) assert.ok(listed === ws || (listed.startsWith(`${ws}/`) && !listed.includes('/.ssh')), listed);
+    });
+  });
+
+  describe('decide: untitled editors', () => {
+    const doc = (uri: string, associatedPath?: string): UntitledDocument => {
+      const path = uri.slice('untitled:'.length);
+      return { uri, name: associatedPath ? nodePath.basename(associatedPath) : path, ...(associatedPath ? { associatedPath } : {}), text: () => '' };
+    };
+    const scratch = doc('untitled:Untitled-1');
+    const named = (name: string) => doc(`untitled:${name}`);
+    const saveTo = (path: string) => doc(`untitled:${path}`, path);
+    const withUntitled = (documents: UntitledDocument[], list = folders(ws), config: Partial<GuardContext['config']> = {}): GuardContext => ({ ...context(list, config), untitled: documents });
+
+    it('an untitled editor is named by its URI, or by its name when nothing in the workspace has it', async () => {
+      const docs = [scratch, named('src'), named('b.ts')];
+      assert.deepStrictEqual(await decide('untitled:Untitled-1', withUntitled(docs)), { kind: 'untitled', document: scratch });
+      assert.deepStrictEqual(await decide('Untitled-1', withUntitled(docs)), { kind: 'untitled', document: scratch });
+      assert.deepStrictEqual(await decide('Untitled-1', withUntitled(docs, [])), { kind: 'untitled', document: scratch }, 'also with no folder open');
+      assert.deepStrictEqual(await decide('untitled:src', withUntitled(docs)), { kind: 'untitled', document: docs[1] }, 'its URI names it whatever is on disk');
+      assert.strictEqual((await decide('src', withUntitled(docs))).kind, 'granted', 'the workspace directory src wins over the editor named src');
+      assert.deepStrictEqual(await decide('b.ts', withUntitled(docs)), { kind: 'untitled', document: docs[2] });
+      assert.strictEqual((await decide('untitled:Untitled-1', context(folders(ws)))).kind, 'invalid', 'without untitled editors (the CLI) it is a path like any other');
+    });
+
+    it('one with a file path is named by that path (absolute or relative) when nothing is there on disk', async () => {
+      const draft = saveTo(`${ws}/src/new.ts`);
+      const shadowed = saveTo(`${ws}/src/a.ts`);
+      const ctx = withUntitled([draft, shadowed]);
+      for (const path of [`${ws}/src/new.ts`, 'src/new.ts', './src/../src/new.ts', 'ws/src/new.ts', draft.uri]) {
+        assert.deepStrictEqual(await decide(path, ctx), { kind: 'untitled', document: draft }, path);
+      }
+      assert.strictEqual((await decide('new.ts', ctx)).kind, 'invalid', 'its file name alone is not its path');
+      assert.deepStrictEqual(await decide('src/a.ts', ctx), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src/a.ts`, folderIndex: 0 }] }, 'a real file wins');
+      assert.deepStrictEqual(await decide(shadowed.uri, ctx), { kind: 'untitled', document: shadowed });
+    });
+
+    it('in a multi-root workspace, a relative path finds the folder the editor would be saved in', async () => {
+      const draft = saveTo(`${outside}/notes.md`);
+      assert.deepStrictEqual(await decide('notes.md', withUntitled([draft], folders(ws, outside))), { kind: 'untitled', document: draft });
+    });
+
+    it('needs no confirmation wherever it would be saved: nothing on disk is read', async () => {
+      const draft = saveTo(`${outside}/new.md`);
+      assert.deepStrictEqual(await decide(`${outside}/new.md`, withUntitled([draft])), { kind: 'untitled', document: draft });
+      assert.strictEqual((await decide(`${outside}/o.txt`, withUntitled([saveTo(`${outside}/o.txt`)]))).kind, 'pending', 'a real file outside still asks');
+    });
+
+    it('the denied rules judge the path it would be saved to, or its name', async () => {
+      const denied = async (path: string, documents: UntitledDocument[]) => {
+        const decision = await decide(path, withUntitled(documents));
+        return decision.kind === 'denied' ? decision.rule : `not denied: ${decision.kind}`;
+      };
+      const env = saveTo(`${ws}/config/.env`);
+      assert.strictEqual(await denied(env.uri, [env]), '**/.env');
+      assert.strictEqual(await denied('config/.env', [env]), '**/.env');
+      const key = saveTo(`${outside}/.ssh/id_new`);
+      assert.strictEqual(await denied(key.uri, [key]), '**/.ssh/**', 'outside the folders, judged from /');
+      assert.strictEqual(await denied('untitled:server.pem', [named('server.pem')]), '**/*.pem');
+      const decision = await decide(env.uri, withUntitled([env]));
+      assert.strictEqual(
+        decision.kind === 'denied' ? decision.message : '',
+        `permission denied by policy: ${JSON.stringify(env.uri)} matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.`,
+      );
+    });
+
+    it('with an allow-list, only one whose path it allows is searched', async () => {
+      const inSrc = saveTo(`${ws}/src/new.ts`);
+      const inDocs = saveTo(`${ws}/docs/new.ts`);
+      const ctx = withUntitled([scratch, inSrc, inDocs, saveTo(`${outside}/x.ts`)], folders(ws), { allowedPaths: ['src/**'] });
+      assert.strictEqual((await decide(inSrc.uri, ctx)).kind, 'untitled');
+      for (const path of [inDocs.uri, 'untitled:Untitled-1', `${outside}/x.ts`]) assert.strictEqual((await decide(path, ctx)).kind, 'denied', path);
+    });
+
+    it('an untitled: path that names no open editor is reported as such', async () => {
+      const decision = await decide('untitled:Untitled-4', withUntitled([scratch]));
+      assert.deepStrictEqual(decision, { kind: 'invalid', message: untitledNotFoundMessage('untitled:Untitled-4', [scratch]) });
+    });
+
+    it('authorize hands the document to the search', async () => {
+      assert.deepStrictEqual(await authorize('Untitled-1', { ...withUntitled([scratch]), allowOutside: false }), { kind: 'untitled', document: scratch });
+    });
+  });
+
+  describe('authorize', () => {
+    const ctx = (allowOutside: boolean, outsideHint?: string) => ({ ...context(folders(ws)), allowOutside, outsideHint });
+
+    it('returns the bases and the real roots links may lead to', async () => {
+      assert.deepStrictEqual(await authorize('src', ctx(false)), { kind: 'files', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }], granted: [ws] });
+      assert.deepStrictEqual(await authorize(outside, ctx(true)), { kind: 'files', bases: [{ root: outside, base: outside, folderIndex: -1 }], granted: [ws, outside] });
+    });
+
+    it('refuses an outside path without confirmation, with the caller\'s advice', async () => {
+      await assert.rejects(authorize(outside, ctx(false)), (error: Error) => error instanceof InputError && error.message === outsideMessage(outside, outside, folders(ws)));
+      await assert.rejects(authorize(outside, ctx(false, 'Pass --allow-outside.')), {
+        message: `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Pass --allow-outside.`,
+      });
+    });
+
+    it('refuses a denied path even when outside paths are allowed', async () => {
+      await assert.rejects(authorize(`${outside}/.ssh/id`, ctx(true)), /^InputError: permission denied by policy/);
+      await assert.rejects(authorize('env-link', ctx(true)), /permission denied by policy/);
+    });
+  });
+
+  describe('judgeLink', () => {
+    it('follows links into a granted root, refuses the rest, and stats only', () => {
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'outside', real: outside, directory: true });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws, outside], denied: DEFAULT_DENIED_PATHS }), { kind: 'follow', real: outside, directory: true, file: false });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/env-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'denied', real: `${ws}/.env`, directory: false });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/dangling'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'dangling' });
+    });
+  });
+
+  describe('allowList', () => {
+    it('is undefined when empty, and tells files from directories that may hold them', () => {
+      assert.strictEqual(allowList([]), undefined);
+      const list = allowList(['src/**', 'docs/*.md', '*.txt']);
+      assert.ok(list);
+      assert.deepStrictEqual(['src/a.ts', 'docs/a.md', 'docs/deep/a.md', 'x/y/notes.txt', 'lib/a.ts'].map((path) => list.file(path)), [true, true, false, true, false]);
+      const dirs = allowList(['src/**', 'docs/*.md']);
+      assert.ok(dirs);
+      assert.deepStrictEqual(['', 'src', 'src/deep', 'docs', 'lib'].map((path) => dirs.directory(path)), [true, true, true, true, false]);
+    });
+  });
+
+  describe('mergePolicy (the settings as VS Code inspects them)', () => {
+    const defaults = ['**/.env', '**/.git/**'];
+    it('lets a workspace add denied rules but not remove the user\'s or the defaults', () => {
+      assert.deepStrictEqual(mergePolicy(undefined, undefined, defaults), { deniedPaths: defaults, allowedPaths: [] });
+      assert.deepStrictEqual(mergePolicy({ workspaceValue: [] }, undefined, defaults).deniedPaths, defaults);
+      assert.deepStrictEqual(mergePolicy({ workspaceValue: ['**/fixtures/**'], workspaceFolderValue: ['**/*.sql'] }, undefined, defaults).deniedPaths, [...defaults, '**/fixtures/**', '**/*.sql']);
+      assert.deepStrictEqual(mergePolicy({ globalValue: ['**/.env'] }, undefined, defaults).deniedPaths, ['**/.env'], 'the user may change their own list');
+      assert.deepStrictEqual(mergePolicy({ globalValue: 'oops', workspaceValue: [1] }, undefined, defaults).deniedPaths, defaults, 'malformed values are ignored');
+    });
+
+    it('lets the user\'s allow-list win; a workspace\'s applies only when the user has none', () => {
+      assert.deepStrictEqual(mergePolicy(undefined, { globalValue: ['src/**'], workspaceValue: [] }, defaults).allowedPaths, ['src/**']);
+      assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'] }, defaults).allowedPaths, ['docs/**']);
+      assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'], workspaceFolderValue: ['lib/**'] }, defaults).allowedPaths, ['lib/**']);
+    });
+  });
+
+  describe('checkSearchGlob and globRequest', () => {
+    it('refuses globs that are absolute or climb out of the base', () => {
+      for (const glob of ['*.ts', 'src/**', '{a,b}/*.md', '..foo/*', 'a..b']) assert.doesNotThrow(() => checkSearchGlob(glob, 'include'), glob);
+      assert.throws(() => checkSearchGlob('../x/*', 'include'), /^InputError: Invalid include glob "\.\.\/x\/\*": '\.\.' cannot climb out of the search path\. Set "path" to the directory to search instead\.$/);
+      assert.throws(() => checkSearchGlob('src/../../x', 'exclude'), /^InputError: Invalid exclude glob/);
+      assert.throws(() => checkSearchGlob('{src,..}/*', 'glob'), /^InputError: Invalid glob "\{src,\.\.\}\/\*": '\.\.' cannot climb out/);
+      assert.throws(() => checkSearchGlob('/etc/*', 'include'), /^InputError: Invalid include glob "\/etc\/\*": it is matched relative to the search path and cannot name an absolute location/);
+      assert.throws(() => checkSearchGlob('~/.ssh/*', 'glob'), /cannot name an absolute location/);
+    });
+
+    it('takes the base of an absolute glob as its path', () => {
+      assert.deepStrictEqual(globRequest('/a/b/**/*.ts', undefined, 'glob'), { pattern: '**/*.ts', path: '/a/b' });
+      assert.deepStrictEqual(globRequest('/a/b/**/*.ts', '/a/b', undefined), { pattern: '**/*.ts', path: '/a/b' });
+      assert.deepStrictEqual(globRequest('src/*.ts', 'x', 'glob'), { pattern: 'src/*.ts', path: 'x' });
+      assert.deepStrictEqual(globRequest('^/x', undefined, 'regex'), { pattern: '^/x', path: undefined });
+      assert.throws(() => globRequest('/a/b/*.ts', '/c', 'glob'), /^InputError: Give either an absolute glob or "path", not both/);
+    });
+  });
+
+  describe('auditListing (a listing made by someone else, e.g. findFiles)', () => {
+    it('drops files behind links that leave the granted roots or lead to denied places, and notes them as the walker would', async () => {
+      const audit = fx.mkdir('audit');
+      fx.files({ 'audit/src/a.ts': '', 'audit/.git/HEAD': '', 'audit/keep/k.ts': '', 'audit/node_modules/m.js': '', 'audit/.SSH/id': '' });
+      fx.symlink(outside, 'audit/src/out');
+      fx.symlink(fx.path('audit/.git'), 'audit/keep/git-link');
+      fx.symlink(outside, 'audit/node_modules/out');
+      const base = { root: audit, base: audit, folderIndex: 0 };
+      // As findFiles (following symlinks) would answer.
+      const listed = ['src/a.ts', 'src/out/o.txt', 'keep/k.ts', 'keep/git-link/HEAD'].map((relative) => ({ path: nodePath.join(audit, relative), relative }));
+      const pruned: PrunedEntry[] = [];
+      const recorder = new FsRecorder();
+      const kept = await recorder.record(() =>
+        auditListing(base, 0, listed, { granted: [], denied: DEFAULT_DENIED_PATHS, excluded: (fromRoot) => /(^|\/)node_modules$/.test(fromRoot), pruned }),
+      );
+      assert.deepStrictEqual(kept.map((c) => c.relative), ['src/a.ts', 'keep/k.ts']);
+      assert.deepStrictEqual(
+        pruned.map((e) => `${e.reason} ${e.relative} ${e.directory}`).sort(),
+        ['denied .SSH true', 'denied .git true', 'denied keep/git-link true', 'outside_workspace src/out true'],
+      );
+      assert.deepStrictEqual(recorder.opened(), [], 'no file opened');
+      assert.deepStrictEqual(recorder.listed(), [audit, `${audit}/keep`, `${audit}/src`], 'only the directories holding listed files');
+    });
+
+    it('spells a glob in every case for matchers without a case option', () => {
+      assert.strictEqual(caseInsensitiveGlob('**/.ssh'), '**/.[sS][sS][hH]');
+      assert.strictEqual(caseInsensitiveGlob('**/[Ss]ecret{s,z}'), '**/[Ss][eE][cC][rR][eE][tT]{[sS],[zZ]}');
+    });
+  });
+
+  describe('prepareMessages (what prepareInvocation shows)', () => {
+    it('shows a progress line inside the workspace, and no confirmation', async () => {
+      assert.deepStrictEqual(await prepareMessages('grep', { pattern: 'TODO', path: 'src', include: '*.ts' }, context(folders(ws))), {
+        invocationMessage: 'Searching for `TODO` in `src` (`*.ts`)',
+        decision: 'granted',
+      });
+      assert.deepStrictEqual(await prepareMessages('glob', { pattern: '**/*.md' }, context(folders(ws))), {
+        invocationMessage: 'Finding files matching `**/*.md` in the workspace',
+        decision: 'granted',
+      });
+      assert.strictEqual((await prepareMessages('grep', { pattern: 'x', path: '.env' }, context(folders(ws)))).confirmation, undefined, 'denied: invoke refuses, nothing to confirm');
+      assert.strictEqual((await prepareMessages('grep', { nonsense: true }, context(folders(ws)))).confirmation, undefined);
+    });
+
+    it('asks before a search outside the workspace, naming tool, pattern, requested and resolved path', async () => {
+      const grep = await prepareMessages('grep', { pattern: 'password', path: 'out-link', include: '*.txt' }, context(folders(ws)));
+      assert.strictEqual(grep.decision, 'pending');
+      assert.strictEqual(grep.invocationMessage, `Searching for \`password\` in \`${outside}\` (outside the workspace) (\`*.txt\`)`);
+      assert.deepStrictEqual(grep.confirmation, {
+        title: 'Search outside the workspace?',
+        message:
+          `**grep** will search the contents of the files in \`out-link\`, which resolves to \`${outside}\` for the pattern \`password\` (files matching \`*.txt\`).\n\n` +
+          `This location is **outside every workspace folder** (workspace: \`${ws}\`). The matching lines, with their file paths, will be sent to the language model. Denied paths (secrets, keys, .git) stay denied.`,
+      });
+      const glob = await prepareMessages('glob', { pattern: `${outside}/**/*.txt` }, context(folders(ws)));
+      assert.strictEqual(glob.confirmation?.title, 'List files outside the workspace?');
+      assert.strictEqual(glob.confirmation?.message.split('\n')[0], `**glob** will list the files in \`${outside}\` whose paths match \`${outside}/**/*.txt\`.`);
+      const none = await prepareMessages('grep', { pattern: 'x', path: outside }, context([]));
+      assert.match(none.confirmation?.message ?? '', /workspace: none is open/);
+    });
+
+    it('keeps a pattern inside its code span, whatever it holds', () => {
+      assert.strictEqual(codeSpan('a`b'), '``a`b``');
+      assert.strictEqual(codeSpan('`x`'), '`` `x` ``');
+      assert.strictEqual(codeSpan('a\nb'), '`a⏎b`');
+      assert.strictEqual(codeSpan('x'.repeat(300)).length, 200 + 1 + 2);
+    });
+
+    it('opens and lists nothing', async () => {
+      const recorder = new FsRecorder();
+      await recorder.record(async () => {
+        await prepareMessages('grep', { pattern: 'x', path: 'out-link' }, context(folders(ws)));
+        await prepareMessages('glob', { pattern: '**', path: 'src' }, context(folders(ws)));
+      });
+      assert.deepStrictEqual(recorder.accesses, []);
+    });
+  });
+});

@@ -1,0 +1,138 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { runGlob } from '../../../../src/engine/run/glob';
+import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { SearchPool } from '../../../../src/engine/pool/pool';
+import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
+import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
+import { Fixture, makeEnv } from '../../fixture';
+
+describe('the worker pool', function () {
+  this.timeout(20_000);
+  const fx = new Fixture();
+  let pool: SearchPool;
+  before(() => {
+    for (let i = 0; i < 300; i++) fx.write(`src/m${String(i).padStart(3, '0')}.ts`, `// module ${i}\nexport const v${i} = ${i};\n${i % 3 === 0 ? 'TODO: check\n' : ''}`);
+    fx.write('redos/evil.txt', `${'a'.repeat(40)}b\n`);
+    fx.write(`names/${'a'.repeat(40)}b`, '');
+    fx.write('names/plain.txt', '');
+    pool = new SearchPool(2);
+  });
+  after(() => {
+    pool.dispose();
+    fx.remove();
+  });
+
+  const env = (options: { timeoutSeconds?: number; isCancelled?: () => boolean } = {}): SearchEnvironment => ({
+    ...makeEnv(fx.root, { config: { timeoutSeconds: options.timeoutSeconds ?? 30 }, isCancelled: options.isCancelled }),
+    pool,
+  });
+
+  it('gives the same answer as searching on the calling thread, in every output mode', async () => {
+    for (const output_mode of ['content', 'files_with_matches', 'count'] as const) {
+      const input = { pattern: 'TODO|export const v1\\d\\b', output_mode, max_results: 40, context_lines: 1 };
+      const inline = printGrep(await runGrep(input, makeEnv(fx.root)));
+      const pooled = printGrep(await runGrep(input, env()));
+      assert.strictEqual(pooled, inline, output_mode);
+    }
+  });
+
+  it('stops a catastrophic regex at the time limit with timed_out, and keeps serving other searches', async () => {
+    const started = Date.now();
+    const [evil, normal] = await Promise.all([
+      runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ timeoutSeconds: 1 })),
+      runGrep({ pattern: 'TODO', output_mode: 'count' }, env()),
+    ]);
+    const elapsed = Date.now() - started;
+    assert.strictEqual(evil.timedOut, true);
+    assert.ok(elapsed < 2000, `returned within the limit + 1 s (${elapsed} ms)`);
+    assert.strictEqual(normal.timedOut, false);
+    assert.strictEqual(normal.totalMatches, 100);
+    assert.ok(pool.workerCount <= 2, 'never more workers than its size');
+    const again = await runGrep({ pattern: 'module 299' }, env());
+    assert.strictEqual(again.totalResults, 1, 'the pool recovered');
+  });
+
+  it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
+    for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
+      const input = { pattern, mode: 'regex', max_results: 7 };
+      const inline = printGlob(await runGlob(input, makeEnv(fx.root)));
+      const pooled = printGlob(await runGlob(input, env()));
+      assert.strictEqual(pooled, inline, pattern);
+    }
+  });
+
+  it('glob mode "regex" stops a catastrophic regex at the time limit with timed_out, and the pool serves the next call', async () => {
+    const started = Date.now();
+    const [evil, normal] = await Promise.all([
+      runGlob({ pattern: '(a+)+$', mode: 'regex', path: 'names' }, env({ timeoutSeconds: 1 })),
+      runGlob({ pattern: '\\.ts$', mode: 'regex' }, env()),
+    ]);
+    const elapsed = Date.now() - started;
+    assert.strictEqual(evil.timedOut, true);
+    assert.ok(elapsed < 2000, `returned within the limit + 1 s (${elapsed} ms)`);
+    assert.match(JSON.parse(printGlob(evil)).notes[0], /^The regex timed out after 1 s; .*nested quantifiers/);
+    assert.strictEqual(normal.timedOut, false);
+    assert.strictEqual(normal.total, 300);
+    assert.ok(pool.workerCount <= 2, 'never more workers than its size');
+    const again = await runGlob({ pattern: 'plain', mode: 'regex', path: 'names' }, env());
+    assert.deepStrictEqual(again.files, [nodePath.join(fx.root, 'names/plain.txt')], 'the pool recovered');
+  });
+
+  it('grep searches an open editor\'s text (an override) in the workers: the time limit stops a catastrophic regex there too', async () => {
+    const file = nodePath.join(fx.root, 'src/m000.ts');
+    const overrides = new Map([[file, `${'a'.repeat(40)}b\n`]]);
+    const started = Date.now();
+    const report = await runGrep({ pattern: '(a+)+$', path: 'src/m000.ts' }, { ...env({ timeoutSeconds: 1 }), overrides });
+    assert.strictEqual(report.timedOut, true);
+    assert.ok(Date.now() - started < 2000, `returned within the limit + 1 s (${Date.now() - started} ms)`);
+    const found = await runGrep({ pattern: 'a+b$', path: 'src/m000.ts' }, { ...env(), overrides });
+    assert.deepStrictEqual(found.files, [{ file, matches: [{ line: 1, text: `${'a'.repeat(40)}b` }] }], 'the text given, not the file on disk');
+  });
+
+  it('cancellation stops a running search promptly', async () => {
+    let cancelled = false;
+    const started = Date.now();
+    const run = runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => cancelled }));
+    setTimeout(() => (cancelled = true), 100);
+    await assert.rejects(run, /cancelled/);
+    assert.ok(Date.now() - started < 600, `cancelled within 500 ms of the request (${Date.now() - started} ms)`);
+  });
+
+  it('runs its threads in the background when asked: they stand back for the other threads (Linux: nice 10)', async () => {
+    /** This process's threads at the background niceness. */
+    const backgroundThreads = () =>
+      fs.readdirSync('/proc/self/task').filter((tid) => {
+        let stat: string;
+        try {
+          stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        } catch {
+          return false; // a thread that exited since the listing (a terminated worker)
+        }
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === BACKGROUND_NICE; // field 19: nice
+      }).length;
+    const before = backgroundThreads();
+    assert.strictEqual(before, 0, 'a pool not asked to (this suite\'s, warm) runs at the usual priority');
+    const background = new SearchPool(2, { background: true }).warm();
+    try {
+      const started = Date.now();
+      while (backgroundThreads() < before + 2 && Date.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.strictEqual(backgroundThreads(), before + 2, 'both search threads run in the background');
+      const report = await runGrep({ pattern: 'module 299' }, { ...makeEnv(fx.root), pool: background });
+      assert.strictEqual(report.totalResults, 1, 'and search as usual');
+    } finally {
+      background.dispose();
+    }
+  });
+
+  it('serves 20 concurrent searches, each with its own exact answer', async () => {
+    const reports = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())),
+    );
+    reports.forEach((report, i) => {
+      assert.strictEqual(report.totalMatches, 1, `search ${i}`);
+      assert.deepStrictEqual(report.files, [{ file: fx.path(`src/m${String(i).padStart(3, '0')}.ts`), count: 1 }]);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import * as assert from 'assert';
+import type { FileSource } from '../../../../src/engine/source/fileSource';
+import { runGlob } from '../../../../src/engine/run/glob';
+import { CancelledError, runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { SearchPool } from '../../../../src/engine/pool/pool';
+import { Fixture, makeEnv } from '../../fixture';
+
+/** A cancellation as VS Code's CancellationTokenSource gives it: a flag and an event. */
+class Cancellation {
+  private listeners = new Set<() => void>();
+  cancelled = false;
+
+  cancel(): void {
+    this.cancelled = true;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** The two members of SearchEnvironment it answers. */
+  readonly env: Pick<SearchEnvironment, 'isCancelled' | 'onCancelled'> = {
+    isCancelled: () => this.cancelled,
+    onCancelled: (listener) => {
+      this.listeners.add(listener);
+      return { dispose: () => this.listeners.delete(listener) };
+    },
+  };
+
+  get listening(): number {
+    return this.listeners.size;
+  }
+}
+
+/** A source whose listing is under way until `finish()`: `started` resolves when it is asked. */
+function slowSource(inner: FileSource) {
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let started!: () => void;
+  const listing = new Promise<void>((resolve) => (started = resolve));
+  const source: FileSource = {
+    kind: (path) => inner.kind(path),
+    mtime: (path) => inner.mtime(path),
+    list: async (...args) => {
+      started();
+      await finished;
+      return inner.list(...args);
+    },
+  };
+  return { source, listing, finish };
+}
+
+/** Milliseconds from `cancel()` to the promise's rejection, and the rejection. */
+async function cancelAndTime(promise: Promise<unknown>, cancellation: Cancellation): Promise<{ ms: number; error: unknown }> {
+  const at = performance.now();
+  cancellation.cancel();
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  return { ms: performance.now() - at, error };
+}
+
+describe('cancellation signalled by an event (a VS Code CancellationToken)', function () {
+  this.timeout(20_000);
+  const fx = new Fixture();
+  let pool: SearchPool;
+  before(() => {
+    for (let i = 0; i < 50; i++) fx.write(`src/m${i}.ts`, `export const v${i} = ${i};\n`);
+    for (let i = 0; i < 8; i++) fx.write(`redos/evil${i}.txt`, `${'a'.repeat(40)}b\n`);
+    pool = new SearchPool(2);
+  });
+  after(() => {
+    pool.dispose();
+    fx.remove();
+  });
+
+  for (const tool of ['grep', 'glob'] as const) {
+    it(`${tool}: rejects at once while the files are still being listed, and lets go of the event`, async () => {
+      const cancellation = new Cancellation();
+      const slow = slowSource(makeEnv(fx.root).source);
+      const env: SearchEnvironment = { ...makeEnv(fx.root), ...cancellation.env, source: slow.source, pool };
+      const run = tool === 'grep' ? runGrep({ pattern: 'export' }, env) : runGlob({ pattern: '**/*.ts' }, env);
+      await slow.listing;
+      const { ms, error } = await cancelAndTime(run, cancellation);
+      assert.ok(error instanceof CancelledError, String(error));
+      assert.ok(ms < 50, `rejected ${ms.toFixed(1)} ms after the cancellation`);
+      slow.finish(); // the listing ends in the background; nothing is reported any more
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.strictEqual(cancellation.listening, 0, 'no listener is left on the event');
+    });
+  }
+
+  it('grep: stops catastrophic regexes in the workers at once; the pool stays within its size and serves the next search', async () => {
+    const runs = Array.from({ length: 3 }, () => {
+      const cancellation = new Cancellation();
+      const env: SearchEnvironment = { ...makeEnv(fx.root, { config: { timeoutSeconds: 20 } }), ...cancellation.env, pool };
+      return { cancellation, run: runGrep({ pattern: '(a+)+$', path: 'redos' }, env) };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the workers are deep in the regex
+    const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndTime(run, cancellation)));
+    for (const { ms, error } of stops) {
+      assert.ok(error instanceof CancelledError, String(error));
+      assert.ok(ms < 50, `rejected ${ms.toFixed(1)} ms after the cancellation`);
+    }
+    assert.ok(pool.workerCount <= pool.size, `${pool.workerCount} workers, size ${pool.size}`);
+    const next = await runGrep({ pattern: 'export const v4\\d', output_mode: 'count' }, { ...makeEnv(fx.root), pool });
+    assert.strictEqual(next.totalMatches, 10, 'the pool recovered');
+    assert.ok(pool.workerCount <= pool.size, `${pool.workerCount} workers, size ${pool.size}`);
+  });
+});

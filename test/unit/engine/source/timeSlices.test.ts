@@ -1,0 +1,42 @@
+import * as assert from 'assert';
+import fc from 'fast-check';
+import { comparePaths } from '../../../../src/engine/globset/globs';
+import { filterInSlices, sortInSlices } from '../../../../src/engine/source/timeSlices';
+
+describe('engine/timeSlices', () => {
+  it('sortInSlices sorts as Array.prototype.sort does, ties in their first order (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ key: fc.integer({ min: 0, max: 50 }), id: fc.nat() }), { maxLength: 9000 }), async (items) => {
+        const compare = (a: { key: number }, b: { key: number }) => a.key - b.key;
+        assert.deepStrictEqual(await sortInSlices([...items], compare), [...items].sort(compare));
+      }),
+      { seed: 7, numRuns: 60 },
+    );
+  });
+
+  it('sortInSlices and filterInSlices give the event loop turns while 100,000 paths are sorted and filtered', async () => {
+    const paths = Array.from({ length: 100_000 }, (_, i) => `d${(i * 7919) % 500}/sub/file${i}.txt`);
+    let turns = 0;
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      turns++;
+    }, 1);
+    let kept: string[];
+    let sorted: string[];
+    try {
+      last = performance.now();
+      kept = await filterInSlices(paths, (path) => !path.endsWith('7.txt'));
+      sorted = await sortInSlices([...kept], comparePaths);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.strictEqual(kept.length, 90_000);
+    assert.deepStrictEqual(sorted, [...kept].sort(comparePaths));
+    assert.ok(turns >= 5, `the event loop ran ${turns} times`);
+    assert.ok(longest < 100, `the longest stretch without a turn: ${longest.toFixed(0)} ms`);
+  });
+});
