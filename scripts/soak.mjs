@@ -15,15 +15,15 @@ import { ensureCorpus } from './lib/corpus.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const out = (m) => require(join(repo, 'out', 'src', 'engine', m));
-const { runGrep, CancelledError } = out('grep.js');
-const { runGlob } = out('glob.js');
-const { renderGrep, renderGlob } = out('printer.js');
-const { byteBudget } = out('budget.js');
-const { SearchPool } = out('pool.js');
-const { DEFAULT_CONFIG } = out('config.js');
-const { readFileCapped } = out('reader.js');
-const { NodeFileSource } = out('walker.js');
-const { InputError } = out('schema.js');
+const { answerGrep } = out('answer/grepAnswer.js');
+const { answerGlob } = out('answer/globAnswer.js');
+const { renderGrep, renderGlob } = out('answer/printer.js');
+const { byteBudget } = out('answer/budget.js');
+const { SearchPool } = out('pool/pool.js');
+const { DEFAULT_CONFIG } = out('api/config.js');
+const { readFileCapped } = out('searcher/reader.js');
+const { NodeFileSource } = out('source/walker.js');
+const { CancelledError, InputError } = out('api/errors.js');
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 4);
@@ -125,7 +125,7 @@ async function invoke(call) {
   const budget = byteBudget(e.config.maxOutputBytes);
   const t0 = performance.now();
   try {
-    const text = call.tool === 'grep' ? await renderGrep(await runGrep(call.input, e), budget) : await renderGlob(await runGlob(call.input, e), budget);
+    const text = call.tool === 'grep' ? await renderGrep(await answerGrep(call.input, e), budget) : await renderGlob(await answerGlob(call.input, e), budget);
     const ms = performance.now() - t0;
     const json = JSON.parse(text);
     if (!Array.isArray(json.files) || typeof json.elapsed_ms !== 'number' || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not a SPEC answer: ${text.slice(0, 200)}`);

@@ -8,8 +8,9 @@
 import * as nodePath from 'path';
 import { byteBudget } from './engine/answer/budget';
 import { DEFAULT_CONFIG } from './engine/api/config';
-import { runGlob } from './engine/run/glob';
-import { onceEach, runGrep, type SearchEnvironment } from './engine/run/grep';
+import { answerGlob } from './engine/answer/globAnswer';
+import { onceEach, type SearchEnvironment } from './engine/run/environment';
+import { answerGrep } from './engine/answer/grepAnswer';
 import { SearchPool } from './engine/pool/pool';
 import { renderGlob, renderGrep } from './engine/answer/printer';
 import { readFileCapped } from './engine/searcher/reader';
@@ -73,7 +74,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
     }
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
     const budget = byteBudget(env.config.maxOutputBytes);
-    const text = tool === 'grep' ? await renderGrep(await runGrep(input, env), budget) : await renderGlob(await runGlob(input, env), budget);
+    const text = tool === 'grep' ? await renderGrep(await answerGrep(input, env), budget) : await renderGlob(await answerGlob(input, env), budget);
     return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
   } catch (error) {
     return { code: 1, stderr: error instanceof Error ? error.message : String(error) };

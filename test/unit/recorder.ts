@@ -5,7 +5,7 @@
  * caught too. Loading modules (node_modules, out/) is not the search's doing and is left out.
  */
 import * as nodePath from 'path';
-import type { SearchEnvironment } from '../../src/engine/run/grep';
+import type { SearchEnvironment } from '../../src/engine/run/environment';
 
 export interface Access {
   op: 'open' | 'list';

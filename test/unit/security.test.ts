@@ -1,6 +1,6 @@
 /**
  * The security table (docs/security.md): every way a call might reach outside the granted scope, run through the
- * public entry points (runGrep / runGlob) with an instrumented environment that records every file
+ * public entry points (answerGrep / answerGlob) with an instrumented environment that records every file
  * opened and every directory listed. For each case the record proves what was and was not touched, and
  * that nothing outside the granted scope was opened or listed at all.
  *
@@ -14,8 +14,9 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../src/engine/api/config';
-import { runGlob } from '../../src/engine/run/glob';
-import { runGrep, type SearchEnvironment } from '../../src/engine/run/grep';
+import { answerGlob } from '../../src/engine/answer/globAnswer';
+import { type SearchEnvironment } from '../../src/engine/run/environment';
+import { answerGrep } from '../../src/engine/answer/grepAnswer';
 import { printGlob, printGrep } from '../../src/engine/answer/printer';
 import { Fixture, folders, makeEnv, type EnvOptions } from './fixture';
 import { FsRecorder } from './recorder';
@@ -222,7 +223,7 @@ describe('security table, round 2: whatever name leads to a denied place, it sta
 });
 
 /**
- * Runs one row through runGrep / runGlob with every open and listing recorded, and checks the record:
+ * Runs one row through answerGrep / answerGlob with every open and listing recorded, and checks the record:
  * nothing outside the granted scope, none of `never` (below the fixture root), and what the row expects.
  */
 async function checkRow(row: Row, fx: Fixture, never: readonly string[]): Promise<void> {
@@ -237,7 +238,7 @@ async function checkRow(row: Row, fx: Fixture, never: readonly string[]): Promis
   let failure: Error | undefined;
   await recorder.record(async () => {
     try {
-      const text = row.tool === 'grep' ? printGrep(await runGrep(input, env)) : printGlob(await runGlob(input, env));
+      const text = row.tool === 'grep' ? printGrep(await answerGrep(input, env)) : printGlob(await answerGlob(input, env));
       output = readAnswer<GrepAnswer | GlobAnswer>(text);
     } catch (error) {
       failure = error as Error;

@@ -11,13 +11,15 @@
  */
 import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from '../source/audit';
-import type { GlobReport } from '../run/glob';
-import { CancelledError, type GrepReport, type SearchEnvironment } from '../run/grep';
+import { runGlob, type GlobReport } from '../run/glob';
+import { CancelledError } from '../api/errors';
+import { type SearchEnvironment } from '../run/environment';
+import { runGrep, type GrepReport } from '../run/grep';
 import { globRequest } from '../guard/guard';
 import { compileMatcher } from '../matcher/matcher';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';
-import { rankFiles } from '../run/relevance';
+import { rankFiles } from './relevance';
 import type { GlobInput, GrepInput } from '../api/types';
 
 /** What a changed search finds. */
@@ -52,9 +54,6 @@ export interface GlobDiagnostics {
   withoutMaxDepth?: GlobFinding;
 }
 
-/** The environments of re-runs: a re-run that finds nothing does not diagnose itself again. */
-const probes = new WeakSet<SearchEnvironment>();
-
 /**
  * Re-runs (side by side, so each is slower than the search alone) get a few times what the search itself
  * took, at least 2 s, and never more than what is left of the time limit. One that runs out reports what
@@ -66,9 +65,7 @@ function probeDeadline(deadline: number, started: number): number {
 }
 
 function probeEnv(env: SearchEnvironment, deadline: number, config: Partial<SearchEnvironment['config']> = {}): SearchEnvironment {
-  const probe: SearchEnvironment = { ...env, config: { ...env.config, ...config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
-  probes.add(probe);
-  return probe;
+  return { ...env, config: { ...env.config, ...config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
 }
 
 /** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
@@ -94,14 +91,11 @@ function withoutOffset<T extends { offset?: number }>(input: T): T {
 const LEADING_FLAGS = /^\(\?[a-zA-Z]+\)/;
 const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
 
-type RunGrep = (input: unknown, env: SearchEnvironment) => Promise<GrepReport>;
-type RunGlob = (input: unknown, env: SearchEnvironment) => Promise<GlobReport>;
-
 /** What the search finds with one change (the call without offset or context, for its first line). */
-async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment, run: RunGrep): Promise<GrepFinding | undefined> {
+async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment): Promise<GrepFinding | undefined> {
   const call: GrepInput = withoutOffset({ ...input, ...change });
   const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
-  const found = await run({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
+  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
   if (found.totalResults === 0) return undefined;
   const entry = found.files[0];
   const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
@@ -125,10 +119,10 @@ export function describeGrepFinding(finding: GrepFinding): string {
  * An invalid regular expression that is valid literal text: the error, with what the literal finds and
  * the exact call (checked through the same guard and pool), or the error as it was.
  */
-export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<InputError> {
-  if (input.fixed_strings === true || input.invert_match === true || probes.has(env) || env.isCancelled()) return error;
+export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number): Promise<InputError> {
+  if (input.fixed_strings === true || input.invert_match === true || env.isCancelled()) return error;
   try {
-    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, probeEnv(env, probeDeadline(deadline, Date.now())), run);
+    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, probeEnv(env, probeDeadline(deadline, Date.now())));
     if (!finding) return error;
     return new InputError(`${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`);
   } catch (failure) {
@@ -138,14 +132,14 @@ export async function explainInvalidPattern(error: InputError, input: GrepInput,
 }
 
 /**
- * Why a grep found nothing, checked: called by runGrep with its validated input and zero-result report
- * (whose elapsedMs then includes the checks). `run` is runGrep itself (passed in, so no import cycle).
+ * Why a grep found nothing, checked: called by answerGrep (grepAnswer.ts) with the validated input and
+ * the zero-result report; each check is a plain runGrep, which never diagnoses itself.
  */
-export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<GrepDiagnostics | undefined> {
-  if (report.totalResults !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<GrepDiagnostics | undefined> {
+  if (report.totalResults !== 0 || report.timedOut || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
   const probe = probeEnv(env, probeDeadline(deadline, started));
-  const find = (change: Partial<GrepInput>) => findWith(input, change, probe, run);
+  const find = (change: Partial<GrepInput>) => findWith(input, change, probe);
 
   const pattern = input.pattern;
   const invert = input.invert_match === true;
@@ -184,9 +178,9 @@ function pageBytes(report: GrepReport): number {
  * is cut by max_results or may be cut by the output budget: from the page itself, or from a search of that
  * one file (same guard, same pool, within the time left).
  */
-export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<Map<string, { line: number; text: string }> | undefined> {
+export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<Map<string, { line: number; text: string }> | undefined> {
   // The first page only: a model paging on has seen them.
-  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2 || probes.has(env) || env.isCancelled()) return undefined;
+  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2 || env.isCancelled()) return undefined;
   if (report.nextOffset === undefined && pageBytes(report) <= PAGE_MAY_BE_CUT_BYTES) return undefined;
   const onPage = new Map<string, { line: number; text: string }>();
   for (const entry of report.files) if (typeof entry === 'object' && 'matches' in entry && entry.matches[0]) onPage.set(entry.file, entry.matches[0]);
@@ -200,7 +194,7 @@ export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, e
           file,
           onPage.has(file)
             ? Promise.resolve(onPage.get(file))
-            : run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
+            : runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
                 const entry = one.files[0];
                 return typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
               }),
@@ -238,9 +232,9 @@ const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
  * guard, same time limit), so a definition in a large generated file is not invisible. Only counts and
  * the first matching line come back, never the content.
  */
-export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number, run: RunGrep): Promise<LargeFilesCheck | undefined> {
+export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<LargeFilesCheck | undefined> {
   const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
-  if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+  if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || env.isCancelled()) return undefined;
   const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: Math.max(env.config.maxFileSize, LARGE_FILE_CHECK_BYTES) });
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
@@ -249,7 +243,7 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
-    const found = await run({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe);
+    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe);
     if (found.filesSearched === 0) return { file, size };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
@@ -259,14 +253,14 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };
 }
 
-/** Why a glob found nothing, checked: called by runGlob with its validated input and zero-result report. */
-export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment, run: RunGlob): Promise<GlobDiagnostics | undefined> {
-  if (report.total !== 0 || report.timedOut || probes.has(env) || env.isCancelled()) return undefined;
+/** Why a glob found nothing, checked: called by answerGlob (globAnswer.ts) with the validated input and zero-result report. */
+export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment): Promise<GlobDiagnostics | undefined> {
+  if (report.total !== 0 || report.timedOut || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
   const probe = probeEnv(env, probeDeadline(started + env.config.timeoutSeconds * 1000, started));
   const find = async (change: Partial<GlobInput>): Promise<GlobFinding | undefined> => {
     const call: GlobInput = withoutOffset({ ...input, ...change });
-    const found = await run({ ...call, max_results: 3, offset: 0 }, probe);
+    const found = await runGlob({ ...call, max_results: 3, offset: 0 }, probe);
     return found.total === 0 ? undefined : { call, total: found.total, first: found.files };
   };
   const mode = input.mode ?? 'glob';

@@ -6,9 +6,10 @@
  */
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
 import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFileFinding, type LargeFilesCheck } from './diagnostics';
-import type { GlobReport } from '../run/glob';
-import type { GrepFileEntry, GrepReport } from '../run/grep';
-import { rankFiles } from '../run/relevance';
+import type { GrepFileEntry } from '../run/grepCollector';
+import type { GlobAnswer } from './globAnswer';
+import type { GrepAnswer } from './grepAnswer';
+import { rankFiles } from './relevance';
 import { clipLine } from '../searcher/searcher';
 import type { LineResult, SkipCounts } from '../api/types';
 
@@ -20,7 +21,7 @@ function basePath(paths: string[]): string | string[] {
  * base_path, unless it repeats the default: a call without `path` (and, for glob, without an absolute
  * pattern, which names its own base) searches all workspace folders.
  */
-function baseField(report: GrepReport | GlobReport): { base_path?: string | string[] } {
+function baseField(report: GrepAnswer | GlobAnswer): { base_path?: string | string[] } {
   const input = report.input;
   const ownBase = input !== undefined && input.path === undefined && !('mode' in report && /^[~/]/.test(input.pattern));
   return ownBase ? {} : { base_path: basePath(report.basePaths) };
@@ -43,7 +44,7 @@ function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boo
 }
 
 /** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
-export function logSummary(report: GrepReport | GlobReport): string {
+export function logSummary(report: GrepAnswer | GlobAnswer): string {
   const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched` : `${report.total} files`;
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
 }
@@ -100,7 +101,7 @@ const HIDDEN_NAMED = 5;
  * The note of a cut page that leaves matching files out: how many, the most relevant with their counts
  * (and the first matching line of those the search looked up), and the calls that list them all.
  */
-function hiddenFilesNote(report: GrepReport, maxBytes: number): string | undefined {
+function hiddenFilesNote(report: GrepAnswer, maxBytes: number): string | undefined {
   if (report.outputMode === 'files_with_matches') return undefined;
   const shown = new Set(report.files.map((entry) => (typeof entry === 'string' ? entry : entry.file)));
   const hidden = report.matched.filter((entry) => !shown.has(entry.file));
@@ -153,7 +154,7 @@ function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefi
   );
 }
 
-export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
+export function grepNotes(report: GrepAnswer, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
   if (report.timedOut) {
@@ -182,7 +183,7 @@ export function grepNotes(report: GrepReport, cut?: BudgetCut): string[] {
 }
 
 /** The first `shown` results of a page (content: matching lines, possibly part of a file's; else files). */
-function firstResults(report: GrepReport, shown: number): GrepFileEntry[] {
+function firstResults(report: GrepAnswer, shown: number): GrepFileEntry[] {
   if (report.outputMode !== 'content') return report.files.slice(0, shown);
   const files: GrepFileEntry[] = [];
   let left = shown;
@@ -215,12 +216,12 @@ function printedFiles(files: readonly GrepFileEntry[]): unknown[] {
 }
 
 /** The report as it reads when the budget let only `cut.shown` of its results through. */
-function cutGrep(report: GrepReport, cut: BudgetCut | undefined): GrepReport {
+function cutGrep(report: GrepAnswer, cut: BudgetCut | undefined): GrepAnswer {
   if (!cut) return report;
   return { ...report, files: firstResults(report, cut.shown), returnedResults: cut.shown, nextOffset: report.offset + cut.shown };
 }
 
-function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
+function grepText(whole: GrepAnswer, cut: BudgetCut | undefined): string {
   const report = cutGrep(whole, cut);
   const truncated = report.nextOffset !== undefined;
   // A whole answer (one page, not cut) shows every result: its line and file counts would repeat it.
@@ -244,12 +245,12 @@ function grepText(whole: GrepReport, cut: BudgetCut | undefined): string {
 }
 
 /** The whole report as JSON, whatever its size (the Command Palette's "copy as JSON"). */
-export function printGrep(report: GrepReport): string {
+export function printGrep(report: GrepAnswer): string {
   return grepText(report, undefined);
 }
 
 /** The JSON text the model receives: the report within the output budget. */
-export async function renderGrep(report: GrepReport, budget: OutputBudget): Promise<string> {
+export async function renderGrep(report: GrepAnswer, budget: OutputBudget): Promise<string> {
   return (await fitToBudget(report.returnedResults, (shown, cut) => grepText(report, cut), budget)).text;
 }
 
@@ -274,7 +275,7 @@ const DIRECTORIES_NAMED = 12;
  * What a glob answer says of the directories its pattern matches: with no file, that they are
  * directories and the call that lists their files; beside a one-level listing, its subdirectories.
  */
-function directoriesNote(report: GlobReport): string | undefined {
+function directoriesNote(report: GlobAnswer): string | undefined {
   const directories = report.directories ?? [];
   if (directories.length === 0) return undefined;
   const input = report.input ?? { pattern: report.pattern };
@@ -289,7 +290,7 @@ function directoriesNote(report: GlobReport): string | undefined {
   return `Not listed, as glob lists files only: ${count} (files in each): ${named.join(', ')}${more}. List their files with ${listing}.`;
 }
 
-export function globNotes(report: GlobReport, cut?: BudgetCut): string[] {
+export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   if (report.timedOut) {
     notes.push(`The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`);
@@ -321,7 +322,7 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
+function globText(whole: GlobAnswer, cut: BudgetCut | undefined): string {
   const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
   return JSON.stringify({
     pattern: report.pattern,
@@ -335,11 +336,11 @@ function globText(whole: GlobReport, cut: BudgetCut | undefined): string {
 }
 
 /** The whole report as JSON, whatever its size. */
-export function printGlob(report: GlobReport): string {
+export function printGlob(report: GlobAnswer): string {
   return globText(report, undefined);
 }
 
 /** The JSON text the model receives: the report within the output budget. */
-export async function renderGlob(report: GlobReport, budget: OutputBudget): Promise<string> {
+export async function renderGlob(report: GlobAnswer, budget: OutputBudget): Promise<string> {
   return (await fitToBudget(report.files.length, (shown, cut) => globText(report, cut), budget)).text;
 }

@@ -1,6 +1,6 @@
 /** Glob matching (minimatch) and the path order every answer uses. */
 import { braceExpand, Minimatch } from 'minimatch';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 
 /**
  * How every glob is read: dot files match, no comments, no negation, and no extglobs (`+(a|b)`), which

@@ -24,7 +24,7 @@ import type { EngineConfig } from '../api/config';
 import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS, globComplexityProblem, splitAbsoluteGlob } from '../globset/globs';
 import { notFoundHint } from './pathHint';
 import { isInside, relativePosix, resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
 
 /** What the guard needs to know about the workspace and the file system. */

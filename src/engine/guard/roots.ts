@@ -3,7 +3,7 @@
  * absolute base to search. A path outside every folder is reported as such; the caller decides.
  */
 import * as nodePath from 'path';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 
 export interface WorkspaceFolder {
   name: string;

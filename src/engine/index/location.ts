@@ -2,7 +2,7 @@
 import { createHash } from 'crypto';
 import { homedir } from 'os';
 import * as nodePath from 'path';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 import { isInside } from '../guard/roots';
 
 /** The user's cache directory: XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%, else ~/.cache. */

@@ -4,8 +4,9 @@
  * with the listing itself (replayed while fresh).
  */
 import { filterStream } from '../source/fileSource';
-import { authorizeSearch, CancelledError, type SearchEnvironment } from '../run/grep';
-import { InputError } from '../input/schema';
+import { CancelledError } from '../api/errors';
+import { authorizeSearch, type SearchEnvironment } from '../run/environment';
+import { InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';

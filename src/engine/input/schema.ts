@@ -4,6 +4,7 @@
  * the fix. The descriptions are written for the model and say each thing once (the tool's
  * modelDescription says what the answer holds).
  */
+import { InputError } from '../api/errors';
 
 export type JsonSchemaProperty =
   | { type: 'string'; description: string; minLength?: number; maxLength?: number; enum?: string[] }
@@ -74,13 +75,6 @@ export const GLOB_SCHEMA: ObjectSchema = {
   required: ['pattern'],
   additionalProperties: false,
 };
-
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
-}
 
 function describeAllowed(prop: JsonSchemaProperty): string {
   if (prop.type === 'string') return prop.enum ? `one of ${prop.enum.map((v) => JSON.stringify(v)).join(', ')}` : 'a string';

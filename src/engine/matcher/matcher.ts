@@ -1,6 +1,6 @@
 /** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
 import { hasTopLevelAlternation, requiredLiteral } from './literals';
-import { InputError } from '../input/schema';
+import { InputError } from '../api/errors';
 
 /**
  * A word character as ripgrep's Unicode `\\w` (and so its `-w`) defines it: letters and other alphabetic code

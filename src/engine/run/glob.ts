@@ -1,11 +1,13 @@
 /** The glob tool's engine: validated input → files below the base whose relative path matches. */
-import { diagnoseGlob, type GlobDiagnostics } from '../answer/diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, relativeGlobTest } from '../globset/globs';
 import { checkSearchGlob, globRequest } from '../guard/guard';
-import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type SearchEnvironment } from './grep';
+import { CancelledError } from '../api/errors';
+import { authorizeSearch, type SearchEnvironment } from './environment';
+import { stopWatch, unlessCancelled } from './stop';
 import type { NameTestSpec } from '../pool/pool';
-import { GLOB_SCHEMA, InputError, validate } from '../input/schema';
+import { InputError } from '../api/errors';
+import { GLOB_SCHEMA, validate } from '../input/schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
 import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
 import type { UntitledDocument } from '../guard/untitled';
@@ -26,8 +28,6 @@ export interface GlobReport {
   deeperMatches?: number;
   /** The validated input, for notes that give the exact call to make next. */
   input?: GlobInput;
-  /** With zero results: what a changed search would find (diagnostics.ts). */
-  diagnostics?: GlobDiagnostics;
   /** Directories the pattern matches (glob lists files only), with the files each holds, shallow first. */
   directories?: MatchedDirectory[];
   /** sort "mtime": each listed file's modification time (ms since the epoch). */
@@ -222,7 +222,5 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
     directories,
     mtimes,
   };
-  // Zero results explain themselves: the likely fixes, checked by re-running (diagnostics.ts).
-  report.diagnostics = await diagnoseGlob(input, report, env, runGlob);
   return report;
 }

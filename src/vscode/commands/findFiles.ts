@@ -4,8 +4,9 @@
  */
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { runGlob, type GlobReport } from '../../engine/run/glob';
-import { CancelledError } from '../../engine/run/grep';
+import { answerGlob } from '../../engine/answer/globAnswer';
+import { type GlobReport } from '../../engine/run/glob';
+import { CancelledError } from '../../engine/api/errors';
 import { globRequest } from '../../engine/guard/guard';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
@@ -150,7 +151,7 @@ class FindFilesSession {
     this.log.info(`command glob ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
     let report: GlobReport;
     try {
-      report = await runGlob(input, env);
+      report = await answerGlob(input, env);
     } catch (error) {
       if (error instanceof CancelledError || source.token.isCancellationRequested) {
         this.log.info(`command glob cancelled`);

@@ -6,7 +6,10 @@
  * typing there searches again as the person types. Alt+C, Alt+W and Alt+R flip the toggles.
  */
 import * as vscode from 'vscode';
-import { CancelledError, runGrep, type GrepFileEntry, type GrepReport } from '../../engine/run/grep';
+import { CancelledError } from '../../engine/api/errors';
+import { type GrepFileEntry } from '../../engine/run/grepCollector';
+import { answerGrep } from '../../engine/answer/grepAnswer';
+import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
 import { grepNotes, printGrep } from '../../engine/answer/printer';
 import type { GrepInput, LineResult } from '../../engine/api/types';
@@ -379,7 +382,7 @@ class SearchTextSession {
     this.log.info(`command grep ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
 
     try {
-      const report = await runGrep(input, env, { onFile: (entry) => this.addResults(run, entry) });
+      const report = await answerGrep(input, env, { onFile: (entry) => this.addResults(run, entry) });
       run.report = report;
       run.state = 'done';
       this.log.info(

@@ -3,7 +3,7 @@
  * when no folder is open, recent-input history, copying the JSON answer, and quick input buttons.
  */
 import * as vscode from 'vscode';
-import { guardContext, type SearchEnvironment } from '../../engine/run/grep';
+import { guardContext, type SearchEnvironment } from '../../engine/run/environment';
 import { decide } from '../../engine/guard/guard';
 import { isUntitledUri } from '../../engine/guard/untitled';
 import { virtualFolders, virtualUri } from '../sources/virtualFolders';

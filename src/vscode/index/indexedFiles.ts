@@ -1,6 +1,7 @@
 /** What the content index holds: the files a grep of the whole workspace reads, listed as such a grep lists them. */
 import * as vscode from 'vscode';
-import { authorizeSearch, openCandidates } from '../../engine/run/grep';
+import { authorizeSearch } from '../../engine/run/environment';
+import { openCandidates } from '../../engine/run/candidates';
 import { emptySkips } from '../../engine/api/types';
 import { environment } from '../tools/tools';
 

@@ -1,8 +1,10 @@
 /** The two language-model tools: thin adapters from `vscode.lm` to the engine, with a log line per call. */
 import * as vscode from 'vscode';
 import type { OutputBudget } from '../../engine/answer/budget';
-import { runGlob } from '../../engine/run/glob';
-import { CancelledError, guardContext, onceEach, runGrep, type SearchEnvironment } from '../../engine/run/grep';
+import { answerGlob } from '../../engine/answer/globAnswer';
+import { CancelledError } from '../../engine/api/errors';
+import { guardContext, onceEach, type SearchEnvironment } from '../../engine/run/environment';
+import { answerGrep } from '../../engine/answer/grepAnswer';
 import { Confirmations } from '../../engine/guard/confirmations';
 import { prepareMessages, type ToolName } from '../../engine/guard/invocation';
 import { logSummary, renderGlob, renderGrep } from '../../engine/answer/printer';
@@ -160,7 +162,7 @@ export class GrepTool implements vscode.LanguageModelTool<GrepInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GrepInput>, token: vscode.CancellationToken) {
     return invokeEngine('grep', options, token, this.log, async (input, env, budget) => {
-      const report = await counted(() => runGrep(input, env));
+      const report = await counted(() => answerGrep(input, env));
       this.log.info(indexLine(env, report.indexed));
       noteIndexUse(report.indexed);
       return { text: await renderGrep(report, budget), summary: logSummary(report) };
@@ -177,7 +179,7 @@ export class GlobTool implements vscode.LanguageModelTool<GlobInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<GlobInput>, token: vscode.CancellationToken) {
     return invokeEngine('glob', options, token, this.log, async (input, env, budget) => {
-      const report = await runGlob(input, env);
+      const report = await answerGlob(input, env);
       return { text: await renderGlob(report, budget), summary: logSummary(report) };
     });
   }

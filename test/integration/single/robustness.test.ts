@@ -7,8 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { runGlob } from '../../../src/engine/run/glob';
-import { CancelledError, runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
+import { answerGlob } from '../../../src/engine/answer/globAnswer';
+import { CancelledError } from '../../../src/engine/api/errors';
+import { type SearchEnvironment } from '../../../src/engine/run/environment';
+import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { environment } from '../../../src/vscode/tools/tools';
 import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
@@ -172,15 +174,15 @@ describe('robustness in the extension host', function () {
       const stops = await Promise.all([
         // In the workers, deep in a catastrophic regex: against lines, and against names (glob's mode "regex").
         ...REDOS.slice(0, 5).map((entry, i) =>
-          cancelled((env) => runGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env), () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i))),
+          cancelled((env) => answerGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env), () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i))),
         ),
         ...REDOS.slice(0, 2).map((entry, i) =>
-          cancelled((env) => runGlob({ pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` }, env), () => new Promise((resolve) => setTimeout(resolve, 300 + 50 * i))),
+          cancelled((env) => answerGlob({ pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` }, env), () => new Promise((resolve) => setTimeout(resolve, 300 + 50 * i))),
         ),
         // While VS Code's findFiles lists the files.
-        cancelled((env) => runGrep({ pattern: 'TODO' }, env), (listing) => listing),
-        cancelled((env) => runGlob({ pattern: '**/*' }, env), (listing) => listing),
-        cancelled((env) => runGlob({ pattern: '**/*.ts', sort: 'mtime' }, env), (listing) => listing),
+        cancelled((env) => answerGrep({ pattern: 'TODO' }, env), (listing) => listing),
+        cancelled((env) => answerGlob({ pattern: '**/*' }, env), (listing) => listing),
+        cancelled((env) => answerGlob({ pattern: '**/*.ts', sort: 'mtime' }, env), (listing) => listing),
       ]);
       const delays = stops.map((stop) => stop.ms);
       for (const { error, ms } of stops) {

@@ -13,13 +13,15 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import fc from 'fast-check';
 import { byteBudget } from '../../../src/engine/answer/budget';
-import { runGlob } from '../../../src/engine/run/glob';
-import { runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
+import { answerGlob } from '../../../src/engine/answer/globAnswer';
+import { type SearchEnvironment } from '../../../src/engine/run/environment';
+import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { checkSearchGlob } from '../../../src/engine/guard/guard';
 import { prepareMessages } from '../../../src/engine/guard/invocation';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';
-import { GLOB_SCHEMA, GREP_SCHEMA, InputError, type ObjectSchema } from '../../../src/engine/input/schema';
+import { InputError } from '../../../src/engine/api/errors';
+import { GLOB_SCHEMA, GREP_SCHEMA, type ObjectSchema } from '../../../src/engine/input/schema';
 import { main as cli } from '../../../src/cli';
 import { Fixture, makeEnv } from '../fixture';
 
@@ -274,8 +276,8 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
 
   const tools = [
-    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => runGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
-    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => runGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
+    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => answerGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
+    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => answerGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
   ];
   for (const { tool, schema, fields, answer, checkText } of tools) {
     it(`${tool}: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
@@ -343,12 +345,12 @@ describe('fuzzing the tool inputs (fast-check)', function () {
       const huge = 'a|'.repeat(50_000);
       type Run = (input: unknown, env: SearchEnvironment) => Promise<unknown>;
       for (const [run, input, field] of [
-        [runGrep, { pattern: huge }, 'pattern'],
-        [runGlob, { pattern: huge }, 'pattern'],
-        [runGlob, { pattern: huge, mode: 'regex' }, 'pattern'],
-        [runGrep, { pattern: 'x', path: huge }, 'path'],
-        [runGrep, { pattern: 'x', include: huge }, 'include'],
-        [runGlob, { pattern: 'x', path: '\ud800'.repeat(100_000) }, 'path'],
+        [answerGrep, { pattern: huge }, 'pattern'],
+        [answerGlob, { pattern: huge }, 'pattern'],
+        [answerGlob, { pattern: huge, mode: 'regex' }, 'pattern'],
+        [answerGrep, { pattern: 'x', path: huge }, 'path'],
+        [answerGrep, { pattern: 'x', include: huge }, 'include'],
+        [answerGlob, { pattern: 'x', path: '\ud800'.repeat(100_000) }, 'path'],
       ] as Array<[Run, object, string]>) {
         const result = await settle('huge input', run(input, env));
         assert.ok(!result.ok && result.error instanceof InputError, `${field}: an InputError`);
@@ -358,19 +360,19 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     });
 
     it('a 2048-character pattern is searched and its answer stays within the output budget', async () => {
-      const text = await renderGrep(await runGrep({ pattern: 'needle|' + 'z'.repeat(2041) }, env), byteBudget(BUDGET));
+      const text = await renderGrep(await answerGrep({ pattern: 'needle|' + 'z'.repeat(2041) }, env), byteBudget(BUDGET));
       checkGrepText(text, fx.root);
       assert.strictEqual(readAnswer<GrepAnswer>(text).total_matches, 3);
     });
 
     it('a wrong value holding a huge string is named without echoing it whole', async () => {
-      const result = await settle('huge value', runGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
+      const result = await settle('huge value', answerGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
       assert.ok(!result.ok && result.error instanceof InputError);
       assert.match(result.error.message, /"pattern" must be a string, got object \{"x":"yyy.*… \(100008 characters\)\.$/);
     });
 
     it('a pattern of 2048 lone surrogates: glob stays within the output budget (each is 6 bytes of JSON)', async () => {
-      const text = await renderGlob(await runGlob({ pattern: '\ud800'.repeat(2048) }, env), byteBudget(BUDGET));
+      const text = await renderGlob(await answerGlob({ pattern: '\ud800'.repeat(2048) }, env), byteBudget(BUDGET));
       checkGlobText(text, fx.root);
     });
 

@@ -1,5 +1,5 @@
 /**
- * Pathological trees, each searched through runGrep / runGlob with the worker pool (as the CLI and
+ * Pathological trees, each searched through answerGrep / answerGlob with the worker pool (as the CLI and
  * VS Code search) and, where it matters, through the CLI: huge and deep trees, huge, sparse and
  * minified files, unreadable files, files changed between listing and reading, symlink loops, a FIFO
  * and a socket, and names no one should write. Expected: exact counts, the right `skipped`, no crash,
@@ -15,8 +15,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as nodePath from 'path';
 import { byteBudget } from '../../../src/engine/answer/budget';
-import { runGlob } from '../../../src/engine/run/glob';
-import { runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
+import { answerGlob } from '../../../src/engine/answer/globAnswer';
+import { type SearchEnvironment } from '../../../src/engine/run/environment';
+import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGrep } from '../../../src/engine/answer/printer';
 import type { FileSource } from '../../../src/engine/source/fileSource';
@@ -34,7 +35,7 @@ describe('pathological trees', function () {
   after(() => pool.dispose());
 
   const env = (root: string, options: EnvOptions = {}): SearchEnvironment => ({ ...makeEnv(root, options), pool });
-  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await runGrep(input, e), byteBudget(51_200)));
+  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await answerGrep(input, e), byteBudget(51_200)));
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {
@@ -58,7 +59,7 @@ describe('pathological trees', function () {
     });
 
     it('glob totals every file and pages the first 1000', async () => {
-      const report = await runGlob({ pattern: '**/*.txt' }, env(fx.root));
+      const report = await answerGlob({ pattern: '**/*.txt' }, env(fx.root));
       assert.strictEqual(report.total, MANY);
       assert.strictEqual(report.files.length, 1000);
       assert.strictEqual(report.nextOffset, 1000);
@@ -78,9 +79,9 @@ describe('pathological trees', function () {
     it('grep and glob reach the bottom', async () => {
       const json = await grep({ pattern: 'needle', output_mode: 'files_with_matches' }, env(fx.root));
       assert.deepStrictEqual(json.files, [fx.path(`${deep}/bottom.txt`), fx.path('top.txt')]);
-      const glob = await runGlob({ pattern: '**/bottom.txt' }, env(fx.root));
+      const glob = await answerGlob({ pattern: '**/bottom.txt' }, env(fx.root));
       assert.deepStrictEqual(glob.files, [fx.path(`${deep}/bottom.txt`)]);
-      const shallow = await runGlob({ pattern: '**/*.txt', max_depth: 100 }, env(fx.root));
+      const shallow = await answerGlob({ pattern: '**/*.txt', max_depth: 100 }, env(fx.root));
       assert.deepStrictEqual(shallow.files, [fx.path('top.txt')]);
     });
   });
@@ -214,7 +215,7 @@ describe('pathological trees', function () {
     it('grep and glob end, find the one file once, and never block on the FIFO or the socket', async () => {
       const started = Date.now();
       const json = await grep({ pattern: 'needle', output_mode: 'count' }, env(fx.root));
-      const glob = await runGlob({ pattern: '**/*.txt' }, env(fx.root));
+      const glob = await answerGlob({ pattern: '**/*.txt' }, env(fx.root));
       assert.ok(Date.now() - started < 5000, `ended promptly (${Date.now() - started} ms)`);
       assert.deepStrictEqual(json.files, [{ file: fx.path('src/a.txt'), count: 1 }]);
       assert.strictEqual(json.files_searched, 1);
@@ -256,7 +257,7 @@ describe('pathological trees', function () {
       // The invalid UTF-8 name cannot be spelled as a JSON string: it is either found under its
       // decoded name or counted as unreadable, never dropped without a trace.
       assert.strictEqual(json.files_searched + json.skipped.unreadable, 4, JSON.stringify({ found, skipped: json.skipped }));
-      const glob = await runGlob({ pattern: '*.txt' }, env(fx.root));
+      const glob = await answerGlob({ pattern: '*.txt' }, env(fx.root));
       assert.ok(glob.total >= 3);
     });
 

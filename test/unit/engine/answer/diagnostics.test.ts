@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { Fixture, globJson, grepJson, makeEnv, type GlobAnswer, type GrepAnswer } from '../../fixture';
 
 /** The notes after the first (which says what was searched), the suggestions. */
@@ -97,7 +98,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     });
 
     it('an invalid regex that is valid literal text: the error gives the literal count, its first match and the call', async () => {
-      await assert.rejects(runGrep({ pattern: 'users[id' }, env), (error: Error) => {
+      await assert.rejects(answerGrep({ pattern: 'users[id' }, env), (error: Error) => {
         assert.strictEqual(
           error.message,
           `Invalid regular expression "users[id": Unterminated character class. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally. ` +
@@ -106,7 +107,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         return true;
       });
       // Not found literally either: the error alone.
-      await assert.rejects(runGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
+      await assert.rejects(answerGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
     });
 
     it('suggests the include glob at any depth when the anchored one matched no file', async () => {
@@ -152,7 +153,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         if (query.includeIgnored) cancelled = true;
         return base.source.list(query, ...rest);
       } };
-      await assert.rejects(runGrep({ pattern: 'userservice' }, { ...base, source }), /^CancelledError: The search was cancelled\.$/);
+      await assert.rejects(answerGrep({ pattern: 'userservice' }, { ...base, source }), /^CancelledError: The search was cancelled\.$/);
     });
   });
 

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import { readAnswer, type GrepAnswer } from '../../../support/answers';
 import { byteBudget } from '../../../../src/engine/answer/budget';
-import type { GlobReport } from '../../../../src/engine/run/glob';
-import type { GrepReport } from '../../../../src/engine/run/grep';
+import type { GlobAnswer as GlobReport } from '../../../../src/engine/answer/globAnswer';
+import type { GrepAnswer as GrepReport } from '../../../../src/engine/answer/grepAnswer';
 import { globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
 import { emptySkips, type LineResult } from '../../../../src/engine/api/types';
 

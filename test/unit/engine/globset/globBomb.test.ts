@@ -4,8 +4,9 @@
  * limits matched in the search workers under the time limit, the caller's event loop never held.
  */
 import * as assert from 'assert';
-import { runGlob } from '../../../../src/engine/run/glob';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { GLOB_LIMITS, globComplexityProblem } from '../../../../src/engine/globset/globs';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { Fixture, makeEnv, rejectsWith } from '../../fixture';
@@ -46,13 +47,13 @@ describe('glob bombs', function () {
 
   it('{a,b} 17 times (131,072 alternatives) is refused at once, naming the limit', async () => {
     const { stallMs } = await longestStall(() =>
-      rejectsWith(runGlob({ pattern: '{a,b}'.repeat(17) }, env), /^Invalid glob "\{a,b\}.*": its braces expand to more than 256 alternatives \(the limit\)/),
+      rejectsWith(answerGlob({ pattern: '{a,b}'.repeat(17) }, env), /^Invalid glob "\{a,b\}.*": its braces expand to more than 256 alternatives \(the limit\)/),
     );
     assert.ok(stallMs < 100, `the event loop stalled ${stallMs} ms`);
   });
 
   it('an include of 4,000 "[" is refused at once, naming the limit', async () => {
-    const { stallMs } = await longestStall(() => rejectsWith(runGrep({ pattern: 'x', include: '['.repeat(4000) }, env), /^Invalid include glob .*: it has 4000 '\[', at most 32 character classes are accepted/));
+    const { stallMs } = await longestStall(() => rejectsWith(answerGrep({ pattern: 'x', include: '['.repeat(4000) }, env), /^Invalid include glob .*: it has 4000 '\[', at most 32 character classes are accepted/));
     assert.ok(stallMs < 100, `the event loop stalled ${stallMs} ms`);
   });
 
@@ -63,19 +64,19 @@ describe('glob bombs', function () {
   });
 
   it('a slow glob within the limits is matched in the workers: timed_out, the event loop free', async () => {
-    const { result, stallMs } = await longestStall(() => runGlob({ pattern: 'names/*a*a*ab' }, env));
+    const { result, stallMs } = await longestStall(() => answerGlob({ pattern: 'names/*a*a*ab' }, env));
     assert.strictEqual(result.timedOut, true);
     // About 10 s of matching on this thread before; what is left is the CLI walker's synchronous
     // listing of the 1,500 names (20–100 ms, more on a loaded machine).
     assert.ok(stallMs < 300, `the event loop stalled ${stallMs} ms`);
     // The pool is still good for the next call.
-    const next = await runGlob({ pattern: '**/*.ts' }, env);
+    const next = await answerGlob({ pattern: '**/*.ts' }, env);
     assert.deepStrictEqual(next.files, [fx.path('src/app.ts')]);
   });
 
   it('a slow include within the limits shares grep\'s time limit: timed_out, not minutes of testing names', async () => {
     const started = Date.now();
-    const report = await runGrep({ pattern: 'x', include: '*a*a*ab', output_mode: 'files_with_matches' }, env);
+    const report = await answerGrep({ pattern: 'x', include: '*a*a*ab', output_mode: 'files_with_matches' }, env);
     const elapsed = Date.now() - started;
     assert.strictEqual(report.timedOut, true);
     // About 10 s of name tests before; now the limit (1 s) plus at most one name's test and the answer.
@@ -84,7 +85,7 @@ describe('glob bombs', function () {
 
   it('extglobs are plain characters, as in VS Code\'s globs', async () => {
     fx.write('+(a|aa).txt', 'x\n');
-    const report = await runGlob({ pattern: '+(a|aa).txt' }, env);
+    const report = await answerGlob({ pattern: '+(a|aa).txt' }, env);
     assert.deepStrictEqual(report.files, [fx.path('+(a|aa).txt')]);
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
 import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob } from '../../../../src/engine/globset/globs';
-import { InputError } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
 
 const matches = (glob: string, relative: string) => compileGlob(glob, 'include')(relative);
 

@@ -10,9 +10,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import { Confirmations } from '../../../../src/engine/guard/confirmations';
-import { runGrep } from '../../../../src/engine/run/grep';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { prepareMessages } from '../../../../src/engine/guard/invocation';
-import { guardContext } from '../../../../src/engine/run/grep';
+import { guardContext } from '../../../../src/engine/run/environment';
 import { Fixture, folders, makeEnv, rejectsWith } from '../../fixture';
 import { FsRecorder } from '../../recorder';
 
@@ -29,7 +29,7 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
 
   /** The message with the path's own text taken out, so answers for two names can be compared. */
   async function answer(path: string, allowOutside = false): Promise<string> {
-    const error = await rejectsWith(runGrep({ pattern: 'TOKEN', path }, makeEnv(ws, { allowOutside })), /./);
+    const error = await rejectsWith(answerGrep({ pattern: 'TOKEN', path }, makeEnv(ws, { allowOutside })), /./);
     return error.message;
   }
 
@@ -61,12 +61,12 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
     for (const folder of ['home/.ssh', 'home/.git']) {
       const recorder = new FsRecorder();
       const env = makeEnv(folders(fx.path(folder)));
-      const error = await recorder.record(() => rejectsWith(runGrep({ pattern: 'TOKEN' }, env), /^permission denied by policy: the workspace folder .* is itself a denied place/));
+      const error = await recorder.record(() => rejectsWith(answerGrep({ pattern: 'TOKEN' }, env), /^permission denied by policy: the workspace folder .* is itself a denied place/));
       assert.ok(error);
       assert.deepStrictEqual(recorder.accesses, [], folder);
     }
     // Beside an ordinary folder, it is left out.
-    const report = await runGrep({ pattern: 'TOKEN', output_mode: 'files_with_matches', include: 'a.txt' }, makeEnv(folders(ws, fx.path('home/.ssh'))));
+    const report = await answerGrep({ pattern: 'TOKEN', output_mode: 'files_with_matches', include: 'a.txt' }, makeEnv(folders(ws, fx.path('home/.ssh'))));
     assert.deepStrictEqual(report.files, [fx.path('ws/a.txt')]);
     assert.deepStrictEqual(report.basePaths, [ws]);
   });
@@ -86,13 +86,13 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
     assert.deepStrictEqual(confirmed, { allowOutside: true, target: fx.path('outside/o.txt') });
     const recorder = new FsRecorder();
     await recorder.record(() =>
-      rejectsWith(runGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target }), /^Path "flip" now resolves to .*\/other\/x\.txt, not to .*\/outside\/o\.txt, which the user confirmed; nothing was searched/),
+      rejectsWith(answerGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target }), /^Path "flip" now resolves to .*\/other\/x\.txt, not to .*\/outside\/o\.txt, which the user confirmed; nothing was searched/),
     );
     assert.deepStrictEqual(recorder.opened(), []);
     // Where it still leads there, it runs.
     fs.unlinkSync(fx.path('ws/flip'));
     fs.symlinkSync(fx.path('outside/o.txt'), fx.path('ws/flip'));
-    const report = await runGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target });
+    const report = await answerGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target });
     assert.deepStrictEqual(report.files.map((file) => (typeof file === 'string' ? file : file.file)), [fx.path('ws/flip')]);
   });
 
@@ -106,7 +106,7 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
     fs.symlinkSync(fx.path('outside/o.txt'), fx.path('ws/flip'));
     const confirmed = confirmations.take('grep', input);
     assert.deepStrictEqual(confirmed, { allowOutside: false });
-    await rejectsWith(runGrep(input, makeEnv(ws, { allowOutside: confirmed.allowOutside })), /outside every workspace folder/);
+    await rejectsWith(answerGrep(input, makeEnv(ws, { allowOutside: confirmed.allowOutside })), /outside every workspace folder/);
     // Taken once: a second invoke of the same input has no confirmation either.
     assert.deepStrictEqual(confirmations.take('grep', input), { allowOutside: false });
   });

@@ -6,7 +6,7 @@ import type { PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { allowList, authorize, checkSearchGlob, decide, globRequest, judgeLink, mergePolicy, outsideMessage, type GuardContext } from '../../../../src/engine/guard/guard';
 import { codeSpan, prepareMessages } from '../../../../src/engine/guard/invocation';
 import type { WorkspaceFolder } from '../../../../src/engine/guard/roots';
-import { InputError } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
 import { untitledNotFoundMessage, type UntitledDocument } from '../../../../src/engine/guard/untitled';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { Fixture, folders } from '../../fixture';

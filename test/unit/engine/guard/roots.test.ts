@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as nodePath from 'path';
 import { isInside, resolveBases, type WorkspaceFolder } from '../../../../src/engine/guard/roots';
-import { InputError } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
 
 const api: WorkspaceFolder = { name: 'api', path: '/ws/api' };
 const web: WorkspaceFolder = { name: 'web', path: '/ws/web' };

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { untitledGlobMessage } from '../../../../src/engine/run/glob';
-import type { SearchEnvironment } from '../../../../src/engine/run/grep';
+import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, type UntitledDocument } from '../../../../src/engine/guard/untitled';
 import { contentFiles, Fixture, globJson, grepJson, makeEnv, rejectsWith } from '../../fixture';

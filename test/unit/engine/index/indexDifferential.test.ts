@@ -11,7 +11,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
 import { byteBudget } from '../../../../src/engine/answer/budget';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import type { ListingSource } from '../../../../src/engine/index/listing';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/index/workspaceIndex';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
@@ -23,7 +24,7 @@ import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../run/differentialTa
 import { age } from './age';
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
-  const report = await runGrep(input, env);
+  const report = await answerGrep(input, env);
   const text = (await renderGrep(report, byteBudget(env.config.maxOutputBytes)));
   return { text, settled: report.indexed?.settled ?? 0 };
 }

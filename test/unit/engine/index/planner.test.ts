@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { planRegex } from '../../../../src/engine/index/planner';
 import { compileMatcher, escapeRegExp, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { InputError } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
 import { searchText } from '../../../../src/engine/searcher/searcher';
 
 const RUNS = Number(process.env.PLANNER_RUNS ?? 4000);

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { GLOB_SCHEMA, GREP_SCHEMA, InputError, validate } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
+import { GLOB_SCHEMA, GREP_SCHEMA, validate } from '../../../../src/engine/input/schema';
 
 /** The repository root: this file runs from out/test/unit/engine/input/. */
 const repoRoot = nodePath.resolve(__dirname, '../../../../..');

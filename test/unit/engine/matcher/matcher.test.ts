@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { compileMatcher, escapeRegExp } from '../../../../src/engine/matcher/matcher';
-import { InputError } from '../../../../src/engine/input/schema';
+import { InputError } from '../../../../src/engine/api/errors';
 import { searchText } from '../../../../src/engine/searcher/searcher';
 
 function errorOf(fn: () => unknown): Error {

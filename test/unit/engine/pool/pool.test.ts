@@ -1,8 +1,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { runGlob } from '../../../../src/engine/run/glob';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
 import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
@@ -32,8 +33,8 @@ describe('the worker pool', function () {
   it('gives the same answer as searching on the calling thread, in every output mode', async () => {
     for (const output_mode of ['content', 'files_with_matches', 'count'] as const) {
       const input = { pattern: 'TODO|export const v1\\d\\b', output_mode, max_results: 40, context_lines: 1 };
-      const inline = printGrep(await runGrep(input, makeEnv(fx.root)));
-      const pooled = printGrep(await runGrep(input, env()));
+      const inline = printGrep(await answerGrep(input, makeEnv(fx.root)));
+      const pooled = printGrep(await answerGrep(input, env()));
       assert.strictEqual(pooled, inline, output_mode);
     }
   });
@@ -41,8 +42,8 @@ describe('the worker pool', function () {
   it('stops a catastrophic regex at the time limit with timed_out, and keeps serving other searches', async () => {
     const started = Date.now();
     const [evil, normal] = await Promise.all([
-      runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ timeoutSeconds: 1 })),
-      runGrep({ pattern: 'TODO', output_mode: 'count' }, env()),
+      answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ timeoutSeconds: 1 })),
+      answerGrep({ pattern: 'TODO', output_mode: 'count' }, env()),
     ]);
     const elapsed = Date.now() - started;
     assert.strictEqual(evil.timedOut, true);
@@ -50,15 +51,15 @@ describe('the worker pool', function () {
     assert.strictEqual(normal.timedOut, false);
     assert.strictEqual(normal.totalMatches, 100);
     assert.ok(pool.workerCount <= 2, 'never more workers than its size');
-    const again = await runGrep({ pattern: 'module 299' }, env());
+    const again = await answerGrep({ pattern: 'module 299' }, env());
     assert.strictEqual(again.totalResults, 1, 'the pool recovered');
   });
 
   it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
     for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
       const input = { pattern, mode: 'regex', max_results: 7 };
-      const inline = printGlob(await runGlob(input, makeEnv(fx.root)));
-      const pooled = printGlob(await runGlob(input, env()));
+      const inline = printGlob(await answerGlob(input, makeEnv(fx.root)));
+      const pooled = printGlob(await answerGlob(input, env()));
       assert.strictEqual(pooled, inline, pattern);
     }
   });
@@ -66,8 +67,8 @@ describe('the worker pool', function () {
   it('glob mode "regex" stops a catastrophic regex at the time limit with timed_out, and the pool serves the next call', async () => {
     const started = Date.now();
     const [evil, normal] = await Promise.all([
-      runGlob({ pattern: '(a+)+$', mode: 'regex', path: 'names' }, env({ timeoutSeconds: 1 })),
-      runGlob({ pattern: '\\.ts$', mode: 'regex' }, env()),
+      answerGlob({ pattern: '(a+)+$', mode: 'regex', path: 'names' }, env({ timeoutSeconds: 1 })),
+      answerGlob({ pattern: '\\.ts$', mode: 'regex' }, env()),
     ]);
     const elapsed = Date.now() - started;
     assert.strictEqual(evil.timedOut, true);
@@ -76,7 +77,7 @@ describe('the worker pool', function () {
     assert.strictEqual(normal.timedOut, false);
     assert.strictEqual(normal.total, 300);
     assert.ok(pool.workerCount <= 2, 'never more workers than its size');
-    const again = await runGlob({ pattern: 'plain', mode: 'regex', path: 'names' }, env());
+    const again = await answerGlob({ pattern: 'plain', mode: 'regex', path: 'names' }, env());
     assert.deepStrictEqual(again.files, [nodePath.join(fx.root, 'names/plain.txt')], 'the pool recovered');
   });
 
@@ -84,17 +85,17 @@ describe('the worker pool', function () {
     const file = nodePath.join(fx.root, 'src/m000.ts');
     const overrides = new Map([[file, `${'a'.repeat(40)}b\n`]]);
     const started = Date.now();
-    const report = await runGrep({ pattern: '(a+)+$', path: 'src/m000.ts' }, { ...env({ timeoutSeconds: 1 }), overrides });
+    const report = await answerGrep({ pattern: '(a+)+$', path: 'src/m000.ts' }, { ...env({ timeoutSeconds: 1 }), overrides });
     assert.strictEqual(report.timedOut, true);
     assert.ok(Date.now() - started < 2000, `returned within the limit + 1 s (${Date.now() - started} ms)`);
-    const found = await runGrep({ pattern: 'a+b$', path: 'src/m000.ts' }, { ...env(), overrides });
+    const found = await answerGrep({ pattern: 'a+b$', path: 'src/m000.ts' }, { ...env(), overrides });
     assert.deepStrictEqual(found.files, [{ file, matches: [{ line: 1, text: `${'a'.repeat(40)}b` }] }], 'the text given, not the file on disk');
   });
 
   it('cancellation stops a running search promptly', async () => {
     let cancelled = false;
     const started = Date.now();
-    const run = runGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => cancelled }));
+    const run = answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => cancelled }));
     setTimeout(() => (cancelled = true), 100);
     await assert.rejects(run, /cancelled/);
     assert.ok(Date.now() - started < 600, `cancelled within 500 ms of the request (${Date.now() - started} ms)`);
@@ -119,7 +120,7 @@ describe('the worker pool', function () {
       const started = Date.now();
       while (backgroundThreads() < before + 2 && Date.now() - started < 5000) await new Promise((resolve) => setTimeout(resolve, 20));
       assert.strictEqual(backgroundThreads(), before + 2, 'both search threads run in the background');
-      const report = await runGrep({ pattern: 'module 299' }, { ...makeEnv(fx.root), pool: background });
+      const report = await answerGrep({ pattern: 'module 299' }, { ...makeEnv(fx.root), pool: background });
       assert.strictEqual(report.totalResults, 1, 'and search as usual');
     } finally {
       background.dispose();
@@ -128,7 +129,7 @@ describe('the worker pool', function () {
 
   it('serves 20 concurrent searches, each with its own exact answer', async () => {
     const reports = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => runGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())),
+      Array.from({ length: 20 }, (_, i) => answerGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())),
     );
     reports.forEach((report, i) => {
       assert.strictEqual(report.totalMatches, 1, `search ${i}`);

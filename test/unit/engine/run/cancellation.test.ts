@@ -1,7 +1,9 @@
 import * as assert from 'assert';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
-import { runGlob } from '../../../../src/engine/run/glob';
-import { CancelledError, runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import { CancelledError } from '../../../../src/engine/api/errors';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { Fixture, makeEnv } from '../../fixture';
 
@@ -74,7 +76,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       const cancellation = new Cancellation();
       const slow = slowSource(makeEnv(fx.root).source);
       const env: SearchEnvironment = { ...makeEnv(fx.root), ...cancellation.env, source: slow.source, pool };
-      const run = tool === 'grep' ? runGrep({ pattern: 'export' }, env) : runGlob({ pattern: '**/*.ts' }, env);
+      const run = tool === 'grep' ? answerGrep({ pattern: 'export' }, env) : answerGlob({ pattern: '**/*.ts' }, env);
       await slow.listing;
       const { ms, error } = await cancelAndTime(run, cancellation);
       assert.ok(error instanceof CancelledError, String(error));
@@ -89,7 +91,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
     const runs = Array.from({ length: 3 }, () => {
       const cancellation = new Cancellation();
       const env: SearchEnvironment = { ...makeEnv(fx.root, { config: { timeoutSeconds: 20 } }), ...cancellation.env, pool };
-      return { cancellation, run: runGrep({ pattern: '(a+)+$', path: 'redos' }, env) };
+      return { cancellation, run: answerGrep({ pattern: '(a+)+$', path: 'redos' }, env) };
     });
     await new Promise((resolve) => setTimeout(resolve, 200)); // the workers are deep in the regex
     const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndTime(run, cancellation)));
@@ -98,7 +100,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       assert.ok(ms < 50, `rejected ${ms.toFixed(1)} ms after the cancellation`);
     }
     assert.ok(pool.workerCount <= pool.size, `${pool.workerCount} workers, size ${pool.size}`);
-    const next = await runGrep({ pattern: 'export const v4\\d', output_mode: 'count' }, { ...makeEnv(fx.root), pool });
+    const next = await answerGrep({ pattern: 'export const v4\\d', output_mode: 'count' }, { ...makeEnv(fx.root), pool });
     assert.strictEqual(next.totalMatches, 10, 'the pool recovered');
     assert.ok(pool.workerCount <= pool.size, `${pool.workerCount} workers, size ${pool.size}`);
   });

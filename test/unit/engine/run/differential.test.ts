@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as nodePath from 'path';
-import { runGrep } from '../../../../src/engine/run/grep';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { findRipgrep, ripgrepArgs } from '../../../support/ripgrep';
 import { Fixture, makeEnv } from '../../fixture';
@@ -72,7 +72,7 @@ describe('differential: the engine against ripgrep', function () {
         .flatMap((event) => resultLines(event).map((line) => `${nodePath.join(fx.root, event.data.path.text)}:${line}`))
         .sort();
       for (const env of [makeEnv(fx.root), { ...makeEnv(fx.root), pool }]) {
-        const report = await runGrep({ ...input, max_results: 1000 }, env);
+        const report = await answerGrep({ ...input, max_results: 1000 }, env);
         const actual = (report.files as Array<{ file: string; matches: Array<{ line: number }> }>)
           .flatMap((entry) => entry.matches.map((match) => `${entry.file}:${match.line}`))
           .sort();

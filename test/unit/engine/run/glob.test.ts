@@ -1,12 +1,12 @@
 import * as fs from 'fs';
 import * as assert from 'assert';
-import { runGlob } from '../../../../src/engine/run/glob';
-import type { SearchEnvironment } from '../../../../src/engine/run/grep';
+import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { Fixture, folders, globJson, globRaw, makeEnv, rejectsWith, rel, type GlobAnswer } from '../../fixture';
 
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
-describe('engine/glob (runGlob + printGlob)', () => {
+describe('engine/glob (answerGlob + printGlob)', () => {
   let fx: Fixture;
   let ws: string;
   let env: SearchEnvironment;
@@ -116,20 +116,20 @@ describe('engine/glob (runGlob + printGlob)', () => {
     // The same base given as path too is fine; a different one is an error.
     assert.strictEqual((await globJson({ pattern: `${ws}/src/*.ts`, path: `${ws}/src` }, env)).total, 1);
     await rejectsWith(
-      runGlob({ pattern: `${ws}/src/*.ts`, path: 'docs' }, env),
+      answerGlob({ pattern: `${ws}/src/*.ts`, path: 'docs' }, env),
       /^Give either an absolute glob or "path", not both: pattern ".*\/src\/\*\.ts" already names the base .*\/src\.$/,
     );
   });
 
   it('refuses an absolute glob outside the workspace', async () => {
-    await rejectsWith(runGlob({ pattern: `${fx.root}/*.ts` }, env), /which is outside every workspace folder/);
+    await rejectsWith(answerGlob({ pattern: `${fx.root}/*.ts` }, env), /which is outside every workspace folder/);
   });
 
   it('mode regex tests a JavaScript regex against the base-relative path', async () => {
     const json = await globJson({ pattern: '\\.test\\.ts$|^docs/', mode: 'regex' }, env);
     assert.strictEqual(json.mode, 'regex');
     assert.deepStrictEqual(names(json), ['docs/guide.md', 'src/lib/e.test.ts']);
-    await rejectsWith(runGlob({ pattern: '(', mode: 'regex' }, env), /^Invalid regular expression "\(": .*Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path/);
+    await rejectsWith(answerGlob({ pattern: '(', mode: 'regex' }, env), /^Invalid regular expression "\(": .*Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path/);
   });
 
   it('sort mtime lists the newest first (ties by path)', async () => {
@@ -189,10 +189,10 @@ describe('engine/glob (runGlob + printGlob)', () => {
   });
 
   it('refuses backslashes and invalid input, naming the field', async () => {
-    await rejectsWith(runGlob({ pattern: 'src\\*.ts' }, env), /^Invalid glob "src\\\\\*\.ts": use '\/' as the path separator, not '\\'\.$/);
-    await rejectsWith(runGlob({ pattern: '*', max_depth: -1 }, env), /^Invalid glob input: "max_depth" must be an integer >= 0/);
-    await rejectsWith(runGlob({ pattern: '*', path: '.env' }, env), /permission denied by policy/);
-    await rejectsWith(runGlob({ pattern: '*', path: 'nope' }, env), /^Path not found: "nope"/);
+    await rejectsWith(answerGlob({ pattern: 'src\\*.ts' }, env), /^Invalid glob "src\\\\\*\.ts": use '\/' as the path separator, not '\\'\.$/);
+    await rejectsWith(answerGlob({ pattern: '*', max_depth: -1 }, env), /^Invalid glob input: "max_depth" must be an integer >= 0/);
+    await rejectsWith(answerGlob({ pattern: '*', path: '.env' }, env), /permission denied by policy/);
+    await rejectsWith(answerGlob({ pattern: '*', path: 'nope' }, env), /^Path not found: "nope"/);
   });
 
   it('lists every workspace folder in folder order', async () => {

@@ -1,5 +1,7 @@
 import * as assert from 'assert';
-import { CancelledError, runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { CancelledError } from '../../../../src/engine/api/errors';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import {
   contentFiles,
   countFiles,
@@ -34,7 +36,7 @@ const AUTH_PY = [
   '',
 ].join('\n');
 
-describe('engine/grep (runGrep + printGrep)', () => {
+describe('engine/grep (answerGrep + printGrep)', () => {
   let fx: Fixture;
   let basic: string;
   let env: SearchEnvironment;
@@ -178,12 +180,12 @@ describe('engine/grep (runGrep + printGrep)', () => {
     });
 
     it('refuses an invalid regex with the reason and the fix', async () => {
-      await rejectsWith(runGrep({ pattern: 'authenticate(' }, env), /^Invalid regular expression "authenticate\(": Unterminated group\. Hint: .*fixed_strings: true/);
+      await rejectsWith(answerGrep({ pattern: 'authenticate(' }, env), /^Invalid regular expression "authenticate\(": Unterminated group\. Hint: .*fixed_strings: true/);
     });
 
     it('refuses invalid input naming the field', async () => {
-      await rejectsWith(runGrep({ pattern: 'x', context: 2 }, env), /^Invalid grep input: unknown field "context"\. Allowed fields: .*context_lines/);
-      await rejectsWith(runGrep({ pattern: 'x', output_mode: 'lines' }, env), /"output_mode" must be one of "content", "files_with_matches", "count"/);
+      await rejectsWith(answerGrep({ pattern: 'x', context: 2 }, env), /^Invalid grep input: unknown field "context"\. Allowed fields: .*context_lines/);
+      await rejectsWith(answerGrep({ pattern: 'x', output_mode: 'lines' }, env), /"output_mode" must be one of "content", "files_with_matches", "count"/);
     });
   });
 
@@ -245,8 +247,8 @@ describe('engine/grep (runGrep + printGrep)', () => {
     });
 
     it('refuses a glob with backslashes, naming the field', async () => {
-      await rejectsWith(runGrep({ pattern: 'HIT', include: 'src\\*.ts' }, treeEnv), /^Invalid include glob "src\\\\\*\.ts": use '\/' as the path separator/);
-      await rejectsWith(runGrep({ pattern: 'HIT', exclude: 'a\\b' }, treeEnv), /^Invalid exclude glob/);
+      await rejectsWith(answerGrep({ pattern: 'HIT', include: 'src\\*.ts' }, treeEnv), /^Invalid include glob "src\\\\\*\.ts": use '\/' as the path separator/);
+      await rejectsWith(answerGrep({ pattern: 'HIT', exclude: 'a\\b' }, treeEnv), /^Invalid exclude glob/);
     });
   });
 
@@ -356,7 +358,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
     });
 
     it('stops when the search is cancelled', async () => {
-      const error = await rejectsWith(runGrep({ pattern: 'hit' }, makeEnv(pages, { isCancelled: () => true })), /^The search was cancelled\.$/);
+      const error = await rejectsWith(answerGrep({ pattern: 'hit' }, makeEnv(pages, { isCancelled: () => true })), /^The search was cancelled\.$/);
       assert.ok(error instanceof CancelledError);
     });
 
@@ -470,7 +472,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
       for (const [path, rule, leadsTo] of cases) {
         const where = leadsTo ? ` (it leads to ${leadsTo})` : '';
         await rejectsWith(
-          runGrep({ pattern: 'TODO', path }, denEnv),
+          answerGrep({ pattern: 'TODO', path }, denEnv),
           new RegExp(`^${re(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`),
         );
       }
@@ -539,10 +541,10 @@ describe('engine/grep (runGrep + printGrep)', () => {
     it('refuses a path outside every folder, naming the resolved path and the folders', async () => {
       const env1 = makeEnv(one);
       const message = re(`resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`);
-      await rejectsWith(runGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
-      await rejectsWith(runGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
-      await rejectsWith(runGrep({ pattern: 'TODO', path: 'link-out' }, env1), new RegExp(`^Path "link-out" ${message}$`));
-      await rejectsWith(runGrep({ pattern: 'TODO', path: 'o-link.txt' }, env1), /^Path "o-link\.txt" resolves to .*\/outside\/o\.txt, which is outside every workspace folder/);
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: 'link-out' }, env1), new RegExp(`^Path "link-out" ${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: 'o-link.txt' }, env1), /^Path "o-link\.txt" resolves to .*\/outside\/o\.txt, which is outside every workspace folder/);
     });
 
     it('searches outside the workspace when allowed (the person confirmed)', async () => {
@@ -553,7 +555,7 @@ describe('engine/grep (runGrep + printGrep)', () => {
 
     it('reports a path that does not exist, with the nearest existing directory and the fix', async () => {
       await rejectsWith(
-        runGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
+        answerGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
         new RegExp(`^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). The nearest existing directory is ${one}/src. Check the path, or omit "path" to search the whole workspace.`)}$`),
       );
     });

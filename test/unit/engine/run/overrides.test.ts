@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { Fixture, makeEnv } from '../../fixture';
 
@@ -22,12 +23,12 @@ describe('unsaved editor text (env.overrides)', function () {
     const env = (extra: Partial<SearchEnvironment> = {}): SearchEnvironment => ({ ...makeEnv(fx.root), ...(withPool ? { pool } : {}), overrides: overrides(), ...extra });
 
     it(`searches the editor's text, not the disk's (${withPool ? 'worker pool' : 'inline reads'})`, async () => {
-      const inEditor = await runGrep({ pattern: 'inEditor|onDisk' }, env());
+      const inEditor = await answerGrep({ pattern: 'inEditor|onDisk' }, env());
       assert.deepStrictEqual(inEditor.files, [
         { file: fx.path('a.ts'), matches: [{ line: 1, text: 'const inEditor = 1;' }] },
         { file: fx.path('b.ts'), matches: [{ line: 1, text: 'const onDisk = 2;' }] },
       ]);
-      const counted = await runGrep({ pattern: 'line', output_mode: 'count', invert_match: true }, env());
+      const counted = await answerGrep({ pattern: 'line', output_mode: 'count', invert_match: true }, env());
       assert.deepStrictEqual(counted.files, [
         { file: fx.path('a.ts'), count: 1 },
         { file: fx.path('b.ts'), count: 1 },
@@ -36,11 +37,11 @@ describe('unsaved editor text (env.overrides)', function () {
     });
 
     it(`an overridden file is still listed and filtered as usual (${withPool ? 'worker pool' : 'inline reads'})`, async () => {
-      const excluded = await runGrep({ pattern: 'inEditor', exclude: 'a.ts' }, env());
+      const excluded = await answerGrep({ pattern: 'inEditor', exclude: 'a.ts' }, env());
       assert.deepStrictEqual(excluded.files, []);
-      const unlisted = await runGrep({ pattern: 'ghost' }, env({ overrides: new Map([[fx.path('not-on-disk.ts'), 'ghost']]) }));
+      const unlisted = await answerGrep({ pattern: 'ghost' }, env({ overrides: new Map([[fx.path('not-on-disk.ts'), 'ghost']]) }));
       assert.deepStrictEqual(unlisted.files, [], 'a path the source does not list is not searched');
-      const tooLarge = await runGrep({ pattern: 'y' }, env({ config: { ...makeEnv(fx.root).config, maxFileSize: 100 }, overrides: new Map([[fx.path('big.ts'), 'y'.repeat(200)]]) }));
+      const tooLarge = await answerGrep({ pattern: 'y' }, env({ config: { ...makeEnv(fx.root).config, maxFileSize: 100 }, overrides: new Map([[fx.path('big.ts'), 'y'.repeat(200)]]) }));
       assert.strictEqual(tooLarge.skipped.too_large, 1, 'unsaved text over grepTools.maxFileSize is skipped as the file would be');
       assert.deepStrictEqual(tooLarge.files, []);
     });
@@ -56,7 +57,7 @@ describe('unsaved editor text (env.overrides)', function () {
         [fx.path('b.ts'), reader(fx.path('b.ts'), Buffer.from([0, 1, 2]))],
         [fx.path('big.ts'), reader(fx.path('big.ts'), undefined)],
       ]);
-      const answer = await runGrep({ pattern: 'fromProvider|onDisk' }, env({ overrides: readers }));
+      const answer = await answerGrep({ pattern: 'fromProvider|onDisk' }, env({ overrides: readers }));
       assert.deepStrictEqual(answer.files, [{ file: fx.path('a.ts'), matches: [{ line: 1, text: 'const fromProvider = 1;' }] }]);
       assert.strictEqual(answer.skipped.binary, 1, 'b.ts: a NUL byte');
       assert.strictEqual(answer.skipped.unreadable, 1, 'big.ts: the reader could not read it');

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { runGrep, type SearchEnvironment } from '../../../../src/engine/run/grep';
+import { type SearchEnvironment } from '../../../../src/engine/run/environment';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
 import { Fixture, makeEnv } from '../../fixture';
@@ -48,7 +49,7 @@ describe('a file swapped for a symlink between listing and reading', () => {
       for (const name of ['b.txt', 'c.txt']) fs.rmSync(fx.path(name), { force: true });
       fx.files({ 'b.txt': 'swap-token b\n', 'c.txt': 'swap-token c\n' });
       const env = swapping({ ...makeEnv(fx.root), ...(withPool ? { pool } : {}) });
-      const report = await runGrep({ pattern: 'swap-token', output_mode: 'files_with_matches' }, env);
+      const report = await answerGrep({ pattern: 'swap-token', output_mode: 'files_with_matches' }, env);
       assert.deepStrictEqual(report.files, [fx.path('a.txt')]);
       assert.strictEqual(report.skipped.outside_workspace, 1, 'b.txt led outside');
       assert.strictEqual(report.skipped.denied, 2, '.env itself, and c.txt that led to it');

@@ -7,7 +7,7 @@
  */
 import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
-import { runGlob } from '../../../../src/engine/run/glob';
+import { answerGlob } from '../../../../src/engine/answer/globAnswer';
 import { Fixture, makeEnv } from '../../fixture';
 
 /** How long the race runs (the unit suite's share; RACE_MS=60000 for a longer one). */
@@ -55,7 +55,7 @@ describe('directories swapped for symlinks while glob walks', function () {
     let listed = 0;
     const leaks: string[] = [];
     while (Date.now() < end) {
-      const report = await runGlob({ pattern: '**' }, env);
+      const report = await answerGlob({ pattern: '**' }, env);
       runs++;
       listed += report.files.length;
       leaks.push(...report.files.filter((file) => file.includes('LEAK-')));

@@ -5,11 +5,7 @@
  * the stable order.
  */
 import * as nodePath from 'path';
-
-export interface MatchedFile {
-  file: string;
-  count: number;
-}
+import type { MatchedFile } from '../run/grepCollector';
 
 const SECONDARY = /(^|[/.\\_-])(tests?|specs?|__tests__|__mocks__|fixtures?)([/.\\_-]|$)|\.d\.[cm]?ts$|\.min\.[cm]?js$|\.map$/i;
 

@@ -1,0 +1,45 @@
+/**
+ * A grep answer: the run's report, and the checks its notes need (diagnostics.ts): an invalid regex's
+ * literal reading, why an empty answer found nothing, the first lines of the files a cut page hides,
+ * and whether the pattern occurs in the files over the size limit. Each check runs the plain search
+ * again, within what is left of the call's time limit.
+ */
+import type { GrepInput } from '../api/types';
+import { GREP_SCHEMA, validate } from '../input/schema';
+import { InvalidPatternError } from '../matcher/matcher';
+import type { SearchEnvironment } from '../run/environment';
+import { runGrep, type GrepProgress, type GrepReport } from '../run/grep';
+import { unlessCancelled } from '../run/stop';
+import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
+
+export interface GrepAnswer extends GrepReport {
+  /** With zero results: what a changed search would find. */
+  diagnostics?: GrepDiagnostics;
+  /** The first matching line of the files a cut page names first. */
+  firstLines?: ReadonlyMap<string, { line: number; text: string }>;
+  /** An empty or cut answer: whether the pattern occurs in the files over the size limit. */
+  largeFilesCheck?: LargeFilesCheck;
+}
+
+/** Runs one grep and its checks; a cancelled one rejects with CancelledError (at once when the environment signals it). */
+export function answerGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
+  return unlessCancelled(searchAndCheck(rawInput, env, progress), env);
+}
+
+async function searchAndCheck(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
+  const deadline = Date.now() + env.config.timeoutSeconds * 1000;
+  const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
+  let report: GrepReport;
+  try {
+    report = await runGrep(input, env, progress);
+  } catch (error) {
+    // An invalid regex that is valid literal text: the error says what the literal finds.
+    throw error instanceof InvalidPatternError ? await explainInvalidPattern(error, input, env, deadline) : error;
+  }
+  return {
+    ...report,
+    diagnostics: await diagnoseGrep(input, report, env, deadline),
+    firstLines: await firstLinesOfHidden(input, report, env, deadline),
+    largeFilesCheck: await checkLargeFiles(input, report, env, deadline),
+  };
+}

@@ -1,0 +1,81 @@
+/** The candidate files of a search once the guard said yes: listed (or streamed) by the file source, filtered by include / exclude, in stable order. */
+import { CancelledError } from '../api/errors';
+import type { Candidate, SkipCounts } from '../api/types';
+import { compileGlob } from '../globset/globs';
+import { checkSearchGlob, type Access } from '../guard/guard';
+import type { SearchBase } from '../guard/roots';
+import type { UntitledDocument } from '../guard/untitled';
+import { filterCandidates, filterStream, includeToGlob, type PrunedEntry } from '../source/fileSource';
+import type { SearchEnvironment } from './environment';
+
+/** Checked before anything is listed or read: an include cannot climb out of the base ('../x', '/etc/*'). */
+function checkFilterGlobs(filter: { include?: string; exclude?: string }): void {
+  if (filter.include !== undefined) checkSearchGlob(filter.include, 'include');
+  if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
+}
+
+/**
+ * The candidate files of a search, in stable order: streamed from the source when it can (the CLI's
+ * walker: searching starts while the walk goes on), else listed, filtered and sorted first.
+ */
+export async function openCandidates(
+  bases: SearchBase[],
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[]; deadline?: { at: number; expired: boolean } },
+  env: SearchEnvironment,
+  skipped: SkipCounts,
+): Promise<Iterable<Candidate>> {
+  checkFilterGlobs(filter);
+  const pruned: PrunedEntry[] = [];
+  const query = {
+    bases,
+    include: includeToGlob(filter.include),
+    includeIgnored: filter.includeIgnored,
+    respectGitignore: env.config.respectGitignore && !filter.includeIgnored,
+    granted: filter.granted,
+    allowed: env.config.allowedPaths,
+    warn: env.warn,
+  };
+  const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, deadline: filter.deadline };
+  if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
+  const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
+  if (env.isCancelled()) throw new CancelledError();
+  return filterCandidates(bases, perBase, candidateFilter, skipped);
+}
+
+/**
+ * The one candidate of a search of an untitled editor: the document, named by its URI and matched by
+ * its name against include and exclude (as a file base's own name is); none when they leave it out.
+ */
+function untitledCandidates(document: UntitledDocument, filter: { include?: string; exclude?: string }): Candidate[] {
+  checkFilterGlobs(filter);
+  const included = filter.include === undefined || compileGlob(filter.include, 'include')(document.name);
+  const excluded = filter.exclude !== undefined && compileGlob(filter.exclude, 'exclude')(document.name);
+  return included && !excluded ? [{ path: document.uri, relative: document.name }] : [];
+}
+
+/** What one search reads, once the guard said yes. */
+export interface SearchTarget {
+  /** The answer's base_path: the bases, or the untitled editor's URI. */
+  basePaths: string[];
+  /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
+  granted: string[];
+  candidates: Iterable<Candidate>;
+  /** Content searched instead of reading a candidate's path (`SearchEnvironment.overrides`). */
+  overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
+}
+
+/** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
+export async function searchTarget(
+  access: Access,
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; deadline?: { at: number; expired: boolean } },
+  env: SearchEnvironment,
+  skipped: SkipCounts,
+): Promise<SearchTarget> {
+  if (access.kind === 'untitled') {
+    const { document } = access;
+    const candidates = untitledCandidates(document, filter);
+    return { basePaths: [document.uri], granted: [], candidates, overrides: new Map(candidates.map((candidate) => [candidate.path, document.text()])) };
+  }
+  const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, overrides: env.overrides };
+}

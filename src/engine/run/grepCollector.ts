@@ -1,0 +1,86 @@
+/**
+ * The sink of a grep (ripgrep's `Sink`): takes each file's outcome in report order and keeps what the
+ * report needs: the page (offset / max_results over lines, counts or files), the totals past the page,
+ * skip counts, the matching files for a cut page's note, and the first files over the size limit.
+ */
+import type { GrepInput, LineResult, OutputMode, SkipCounts } from '../api/types';
+import type { FileOutcome } from '../pool/pool';
+
+export type GrepFileEntry =
+  | { file: string; matches: LineResult[] }
+  | { file: string; count: number }
+  | string;
+
+/** A matching file and its number of matching lines. */
+export interface MatchedFile {
+  file: string;
+  count: number;
+}
+
+/** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
+const MAX_MATCHED_FILES = 10_000;
+const MAX_LARGE_FILES = 20;
+
+export class GrepCollector {
+  readonly files: GrepFileEntry[] = [];
+  /** content: reported lines; count: sum of counts; files_with_matches: matching files. */
+  totalResults = 0;
+  totalMatches = 0;
+  filesSearched = 0;
+  filesMatched = 0;
+  /** Every matching file with its count, in report order (at most MAX_MATCHED_FILES). */
+  readonly matched: MatchedFile[] = [];
+  /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
+  readonly largeFiles: string[] = [];
+
+  constructor(
+    private readonly mode: OutputMode,
+    private readonly offset: number,
+    private readonly limit: number,
+    readonly skipped: SkipCounts,
+    /** Called with each entry as it joins the page (the Command Palette shows results as they come). */
+    private readonly onFile?: (entry: GrepFileEntry) => void,
+  ) {}
+
+  /** Whether the next files' lines can still reach the page (else only their counts matter). */
+  get wantsLines(): boolean {
+    return this.totalResults < this.offset + this.limit;
+  }
+
+  add(file: string, outcome: FileOutcome): void {
+    if (typeof outcome === 'string') {
+      this.skipped[outcome]++;
+      if (outcome === 'too_large' && this.largeFiles.length < MAX_LARGE_FILES) this.largeFiles.push(file);
+      return;
+    }
+    this.filesSearched++;
+    if (outcome === 0 || outcome.count === 0) return;
+    this.filesMatched++;
+    if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count });
+    this.totalMatches += outcome.count;
+    if (this.mode === 'content') {
+      const from = Math.max(0, this.offset - this.totalResults);
+      const to = Math.min(outcome.count, this.offset + this.limit - this.totalResults);
+      if (from < to) this.page({ file, matches: outcome.lines.slice(from, to) });
+      this.totalResults += outcome.count;
+    } else {
+      if (this.totalResults >= this.offset && this.totalResults < this.offset + this.limit) this.page(this.mode === 'count' ? { file, count: outcome.count } : file);
+      this.totalResults++;
+    }
+  }
+
+  /** Results on the page: lines in mode content, else entries. */
+  get returnedResults(): number {
+    return this.mode === 'content' ? this.files.reduce((n, f) => n + (f as { matches: LineResult[] }).matches.length, 0) : this.files.length;
+  }
+
+  private page(entry: GrepFileEntry): void {
+    this.files.push(entry);
+    this.onFile?.(entry);
+  }
+}
+
+/** The page size of a grep: max_results, or the setting's default, never above the cap. */
+export function resultLimit(input: Pick<GrepInput, 'max_results'>, config: { maxResults: number; maxResultsCap: number }): number {
+  return Math.min(input.max_results ?? config.maxResults, config.maxResultsCap);
+}
