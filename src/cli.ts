@@ -16,7 +16,7 @@ import { renderGlob, renderGrep } from './engine/answer/printer';
 import { readFileCapped } from './engine/searcher/reader';
 import { NodeFileSource } from './engine/source/walker';
 import { checkIndexDir, defaultIndexDir } from './engine/index/location';
-import { buildWorkspaceIndex, openWorkspaceIndex } from './engine/index/workspaceIndex';
+import { buildWorkspaceIndex, openWorkspaceIndex } from './engine/run/workspaceIndex';
 
 const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
        node dist/cli.js index [--workspace DIR]... [--index-dir D]

@@ -14,7 +14,7 @@ import { byteBudget } from '../../../../src/engine/answer/budget';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import type { ListingSource } from '../../../../src/engine/index/listing';
-import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/index/workspaceIndex';
+import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/run/workspaceIndex';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { renderGrep } from '../../../../src/engine/answer/printer';

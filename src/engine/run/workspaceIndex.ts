@@ -5,15 +5,15 @@
  */
 import { filterStream } from '../source/fileSource';
 import { CancelledError } from '../api/errors';
-import { authorizeSearch, type SearchEnvironment } from '../run/environment';
+import { authorizeSearch, type SearchEnvironment } from './environment';
 import { InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
-import { refreshIndex, type RefreshResult } from './builder';
-import { ContentIndex } from './contentIndex';
-import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from './listing';
-import type { FileStamp } from './contentIndex';
-import { indexPrejudge, statStamp, type SearchIndex } from './prejudge';
-import { loadIndex, saveIndex, type IndexMeta } from './store';
+import { refreshIndex, type RefreshResult } from '../index/builder';
+import { ContentIndex } from '../index/contentIndex';
+import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
+import type { FileStamp } from '../index/contentIndex';
+import { indexPrejudge, statStamp, type SearchIndex } from '../index/prejudge';
+import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
 
 /**
  * The files a search of every workspace folder (no path, no include, ignored files left out) reads, in
