@@ -4,7 +4,7 @@ import { registerCommands } from './vscode/commands';
 import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/sources/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
 import { readEngineConfig } from './vscode/settings';
-import { GlobTool, GrepTool } from './vscode/tools/tools';
+import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
 import { startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
@@ -19,7 +19,7 @@ export interface GrepToolsApi {
 
 export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const log = vscode.window.createOutputChannel('Grep Tools', { log: true });
-  const tools = { grep: new GrepTool(log), glob: new GlobTool(log) };
+  const tools = { grep: grepTool(log), glob: globTool(log) };
   context.subscriptions.push(
     log,
     vscode.lm.registerTool('grep', tools.grep),

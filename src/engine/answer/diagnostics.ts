@@ -12,12 +12,11 @@
 import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
-import { CancelledError } from '../api/errors';
 import { type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
 import { globRequest } from '../guard/guard';
 import { compileMatcher } from '../matcher/matcher';
-import { InputError } from '../api/errors';
+import { CancelledError, InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';
 import { rankFiles } from './relevance';
 import type { GlobInput, GrepInput } from '../api/types';

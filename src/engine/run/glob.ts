@@ -2,11 +2,11 @@
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, relativeGlobTest } from '../globset/globs';
 import { checkSearchGlob, globRequest } from '../guard/guard';
-import { CancelledError } from '../api/errors';
+import { CancelledError, InputError } from '../api/errors';
+import type { SearchBase } from '../guard/roots';
 import { authorizeSearch, type SearchEnvironment } from './environment';
 import { stopWatch, unlessCancelled } from './stop';
 import type { NameTestSpec } from '../pool/pool';
-import { InputError } from '../api/errors';
 import { GLOB_SCHEMA, validate } from '../input/schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
 import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
@@ -151,76 +151,102 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
   if (mode === 'glob') checkSearchGlob(pattern, 'glob');
   const regex = mode === 'regex' ? compileNameRegex(pattern) : undefined;
-  const glob = mode === 'glob' ? relativeGlobTest(pattern) : undefined;
-  const deadline = started + env.config.timeoutSeconds * 1000;
-  let timedOut = false;
   const offset = input.offset ?? 0;
   // glob lists paths, which are small: its default and cap are 1000 whatever grep's cap is.
   const limit = Math.min(input.max_results ?? 1000, Math.max(env.config.maxResultsCap, 1000));
   const skipped = emptySkips();
   const access = await authorizeSearch(path, env);
   if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
-  const { bases, granted } = access;
 
-  // Which listed names the pattern matches, tested off this thread (the pool), every name at once.
-  type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
-  const namesMatching = (spec: NameTestSpec, local: (name: string) => boolean): NameTest => async (perBase, pruned) => {
-    const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
-    const result = await matchNames(spec, local, names, env, deadline);
-    timedOut ||= result.timedOut;
-    return (relative) => result.matching.has(relative);
+  const lister = new GlobLister(input, access, env, started + env.config.timeoutSeconds * 1000);
+  const patternTest = regex ? lister.namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : lister.globMatching(pattern);
+  const found = await lister.list(mode === 'glob' ? pattern : '**', patternTest, skipped);
+  const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, lister.slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
+  const around = mode === 'glob' ? await aroundGlob(pattern, found.length, lister) : {};
+  const files = ordered.slice(offset, offset + limit);
+  const end = offset + files.length;
+  return {
+    pattern: input.pattern,
+    mode,
+    basePaths: access.bases.map((b) => b.base),
+    files,
+    total: ordered.length,
+    offset,
+    nextOffset: end < ordered.length ? end : undefined,
+    skipped,
+    timedOut: lister.timedOut,
+    elapsedMs: Date.now() - started,
+    ...around,
+    input,
+    mtimes,
   };
-  const patternTest: NameTest = regex ? namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : namesMatching({ nameGlob: pattern }, glob!);
+}
 
-  // Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts).
-  const slices = new TimeSlices();
-  const list = async (sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> => {
+/**
+ * What a glob pattern's answer says beside its files: with no file found and no '/', how many
+ * '**\/pattern' would find; the directories it matches, when it matched no file or lists one level
+ * (its subdirectories). Each listing has its own skip counts: what it passes over was counted already.
+ */
+async function aroundGlob(pattern: string, found: number, lister: GlobLister): Promise<{ deeperMatches?: number; directories?: MatchedDirectory[] }> {
+  const around: { deeperMatches?: number; directories?: MatchedDirectory[] } = {};
+  if (found === 0 && !pattern.includes('/')) {
+    const deeper = `**/${pattern}`;
+    around.deeperMatches = (await lister.list(deeper, lister.globMatching(deeper), emptySkips())).length;
+  }
+  if (!/\*\*\/?$/.test(pattern) && (found === 0 || !pattern.includes('**'))) {
+    const inside = `${pattern.replace(/\/+$/, '')}/**`;
+    around.directories = matchedDirectories(await lister.list(inside, lister.globMatching(inside), emptySkips()), relativeGlobTest(pattern));
+  }
+  return around;
+}
+
+/** Which listed names a pattern matches (base-relative paths), given the listing and what the source pruned. */
+type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
+
+/** Lists the granted bases for one glob call, and tests the names off this thread (the pool), every name at once. */
+class GlobLister {
+  timedOut = false;
+  /** Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts). */
+  readonly slices = new TimeSlices();
+
+  constructor(
+    private readonly input: GlobInput,
+    private readonly access: { bases: SearchBase[]; granted: string[] },
+    private readonly env: SearchEnvironment,
+    private readonly deadline: number,
+  ) {}
+
+  namesMatching(spec: NameTestSpec, local: (name: string) => boolean): NameTest {
+    return async (perBase, pruned) => {
+      const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
+      const result = await matchNames(spec, local, names, this.env, this.deadline);
+      this.timedOut ||= result.timedOut;
+      return (relative) => result.matching.has(relative);
+    };
+  }
+
+  globMatching(glob: string): NameTest {
+    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob));
+  }
+
+  /** The files below the bases that `sourceGlob` lists and `nameTest` matches, within max_depth, filtered as every search is. */
+  async list(sourceGlob: string, nameTest: NameTest, skipped: SkipCounts): Promise<Candidate[]> {
+    const { input, env } = this;
+    const { bases, granted } = this.access;
     const pruned: PrunedEntry[] = [];
-    const perBase = await env.source.list({ bases, include: sourceGlob, includeIgnored: input.include_ignored === true, respectGitignore: env.config.respectGitignore && input.include_ignored !== true, granted, allowed: env.config.allowedPaths, warn: env.warn }, env.config.deniedPaths, pruned, env.isCancelled);
+    const includeIgnored = input.include_ignored === true;
+    const query = { bases, include: sourceGlob, includeIgnored, respectGitignore: env.config.respectGitignore && !includeIgnored, granted, allowed: env.config.allowedPaths, warn: env.warn };
+    const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const matches = await nameTest(perBase, pruned);
     const depth = input.max_depth ?? 0;
     const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
     // Match first, so only files the pattern would have listed count as denied.
     const matching: Candidate[][] = [];
-    for (const files of perBase) matching.push(await filterInSlices(files, (c) => matches(c.relative) && withinDepth(c.relative, false), slices));
+    for (const files of perBase) matching.push(await filterInSlices(files, (c) => matches(c.relative) && withinDepth(c.relative, false), this.slices));
     // A pruned entry counts when the pattern could have listed it, or files inside it (a regex: any).
-    const below = mode === 'glob' ? globMayMatchBelow(sourceGlob, false) : () => true;
+    const below = input.mode === 'regex' ? () => true : globMayMatchBelow(sourceGlob, false);
     const selects = (relative: string, directory: boolean) => withinDepth(relative, directory) && (directory ? below(relative) : matches(relative));
     return filterCandidates(bases, matching, { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, selects }, skipped);
-  };
-  const found = await list(mode === 'glob' ? pattern : '**', patternTest, skipped);
-  const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
-
-  let deeperMatches: number | undefined;
-  if (found.length === 0 && mode === 'glob' && !pattern.includes('/')) {
-    const deeper = `**/${pattern}`;
-    // Its own skip counts: the files it passes over were already counted by the search above.
-    deeperMatches = (await list(deeper, namesMatching({ nameGlob: deeper }, relativeGlobTest(deeper)), emptySkips())).length;
   }
-  // Directories the pattern matches: when it matched no file, or lists one level (its subdirectories).
-  let directories: MatchedDirectory[] | undefined;
-  if (mode === 'glob' && !/\*\*\/?$/.test(pattern) && (found.length === 0 || !pattern.includes('**'))) {
-    const inside = `${pattern.replace(/\/+$/, '')}/**`;
-    directories = matchedDirectories(await list(inside, namesMatching({ nameGlob: inside }, relativeGlobTest(inside)), emptySkips()), glob!);
-  }
-  const files = ordered.slice(offset, offset + limit);
-  const end = offset + files.length;
-  const report: GlobReport = {
-    pattern: input.pattern,
-    mode,
-    basePaths: bases.map((b) => b.base),
-    files,
-    total: ordered.length,
-    offset,
-    nextOffset: end < ordered.length ? end : undefined,
-    skipped,
-    timedOut,
-    elapsedMs: Date.now() - started,
-    deeperMatches,
-    input,
-    directories,
-    mtimes,
-  };
-  return report;
 }

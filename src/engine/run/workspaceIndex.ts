@@ -4,14 +4,12 @@
  * with the listing itself (replayed while fresh).
  */
 import { filterStream } from '../source/fileSource';
-import { CancelledError } from '../api/errors';
 import { authorizeSearch, type SearchEnvironment } from './environment';
-import { InputError } from '../api/errors';
+import { CancelledError, InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from '../index/builder';
-import { ContentIndex } from '../index/contentIndex';
+import { ContentIndex, type FileStamp } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
-import type { FileStamp } from '../index/contentIndex';
 import { indexPrejudge, statStamp, type SearchIndex } from '../index/prejudge';
 import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
 

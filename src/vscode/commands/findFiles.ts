@@ -10,7 +10,7 @@ import { CancelledError } from '../../engine/api/errors';
 import { globRequest } from '../../engine/guard/guard';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
-import { environment } from '../tools/tools';
+import { environment } from '../environment';
 import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, StepAside, type ResourceItem, uriOf } from './shared';
 import { errorText, labelText, plural, quote } from './text';
 

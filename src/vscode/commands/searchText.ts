@@ -13,7 +13,7 @@ import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
 import { grepNotes, printGrep } from '../../engine/answer/printer';
 import type { GrepInput, LineResult } from '../../engine/api/types';
-import { environment } from '../tools/tools';
+import { environment } from '../environment';
 import {
   confirmOutside,
   StepAside,

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { authorizeSearch } from '../../engine/run/environment';
 import { openCandidates } from '../../engine/run/candidates';
 import { emptySkips } from '../../engine/api/types';
-import { environment } from '../tools/tools';
+import { environment } from '../environment';
 
 /** The workspace folders' paths, or undefined when one is not on disk (a virtual folder is not indexed). */
 export function indexedFolders(): string[] | undefined {

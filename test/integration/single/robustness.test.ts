@@ -12,7 +12,7 @@ import { CancelledError } from '../../../src/engine/api/errors';
 import { type SearchEnvironment } from '../../../src/engine/run/environment';
 import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../src/engine/pool/pool';
-import { environment } from '../../../src/vscode/tools/tools';
+import { environment } from '../../../src/vscode/environment';
 import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */

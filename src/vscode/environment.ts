@@ -1,0 +1,33 @@
+/** The engine's view of VS Code for one search: folders, file source, settings, pool, open editors, index. */
+import * as vscode from 'vscode';
+import type { SearchEnvironment } from '../engine/run/environment';
+import { readFileCapped } from '../engine/searcher/reader';
+import { currentIndex } from './index/workspaceIndexer';
+import { sharedPool } from './searchPool';
+import { readEngineConfig } from './settings';
+import { FindFilesSource } from './sources/findFilesSource';
+import { dirtyDocuments, untitledDocuments } from './sources/openDocuments';
+import { residentListings } from './sources/residentListing';
+import { virtualPath } from './sources/virtualFolders';
+
+/** The environment of one search; `allowOutside` when the person confirmed an outside path. */
+export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
+  // Unsaved editors first; the source adds readers of the files it lists in virtual folders.
+  const overrides = new Map<string, string | (() => Promise<Uint8Array | undefined>)>(dirtyDocuments());
+  return {
+    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
+      name: folder.name,
+      path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
+    })),
+    source: new FindFilesSource(token, overrides, residentListings()),
+    config: readEngineConfig(),
+    readFile: readFileCapped,
+    allowOutside,
+    isCancelled: () => token.isCancellationRequested,
+    onCancelled: (listener) => token.onCancellationRequested(listener),
+    pool: sharedPool(),
+    overrides,
+    untitled: untitledDocuments(),
+    index: currentIndex(),
+  };
+}
