@@ -12,21 +12,19 @@ import { virtualPath } from './sources/virtualFolders';
 
 /** The environment of one search; `allowOutside` when the person confirmed an outside path. */
 export function environment(token: vscode.CancellationToken, allowOutside = false): SearchEnvironment {
-  // Unsaved editors first; the source adds readers of the files it lists in virtual folders.
-  const overrides = new Map<string, string | (() => Promise<Uint8Array | undefined>)>(dirtyDocuments());
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
       name: folder.name,
       path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
     })),
-    source: new FindFilesSource(token, overrides, residentListings()),
+    source: new FindFilesSource(token, residentListings()),
     config: readEngineConfig(),
     readFile: readFileCapped,
     allowOutside,
     isCancelled: () => token.isCancellationRequested,
     onCancelled: (listener) => token.onCancellationRequested(listener),
     pool: sharedPool(),
-    overrides,
+    overrides: new Map(dirtyDocuments()),
     untitled: untitledDocuments(),
     index: currentIndex(),
   };

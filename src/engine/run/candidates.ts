@@ -5,7 +5,7 @@ import { compileGlob } from '../globset/globs';
 import { checkSearchGlob, type Access } from '../guard/guard';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
-import { filterCandidates, filterStream, includeToGlob, type PrunedEntry } from '../source/fileSource';
+import { filterCandidates, filterStream, includeToGlob, type FileContent, type PrunedEntry } from '../source/fileSource';
 import type { SearchEnvironment } from './environment';
 
 /** Checked before anything is listed or read: an include cannot climb out of the base ('../x', '/etc/*'). */
@@ -60,8 +60,12 @@ export interface SearchTarget {
   /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
   granted: string[];
   candidates: Iterable<Candidate>;
-  /** Content searched instead of reading a candidate's path (`SearchEnvironment.overrides`). */
-  overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
+  /**
+   * The content searched instead of reading a candidate's path from disk, if any: an open editor's text
+   * (`SearchEnvironment.overrides`, the untitled editor), else the source's reader of a file it listed
+   * on a virtual file system (`FileSource.reader`).
+   */
+  contentOf(path: string): FileContent | undefined;
 }
 
 /** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
@@ -74,8 +78,10 @@ export async function searchTarget(
   if (access.kind === 'untitled') {
     const { document } = access;
     const candidates = untitledCandidates(document, filter);
-    return { basePaths: [document.uri], granted: [], candidates, overrides: new Map(candidates.map((candidate) => [candidate.path, document.text()])) };
+    const texts = new Map(candidates.map((candidate) => [candidate.path, document.text()]));
+    return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
   const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, overrides: env.overrides };
+  const contentOf = (path: string) => env.overrides?.get(path) ?? env.source.reader?.(path);
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf };
 }

@@ -29,11 +29,10 @@ export interface SearchEnvironment {
   pool?: SearchPool;
   /**
    * Content to search instead of reading the file, by absolute path: the text of open editors with
-   * unsaved changes, or a reader of a file on a virtual file system (`workspace.fs`; undefined when it
-   * cannot be read). Such a file is still listed and filtered as usual; only its read is replaced (its
-   * content is then searched in the pool, like any file).
+   * unsaved changes. Such a file is still listed and filtered as usual; only its read is replaced (its
+   * content is then searched in the pool, like any file). It wins over the source's own reader.
    */
-  overrides?: ReadonlyMap<string, string | (() => Promise<Uint8Array | undefined>)>;
+  overrides?: ReadonlyMap<string, string>;
   /**
    * Open untitled editors (never saved): searched, from their text, only when `path` names one
    * (untitled.ts); a search of the workspace or a directory never includes them.

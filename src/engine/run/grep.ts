@@ -11,6 +11,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import { compilePrefilter, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
+import type { FileContent } from '../source/fileSource';
 import { authorizeSearch, type SearchEnvironment } from './environment';
 import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
 import { ReadAhead } from './readAhead';
@@ -139,10 +140,9 @@ interface ScanPlan {
  * time limit passes or the caller cancels: how many were listed, whether it timed out, what the index settled.
  */
 async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment, collector: GrepCollector) {
-  const { overrides } = target;
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(plan.spec);
-  const searchOne = fileSearcher(plan, poolSearch, overrides, env);
+  const searchOne = fileSearcher(plan, poolSearch, env);
   const ahead = new ReadAhead(poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE, BATCH_SIZE, poolSearch && ((files, collect) => poolSearch.batch(files, collect)));
   const indexed = plan.prejudge ? { settled: 0, read: 0 } : undefined;
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
@@ -166,15 +166,16 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
         }
         listed++;
         const { path } = item.value;
-        const known = plan.prejudge && !overrides?.has(path) ? plan.prejudge(path) : undefined;
+        const content = target.contentOf(path);
+        const known = plan.prejudge && content === undefined ? plan.prejudge(path) : undefined;
         if (known !== undefined) {
           ahead.known(path, known);
           indexed!.settled++;
           continue;
         }
         if (indexed) indexed.read++;
-        if (poolSearch && !overrides?.has(path)) ahead.batched(path);
-        else ahead.one(path, searchOne(item.value, ahead.collect));
+        if (poolSearch && content === undefined) ahead.batched(path);
+        else ahead.one(path, searchOne(item.value, content, ahead.collect));
       }
       ahead.flush();
       const chunk = ahead.peek();
@@ -203,12 +204,11 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
  * How one file is searched on its own: an override's content (read here, searched in the pool when
  * there is one, so the time limit can stop the regex) or, without a pool, a file read and searched here.
  */
-function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, overrides: SearchTarget['overrides'], env: SearchEnvironment) {
+function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: SearchEnvironment) {
   const { spec, matcher } = plan;
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
-  return async (candidate: Candidate, collect: boolean): Promise<FileOutcome> => {
+  return async (candidate: Candidate, override: FileContent | undefined, collect: boolean): Promise<FileOutcome> => {
     const options = { ...spec.search, collect: collect && spec.search.collect };
-    const override = overrides?.get(candidate.path);
     if (override !== undefined) {
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';

@@ -8,9 +8,9 @@ import { authorizeSearch, type SearchEnvironment } from './environment';
 import { CancelledError, InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from '../index/builder';
-import { ContentIndex, type FileStamp } from '../index/contentIndex';
+import { ContentIndex } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
-import { indexPrejudge, statStamp, type SearchIndex } from '../index/prejudge';
+import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
 
 /**
@@ -78,10 +78,5 @@ export function openWorkspaceIndex(dir: string, folders: readonly string[], sour
     stored.close();
     return undefined;
   }
-  const stamps = new Map<string, FileStamp | undefined>();
-  const stampOnce = (path: string) => {
-    if (!stamps.has(path)) stamps.set(path, statStamp(path));
-    return stamps.get(path);
-  };
-  return { index: indexPrejudge(stored.index, stampOnce), source: new ListingSource(source, stored.meta.listing), close: stored.close };
+  return { index: currentIndexPrejudge(() => stored.index), source: new ListingSource(source, stored.meta.listing), close: stored.close };
 }

@@ -63,7 +63,15 @@ export interface FileSource {
    * first files while the rest are still being listed.
    */
   stream?(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Iterable<[number, Candidate]>;
+  /**
+   * Optional: how to read a file this source listed when it is not on disk (a virtual file system's
+   * `workspace.fs`), by absolute path; undefined for a file read from disk as usual.
+   */
+  reader?(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined;
 }
+
+/** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */
+export type FileContent = string | (() => Promise<Uint8Array | undefined>);
 
 /** The glob handed to a source for `include` ('*.ts' → '**\/*.ts'). */
 export function includeToGlob(include: string | undefined): string {

@@ -10,8 +10,8 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
-import type { ContentIndex, FileStamp } from '../../engine/index/contentIndex';
-import { indexPrejudge, statStamp, type SearchIndex } from '../../engine/index/prejudge';
+import type { ContentIndex } from '../../engine/index/contentIndex';
+import { currentIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex } from '../../engine/index/store';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { isDenied } from '../sources/residentListing';
@@ -108,11 +108,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   search(): SearchIndex | undefined {
     if (!enabled() || !this.opened) return undefined;
-    const stamps = new Map<string, FileStamp | undefined>();
-    return indexPrejudge(this.opened.index, (path) => {
-      if (!stamps.has(path)) stamps.set(path, statStamp(path));
-      return stamps.get(path);
-    });
+    // A build may finish, and close this index, while the call lists its files: it asks the index open then.
+    return currentIndexPrejudge(() => this.opened?.index);
   }
 
   private schedule(delayMs: number): void {

@@ -31,13 +31,11 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
 export class FindFilesSource implements FileSource {
   private readonly virtual = virtualFolders();
 
-  /**
-   * `contents` receives a reader (workspace.fs) of each file listed in a virtual (non-`file:`) folder,
-   * which the engine then uses instead of reading its path (`SearchEnvironment.overrides`).
-   */
+  /** A reader (workspace.fs) of each file listed in a virtual (non-`file:`) folder, by engine path. */
+  private readonly virtualReaders = new Map<string, string | (() => Promise<Uint8Array | undefined>)>();
+
   constructor(
     private readonly token: vscode.CancellationToken,
-    private readonly contents: Map<string, string | (() => Promise<Uint8Array | undefined>)> = new Map(),
     /** Listings kept between calls; without it every call lists with findFiles. */
     private readonly listings?: ResidentListings,
   ) {}
@@ -54,6 +52,11 @@ export class FindFilesSource implements FileSource {
     } catch {
       return undefined;
     }
+  }
+
+  reader(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined {
+    const reader = this.virtualReaders.get(absolute);
+    return typeof reader === 'function' ? reader : undefined;
   }
 
   async mtime(absolute: string): Promise<number> {
@@ -203,7 +206,7 @@ export class FindFilesSource implements FileSource {
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
       pruned,
-      contents: this.contents,
+      contents: this.virtualReaders,
       isCancelled: () => this.token.isCancellationRequested,
       warn: query.warn,
     });

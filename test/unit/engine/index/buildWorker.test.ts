@@ -10,6 +10,8 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
 import { loadIndex } from '../../../../src/engine/index/store';
+import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
+import { compileMatcher } from '../../../../src/engine/matcher/matcher';
 import { age } from './age';
 
 describe('index: the background build', () => {
@@ -51,6 +53,27 @@ describe('index: the background build', () => {
       assert.strictEqual(fs.statSync(nodePath.join(dir, 'index.bin')).size, done.summary.indexBytes);
     } finally {
       stored.close();
+    }
+  });
+
+  it('a search that began before a rebuild consults the index open when it asks, not the closed one', () => {
+    buildIndex(request(), () => undefined);
+    let opened = loadIndex(dir)!;
+    const search = currentIndexPrejudge(() => opened.index);
+    // The call has begun (listing its files); a rebuild finishes meanwhile and the old index is closed.
+    fs.writeFileSync(paths[5], 'export const rebuilt = 5;\n');
+    age(folder);
+    buildIndex(request(), () => undefined);
+    const old = opened;
+    opened = loadIndex(dir)!;
+    old.close();
+    try {
+      const judge = search.prejudge({ matcher: compileMatcher('rebuilt', {}), invert: false, maxFileSize: 1 << 20 });
+      assert.ok(judge, 'the pattern has trigrams the index can use');
+      assert.strictEqual(judge(paths[5]), undefined, 'the file holding "rebuilt" is read');
+      assert.strictEqual(judge(paths[6]), 0, 'a file without it is settled by the new index');
+    } finally {
+      opened.close();
     }
   });
 

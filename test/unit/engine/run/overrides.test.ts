@@ -2,9 +2,10 @@ import * as assert from 'assert';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
+import type { FileSource } from '../../../../src/engine/source/fileSource';
 import { Fixture, makeEnv } from '../../fixture';
 
-/** env.overrides: the text of open editors with unsaved changes, or a virtual file's reader, is searched instead of the file on disk. */
+/** env.overrides (the text of open editors with unsaved changes) and a source's reader (a virtual file) are searched instead of the file on disk. */
 describe('unsaved editor text (env.overrides)', function () {
   this.timeout(20_000);
   const fx = new Fixture();
@@ -57,7 +58,10 @@ describe('unsaved editor text (env.overrides)', function () {
         [fx.path('b.ts'), reader(fx.path('b.ts'), Buffer.from([0, 1, 2]))],
         [fx.path('big.ts'), reader(fx.path('big.ts'), undefined)],
       ]);
-      const answer = await answerGrep({ pattern: 'fromProvider|onDisk' }, env({ overrides: readers }));
+      const base = makeEnv(fx.root);
+      // The source that listed them reads them (FileSource.reader), as the VS Code source does for a virtual folder.
+      const source: FileSource = Object.assign(Object.create(base.source) as FileSource, { reader: (path: string) => readers.get(path) });
+      const answer = await answerGrep({ pattern: 'fromProvider|onDisk' }, env({ overrides: new Map(), source }));
       assert.deepStrictEqual(answer.files, [{ file: fx.path('a.ts'), matches: [{ line: 1, text: 'const fromProvider = 1;' }] }]);
       assert.strictEqual(answer.skipped.binary, 1, 'b.ts: a NUL byte');
       assert.strictEqual(answer.skipped.unreadable, 1, 'big.ts: the reader could not read it');
