@@ -13,7 +13,7 @@ import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from '../source/audit';
 import type { GlobReport } from '../run/glob';
 import { CancelledError, type GrepReport, type SearchEnvironment } from '../run/grep';
-import { globRequest } from '../guard/guard';
+import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { InputError } from '../input/schema';
 import { clipLine } from '../searcher/searcher';

@@ -2,7 +2,7 @@
 import { diagnoseGlob, type GlobDiagnostics } from '../answer/diagnostics';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, relativeGlobTest } from '../globset/globs';
-import { checkSearchGlob, globRequest } from '../guard/guard';
+import { checkSearchGlob, globRequest } from '../guard/globInput';
 import { authorizeSearch, CancelledError, stopWatch, unlessCancelled, type SearchEnvironment } from './grep';
 import type { NameTestSpec } from '../pool/pool';
 import { GLOB_SCHEMA, InputError, validate } from '../input/schema';

@@ -2,7 +2,9 @@
 import type { EngineConfig } from '../api/config';
 import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from '../answer/diagnostics';
 import { filterCandidates, filterStream, includeToGlob, type FileSource, type PrunedEntry } from '../source/fileSource';
-import { authorize, checkSearchGlob, type Access, type GuardContext, type ReadScope } from '../guard/guard';
+import { authorize, type Access, type GuardContext } from '../guard/guard';
+import { checkSearchGlob } from '../guard/globInput';
+import type { ReadScope } from '../guard/scope';
 import { compileGlob } from '../globset/globs';
 import { compileMatcher, InvalidPatternError } from '../matcher/matcher';
 import type { ReadOutcome } from '../searcher/reader';

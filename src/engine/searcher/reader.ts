@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync, realpathSync } from 'fs';
 import { openedRealPath } from './openedPath';
-import { judgeOpened, type ReadScope } from '../guard/guard';
+import { judgeOpened, type ReadScope } from '../guard/scope';
 
 export type ReadOutcome =
   | { kind: 'bytes'; bytes: Uint8Array }

@@ -10,8 +10,10 @@ import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { deniedDirectoryGlobs, deniedRule } from '../globset/globs';
 import { listDirectory } from './directory';
-import { judgeLink, judgeReal, type ReadScope } from '../guard/guard';
-import { relativePosix, type SearchBase } from '../guard/roots';
+import { judgeLink } from '../guard/links';
+import { relativePosix } from '../guard/paths';
+import type { SearchBase } from '../guard/roots';
+import { judgeReal, type ReadScope } from '../guard/scope';
 import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from '../api/types';
 

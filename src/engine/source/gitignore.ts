@@ -6,7 +6,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import * as nodePath from 'path';
-import type { ReadScope } from '../guard/guard';
+import type { ReadScope } from '../guard/scope';
 import { readIgnoreFile, readIgnoreFileSync, skippedIgnoreNote, type IgnoreFileRead } from './ignoreFile';
 
 export class GitignoreRules {

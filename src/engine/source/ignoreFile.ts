@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
 import * as nodePath from 'path';
-import { judgeReal, type ReadScope } from '../guard/guard';
+import { judgeReal, type ReadScope } from '../guard/scope';
 import { openedRealPath } from '../searcher/openedPath';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */

@@ -11,8 +11,9 @@ import { listDirectorySync, type Listing } from './directory';
 import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
 import { GitignoreStack } from './gitignore';
 import { deniedDirectoryGlobs, globTest } from '../globset/globs';
-import { judgeLink, judgeReal, type ReadScope } from '../guard/guard';
-import { isInside } from '../guard/roots';
+import { judgeLink } from '../guard/links';
+import { isInside } from '../guard/paths';
+import { judgeReal, type ReadScope } from '../guard/scope';
 import type { SearchBase } from '../guard/roots';
 import type { Candidate } from '../api/types';
 

@@ -6,7 +6,7 @@ import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { runGlob, type GlobReport } from '../../engine/run/glob';
 import { CancelledError } from '../../engine/run/grep';
-import { globRequest } from '../../engine/guard/guard';
+import { globRequest } from '../../engine/guard/globInput';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
 import { environment } from '../tools/tools';

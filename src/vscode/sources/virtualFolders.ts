@@ -11,7 +11,8 @@ import type { PrunedEntry } from '../../engine/source/fileSource';
 import { GitignoreRules } from '../../engine/source/gitignore';
 import { deniedRule } from '../../engine/globset/globs';
 import { MAX_IGNORE_FILE_BYTES, skippedIgnoreNote } from '../../engine/source/ignoreFile';
-import { isInside, type SearchBase } from '../../engine/guard/roots';
+import { isInside } from '../../engine/guard/paths';
+import type { SearchBase } from '../../engine/guard/roots';
 import type { Candidate } from '../../engine/api/types';
 
 export interface VirtualFolder {

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { byteBudget } from '../../../src/engine/answer/budget';
 import { runGlob } from '../../../src/engine/run/glob';
 import { runGrep, type SearchEnvironment } from '../../../src/engine/run/grep';
-import { checkSearchGlob } from '../../../src/engine/guard/guard';
+import { checkSearchGlob } from '../../../src/engine/guard/globInput';
 import { prepareMessages } from '../../../src/engine/guard/invocation';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';
