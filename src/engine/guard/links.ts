@@ -6,7 +6,7 @@ import { statSync } from 'fs';
 import { realPathOfSync } from './paths';
 import { judgeReal, type ReadScope } from './scope';
 
-/** What a link leads to: its real path (undefined where the file system cannot tell) and its kind. */
+/** What a link (or any path) leads to: its real path (undefined where the file system cannot tell) and its kind. */
 export interface LinkTarget {
   real: string | undefined;
   directory: boolean;
@@ -19,7 +19,7 @@ export type LinkVerdict =
   | { kind: 'denied'; real: string; directory: boolean }
   | { kind: 'follow'; real: string; directory: boolean; file: boolean };
 
-/** Where a link on disk leads, or undefined when it leads nowhere (dangling, a loop). */
+/** Where a path on disk leads (a link, or any other), or undefined when nowhere (nothing there, dangling, a loop). */
 export function resolveLinkSync(link: string): LinkTarget | undefined {
   const real = realPathOfSync(link);
   if (real === undefined) return undefined;

@@ -198,8 +198,8 @@ export class FindFilesSource implements FileSource {
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
     const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
-      deniedDirs: deniedDirectoryGlobs(denied),
       denied,
+      allowed: query.allowed,
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
