@@ -45,7 +45,10 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
     scope: { granted: [realRoot, ...options.granted], denied: options.denied, allowed: options.allowed },
     // Excluded and holding nothing findFiles listed: not entered, not counted (as the walker does).
     // Whatever holds listed files is checked, even if a glob here would call it excluded.
-    excluded: (fromRoot, _name, relative) => !withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot),
+    excluded: (fromRoot, name, dir) => {
+      const relative = dir.relative ? `${dir.relative}/${name}` : name;
+      return !withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot);
+    },
     followSymlinks: options.followSymlinks !== false,
   });
   const audit: Audit = { base, baseIndex, realRoot, rootOf: relativePosix(base.root, base.base), policy, withFiles, pruned: options.pruned, slices, blocked: new Set(), linked: new Set(['']) };

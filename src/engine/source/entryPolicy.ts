@@ -18,7 +18,7 @@
  * Entries are visited by name (code unit order), so a depth-first walk lists files in path order.
  * No I/O here: the walkers list directories and resolve links, this module decides.
  */
-import { deniedDirectoryGlobs, deniedRule } from '../globset/globs';
+import { deniedDirectoryGlobs, globTest } from '../globset/globs';
 import { linkVerdict, type LinkTarget } from '../guard/links';
 import { isInside } from '../guard/paths';
 import { judgeReal, type ReadScope } from '../guard/scope';
@@ -45,12 +45,12 @@ export interface DirectoryAt {
 export interface EntryRules {
   /** Where links may lead and what a real path may be: the granted roots' real paths and the policy. */
   scope: ReadScope;
-  /** files.exclude / search.exclude (the walker's own rule), by root-relative path, name and base-relative path. */
-  excluded(fromRoot: string, name: string, relative: string): boolean;
+  /** files.exclude / search.exclude (the walker's own rule), by root-relative path and name, in the directory `dir`. */
+  excluded(fromRoot: string, name: string, dir: DirectoryAt): boolean;
   /** false: nothing is reached through a symbolic link (VS Code's `search.followSymlinks`). */
   followSymlinks: boolean;
   /** The .gitignore rules in force (undefined: none applied). */
-  gitignore?: { ignoresEntry(fromRoot: string, isDirectory: boolean): boolean };
+  gitignore?: { ignoresEntry(fromRoot: string, isDirectory: boolean, parentFromRoot: string): boolean };
 }
 
 export type EntryVerdict =
@@ -62,16 +62,38 @@ export type EntryVerdict =
   | { kind: 'directory'; link?: { real: string | undefined } }
   | { kind: 'file' };
 
+const SKIP: EntryVerdict = { kind: 'skip' };
+const RESOLVE: EntryVerdict = { kind: 'resolve' };
+const FILE: EntryVerdict = { kind: 'file' };
+const DIRECTORY: EntryVerdict = { kind: 'directory' };
+
+/** Tests a walked entry by its root-relative path and its name. */
+export type EntryTest = (fromRoot: string, name: string) => boolean;
+
+/**
+ * A glob as a test of walked entries: `**\/name` globs (most exclude and denied directory rules)
+ * compare names; other globs go through minimatch. `nocase`: as the denied rules, regardless of case.
+ */
+export function entryTest(glob: string, nocase: boolean): EntryTest {
+  const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
+  if (byName) {
+    const name = nocase ? byName[1].toLowerCase() : byName[1];
+    return nocase ? (_path, entry) => entry.toLowerCase() === name : (_path, entry) => entry === name;
+  }
+  const test = globTest(glob, nocase);
+  return (fromRoot) => test(fromRoot);
+}
+
 /** Code unit order of names: a depth-first walk in this order lists files in comparePaths order. */
 export function byName(a: DirEntry, b: DirEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 export class EntryPolicy {
-  private readonly deniedDirs: string[];
+  private readonly deniedDirs: EntryTest[];
 
   constructor(private readonly rules: EntryRules) {
-    this.deniedDirs = deniedDirectoryGlobs(rules.scope.denied);
+    this.deniedDirs = deniedDirectoryGlobs(rules.scope.denied).map((glob) => entryTest(glob, true));
   }
 
   /** The real path of a listed directory when it is not where its name says (`expected`), else undefined. */
@@ -87,31 +109,31 @@ export class EntryPolicy {
   /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */
   judge(dir: DirectoryAt, entry: DirEntry): EntryVerdict {
     const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
-    if (deniedRule(fromRoot, this.deniedDirs) !== undefined) return { kind: 'prune', reason: 'denied', directory: entry.kind === 'directory' || entry.kind === 'link' };
-    if (this.rules.excluded(fromRoot, entry.name, dir.relative ? `${dir.relative}/${entry.name}` : entry.name)) return { kind: 'skip' };
-    if (entry.kind === 'link') return this.rules.followSymlinks ? { kind: 'resolve' } : { kind: 'skip' };
+    if (this.deniedDirs.some((test) => test(fromRoot, entry.name))) return { kind: 'prune', reason: 'denied', directory: entry.kind === 'directory' || entry.kind === 'link' };
+    if (this.rules.excluded(fromRoot, entry.name, dir)) return SKIP;
+    if (entry.kind === 'link') return this.rules.followSymlinks ? RESOLVE : SKIP;
     const directory = entry.kind === 'directory';
     if (dir.real !== undefined) {
       const verdict = judgeReal(`${dir.real}/${entry.name}`, this.rules.scope, directory);
       if (verdict) return { kind: 'prune', reason: verdict, directory };
     }
-    return this.place(fromRoot, directory, entry.kind === 'file', undefined);
+    return this.place(dir, fromRoot, directory, entry.kind === 'file', undefined);
   }
 
   /** Steps 3-5 for a link `judge` asked to resolve: `target` is where it leads (undefined: nowhere). */
   afterLink(dir: DirectoryAt, entry: DirEntry, target: LinkTarget | undefined): EntryVerdict {
     const path = `${dir.path}/${entry.name}`;
     const link = linkVerdict(target, this.rules.scope, path);
-    if (link.kind === 'dangling') return { kind: 'skip' };
+    if (link.kind === 'dangling') return SKIP;
     if (link.kind !== 'follow') return { kind: 'prune', reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory };
     const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
-    return this.place(fromRoot, link.directory, link.file, { real: target?.real });
+    return this.place(dir, fromRoot, link.directory, link.file, { real: target?.real });
   }
 
-  private place(fromRoot: string, directory: boolean, file: boolean, link: { real: string | undefined } | undefined): EntryVerdict {
-    if (this.rules.gitignore?.ignoresEntry(fromRoot, directory)) return { kind: 'skip' };
-    if (directory) return link ? { kind: 'directory', link } : { kind: 'directory' };
-    return file ? { kind: 'file' } : { kind: 'skip' };
+  private place(dir: DirectoryAt, fromRoot: string, directory: boolean, file: boolean, link: { real: string | undefined } | undefined): EntryVerdict {
+    if (this.rules.gitignore?.ignoresEntry(fromRoot, directory, dir.fromRoot)) return SKIP;
+    if (directory) return link ? { kind: 'directory', link } : DIRECTORY;
+    return file ? FILE : SKIP;
   }
 }
 

@@ -71,10 +71,11 @@ export class GitignoreRules {
 
   /**
    * Whether `relative` (a '/'-separated path below the root) is ignored by the rules of its own
-   * directories, assuming none of its parent directories is ignored.
+   * directories, assuming none of its parent directories is ignored. `parent`: its directory, when the
+   * caller knows it.
    */
-  ignoresEntry(relative: string, isDirectory: boolean): boolean {
-    const chain = this.chain(parentOf(relative));
+  ignoresEntry(relative: string, isDirectory: boolean, parent = parentOf(relative)): boolean {
+    const chain = this.chain(parent);
     for (let i = chain.length - 1; i >= 0; i--) {
       const result = chain[i].rules.test(relative.slice(chain[i].prefix) + (isDirectory ? '/' : ''));
       if (result.ignored) return true;

@@ -56,8 +56,8 @@ export interface TreeWalk {
   onDirectory?(absolute: string): void;
 }
 
-/** A request of the walk to its driver, or a file it found. */
-type Step = { op: 'list'; path: string; follow: boolean } | { op: 'link'; path: string } | { op: 'ignore'; dir: string } | { op: 'file'; candidate: Candidate };
+/** A request of the walk to its driver, or a file it found (no `op`). */
+type Step = { op: 'list'; path: string; follow: boolean } | { op: 'link'; path: string } | { op: 'ignore'; dir: string } | (Candidate & { op?: undefined });
 type Reply = DirectoryListing | LinkTarget | IgnoreFileRead | undefined;
 
 interface Walk extends TreeWalk {
@@ -121,16 +121,15 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
   for (const entry of entries) {
     let verdict: EntryVerdict = w.policy.judge(dir, entry);
     if (verdict.kind === 'resolve') verdict = w.policy.afterLink(dir, entry, (yield { op: 'link', path: `${at.path}/${entry.name}` }) as LinkTarget | undefined);
-    const child = childOf(at, entry.name);
     if (verdict.kind === 'prune') {
-      w.pruned.push({ base: w.baseIndex, relative: child.relative, reason: verdict.reason, directory: verdict.directory });
+      w.pruned.push({ base: w.baseIndex, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name, reason: verdict.reason, directory: verdict.directory });
     } else if (verdict.kind === 'file') {
-      yield { op: 'file', candidate: { path: child.path, relative: child.relative } };
+      yield { path: `${at.path}/${entry.name}`, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name };
     } else if (verdict.kind === 'directory') {
       if (!verdict.link) {
-        yield* walkDirectory(w, child, false);
+        yield* walkDirectory(w, childOf(at, entry.name), false);
       } else if (w.loops.enter(at.path, verdict.link.real)) {
-        yield* walkDirectory(w, child, true);
+        yield* walkDirectory(w, childOf(at, entry.name), true);
         w.loops.leave(verdict.link.real);
       }
     }
@@ -153,7 +152,7 @@ export function* walkTreeSync(reader: SyncDirectoryReader, walk: TreeWalk): Gene
   for (let step = steps.next(); !step.done; step = steps.next(reply)) {
     const s = step.value;
     reply = undefined;
-    if (s.op === 'file') yield s.candidate;
+    if (s.op === undefined) yield s;
     else if (s.op === 'link') reply = reader.resolve(s.path);
     else if (s.op === 'ignore') reply = reader.ignoreFile(s.dir, scope);
     else {
@@ -177,7 +176,7 @@ export async function walkTree(reader: DirectoryReader, walk: TreeWalk): Promise
   for (let step = steps.next(); !step.done; step = steps.next(reply)) {
     const s = step.value;
     reply = undefined;
-    if (s.op === 'file') files.push(s.candidate);
+    if (s.op === undefined) files.push(s);
     else if (s.op === 'link') reply = await reader.resolve(s.path);
     else if (s.op === 'ignore') reply = await reader.ignoreFile(s.dir, scope);
     else reply = await reader.list(s.path, s.follow).catch(() => undefined);

@@ -9,8 +9,8 @@ import { DEFAULT_EXCLUDES } from '../api/config';
 import { direntEntry, listDirectorySync } from './directory';
 import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
 import { readIgnoreFileSync } from './ignoreFile';
+import { entryTest } from './entryPolicy';
 import { walkTreeSync, type SyncDirectoryReader } from './treeWalk';
-import { globTest } from '../globset/globs';
 import { resolveLinkSync } from '../guard/links';
 import { realPathOfSync } from '../guard/paths';
 import type { SearchBase } from '../guard/roots';
@@ -75,17 +75,3 @@ const nodeReader: SyncDirectoryReader = {
   resolve: resolveLinkSync,
   ignoreFile: readIgnoreFileSync,
 };
-
-/** Tests a walked entry by its root-relative path and its name. */
-type EntryTest = (fromRoot: string, name: string) => boolean;
-
-/** `**\/name` globs (most exclude rules) compare names; other globs go through minimatch. */
-function entryTest(glob: string, nocase: boolean): EntryTest {
-  const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
-  if (byName) {
-    const name = nocase ? byName[1].toLowerCase() : byName[1];
-    return nocase ? (_path, entry) => entry.toLowerCase() === name : (_path, entry) => entry === name;
-  }
-  const test = globTest(glob, nocase);
-  return (fromRoot) => test(fromRoot);
-}
