@@ -1,7 +1,7 @@
 /** Reads the `grepTools.*` settings afresh for each search, so a change applies without a reload. */
 import * as vscode from 'vscode';
 import { DEFAULT_CONFIG, type EngineConfig } from '../engine/api/config';
-import { mergePolicy } from '../engine/guard/guard';
+import { mergePolicy } from '../engine/guard/policy';
 
 function integer(section: vscode.WorkspaceConfiguration, key: keyof EngineConfig, minimum: number): number {
   const value = section.get<unknown>(key);

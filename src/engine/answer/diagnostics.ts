@@ -14,7 +14,7 @@ import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
 import { type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
-import { globRequest } from '../guard/guard';
+import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { CancelledError, InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';

@@ -3,7 +3,8 @@
  * outside every workspace folder the confirmation VS Code shows. Built from the guard's decision, with
  * stats and symlink resolution only: nothing is opened, listed or searched here.
  */
-import { decide, globRequest, type Decision, type GuardContext } from './guard';
+import { globRequest } from './globInput';
+import { decide, type Decision, type GuardContext } from './guard';
 
 export type ToolName = 'grep' | 'glob';
 

@@ -6,7 +6,8 @@
  */
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
-import { isInside, type WorkspaceFolder } from './roots';
+import { innermost, isInside, realPathOf } from './paths';
+import type { WorkspaceFolder } from './roots';
 
 export interface PathHintContext {
   folders: readonly WorkspaceFolder[];
@@ -56,23 +57,17 @@ export function closestName(wanted: string, names: readonly string[]): string | 
 
 /** The innermost workspace folder holding `absolute`, lexically. */
 function folderOf(absolute: string, folders: readonly WorkspaceFolder[]): WorkspaceFolder | undefined {
-  let best: WorkspaceFolder | undefined;
-  for (const folder of folders) if (isInside(absolute, folder.path) && (!best || folder.path.length > best.path.length)) best = folder;
-  return best;
-}
-
-async function realpathOr(path: string): Promise<string | undefined> {
-  return fs.realpath(path).catch(() => undefined);
+  return folders[innermost(absolute, folders.map((folder) => folder.path))];
 }
 
 /** Whether `dir` may be listed for a hint: inside a workspace folder where it really is, and not hidden. */
 async function listable(dir: string, ctx: PathHintContext): Promise<WorkspaceFolder | undefined> {
   const folder = folderOf(dir, ctx.folders);
   if (!folder || ctx.hidden(dir, folder.path)) return undefined;
-  const real = await realpathOr(dir);
+  const real = await realPathOf(dir);
   if (real === undefined) return undefined;
   for (const candidate of ctx.folders) {
-    const realFolder = await realpathOr(candidate.path);
+    const realFolder = await realPathOf(candidate.path);
     if (realFolder !== undefined && isInside(real, realFolder) && !ctx.hidden(nodePath.join(candidate.path, nodePath.relative(realFolder, real)), candidate.path)) return folder;
   }
   return undefined;

@@ -4,6 +4,7 @@
  */
 import * as nodePath from 'path';
 import { InputError } from '../api/errors';
+import { innermost } from './paths';
 
 export interface WorkspaceFolder {
   name: string;
@@ -20,31 +21,13 @@ export interface SearchBase {
   folderIndex: number;
 }
 
-/**
- * `absolute` relative to the directory `dir`, with '/' separators ('' for `dir` itself): a prefix cut
- * when it lies below `dir` (fast enough for every file of a long listing), else path.relative.
- */
-export function relativePosix(dir: string, absolute: string): string {
-  const prefix = dir.endsWith(nodePath.sep) ? dir : `${dir}${nodePath.sep}`;
-  const relative = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : nodePath.relative(dir, absolute);
-  return nodePath.sep === '/' ? relative : relative.split(nodePath.sep).join('/');
-}
-
-export function isInside(child: string, parent: string): boolean {
-  const relative = nodePath.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative));
-}
-
 function normalise(path: string): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return nodePath.resolve(trimmed);
 }
 
 function containing(absolute: string, folders: readonly WorkspaceFolder[]): SearchBase {
-  let best = -1;
-  folders.forEach((folder, index) => {
-    if (isInside(absolute, folder.path) && (best === -1 || folder.path.length > folders[best].path.length)) best = index;
-  });
+  const best = innermost(absolute, folders.map((folder) => folder.path));
   return best === -1
     ? { root: absolute, base: absolute, folderIndex: -1 }
     : { root: folders[best].path, base: absolute, folderIndex: best };

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { homedir } from 'os';
 import * as nodePath from 'path';
 import { InputError } from '../api/errors';
-import { isInside } from '../guard/roots';
+import { isInside } from '../guard/paths';
 
 /** The user's cache directory: XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%, else ~/.cache. */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {

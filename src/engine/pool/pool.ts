@@ -10,7 +10,7 @@
 import { availableParallelism } from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
-import type { ReadScope } from '../guard/guard';
+import type { ReadScope } from '../guard/scope';
 import type { MatcherOptions } from '../matcher/matcher';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
 

@@ -2,7 +2,8 @@
 import { CancelledError } from '../api/errors';
 import type { Candidate, SkipCounts } from '../api/types';
 import { compileGlob } from '../globset/globs';
-import { checkSearchGlob, type Access } from '../guard/guard';
+import type { Access } from '../guard/guard';
+import { checkSearchGlob } from '../guard/globInput';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
 import { filterCandidates, filterStream, includeToGlob, type FileContent, type PrunedEntry } from '../source/fileSource';

@@ -1,7 +1,8 @@
 /** The environment a search runs in (the file source, settings, reader, pool, index, open editors), and what the guard asks of it. */
 import type { EngineConfig } from '../api/config';
 import type { FileSource } from '../source/fileSource';
-import { authorize, type Access, type GuardContext, type ReadScope } from '../guard/guard';
+import { authorize, type Access, type GuardContext } from '../guard/guard';
+import type { ReadScope } from '../guard/scope';
 import type { SearchBase, WorkspaceFolder } from '../guard/roots';
 import type { ReadOutcome } from '../searcher/reader';
 import type { SearchPool } from '../pool/pool';

@@ -1,7 +1,7 @@
 /** The glob tool's engine: validated input → files below the base whose relative path matches. */
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, relativeGlobTest } from '../globset/globs';
-import { checkSearchGlob, globRequest } from '../guard/guard';
+import { checkSearchGlob, globRequest } from '../guard/globInput';
 import { CancelledError, InputError } from '../api/errors';
 import type { SearchBase } from '../guard/roots';
 import { authorizeSearch, type SearchEnvironment } from './environment';

@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync, realpathSync } from 'fs';
 import { openedRealPath } from './openedPath';
-import { judgeOpened, type ReadScope } from '../guard/guard';
+import { judgeOpened, type ReadScope } from '../guard/scope';
 
 export type ReadOutcome =
   | { kind: 'bytes'; bytes: Uint8Array }
@@ -24,6 +24,54 @@ function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): R
   return verdict === undefined ? undefined : { kind: verdict };
 }
 
+/**
+ * What the first read of a file asks for: most source files fit, and need no fstat (a read that comes
+ * back short is followed by one that returns 0, the end of the file).
+ */
+const FIRST_READ = 64 * 1024;
+
+/** An I/O step of the capped read, which the sync and the async driver perform on the open file. */
+type Step = { op: 'read'; into: Buffer; offset: number; length: number } | { op: 'stat' };
+type Reply = number | { isFile: boolean; size: number };
+
+/**
+ * The one capped read, as steps: a first read of FIRST_READ bytes (at most the cap + 1), a second one
+ * that confirms the end of a short file; only a file that fills the first read (its size decides), or
+ * reads as empty (a FIFO also does), is fstat'ed. `buffer(size)` may lend a reusable buffer of at
+ * least `size` bytes.
+ */
+function* cappedRead(maxSize: number, buffer: (size: number) => Buffer): Generator<Step, ReadOutcome, Reply> {
+  const first = Math.min(FIRST_READ, maxSize + 1);
+  let bytes = buffer(first);
+  const readAt = (filled: number, length: number): Step => ({ op: 'read', into: bytes, offset: filled, length });
+  let filled = (yield readAt(0, first)) as number;
+  if (filled > 0 && filled < first) {
+    // Short: the end of the file, which the next read confirms (or, rarely, more bytes came).
+    const more = (yield readAt(filled, first - filled)) as number;
+    if (more === 0) return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
+    filled += more;
+  }
+  const stat = (yield { op: 'stat' }) as { isFile: boolean; size: number };
+  if (!stat.isFile) return { kind: 'unreadable', reason: 'not a regular file' };
+  if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
+  if (stat.size > bytes.length) {
+    const whole = buffer(stat.size);
+    if (whole !== bytes) bytes.copy(whole, 0, 0, filled);
+    bytes = whole;
+  }
+  while (filled < stat.size) {
+    const read = (yield readAt(filled, stat.size - filled)) as number;
+    if (read === 0) break;
+    filled += read;
+  }
+  return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
+}
+
+function unreadable(error: unknown): ReadOutcome {
+  return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+}
+
+/** Reads a file without holding the caller's thread (the extension host, the CLI's calling thread). */
 export async function readFileCapped(path: string, maxSize: number, scope?: ReadScope): Promise<ReadOutcome> {
   let handle: fs.FileHandle | undefined;
   try {
@@ -31,35 +79,29 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
     handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const refused = refuseOpened(handle.fd, path, scope);
     if (refused) return refused;
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
-    if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
-    const bytes = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < stat.size) {
-      const { bytesRead } = await handle.read(bytes, filled, stat.size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
+    const steps = cappedRead(maxSize, Buffer.allocUnsafe);
+    let reply: Reply = 0;
+    for (let step = steps.next(); ; step = steps.next(reply)) {
+      if (step.done) return step.value;
+      const s = step.value;
+      if (s.op === 'stat') {
+        const stat = await handle.stat();
+        reply = { isFile: stat.isFile(), size: stat.size };
+      } else {
+        reply = (await handle.read(s.into, s.offset, s.length, s.offset)).bytesRead;
+      }
     }
-    return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
   } catch (error) {
-    return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+    return unreadable(error);
   } finally {
     await handle?.close();
   }
 }
 
 /**
- * What the first read of a file asks for: most source files fit, and need no fstat (a read that comes
- * back short is followed by one that returns 0, the end of the file).
- */
-const FIRST_READ = 64 * 1024;
-
-/**
  * The same, synchronously: what a search worker uses (it has nothing else to do while it reads).
  * `buffer(size)` may lend a reusable buffer of at least `size` bytes; the bytes returned are then only
- * valid until the next read. A file that fits the first read is not fstat'ed: only one that fills it
- * (its size decides), or reads as empty (a FIFO also does), is.
+ * valid until the next read.
  */
 export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe, scope?: ReadScope): ReadOutcome {
   let fd: number | undefined;
@@ -67,31 +109,20 @@ export function readFileCappedSync(path: string, maxSize: number, buffer: (size:
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const refused = refuseOpened(fd, path, scope);
     if (refused) return refused;
-    const first = Math.min(FIRST_READ, maxSize + 1);
-    let bytes = buffer(first);
-    let filled = readSync(fd, bytes, 0, first, 0);
-    if (filled > 0 && filled < first) {
-      // Short: the end of the file, which the next read confirms (or, rarely, more bytes came).
-      const more = readSync(fd, bytes, filled, first - filled, filled);
-      if (more === 0) return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
-      filled += more;
+    const steps = cappedRead(maxSize, buffer);
+    let reply: Reply = 0;
+    for (let step = steps.next(); ; step = steps.next(reply)) {
+      if (step.done) return step.value;
+      const s = step.value;
+      if (s.op === 'stat') {
+        const stat = fstatSync(fd);
+        reply = { isFile: stat.isFile(), size: stat.size };
+      } else {
+        reply = readSync(fd, s.into, s.offset, s.length, s.offset);
+      }
     }
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: 'unreadable', reason: 'not a regular file' };
-    if (stat.size > maxSize) return { kind: 'too_large', size: stat.size };
-    if (stat.size > bytes.length) {
-      const whole = buffer(stat.size);
-      if (whole !== bytes) bytes.copy(whole, 0, 0, filled);
-      bytes = whole;
-    }
-    while (filled < stat.size) {
-      const read = readSync(fd, bytes, filled, stat.size - filled, filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return { kind: 'bytes', bytes: bytes.subarray(0, filled) };
   } catch (error) {
-    return { kind: 'unreadable', reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+    return unreadable(error);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -5,13 +5,13 @@
  * same directories, so both sources count the same. Reads only the directories that hold listed files
  * (never a denied or excluded one, never one behind a refused link) and opens no file.
  */
-import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
-import { deniedDirectoryGlobs, deniedRule } from '../globset/globs';
-import { listDirectory } from './directory';
-import { judgeLink, judgeReal, type ReadScope } from '../guard/guard';
-import { relativePosix, type SearchBase } from '../guard/roots';
+import { direntEntry, listDirectory } from './directory';
+import { EntryPolicy, type DirectoryAt } from './entryPolicy';
+import { resolveLinkSync } from '../guard/links';
+import { realPathOf, relativePosix } from '../guard/paths';
+import type { SearchBase } from '../guard/roots';
 import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from '../api/types';
 
@@ -31,9 +31,6 @@ export interface AuditOptions {
 /** The files of one directory base that may be read, after checking every directory on their way. */
 export async function auditListing(base: SearchBase, baseIndex: number, files: readonly Candidate[], options: AuditOptions): Promise<Candidate[]> {
   if (files.length === 0) return [];
-  const realRoot = await fs.realpath(base.root).catch(() => base.root);
-  const scope: ReadScope = { granted: [realRoot, ...options.granted], denied: options.denied, allowed: options.allowed };
-  const deniedDirs = deniedDirectoryGlobs(options.denied);
   // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
   const slices = new TimeSlices();
   const listed = new Set<string>();
@@ -43,87 +40,87 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
     for (let dir = parentOf(file.relative); dir !== '' && !withFiles.has(dir); dir = parentOf(dir)) withFiles.add(dir);
     if (slices.due()) await slices.pause();
   }
-  const blocked = new Set<string>();
-  const rootOf = relativePosix(base.root, base.base);
-  // Directories reached through a followed link: opened following it (any other is opened without).
-  const linked = new Set<string>(['']);
-  let level = [''];
-  while (level.length > 0) {
-    const next: string[] = [];
-    // A level's directories are read at once; their entries are then gone through a slice at a time
-    // (the reads complete together, and handling each in its callback would run them back to back).
-    const listings = await Promise.all(
-      level.map(async (dir) => ({ dir, listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, linked.has(dir)).catch(() => undefined) })),
-    );
-    for (const { dir, listing } of listings) {
-      if (listing === undefined) {
-        options.pruned.push({ base: baseIndex, relative: dir, reason: 'unreadable', directory: true });
-        blocked.add(dir);
-        continue;
-      }
-      // Judged where it really is when that is not where its name says (through a link, or swapped for one).
-      const dirFromRoot = rootOf && dir ? `${rootOf}/${dir}` : rootOf || dir;
-      const realDir = listing.real === (dirFromRoot ? nodePath.join(realRoot, dirFromRoot) : realRoot) ? undefined : listing.real;
-      const refused = realDir === undefined ? undefined : judgeReal(realDir, scope, true);
-      if (refused) {
-        options.pruned.push({ base: baseIndex, relative: dir, reason: refused, directory: true });
-        blocked.add(dir);
-        continue;
-      }
-      for (const entry of listing.entries) {
-        if (slices.due()) await slices.pause();
-        const relative = dir ? `${dir}/${entry.name}` : entry.name;
-        const fromRoot = rootOf ? `${rootOf}/${relative}` : relative;
-        // The walker's order: denied directories, then excludes, then where a symlink leads.
-        if (deniedRule(fromRoot, deniedDirs) !== undefined) {
-          options.pruned.push({ base: baseIndex, relative, reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() });
-          blocked.add(relative);
-          continue;
-        }
-        // Excluded and holding nothing findFiles listed: not entered, not counted (as the walker does).
-        // Whatever holds listed files is checked, even if a glob here would call it excluded.
-        if (!withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot)) continue;
-        let isDirectory = entry.isDirectory();
-        if (entry.isSymbolicLink()) {
-          if (options.followSymlinks === false) {
-            blocked.add(relative);
-            continue;
-          }
-          const link = judgeLink(nodePath.join(base.base, relative), scope);
-          if (link.kind === 'dangling') {
-            blocked.add(relative);
-            continue;
-          }
-          if (link.kind !== 'follow') {
-            options.pruned.push({ base: baseIndex, relative, reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory });
-            blocked.add(relative);
-            continue;
-          }
-          isDirectory = link.directory;
-          linked.add(relative);
-        } else if (realDir !== undefined) {
-          // Below a link: the entry's real path decides (awsdir -> .aws: awsdir/credentials is .aws/credentials).
-          const verdict = judgeReal(`${realDir}/${entry.name}`, scope, isDirectory);
-          if (verdict) {
-            options.pruned.push({ base: baseIndex, relative, reason: verdict, directory: isDirectory });
-            blocked.add(relative);
-            continue;
-          }
-        }
-        if (isDirectory && withFiles.has(relative)) next.push(relative);
-      }
-    }
-    level = next;
-  }
-  if (blocked.size === 0) return [...files];
+  const realRoot = await realPathOf(base.root, base.root);
+  const policy = new EntryPolicy({
+    scope: { granted: [realRoot, ...options.granted], denied: options.denied, allowed: options.allowed },
+    // Excluded and holding nothing findFiles listed: not entered, not counted (as the walker does).
+    // Whatever holds listed files is checked, even if a glob here would call it excluded.
+    excluded: (fromRoot, name, dir) => {
+      const relative = dir.relative ? `${dir.relative}/${name}` : name;
+      return !withFiles.has(relative) && !listed.has(relative) && options.excluded(fromRoot);
+    },
+    followSymlinks: options.followSymlinks !== false,
+  });
+  const audit: Audit = { base, baseIndex, realRoot, rootOf: relativePosix(base.root, base.base), policy, withFiles, pruned: options.pruned, slices, blocked: new Set(), linked: new Set(['']) };
+  for (let level = ['']; level.length > 0; ) level = await auditLevel(audit, level);
+  if (audit.blocked.size === 0) return [...files];
   return filterInSlices(
     files,
     (file) => {
-      for (let path = file.relative; path !== ''; path = parentOf(path)) if (blocked.has(path)) return false;
+      for (let path = file.relative; path !== ''; path = parentOf(path)) if (audit.blocked.has(path)) return false;
       return true;
     },
     slices,
   );
+}
+
+interface Audit {
+  base: SearchBase;
+  baseIndex: number;
+  realRoot: string;
+  /** The base's path from its root. */
+  rootOf: string;
+  policy: EntryPolicy;
+  /** Directories (base-relative) holding listed files, and their parents. */
+  withFiles: ReadonlySet<string>;
+  pruned: PrunedEntry[];
+  slices: TimeSlices;
+  /** Base-relative paths nothing below which may be read. */
+  blocked: Set<string>;
+  /** Directories reached through a followed link: opened following it (any other is opened without). */
+  linked: Set<string>;
+}
+
+/** Checks the directories of one level (base-relative) and returns those of the next that hold listed files. */
+async function auditLevel(audit: Audit, level: readonly string[]): Promise<string[]> {
+  const { base, baseIndex, policy } = audit;
+  const next: string[] = [];
+  // A level's directories are read at once; their entries are then gone through a slice at a time
+  // (the reads complete together, and handling each in its callback would run them back to back).
+  const listings = await Promise.all(
+    level.map(async (dir) => ({ dir, listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, audit.linked.has(dir)).catch(() => undefined) })),
+  );
+  for (const { dir, listing } of listings) {
+    const block = (relative: string, reason: PrunedEntry['reason'] | undefined, directory: boolean) => {
+      if (reason) audit.pruned.push({ base: baseIndex, relative, reason, directory });
+      audit.blocked.add(relative);
+    };
+    if (listing === undefined) {
+      block(dir, 'unreadable', true);
+      continue;
+    }
+    const fromRoot = audit.rootOf && dir ? `${audit.rootOf}/${dir}` : audit.rootOf || dir;
+    const at: DirectoryAt = { path: dir ? `${base.base}/${dir}` : base.base, relative: dir, fromRoot, real: EntryPolicy.realIfMoved(listing.real, fromRoot ? nodePath.join(audit.realRoot, fromRoot) : audit.realRoot) };
+    const refused = policy.refusesDirectory(at.real);
+    if (refused) {
+      block(dir, refused, true);
+      continue;
+    }
+    for (const dirent of listing.entries) {
+      if (audit.slices.due()) await audit.slices.pause();
+      const entry = direntEntry(dirent);
+      const relative = dir ? `${dir}/${entry.name}` : entry.name;
+      let verdict = policy.judge(at, entry);
+      if (verdict.kind === 'resolve') verdict = policy.afterLink(at, entry, resolveLinkSync(`${at.path}/${entry.name}`));
+      if (verdict.kind === 'prune') block(relative, verdict.reason, verdict.directory);
+      else if (verdict.kind === 'skip' && entry.kind === 'link') block(relative, undefined, false);
+      else if (verdict.kind === 'directory' && audit.withFiles.has(relative)) {
+        if (verdict.link) audit.linked.add(relative);
+        next.push(relative);
+      }
+    }
+  }
+  return next;
 }
 
 /** A glob that matches regardless of case, for a matcher that has no such option (findFiles' exclude). */

@@ -4,7 +4,7 @@
  */
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
-import { allowList, policyRoot } from '../guard/guard';
+import { allowList, policyRoot } from '../guard/scope';
 import { comparePaths, compileGlob, deniedRule, GLOB_OPTIONS, isNameGlob } from '../globset/globs';
 import type { SearchBase } from '../guard/roots';
 import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';

@@ -6,22 +6,42 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import * as nodePath from 'path';
-import type { ReadScope } from '../guard/guard';
+import type { ReadScope } from '../guard/scope';
+import { parentOf } from './fileSource';
 import { readIgnoreFile, readIgnoreFileSync, skippedIgnoreNote, type IgnoreFileRead } from './ignoreFile';
 
+/** The rules in force in a directory: each ancestor's (and its own) .gitignore, shallowest first. */
+type Chain = ReadonlyArray<{ prefix: number; rules: Ignore }>;
+
+const NO_RULES: Chain = [];
+
+/**
+ * The one .gitignore evaluator: the listing of VS Code's findFiles (every file tested with its parent
+ * directories), the walkers (each entry as they meet it, its parents walked so not ignored) and the
+ * virtual file systems (texts read through workspace.fs) all use it.
+ */
 export class GitignoreRules {
   private readonly rules = new Map<string, Ignore | undefined>();
+  private readonly chains = new Map<string, Chain>();
   private readonly ignoredDirs = new Map<string, boolean>();
 
   /**
    * `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries);
-   * `read(dir)` gives a directory's .gitignore text (default: read from disk below `root`).
+   * `read(dir)` gives a directory's .gitignore text (default: read from disk below `root`). A walk
+   * passes `() => false` and `add`s each text as it meets it.
    */
   constructor(
     private readonly root: string,
     private readonly hasFile: (relativeDir: string) => boolean = () => true,
     private readonly read?: (relativeDir: string) => string | undefined,
   ) {}
+
+  /** The .gitignore text of a root-relative directory, given before any path below it is tested. */
+  add(relativeDir: string, text: string): void {
+    this.rules.set(relativeDir, parseGitignore(text));
+    this.chains.clear();
+    this.ignoredDirs.clear();
+  }
 
   private rulesFor(relativeDir: string): Ignore | undefined {
     if (this.rules.has(relativeDir)) return this.rules.get(relativeDir);
@@ -38,16 +58,26 @@ export class GitignoreRules {
     return rules;
   }
 
+  private chain(relativeDir: string): Chain {
+    let chain = this.chains.get(relativeDir);
+    if (chain === undefined) {
+      const above = relativeDir === '' ? NO_RULES : this.chain(parentOf(relativeDir));
+      const own = this.rulesFor(relativeDir);
+      chain = own === undefined ? above : [...above, { prefix: relativeDir === '' ? 0 : relativeDir.length + 1, rules: own }];
+      this.chains.set(relativeDir, chain);
+    }
+    return chain;
+  }
+
   /**
    * Whether `relative` (a '/'-separated path below the root) is ignored by the rules of its own
-   * directories, assuming none of its parent directories is ignored.
+   * directories, assuming none of its parent directories is ignored. `parent`: its directory, when the
+   * caller knows it.
    */
-  ignoresEntry(relative: string, isDirectory: boolean): boolean {
-    const parts = relative.split('/');
-    for (let depth = parts.length - 1; depth >= 0; depth--) {
-      const rules = this.rulesFor(parts.slice(0, depth).join('/'));
-      if (!rules) continue;
-      const result = rules.test(parts.slice(depth).join('/') + (isDirectory ? '/' : ''));
+  ignoresEntry(relative: string, isDirectory: boolean, parent = parentOf(relative)): boolean {
+    const chain = this.chain(parent);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const result = chain[i].rules.test(relative.slice(chain[i].prefix) + (isDirectory ? '/' : ''));
       if (result.ignored) return true;
       if (result.unignored) return false;
     }
@@ -56,18 +86,16 @@ export class GitignoreRules {
 
   /** Whether a file (or a directory) is ignored, its parent directories included. */
   ignoresFile(relative: string, isDirectory = false): boolean {
-    const parts = relative.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      if (this.ignoresDirectory(parts.slice(0, i).join('/'))) return true;
-    }
+    const parent = parentOf(relative);
+    if (parent !== '' && this.ignoresDirectory(parent)) return true;
     return isDirectory ? this.ignoresDirectory(relative) : this.ignoresEntry(relative, false);
   }
 
   private ignoresDirectory(relative: string): boolean {
     let ignored = this.ignoredDirs.get(relative);
     if (ignored === undefined) {
-      const slash = relative.lastIndexOf('/');
-      ignored = (slash !== -1 && this.ignoresDirectory(relative.slice(0, slash))) || this.ignoresEntry(relative, true);
+      const parent = parentOf(relative);
+      ignored = (parent !== '' && this.ignoresDirectory(parent)) || this.ignoresEntry(relative, true);
       this.ignoredDirs.set(relative, ignored);
     }
     return ignored;
@@ -85,14 +113,15 @@ export interface IgnoreFileScope {
   warn?(message: string): void;
 }
 
-function textOf(read: IgnoreFileRead, options: IgnoreFileScope): string | undefined {
+/** The text of an ignore file read, or undefined (a skipped one is reported to `options.warn`). */
+export function ignoreFileText(read: IgnoreFileRead, options: IgnoreFileScope): string | undefined {
   if (read.kind === 'skipped') options.warn?.(skippedIgnoreNote(read));
   return read.kind === 'text' ? read.text : undefined;
 }
 
 /** Parses `<dir>/.gitignore`, or undefined when there is none (or it is skipped: see ignoreFile.ts). */
 export function loadGitignore(dir: string, options: IgnoreFileScope = {}): Ignore | undefined {
-  const text = textOf(readIgnoreFileSync(dir, options.scope), options);
+  const text = ignoreFileText(readIgnoreFileSync(dir, options.scope), options);
   return text === undefined ? undefined : parseGitignore(text);
 }
 
@@ -108,42 +137,10 @@ export async function loadGitignoreTexts(root: string, dirs: Iterable<string>, o
   const queue = [...dirs];
   const next = async (): Promise<void> => {
     for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
-      const text = textOf(await readIgnoreFile(nodePath.join(root, dir), options.scope), options);
+      const text = ignoreFileText(await readIgnoreFile(nodePath.join(root, dir), options.scope), options);
       if (text !== undefined) texts.set(dir, text);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT_READS }, next));
   return texts;
-}
-
-/**
- * The rules in force while a walk descends: one entry per directory with a .gitignore, deepest last.
- * Testing an entry costs nothing when no .gitignore is in force.
- */
-export class GitignoreStack {
-  private readonly stack: Array<{ prefix: string; rules: Ignore }> = [];
-
-  constructor(private readonly options: IgnoreFileScope = {}) {}
-
-  /** Adds the rules of `relativeDir` (root-relative, '' for the root) when it has a .gitignore. */
-  push(root: string, relativeDir: string): boolean {
-    const rules = loadGitignore(nodePath.join(root, relativeDir), this.options);
-    if (rules) this.stack.push({ prefix: relativeDir ? `${relativeDir}/` : '', rules });
-    return rules !== undefined;
-  }
-
-  pop(): void {
-    this.stack.pop();
-  }
-
-  /** Whether the root-relative entry is ignored, its parent directories being walked (so not ignored). */
-  ignores(relative: string, isDirectory: boolean): boolean {
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const { prefix, rules } = this.stack[i];
-      const result = rules.test(relative.slice(prefix.length) + (isDirectory ? '/' : ''));
-      if (result.ignored) return true;
-      if (result.unignored) return false;
-    }
-    return false;
-  }
 }

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
 import * as nodePath from 'path';
-import { judgeReal, type ReadScope } from '../guard/guard';
+import { judgeReal, type ReadScope } from '../guard/scope';
 import { openedRealPath } from '../searcher/openedPath';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
@@ -88,6 +88,36 @@ export async function readIgnoreFile(dir: string, scope?: ReadScope): Promise<Ig
   } finally {
     await handle.close();
   }
+}
+
+/** An ignore file on a file system the engine does not open itself (a virtual one, through workspace.fs). */
+export interface IgnoreFileAccess {
+  /** Its name in the log (a URI). */
+  name: string;
+  /** Its engine path, judged by the read scope. */
+  path: string;
+  /** Its type and size (following no link where the file system tells links apart), or undefined when there is none. */
+  stat(): Promise<{ isFile: boolean; size: number } | undefined>;
+  /** Its bytes, or undefined when it is gone. */
+  read(): Promise<Uint8Array | undefined>;
+}
+
+/**
+ * An ignore file read through `access`, with the checks of the reads above: a regular file of at most
+ * MAX_IGNORE_FILE_BYTES, in scope (judged by its path: such a file system has no real paths to tell).
+ */
+export async function readIgnoreFileVia(access: IgnoreFileAccess, scope: ReadScope): Promise<IgnoreFileRead> {
+  const stat = await access.stat();
+  if (stat === undefined) return { kind: 'none' };
+  let reason: string | undefined;
+  if (judgeReal(access.path, scope, false) !== undefined) reason = 'it is a denied path';
+  else if (!stat.isFile) reason = 'it is not a regular file';
+  else if (stat.size > MAX_IGNORE_FILE_BYTES) reason = `it is ${stat.size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
+  if (reason) return { kind: 'skipped', path: access.name, reason };
+  const bytes = await access.read();
+  if (bytes === undefined) return { kind: 'none' };
+  if (bytes.byteLength > MAX_IGNORE_FILE_BYTES) return { kind: 'skipped', path: access.name, reason: `it grew past the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files` };
+  return { kind: 'text', text: new TextDecoder().decode(bytes) };
 }
 
 /** The log line for a skipped ignore file. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { answerGlob } from '../../engine/answer/globAnswer';
 import { type GlobReport } from '../../engine/run/glob';
 import { CancelledError } from '../../engine/api/errors';
-import { globRequest } from '../../engine/guard/guard';
+import { globRequest } from '../../engine/guard/globInput';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
 import { environment } from '../environment';

@@ -14,7 +14,8 @@ import { auditListing, caseInsensitiveGlob } from '../../engine/source/audit';
 import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
 import { GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../../engine/globset/globs';
-import { relativePosix, type SearchBase } from '../../engine/guard/roots';
+import { realPathOf, relativePosix } from '../../engine/guard/paths';
+import type { SearchBase } from '../../engine/guard/roots';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
@@ -188,7 +189,7 @@ export class FindFilesSource implements FileSource {
       if (slices.due()) await slices.pause();
       for (let dir = parentOf(relativePosix(base.root, uri.fsPath)); dir !== '' && !dirs.has(dir); dir = parentOf(dir)) dirs.add(dir);
     }
-    const realRoot = await fs.realpath(base.root).catch(() => base.root);
+    const realRoot = await realPathOf(base.root, base.root);
     const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
     return new GitignoreRules(base.root, (dir) => texts.has(dir), (dir) => texts.get(dir));
   }
@@ -200,8 +201,8 @@ export class FindFilesSource implements FileSource {
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
     const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
-      deniedDirs: deniedDirectoryGlobs(denied),
       denied,
+      allowed: query.allowed,
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,

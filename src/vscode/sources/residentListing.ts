@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
 import { SETTLE_MS } from '../../engine/index/builder';
 import { deniedRule } from '../../engine/globset/globs';
-import { relativePosix } from '../../engine/guard/roots';
+import { relativePosix } from '../../engine/guard/paths';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import { policySettings } from '../settings';
 import type { Candidate } from '../../engine/api/types';

@@ -16,7 +16,7 @@ import { byteBudget } from '../../../src/engine/answer/budget';
 import { answerGlob } from '../../../src/engine/answer/globAnswer';
 import { type SearchEnvironment } from '../../../src/engine/run/environment';
 import { answerGrep } from '../../../src/engine/answer/grepAnswer';
-import { checkSearchGlob } from '../../../src/engine/guard/guard';
+import { checkSearchGlob } from '../../../src/engine/guard/globInput';
 import { prepareMessages } from '../../../src/engine/guard/invocation';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { decide, deniedPathRule } from '../../../../src/engine/guard/guard';
+import { decide } from '../../../../src/engine/guard/guard';
+import { deniedPathRule } from '../../../../src/engine/guard/scope';
 import { closestName, nameDistance, notFoundHint, type PathHintContext } from '../../../../src/engine/guard/pathHint';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { Fixture, folders } from '../../fixture';

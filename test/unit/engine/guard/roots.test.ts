@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as nodePath from 'path';
-import { isInside, resolveBases, type WorkspaceFolder } from '../../../../src/engine/guard/roots';
+import { isInside } from '../../../../src/engine/guard/paths';
+import { resolveBases, type WorkspaceFolder } from '../../../../src/engine/guard/roots';
 import { InputError } from '../../../../src/engine/api/errors';
 
 const api: WorkspaceFolder = { name: 'api', path: '/ws/api' };

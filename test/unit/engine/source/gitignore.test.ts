@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { GitignoreRules, GitignoreStack } from '../../../../src/engine/source/gitignore';
+import { GitignoreRules } from '../../../../src/engine/source/gitignore';
+import { readIgnoreFileSync } from '../../../../src/engine/source/ignoreFile';
 import { Fixture } from '../../fixture';
 
 describe('gitignore rules', () => {
@@ -40,17 +41,21 @@ describe('gitignore rules', () => {
     assert.strictEqual(rules().ignoresFile('build.js'), false, 'build/ names directories only');
   });
 
-  it('the walk stack gives the same answers as the rules for entries being walked', () => {
-    const stack = new GitignoreStack();
-    assert.strictEqual(stack.push(fx.root, ''), true);
-    assert.strictEqual(stack.ignores('build', true), true);
-    assert.strictEqual(stack.ignores('build', false), false);
-    assert.strictEqual(stack.push(fx.root, 'src'), true);
-    assert.strictEqual(stack.ignores('src/important.log', false), false);
-    assert.strictEqual(stack.ignores('src/generated.ts', false), true);
-    stack.pop();
-    assert.strictEqual(stack.ignores('src/generated.ts', false), false);
-    assert.strictEqual(stack.push(fx.root, 'lib'), false, 'no .gitignore there');
+  it('the rules a walk adds as it meets each .gitignore give the same answers for the entries it walks', () => {
+    const walk = new GitignoreRules(fx.root, () => false);
+    const add = (dir: string) => {
+      const read = readIgnoreFileSync(dir ? `${fx.root}/${dir}` : fx.root);
+      if (read.kind === 'text') walk.add(dir, read.text);
+      return read.kind === 'text';
+    };
+    assert.strictEqual(add(''), true);
+    assert.strictEqual(walk.ignoresEntry('build', true), true);
+    assert.strictEqual(walk.ignoresEntry('build', false), false);
+    assert.strictEqual(add('src'), true);
+    assert.strictEqual(walk.ignoresEntry('src/important.log', false), false);
+    assert.strictEqual(walk.ignoresEntry('src/generated.ts', false), true);
+    assert.strictEqual(walk.ignoresEntry('lib/generated.ts', false), false, 'src/.gitignore does not apply outside src');
+    assert.strictEqual(add('lib'), false, 'no .gitignore there');
   });
   it('rules read through a reader (a virtual file system) give the same answers, for files and directories', () => {
     const texts = new Map([

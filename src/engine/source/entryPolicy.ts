@@ -1,0 +1,166 @@
+/**
+ * The one rule deciding which directory entries a walk visits, in which order, and what it prunes
+ * (docs/security.md, promises 1-3). Every walker applies it: the Node walker (walker.ts, the CLI), the
+ * walk over a directory reader (treeWalk.ts, VS Code's virtual folders) and the audit of a listing
+ * made by someone else (audit.ts, VS Code's findFiles). Per entry, in this order:
+ *
+ * 1. a denied directory rule (`**\/.ssh/**`) matching its name, whatever it is: pruned as denied, never
+ *    listed nor resolved;
+ * 2. files.exclude / search.exclude: skipped, not counted;
+ * 3. a symbolic link: skipped when links are not followed (`search.followSymlinks: false`); else
+ *    resolved, and followed only when where it leads passes the read scope (pruned as outside_workspace
+ *    or denied otherwise; a dangling one is skipped);
+ *    an entry of a directory reached through a link: judged by its real path (awsdir -> .aws:
+ *    awsdir/credentials is .aws/credentials);
+ * 4. .gitignore rules: skipped;
+ * 5. a directory is entered, unless it is a link back into the walk (a loop); a file is listed.
+ *
+ * Entries are visited by name (code unit order), so a depth-first walk lists files in path order.
+ * No I/O here: the walkers list directories and resolve links, this module decides.
+ */
+import { deniedDirectoryGlobs, globTest } from '../globset/globs';
+import { linkVerdict, type LinkTarget } from '../guard/links';
+import { isInside } from '../guard/paths';
+import { judgeReal, type ReadScope } from '../guard/scope';
+import type { PrunedEntry } from './fileSource';
+
+/** A directory entry as a file system lists it (a link is reported as a link, not as what it leads to). */
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'directory' | 'link' | 'other';
+}
+
+/** The directory whose entries are judged. */
+export interface DirectoryAt {
+  /** Its absolute path, as the walk names it. */
+  path: string;
+  /** Its path from the search base ('' for the base). */
+  relative: string;
+  /** Its path from the workspace folder (the root the rules are matched from). */
+  fromRoot: string;
+  /** Its real path when that is not where its name says (reached through a link, or swapped for one). */
+  real: string | undefined;
+}
+
+export interface EntryRules {
+  /** Where links may lead and what a real path may be: the granted roots' real paths and the policy. */
+  scope: ReadScope;
+  /** files.exclude / search.exclude (the walker's own rule), by root-relative path and name, in the directory `dir`. */
+  excluded(fromRoot: string, name: string, dir: DirectoryAt): boolean;
+  /** false: nothing is reached through a symbolic link (VS Code's `search.followSymlinks`). */
+  followSymlinks: boolean;
+  /** The .gitignore rules in force (undefined: none applied). */
+  gitignore?: { ignoresEntry(fromRoot: string, isDirectory: boolean, parentFromRoot: string): boolean };
+}
+
+export type EntryVerdict =
+  | { kind: 'prune'; reason: PrunedEntry['reason']; directory: boolean }
+  | { kind: 'skip' }
+  /** A link to resolve (stats only) before `afterLink` decides. */
+  | { kind: 'resolve' }
+  /** Enter it; `link`: reached through a followed link, to open following it, with its real path when known. */
+  | { kind: 'directory'; link?: { real: string | undefined } }
+  | { kind: 'file' };
+
+const SKIP: EntryVerdict = { kind: 'skip' };
+const RESOLVE: EntryVerdict = { kind: 'resolve' };
+const FILE: EntryVerdict = { kind: 'file' };
+const DIRECTORY: EntryVerdict = { kind: 'directory' };
+
+/** Tests a walked entry by its root-relative path and its name. */
+export type EntryTest = (fromRoot: string, name: string) => boolean;
+
+/**
+ * A glob as a test of walked entries: `**\/name` globs (most exclude and denied directory rules)
+ * compare names; other globs go through minimatch. `nocase`: as the denied rules, regardless of case.
+ */
+export function entryTest(glob: string, nocase: boolean): EntryTest {
+  const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
+  if (byName) {
+    const name = nocase ? byName[1].toLowerCase() : byName[1];
+    return nocase ? (_path, entry) => entry.toLowerCase() === name : (_path, entry) => entry === name;
+  }
+  const test = globTest(glob, nocase);
+  return (fromRoot) => test(fromRoot);
+}
+
+/** Code unit order of names: a depth-first walk in this order lists files in comparePaths order. */
+export function byName(a: DirEntry, b: DirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export class EntryPolicy {
+  private readonly deniedDirs: EntryTest[];
+
+  constructor(private readonly rules: EntryRules) {
+    this.deniedDirs = deniedDirectoryGlobs(rules.scope.denied).map((glob) => entryTest(glob, true));
+  }
+
+  /** The real path of a listed directory when it is not where its name says (`expected`), else undefined. */
+  static realIfMoved(listed: string | undefined, expected: string): string | undefined {
+    return listed === undefined || listed === expected ? undefined : listed;
+  }
+
+  /** Why a directory listed where it really is (`real`, see realIfMoved) may not be read, or undefined. */
+  refusesDirectory(real: string | undefined): PrunedEntry['reason'] | undefined {
+    return real === undefined ? undefined : judgeReal(real, this.rules.scope, true);
+  }
+
+  /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */
+  judge(dir: DirectoryAt, entry: DirEntry): EntryVerdict {
+    const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
+    if (this.deniedDirs.some((test) => test(fromRoot, entry.name))) return { kind: 'prune', reason: 'denied', directory: entry.kind === 'directory' || entry.kind === 'link' };
+    if (this.rules.excluded(fromRoot, entry.name, dir)) return SKIP;
+    if (entry.kind === 'link') return this.rules.followSymlinks ? RESOLVE : SKIP;
+    const directory = entry.kind === 'directory';
+    if (dir.real !== undefined) {
+      const verdict = judgeReal(`${dir.real}/${entry.name}`, this.rules.scope, directory);
+      if (verdict) return { kind: 'prune', reason: verdict, directory };
+    }
+    return this.place(dir, fromRoot, directory, entry.kind === 'file', undefined);
+  }
+
+  /** Steps 3-5 for a link `judge` asked to resolve: `target` is where it leads (undefined: nowhere). */
+  afterLink(dir: DirectoryAt, entry: DirEntry, target: LinkTarget | undefined): EntryVerdict {
+    const path = `${dir.path}/${entry.name}`;
+    const link = linkVerdict(target, this.rules.scope, path);
+    if (link.kind === 'dangling') return SKIP;
+    if (link.kind !== 'follow') return { kind: 'prune', reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory };
+    const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
+    return this.place(dir, fromRoot, link.directory, link.file, { real: target?.real });
+  }
+
+  private place(dir: DirectoryAt, fromRoot: string, directory: boolean, file: boolean, link: { real: string | undefined } | undefined): EntryVerdict {
+    if (this.rules.gitignore?.ignoresEntry(fromRoot, directory, dir.fromRoot)) return SKIP;
+    if (directory) return link ? { kind: 'directory', link } : DIRECTORY;
+    return file ? FILE : SKIP;
+  }
+}
+
+/**
+ * The links being walked through, to stop loops: a link is not entered when it leads to a directory
+ * the walk is in (or above it). Where the file system cannot tell a link's real path (a virtual one),
+ * a link is not entered from inside another such link, which bounds the walk.
+ */
+export class LinkLoops {
+  private readonly visiting = new Set<string>();
+  private blind = 0;
+
+  /** Whether the walk may enter the directory at `dir` through a link whose real path is `real`; if so, it is entered. */
+  enter(dir: string, real: string | undefined): boolean {
+    if (real === undefined) {
+      if (this.blind > 0) return false;
+      this.blind++;
+      return true;
+    }
+    if (this.visiting.has(real) || isInside(dir, real)) return false;
+    this.visiting.add(real);
+    return true;
+  }
+
+  /** The walk left the directory `enter` let it into. */
+  leave(real: string | undefined): void {
+    if (real === undefined) this.blind--;
+    else this.visiting.delete(real);
+  }
+}
