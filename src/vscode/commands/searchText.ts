@@ -13,6 +13,7 @@ import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
 import { grepNotes, printGrep } from '../../engine/answer/printer';
 import type { GrepInput, LineResult } from '../../engine/api/types';
+import type { SearchEnvironment } from '../../engine/run/environment';
 import { environment } from '../environment';
 import {
   confirmOutside,
@@ -334,37 +335,55 @@ class SearchTextSession {
   /** Runs a search and lists its results; `record` keeps it in the recent searches (Enter, not typing). */
   private async search(search: RecentSearch, record = true): Promise<void> {
     const generation = ++this.generation;
-    let regex: RegExp;
-    try {
-      regex = lineRegex(search.pattern, search);
-    } catch (error) {
-      const message = `${errorText(error)} ${REGEX_ADVICE}`;
-      this.log.warn(`command grep ${JSON.stringify(search.pattern)}: ${message}`);
-      void vscode.window.showErrorMessage(message);
-      return;
-    }
+    const regex = this.regexOf(search);
+    if (!regex) return;
     const input = grepInput(search, readMaxResults());
     const source = new vscode.CancellationTokenSource();
     const env = environment(source.token);
     const what = `Search for ${quote(search.pattern)}`;
-    const outside = await outsideBases(input.path, env);
-    if (outside.length) {
-      const asked = outside.some((base) => !this.confirmed.has(base));
-      if (asked && !(await this.aside.during(() => confirmOutside(outside, what, env, this.log)))) {
-        source.dispose();
-        return;
-      }
-      for (const base of outside) this.confirmed.add(base);
-      env.allowOutside = true;
-    }
-    if (generation !== this.generation || this.disposed) {
-      source.dispose(); // closed, or another search started meanwhile
+    if (!(await this.allowOutside(input, env, what)) || generation !== this.generation || this.disposed) {
+      source.dispose(); // refused, closed, or another search started meanwhile
       return;
     }
     if (record) await this.history.add(search);
     await this.state.update(OPTIONS_KEY, this.options);
     this.cancelRun(); // the search it refines
+    const run = this.startRun(search, input, regex, source, what);
+    this.log.info(`command grep ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
+    try {
+      await this.execute(run, env);
+    } finally {
+      run.finish();
+      source.dispose();
+    }
+    if (this.run === run && this.mode === 'results') this.showResults(run);
+  }
 
+  /** The search's line regex (to highlight and open matches), or undefined after telling the person why it is invalid. */
+  private regexOf(search: RecentSearch): RegExp | undefined {
+    try {
+      return lineRegex(search.pattern, search);
+    } catch (error) {
+      const message = `${errorText(error)} ${REGEX_ADVICE}`;
+      this.log.warn(`command grep ${JSON.stringify(search.pattern)}: ${message}`);
+      void vscode.window.showErrorMessage(message);
+      return undefined;
+    }
+  }
+
+  /** A base outside the workspace is searched once the person confirmed it (once per base while the picker is open). */
+  private async allowOutside(input: GrepInput, env: SearchEnvironment, what: string): Promise<boolean> {
+    const outside = await outsideBases(input.path, env);
+    if (!outside.length) return true;
+    const asked = outside.some((base) => !this.confirmed.has(base));
+    if (asked && !(await this.aside.during(() => confirmOutside(outside, what, env, this.log)))) return false;
+    for (const base of outside) this.confirmed.add(base);
+    env.allowOutside = true;
+    return true;
+  }
+
+  /** The run's record, and the picker switched to its (still empty) results. */
+  private startRun(search: RecentSearch, input: GrepInput, regex: RegExp, source: vscode.CancellationTokenSource, what: string): Run {
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const run: Run = { search, input, regex, source, started: Date.now(), items: [], files: 0, results: 0, state: 'running', finished, finish };
@@ -379,10 +398,13 @@ class SearchTextSession {
     this.pick.ignoreFocusOut = true; // clicking Cancel in the progress notification must not close the results
     this.pick.busy = true;
     this.showProgress(run, what);
-    this.log.info(`command grep ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
+    return run;
+  }
 
+  /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
+  private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await answerGrep(input, env, { onFile: (entry) => this.addResults(run, entry) });
+      const report = await answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry) });
       run.report = report;
       run.state = 'done';
       this.log.info(
@@ -391,20 +413,16 @@ class SearchTextSession {
           `first result after ${run.firstResultMs ?? '-'} ms, ${report.elapsedMs} ms${report.timedOut ? ', timed out' : ''}`,
       );
     } catch (error) {
-      if (error instanceof CancelledError || source.token.isCancellationRequested) {
+      if (error instanceof CancelledError || run.source.token.isCancellationRequested) {
         run.state = 'cancelled';
         this.log.info(`command grep cancelled after ${Date.now() - run.started} ms: ${plural(run.results, 'matching line')} in ${plural(run.files, 'file')} so far`);
       } else {
         run.state = 'failed';
         this.log.warn(`command grep failed: ${errorText(error)}`);
-        if (this.run === run) this.showPattern(search.pattern);
+        if (this.run === run) this.showPattern(run.search.pattern);
         void vscode.window.showErrorMessage(errorText(error));
       }
-    } finally {
-      run.finish();
-      source.dispose();
     }
-    if (this.run === run && this.mode === 'results') this.showResults(run);
   }
 
   private showProgress(run: Run, title: string): void {
