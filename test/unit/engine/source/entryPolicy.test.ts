@@ -166,6 +166,22 @@ describe('engine/source entry policy: the same tree through the three walkers', 
     assert.deepStrictEqual(await audit(true), { files: walked.files, pruned: walked.pruned });
   });
 
+  it('where the file system tells no real paths (a virtual one), a link loop is walked through once, not forever', async () => {
+    const blind: DirectoryReader = {
+      resolve: async (path) => {
+        const target = await diskReader.resolve(path);
+        return target && { ...target, real: undefined };
+      },
+      list: async (path, follow) => ({ ...(await diskReader.list(path, follow)), real: undefined }),
+      ignoreFile: diskReader.ignoreFile,
+    };
+    const pruned: PrunedEntry[] = [];
+    const files = (await listWithReader(blind, base(), 0, { denied, excluded, followSymlinks: true, gitignore: true, pruned, isCancelled: () => false })).map((file) => file.relative);
+    assert.ok(files.includes('loop/README.md') && files.includes('src/up/README.md'), files.join(', '));
+    assert.ok(!files.some((file) => file.startsWith('loop/loop/') || file.startsWith('loop/src/up/') || file.startsWith('src/up/loop/')), files.join(', '));
+    assert.ok(pruned.some((entry) => entry.relative === 'secrets' && entry.reason === 'denied'), 'denied names are pruned all the same');
+  });
+
   it('with search.followSymlinks off, the reader walk and the audit agree: no link is followed, denied names are still pruned', async () => {
     const walked = await readerWalker(false);
     assert.deepStrictEqual(await audit(false), walked);
