@@ -7,7 +7,7 @@ import { resolveLinkSync } from '../../../../src/engine/guard/links';
 import { isInside } from '../../../../src/engine/guard/paths';
 import type { SearchBase } from '../../../../src/engine/guard/roots';
 import { auditListing } from '../../../../src/engine/source/audit';
-import { direntEntry, listDirectory } from '../../../../src/engine/source/directory';
+import { listDirectory } from '../../../../src/engine/source/directory';
 import type { PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { GitignoreRules } from '../../../../src/engine/source/gitignore';
 import { readIgnoreFile } from '../../../../src/engine/source/ignoreFile';
@@ -73,10 +73,7 @@ describe('engine/source entry policy: the same tree through the three walkers', 
   /** The disk through the DirectoryReader interface, as VS Code's workspace.fs adapter serves a virtual folder. */
   const diskReader: DirectoryReader = {
     resolve: async (path) => resolveLinkSync(path),
-    list: async (path, follow) => {
-      const listing = await listDirectory(path, follow);
-      return { real: listing.real, entries: listing.entries.map(direntEntry) };
-    },
+    list: (path, follow) => listDirectory(path, follow),
     ignoreFile: (dir, scope) => readIgnoreFile(dir, scope),
   };
 
