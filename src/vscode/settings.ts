@@ -9,7 +9,7 @@ function integer(section: vscode.WorkspaceConfiguration, key: keyof EngineConfig
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= minimum ? value : fallback;
 }
 
-/** deniedPaths and allowedPaths, merged so that a workspace's settings can only narrow the user's (guard.ts). */
+/** deniedPaths and allowedPaths, merged so that a workspace's settings can only narrow the user's (guard/policy.ts). */
 export function policySettings(section: vscode.WorkspaceConfiguration): Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'> {
   return mergePolicy(section.inspect<unknown>('deniedPaths'), section.inspect<unknown>('allowedPaths'), DEFAULT_CONFIG.deniedPaths);
 }

@@ -7,7 +7,7 @@
  */
 import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
-import { direntEntry, listDirectory } from './directory';
+import { listDirectory } from './directory';
 import { EntryPolicy, type DirectoryAt } from './entryPolicy';
 import { resolveLinkSync } from '../guard/links';
 import { realPathOf, relativePosix } from '../guard/paths';
@@ -106,14 +106,13 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
       block(dir, refused, true);
       continue;
     }
-    for (const dirent of listing.entries) {
+    for (const entry of listing.entries) {
       if (audit.slices.due()) await audit.slices.pause();
-      const entry = direntEntry(dirent);
       const relative = dir ? `${dir}/${entry.name}` : entry.name;
       let verdict = policy.judge(at, entry);
       if (verdict.kind === 'resolve') verdict = policy.afterLink(at, entry, resolveLinkSync(`${at.path}/${entry.name}`));
       if (verdict.kind === 'prune') block(relative, verdict.reason, verdict.directory);
-      else if (verdict.kind === 'skip' && entry.kind === 'link') block(relative, undefined, false);
+      else if (verdict.kind === 'skip' && entry.isSymbolicLink()) block(relative, undefined, false);
       else if (verdict.kind === 'directory' && audit.withFiles.has(relative)) {
         if (verdict.link) audit.linked.add(relative);
         next.push(relative);

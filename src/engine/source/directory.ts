@@ -6,13 +6,6 @@
  */
 import { closeSync, constants, openSync, promises as fs, readdirSync, readlinkSync, realpathSync, type Dirent } from 'fs';
 import { descriptorPath, HAS_PROC } from '../searcher/openedPath';
-import type { DirEntry } from './entryPolicy';
-
-/** An entry as the entry policy sees it (a link as a link). */
-export function direntEntry(entry: Dirent): DirEntry {
-  const kind = entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'link' : 'other';
-  return { name: entry.name, kind };
-}
 
 export interface Listing {
   entries: Dirent[];

@@ -24,10 +24,17 @@ import { isInside } from '../guard/paths';
 import { judgeReal, type ReadScope } from '../guard/scope';
 import type { PrunedEntry } from './fileSource';
 
-/** A directory entry as a file system lists it (a link is reported as a link, not as what it leads to). */
+/** A directory entry as a file system lists it (a link is reported as a link, not as what it leads to): a Node Dirent, or `dirEntry`. */
 export interface DirEntry {
-  name: string;
-  kind: 'file' | 'directory' | 'link' | 'other';
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** A DirEntry of a file system that lists entries with their kind (workspace.fs). */
+export function dirEntry(name: string, kind: 'file' | 'directory' | 'link' | 'other'): DirEntry {
+  return { name, isFile: () => kind === 'file', isDirectory: () => kind === 'directory', isSymbolicLink: () => kind === 'link' };
 }
 
 /** The directory whose entries are judged. */
@@ -109,15 +116,15 @@ export class EntryPolicy {
   /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */
   judge(dir: DirectoryAt, entry: DirEntry): EntryVerdict {
     const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
-    if (this.deniedDirs.some((test) => test(fromRoot, entry.name))) return { kind: 'prune', reason: 'denied', directory: entry.kind === 'directory' || entry.kind === 'link' };
+    if (this.deniedDirs.some((test) => test(fromRoot, entry.name))) return { kind: 'prune', reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() };
     if (this.rules.excluded(fromRoot, entry.name, dir)) return SKIP;
-    if (entry.kind === 'link') return this.rules.followSymlinks ? RESOLVE : SKIP;
-    const directory = entry.kind === 'directory';
+    if (entry.isSymbolicLink()) return this.rules.followSymlinks ? RESOLVE : SKIP;
+    const directory = entry.isDirectory();
     if (dir.real !== undefined) {
       const verdict = judgeReal(`${dir.real}/${entry.name}`, this.rules.scope, directory);
       if (verdict) return { kind: 'prune', reason: verdict, directory };
     }
-    return this.place(dir, fromRoot, directory, entry.kind === 'file', undefined);
+    return this.place(dir, fromRoot, directory, entry.isFile(), undefined);
   }
 
   /** Steps 3-5 for a link `judge` asked to resolve: `target` is where it leads (undefined: nowhere). */

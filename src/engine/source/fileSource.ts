@@ -53,8 +53,8 @@ export interface FileSource {
   /**
    * Files below each base (or the base itself when it is a file), matching `query.include` when the
    * source can apply it cheaply, excluding what VS Code excludes unless `includeIgnored`; never a file
-   * in a directory that `denied` prunes, nor one whose real path leaves `query.granted` (the guard's
-   * `judgeLink`). What it prunes for those reasons goes to `pruned`. Order does not matter.
+   * in a directory that `denied` prunes, nor one whose real path leaves `query.granted` (the entry
+   * policy, entryPolicy.ts). What it prunes for those reasons goes to `pruned`. Order does not matter.
    */
   list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]>;
   /**

@@ -108,8 +108,8 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
     w.pruned.push({ base: w.baseIndex, relative: at.relative, reason: 'unreadable', directory: true });
     return;
   }
-  const expected = at.fromRoot ? `${w.realRoot}/${at.fromRoot}` : w.realRoot;
-  const dir: DirectoryAt = { ...at, real: w.realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listing.real, expected!) };
+  const real = w.realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listing.real, at.fromRoot ? `${w.realRoot}/${at.fromRoot}` : w.realRoot);
+  const dir: DirectoryAt = { ...at, real };
   const refused = w.policy.refusesDirectory(dir.real);
   if (refused) {
     w.pruned.push({ base: w.baseIndex, relative: at.relative, reason: refused, directory: true });

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'fs';
 import { DEFAULT_EXCLUDES } from '../api/config';
-import { direntEntry, listDirectorySync } from './directory';
+import { listDirectorySync } from './directory';
 import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
 import { readIgnoreFileSync } from './ignoreFile';
 import { entryTest } from './entryPolicy';
@@ -68,10 +68,7 @@ export class NodeFileSource implements FileSource {
 
 /** The disk, read synchronously: directories opened as directory.ts opens them, links resolved by stats only. */
 const nodeReader: SyncDirectoryReader = {
-  list(path, follow) {
-    const listing = listDirectorySync(path, follow);
-    return { real: listing.real, entries: listing.entries.map(direntEntry) };
-  },
+  list: listDirectorySync,
   resolve: resolveLinkSync,
   ignoreFile: readIgnoreFileSync,
 };

@@ -8,7 +8,7 @@
  */
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import type { DirEntry } from '../../engine/source/entryPolicy';
+import { dirEntry, type DirEntry } from '../../engine/source/entryPolicy';
 import { readIgnoreFileVia } from '../../engine/source/ignoreFile';
 import { listWithReader, type DirectoryReader, type ReaderListing } from '../../engine/source/treeWalk';
 import { innermost } from '../../engine/guard/paths';
@@ -68,9 +68,9 @@ export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: 
   return files;
 }
 
-function entryKind(type: vscode.FileType): DirEntry['kind'] {
-  if (type & vscode.FileType.SymbolicLink) return 'link';
-  return type & vscode.FileType.Directory ? 'directory' : type & vscode.FileType.File ? 'file' : 'other';
+function entryOf(name: string, type: vscode.FileType): DirEntry {
+  if (type & vscode.FileType.SymbolicLink) return dirEntry(name, 'link');
+  return dirEntry(name, type & vscode.FileType.Directory ? 'directory' : type & vscode.FileType.File ? 'file' : 'other');
 }
 
 /**
@@ -92,7 +92,7 @@ function workspaceReader(uriOf: (path: string) => vscode.Uri): DirectoryReader {
     },
     async list(path) {
       const entries = await vscode.workspace.fs.readDirectory(uriOf(path));
-      return { real: undefined, entries: entries.map(([name, type]) => ({ name, kind: entryKind(type) })) };
+      return { real: undefined, entries: entries.map(([name, type]) => entryOf(name, type)) };
     },
     ignoreFile(dir, scope) {
       const uri = vscode.Uri.joinPath(uriOf(dir), '.gitignore');

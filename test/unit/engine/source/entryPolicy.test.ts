@@ -7,7 +7,7 @@ import { resolveLinkSync } from '../../../../src/engine/guard/links';
 import { isInside } from '../../../../src/engine/guard/paths';
 import type { SearchBase } from '../../../../src/engine/guard/roots';
 import { auditListing } from '../../../../src/engine/source/audit';
-import { direntEntry, listDirectory } from '../../../../src/engine/source/directory';
+import { listDirectory } from '../../../../src/engine/source/directory';
 import type { PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { GitignoreRules } from '../../../../src/engine/source/gitignore';
 import { readIgnoreFile } from '../../../../src/engine/source/ignoreFile';
@@ -73,10 +73,7 @@ describe('engine/source entry policy: the same tree through the three walkers', 
   /** The disk through the DirectoryReader interface, as VS Code's workspace.fs adapter serves a virtual folder. */
   const diskReader: DirectoryReader = {
     resolve: async (path) => resolveLinkSync(path),
-    list: async (path, follow) => {
-      const listing = await listDirectory(path, follow);
-      return { real: listing.real, entries: listing.entries.map(direntEntry) };
-    },
+    list: (path, follow) => listDirectory(path, follow),
     ignoreFile: (dir, scope) => readIgnoreFile(dir, scope),
   };
 
@@ -164,6 +161,22 @@ describe('engine/source entry policy: the same tree through the three walkers', 
   it('the audit of a findFiles listing keeps the same files in the same order and prunes the same entries', async () => {
     const walked = await nodeWalker(true);
     assert.deepStrictEqual(await audit(true), { files: walked.files, pruned: walked.pruned });
+  });
+
+  it('where the file system tells no real paths (a virtual one), a link loop is walked through once, not forever', async () => {
+    const blind: DirectoryReader = {
+      resolve: async (path) => {
+        const target = await diskReader.resolve(path);
+        return target && { ...target, real: undefined };
+      },
+      list: async (path, follow) => ({ ...(await diskReader.list(path, follow)), real: undefined }),
+      ignoreFile: diskReader.ignoreFile,
+    };
+    const pruned: PrunedEntry[] = [];
+    const files = (await listWithReader(blind, base(), 0, { denied, excluded, followSymlinks: true, gitignore: true, pruned, isCancelled: () => false })).map((file) => file.relative);
+    assert.ok(files.includes('loop/README.md') && files.includes('src/up/README.md'), files.join(', '));
+    assert.ok(!files.some((file) => file.startsWith('loop/loop/') || file.startsWith('loop/src/up/') || file.startsWith('src/up/loop/')), files.join(', '));
+    assert.ok(pruned.some((entry) => entry.relative === 'secrets' && entry.reason === 'denied'), 'denied names are pruned all the same');
   });
 
   it('with search.followSymlinks off, the reader walk and the audit agree: no link is followed, denied names are still pruned', async () => {
