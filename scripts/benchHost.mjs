@@ -48,8 +48,10 @@ function reported(tool, text) {
   if (tool === 'grep' || tool === 'glob') {
     try {
       const answer = JSON.parse(text);
-      const shown = (answer.files ?? []).reduce((n, f) => n + (f.lines?.length ?? 1), 0);
-      return tool === 'grep' ? `${answer.total_matches ?? shown} lines` : `${answer.total_files ?? answer.total ?? answer.files?.length ?? '?'} files`;
+      // files lists paths, or maps each path to its lines, count or time.
+      const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files);
+      const shown = entries.reduce((n, value) => n + (Array.isArray(value) ? value.length : 1), 0);
+      return tool === 'grep' ? `${answer.total_matches ?? shown} lines` : `${answer.total_files ?? answer.total ?? entries.length} files`;
     } catch {
       return `error: ${text.slice(0, 80)}`;
     }

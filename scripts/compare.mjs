@@ -85,7 +85,9 @@ function assess(tool, content, expected, root) {
       .map(([kind, count]) => `${kind} ${count}`)
       .join(', ');
     const remark = [answer.truncated ? `truncated, next_offset ${answer.next_offset}` : '', skipped ? `skipped: ${skipped}` : ''].filter(Boolean).join('; ');
-    const paths = (answer.files ?? []).map((entry) => (typeof entry === 'string' ? entry : entry.file));
+    // files lists paths, or maps each path to its lines ("42: text"), count or time.
+    const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.entries(answer.files).map(([file, value]) => (Array.isArray(value) ? { file, lines: value } : { file }));
+    const paths = entries.map((entry) => (typeof entry === 'string' ? entry : entry.file));
     // A note may name the place too: a cut page's hidden files, a checked suggestion, a large file's check.
     const escaped = absolute.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const inNote = (answer.notes ?? []).some((note) =>
@@ -93,7 +95,7 @@ function assess(tool, content, expected, root) {
     );
     const noted = inNote ? 'named in a note' : '';
     if (tool === 'glob') return { returned: paths.length, total: answer.total ?? paths.length, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
-    const files = answer.files ?? [];
+    const files = entries;
     // A file's lines in the compact form: "42: text" for a result, "41- text" for context.
     const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+):/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
     const onPage = files.some((entry) =>

@@ -128,7 +128,8 @@ async function invoke(call) {
     const text = call.tool === 'grep' ? await renderGrep(await answerGrep(call.input, e), budget) : await renderGlob(await answerGlob(call.input, e), budget);
     const ms = performance.now() - t0;
     const json = JSON.parse(text);
-    if (!Array.isArray(json.files) || typeof json.elapsed_ms !== 'number' || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not a SPEC answer: ${text.slice(0, 200)}`);
+    // files: a list of paths, or an object from each path to its lines, count or time; no timing in an answer.
+    if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not a SPEC answer: ${text.slice(0, 200)}`);
     if (call.expect === 'input-error') throw new Error(`expected an input error for ${JSON.stringify(call.input).slice(0, 100)}, got an answer`);
     if (call.kind === 'redos' && json.timed_out !== true) throw new Error(`catastrophic ${call.input.pattern} did not time out`);
     stats.answers++;

@@ -163,7 +163,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
         for (const key of NEVER_KEYS) assert.ok(!(key in answer), `the answer has no "${key}": ${JSON.stringify(answer)}`);
         for (const [key, count] of Object.entries(answer.skipped ?? {})) assert.ok(SKIP_KEYS.includes(key) && count > 0, `skipped.${key} is above zero`);
         assert.equal(answer.pattern, 'def authenticate');
-        assert.deepEqual(answer.files, [{ file: clientPy, lines: ['9:     def authenticate(self, username, password):'] }]);
+        assert.deepEqual(answer.files, { [clientPy]: ['9:     def authenticate(self, username, password):'] });
         await noConfirmationShown(session);
       },
     },
@@ -214,7 +214,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
         });
         assertOurConfirmation(shown, { pattern: 'outside-allow-marker', path: outsideDir });
         const answer = JSON.parse(onlyToolResult(final, 'grep'));
-        assert.deepEqual(answer.files, [{ file: outsideFile, lines: ['2: outside-allow-marker 2'] }]);
+        assert.deepEqual(answer.files, { [outsideFile]: ['2: outside-allow-marker 2'] });
         // The allowed call's log line shows invocations are logged; the skipped call still has none.
         await waitFor(() => invocationsLogged(session, 'outside-allow-marker').length > 0, { timeoutMs: 10_000, what: 'the Grep Tools log to record the allowed call' });
         assert.deepEqual(invocationsLogged(session, 'outside-skip-marker'), [], 'the skipped call was never invoked');
@@ -230,8 +230,8 @@ export function agentTests({ repo, workspace, outsideDir }) {
         const answer = JSON.parse(content); // Copilot's "written to file" pointer would not parse
         assert.equal(answer.truncated, true);
         assert.equal(answer.total_matches, 400);
-        // Results are the "42: text" lines (context lines read "41- text").
-        const shown = answer.files.reduce((n, f) => n + f.lines.filter((row) => /^\d+: /.test(row)).length, 0);
+        // Results are the "42: text" lines (context lines read "41- text") of each path.
+        const shown = Object.values(answer.files).reduce((n, lines) => n + lines.filter((row) => /^\d+: /.test(row)).length, 0);
         assert.equal(answer.returned_matches, shown);
         assert.ok(shown > 20 && shown < 400, `a whole number of results: ${shown}`);
         assert.equal(answer.next_offset, shown);

@@ -27,7 +27,7 @@ interface AnswerCommon {
 /** grep's answer: the union of the three output modes' fields. */
 export interface GrepAnswer extends AnswerCommon {
   output_mode: string;
-  /** content: {file, matches}; count: {file, count}; files_with_matches: paths. */
+  /** As read back (the answer maps each path to its lines or count): content {file, matches}; count {file, count}; files_with_matches: paths. */
   files: Array<{ file: string; matches?: GrepContentMatch[]; count?: number } | string>;
   total_matches?: number;
   returned_matches?: number;
@@ -79,13 +79,18 @@ export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
     filled.mode = answer.mode ?? 'glob';
     // A whole page leaves out its total: the files listed.
     filled.total ??= (answer.files as unknown[]).length;
-    // sort "mtime" lists { file, mtime }: the tests read the paths (the times are checked on the raw answer).
-    filled.files = (answer.files as Array<string | { file: string }>).map((f) => (typeof f === 'string' ? f : f.file));
+    // sort "mtime" maps each path to its time: the tests read the paths (the times are checked on the raw answer).
+    filled.files = Array.isArray(answer.files) ? answer.files : Object.keys(answer.files as object);
   } else {
     // returned_matches / returned_files are printed only for a cut page: otherwise the page holds every result.
     const mode = (filled.output_mode = answer.output_mode ?? 'content');
-    const files = (answer.files as Array<{ file: string; lines?: string[] } | string>).map((f) =>
-      typeof f === 'object' && f.lines ? { file: f.file, matches: readLines(f.lines) } : f,
+    // content maps each path to its compact lines, count to its count; files_with_matches lists paths.
+    const files = (
+      Array.isArray(answer.files)
+        ? answer.files
+        : Object.entries(answer.files as Record<string, string[] | number>).map(([file, value]) =>
+            typeof value === 'number' ? { file, count: value } : { file, matches: readLines(value) },
+          )
     ) as Array<{ file: string; matches?: unknown[] } | string>;
     filled.files = files;
     // A whole page leaves out its counts: every result is on it.

@@ -67,9 +67,10 @@ describe('Search Text in Workspace', () => {
     const copied = JSON.parse(await clipboardText());
     assert.equal(copied.pattern, 'todo');
     // A whole answer: its 4 matching lines are all there ("42: text"), with no count repeating them.
-    assert.equal(copied.files.reduce((n, f) => n + f.lines.length, 0), 4);
+    // files maps each path to its lines.
+    assert.equal(Object.values(copied.files).reduce((n, lines) => n + lines.length, 0), 4);
     assert.equal(copied.total_matches, undefined);
-    assert.deepEqual(copied.files.map((f) => f.file), ['docs/notes.md', 'src/app.ts', 'src/auth/client.py', 'src/util/strings.ts'].map((p) => join(ui.workspace, p)));
+    assert.deepEqual(Object.keys(copied.files), ['docs/notes.md', 'src/app.ts', 'src/auth/client.py', 'src/util/strings.ts'].map((p) => join(ui.workspace, p)));
 
     // Back to the pattern, Match Case on: only the lower-case line is left.
     await clickTitleButton('Back');
@@ -199,7 +200,7 @@ describe('Search Text in Workspace', () => {
     await screenshot('search-8-bad-regex-message');
   });
 
-  it('never shows denied files, and an empty result shows the notes the model gets', async () => {
+  it('never shows denied files, and an empty result says what was searched and skipped, as the answer to the model does', async () => {
     // fixture-secret-token is only in .env and secrets/token.txt, both denied.
     await openSearch();
     await type('fixture-secret-token');
@@ -209,11 +210,13 @@ describe('Search Text in Workspace', () => {
     await clickTitleButton('Copy Results as JSON');
     await ui.page.locator('.statusbar-item', { hasText: 'Copied the JSON answer' }).first().waitFor();
     const copied = JSON.parse(await clipboardText());
-    assert.deepEqual(copied.files, []);
+    // The answer's fields say what the row says in words: no file, 5 searched, the denied ones skipped.
+    assert.deepEqual(copied.files, {});
+    assert.equal(copied.files_searched, 5);
     assert.ok(copied.skipped.denied >= 1, JSON.stringify(copied.skipped));
-    assert.match(copied.notes[0], /^No matches in 5 files searched; skipped .*denied by policy/);
-    // Each row is one of the model's notes, in order.
-    assert.deepEqual(await rows().locator('.label-name').allInnerTexts(), copied.notes);
+    assert.equal(copied.notes, undefined);
+    const [said] = await rows().locator('.label-name').allInnerTexts();
+    assert.match(said, new RegExp(`^No matches in 5 files searched; skipped .*${copied.skipped.denied} denied by policy`));
     await screenshot('search-9-empty-result-notes');
   });
 

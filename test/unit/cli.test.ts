@@ -60,9 +60,9 @@ describe('cli', () => {
       assert.strictEqual(result.code, 0);
       assert.strictEqual(result.stderr, undefined);
       const json = JSON.parse(result.stdout ?? '');
-      assert.deepStrictEqual(json.files, [
-        { file: `${ws}/README.md`, lines: ['1: TODO docs'] },
-        { file: `${ws}/src/app.ts`, lines: ['1: const a = 1; // TODO tidy'] },
+      assert.deepStrictEqual(Object.entries(json.files), [
+        [`${ws}/README.md`, ['1: TODO docs']],
+        [`${ws}/src/app.ts`, ['1: const a = 1; // TODO tidy']],
       ]);
       assert.strictEqual(json.total_matches, undefined, 'a whole page: its count is the lines shown');
       assert.strictEqual(json.skipped.denied, 1);
@@ -113,7 +113,7 @@ describe('cli', () => {
       assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.`);
       const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
       assert.strictEqual(allowed.code, 0);
-      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, [{ file: `${outside}/x.txt`, lines: ['1: TODO outside'] }]);
+      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, { [`${outside}/x.txt`]: ['1: TODO outside'] });
     });
   });
 
@@ -128,9 +128,9 @@ describe('cli', () => {
       assert.strictEqual(run.stderr, '');
       assert.ok(run.stdout.endsWith('}\n'));
       const json = JSON.parse(run.stdout);
-      assert.deepStrictEqual(json.files, [
-        { file: `${ws}/README.md`, count: 1 },
-        { file: `${ws}/src/app.ts`, count: 1 },
+      assert.deepStrictEqual(Object.entries(json.files), [
+        [`${ws}/README.md`, 1],
+        [`${ws}/src/app.ts`, 1],
       ]);
     });
 

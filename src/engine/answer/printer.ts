@@ -80,7 +80,7 @@ function anchorWords(pattern: string): string {
 function grepSuggestions(d: GrepDiagnostics, include: string | undefined, pattern: string): string[] {
   const notes: string[] = [];
   if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
-  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text ${JSON.stringify(d.fixedStrings.call.pattern)} it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
+  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
   if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
   if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
   return notes;
@@ -139,9 +139,16 @@ function describeSize(bytes: number): string {
 function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefined {
   if (check.checked.length === 0) return undefined;
   const size = (finding: LargeFileFinding) => (finding.size === undefined ? '' : `${describeSize(finding.size)}, `);
+  // A first line equal to the one named before it (a bundle and its copy) is not quoted twice.
+  let previous: string | undefined;
   const matching = check.checked
     .filter((finding) => finding.lines && finding.first)
-    .map((finding) => `${finding.file} (${size(finding)}${finding.lines} matching line${finding.lines === 1 ? '' : 's'}, first at line ${finding.first!.line}: ${JSON.stringify(clipLine(finding.first!.text.trim(), 100))})`);
+    .map((finding) => {
+      const text = JSON.stringify(clipLine(finding.first!.text.trim(), 100));
+      const quoted = text === previous ? 'the same text' : text;
+      previous = text;
+      return `${finding.file} (${size(finding)}${finding.lines} matching line${finding.lines === 1 ? '' : 's'}, first at line ${finding.first!.line}: ${quoted})`;
+    });
   const unchecked = check.checked.filter((finding) => finding.lines === undefined).length + (check.skipped - check.checked.length);
   const without = check.checked.length - matching.length - (check.checked.length - check.checked.filter((f) => f.lines !== undefined).length);
   const skipped = `${check.skipped} file${check.skipped === 1 ? ' was' : 's were'} skipped as over grepTools.maxFileSize (${check.limit} bytes)`;
@@ -150,11 +157,15 @@ function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefi
   if (matching.length === 0) return empty ? `${skipped}; checked, ${counts}.` : undefined;
   return (
     `${skipped}; the pattern occurs in ${matching.join(', ')}${counts ? ` (${counts})` : ''}. ` +
-    'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.'
+    `Read ${matching.length === 1 ? 'it' : 'them'} there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.`
   );
 }
 
-export function grepNotes(report: GrepAnswer, cut?: BudgetCut): string[] {
+/**
+ * The notes of a grep. In the model's answer (`inAnswer`) an empty answer's "No matches in N files
+ * searched" is left out: `files`, `files_searched` and `skipped` say it; a person's list says it in words.
+ */
+export function grepNotes(report: GrepAnswer, cut?: BudgetCut, inAnswer = false): string[] {
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
   if (report.timedOut) {
@@ -163,7 +174,7 @@ export function grepNotes(report: GrepAnswer, cut?: BudgetCut): string[] {
   if (report.totalResults === 0) {
     if (report.candidates === 0 && report.include) {
       notes.push(`The include glob ${JSON.stringify(report.include)} matched no file under the search path${describeSkips(report.skipped)}.`);
-    } else {
+    } else if (!inAnswer) {
       notes.push(`No matches in ${report.filesSearched} files searched${describeSkips(report.skipped)}.`);
     }
     if (report.diagnostics) notes.push(...grepSuggestions(report.diagnostics, report.include, report.pattern));
@@ -210,9 +221,19 @@ export function compactLines(matches: readonly LineResult[]): string[] {
   return lines;
 }
 
-/** A page's entries as the answer prints them: content entries with their lines in the compact form. */
-function printedFiles(files: readonly GrepFileEntry[]): unknown[] {
-  return files.map((entry) => (typeof entry === 'object' && 'matches' in entry ? { file: entry.file, lines: compactLines(entry.matches) } : entry));
+/**
+ * A page's entries as the answer prints them: `files_with_matches` a list of paths; `content` and `count`
+ * an object from each path to its compact lines or its count, in the page's order. A path names a file
+ * once on a page, and JSON keeps the order of an object's keys as written.
+ */
+function printedFiles(report: GrepAnswer): string[] | Record<string, string[] | number> {
+  const files = report.files;
+  if (report.outputMode === 'files_with_matches') return files.map((entry) => (typeof entry === 'string' ? entry : entry.file));
+  const byFile: Record<string, string[] | number> = {};
+  for (const entry of files) {
+    if (typeof entry === 'object') byFile[entry.file] = 'matches' in entry ? compactLines(entry.matches) : entry.count;
+  }
+  return byFile;
 }
 
 /** The report as it reads when the budget let only `cut.shown` of its results through. */
@@ -236,11 +257,11 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined): string {
     pattern: report.pattern,
     ...baseField(report),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
-    files: printedFiles(report.files),
+    files: printedFiles(report),
     ...totals,
     ...(partial ? { files_matched: report.filesMatched } : {}),
     files_searched: report.filesSearched,
-    ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut)),
+    ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut, true)),
   });
 }
 
@@ -328,7 +349,7 @@ function globText(whole: GlobAnswer, cut: BudgetCut | undefined): string {
     pattern: report.pattern,
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     ...baseField(report),
-    files: report.mtimes ? report.files.map((file) => ({ file, mtime: isoSeconds(report.mtimes!.get(file) ?? 0) })) : report.files,
+    files: report.mtimes ? Object.fromEntries(report.files.map((file) => [file, isoSeconds(report.mtimes!.get(file) ?? 0)])) : report.files,
     // A whole page lists every match: its total would repeat it.
     ...(report.nextOffset !== undefined || report.offset > 0 || report.files.length !== report.total ? { total: report.total } : {}),
     ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),

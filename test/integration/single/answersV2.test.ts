@@ -68,7 +68,7 @@ describe('answers name what they would otherwise hide', () => {
     const when = new Date('2026-03-04T05:06:07Z');
     fs.utimesSync(at('lib/z-user.js'), when, when);
     const text = await invokeText('glob', { pattern: '**/z-user.js', sort: 'mtime' });
-    assert.deepStrictEqual(JSON.parse(text).files, [{ file: at('lib/z-user.js'), mtime: '2026-03-04T05:06:07Z' }]);
+    assert.deepStrictEqual(JSON.parse(text).files, { [at('lib/z-user.js')]: '2026-03-04T05:06:07Z' });
   });
 
   it('an invalid regex that is valid literal text: the error gives the literal count, first match and the exact call', async () => {
@@ -85,9 +85,9 @@ describe('answers name what they would otherwise hide', () => {
     assert.deepStrictEqual(answer.files, []);
     assert.strictEqual(answer.skipped.too_large, 1);
     assert.strictEqual(
-      answer.notes[1],
+      answer.notes[0],
       `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${at('generated.js')} (3 KB, 1 matching line, first at line 301: "function makeWidgetV2(options) {}"). ` +
-        'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.',
+        'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
     );
   });
 });

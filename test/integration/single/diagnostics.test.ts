@@ -32,37 +32,41 @@ describe('zero results explain themselves (checked suggestions)', () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'no such text in any file', exclude: 'diag-tmp/**' });
     assert.deepStrictEqual(answer.files, []);
     // README.md, docs/notes.md, src/app.ts, src/auth/client.py, src/util/strings.ts; data.bin is binary; .env and secrets/ denied.
-    assert.deepStrictEqual(answer.notes, ['No matches in 5 files searched; skipped 1 binary, 2 denied by policy.']);
+    assert.strictEqual(answer.files_searched, 5);
+    assert.deepStrictEqual(answer.skipped, { binary: 1, too_large: 0, denied: 2, unreadable: 0, outside_workspace: 0 });
+    // The fields say it: no note repeats them.
+    assert.deepStrictEqual(answer.notes, []);
   });
 
   it('case sensitivity: suggested only with what ignoring case finds, and the call works', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'todo: revoke', path: 'src' });
-    assert.deepStrictEqual(answer.notes.slice(1), [
+    assert.deepStrictEqual(answer.notes, [
       `The search is case-sensitive; ignoring case it matches 1 line in 1 file (first: ${abs('src/auth/client.py')}:16 "# TODO: revoke the session token"). Call again with {"pattern":"todo: revoke","path":"src","case_insensitive":true}.`,
     ]);
-    const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[1]));
+    const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
     assert.strictEqual(again.total_matches, 1);
   });
 
   it('gitignored files: include_ignored is suggested with how many matches it would find', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'marker-d1a9' });
-    assert.deepStrictEqual(answer.notes.slice(1), [
+    assert.deepStrictEqual(answer.notes, [
       `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.join(dir(), 'build', 'bundle.js')}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
     ]);
-    const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[1]));
+    const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
     assert.deepStrictEqual(again.files, [{ file: path.join(dir(), 'build', 'bundle.js'), matches: [{ line: 1, text: '// marker-d1a9 in a gitignored build' }] }]);
   });
 
   it('excluded files (search.exclude: node_modules): the same suggestion', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'excluded by search.exclude', output_mode: 'files_with_matches' });
-    assert.deepStrictEqual(answer.notes.slice(1), [
+    assert.deepStrictEqual(answer.notes, [
       `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${abs('node_modules/leftpad/index.js')}:1 "// TODO: this file is in node_modules and excluded by search.exclude"). Call again with {"pattern":"excluded by search.exclude","output_mode":"files_with_matches","include_ignored":true} to search them.`,
     ]);
   });
 
   it('suggests nothing when no check finds anything', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'zq-nowhere-zq', path: 'src' });
-    assert.deepStrictEqual(answer.notes, ['No matches in 3 files searched.']);
+    assert.deepStrictEqual(answer.notes, []);
+    assert.strictEqual(answer.files_searched, 3);
   });
 
   it('a path that does not exist names the path meant, or the nearest existing directory', async () => {
@@ -105,8 +109,8 @@ describe('zero results explain themselves (checked suggestions)', () => {
     const answer = await invokeJson<GrepAnswer & { timed_out?: boolean }>('grep', { pattern: '(a+)+$', path: 'diag-tmp/redos' });
     assert.ok(Date.now() - started < 2500, `${Date.now() - started} ms`);
     assert.strictEqual(answer.timed_out, true);
-    assert.strictEqual(answer.notes.length, 2, JSON.stringify(answer.notes));
+    assert.strictEqual(answer.notes.length, 1, JSON.stringify(answer.notes));
     assert.match(answer.notes[0], /^The search timed out after \d s; results and totals cover only the files searched before then\. Narrow it with path or include\.$/);
-    assert.strictEqual(answer.notes[1], 'No matches in 0 files searched.');
+    assert.strictEqual(answer.files_searched, 0);
   });
 });

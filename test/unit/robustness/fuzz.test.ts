@@ -146,7 +146,8 @@ function checkCommon(json: Record<string, unknown>, root: string): void {
   // base_path is left out when no path was given (all workspace folders).
   const bases = json.base_path === undefined ? [] : Array.isArray(json.base_path) ? json.base_path : [json.base_path];
   for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
-  assert.ok(Array.isArray(json.files));
+  // A list of paths, or an object from each path to its lines, count or time.
+  assert.ok(typeof json.files === 'object' && json.files !== null);
   // No dead weight: truncated only when true (with next_offset), notes only when there are some, no timing.
   assert.strictEqual(json.truncated, json.next_offset === undefined ? undefined : true);
   assert.ok(!('elapsed_ms' in json));
@@ -177,14 +178,16 @@ function checkGrepText(text: string, root: string): void {
   // Counts only on a cut page (a whole page shows them all).
   if (json.files_matched !== undefined) assert.ok(Number.isInteger(json.files_matched) && (json.files_matched as number) >= 0, 'files_matched');
   if (json.next_offset !== undefined) assert.notStrictEqual(json.files_matched, undefined, 'a cut page gives files_matched');
-  for (const entry of json.files as unknown[]) {
-    if (mode === 'files_with_matches') checkFile(entry, root);
-    else {
-      const e = entry as { file: unknown; count?: unknown; matches?: Array<{ line: unknown; text: unknown }> };
-      checkFile(e.file, root);
-      if (mode === 'count') assert.ok(Number.isInteger(e.count) && (e.count as number) > 0);
-      else for (const m of e.matches ?? []) assert.ok(Number.isInteger(m.line) && (m.line as number) >= 1 && typeof m.text === 'string');
-    }
+  if (mode === 'files_with_matches') {
+    assert.ok(Array.isArray(json.files));
+    for (const file of json.files) checkFile(file, root);
+    return;
+  }
+  assert.ok(!Array.isArray(json.files), 'content and count map each path to its lines or count');
+  for (const [file, value] of Object.entries(json.files as object)) {
+    checkFile(file, root);
+    if (mode === 'count') assert.ok(Number.isInteger(value) && (value as number) > 0);
+    else for (const line of value as unknown[]) assert.ok(typeof line === 'string' && /^[1-9]\d*[:-] /.test(line), `a compact line: ${String(line)}`);
   }
 }
 
@@ -193,8 +196,11 @@ function checkGlobText(text: string, root: string): void {
   const json = JSON.parse(text) as Record<string, unknown>;
   checkCommon(json, root);
   assert.ok(json.mode === undefined || json.mode === 'regex');
-  for (const file of json.files as unknown[]) checkFile(typeof file === 'object' && file !== null ? (file as { file: unknown }).file : file, root);
-  assert.ok(json.total === undefined ? json.next_offset === undefined : Number.isInteger(json.total) && (json.total as number) >= (json.files as unknown[]).length);
+  // Paths, or with sort "mtime" each path mapped to its time.
+  const files = Array.isArray(json.files) ? json.files : Object.keys(json.files as object);
+  if (!Array.isArray(json.files)) for (const time of Object.values(json.files as object)) assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  for (const file of files) checkFile(file, root);
+  assert.ok(json.total === undefined ? json.next_offset === undefined : Number.isInteger(json.total) && (json.total as number) >= files.length);
 }
 
 /** Runs one call to its end, failing on a hang instead of waiting forever. */

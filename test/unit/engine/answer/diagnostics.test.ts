@@ -5,7 +5,8 @@ import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { Fixture, globJson, grepJson, makeEnv, type GlobAnswer, type GrepAnswer } from '../../fixture';
 
 /** The notes after the first (which says what was searched), the suggestions. */
-const suggestions = (json: GrepAnswer | GlobAnswer) => json.notes.slice(1);
+// An empty grep answer's notes are its suggestions (files, files_searched and skipped say it is empty); glob's first note says so.
+const suggestions = (json: GrepAnswer | GlobAnswer) => json.notes.slice('files_searched' in json ? 0 : 1);
 
 /** An environment whose file source counts its listings (each search, or re-run, lists once). */
 function counting(env: SearchEnvironment): { env: SearchEnvironment; listings: () => number } {
@@ -48,7 +49,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests ignoring case when that finds matches, with the count, the first match and the call', async () => {
       const json = await grepJson({ pattern: 'userservice', output_mode: 'files_with_matches' }, env);
       assert.deepStrictEqual(json.files, []);
-      assert.match(json.notes[0], /^No matches in 6 files searched\.$/);
+      assert.strictEqual(json.files_searched, 6);
       assert.deepStrictEqual(suggestions(json), [
         `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${p('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
       ]);
@@ -67,14 +68,14 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME/bin" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
       ]);
     });
 
     it('checks the literal reading of a half-escaped pattern: its escapes undone, "$" named as an anchor', async () => {
       const dollar = await grepJson({ pattern: '"$HOME\\/bin"' }, env);
       assert.deepStrictEqual(suggestions(dollar), [
-        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "\\"$HOME/bin\\"" it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
       ]);
     });
 
@@ -85,13 +86,12 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
         const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
         assert.deepStrictEqual(json.notes, [
-          'No matches in 1 files searched; skipped 1 over the size limit.',
           `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, 1 matching line, first at line 201: "function createProgram(root) {}"). ` +
-            'Read it at that line with your file-reading tool; the user can raise grepTools.maxFileSize to search such files.',
+            'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
         ]);
         // Absent there too: it says so, briefly.
         const none = await grepJson({ pattern: 'nowhere-zz' }, small);
-        assert.strictEqual(none.notes[1], '1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.');
+        assert.deepStrictEqual(none.notes, ['1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.']);
       } finally {
         big.remove();
       }
@@ -120,7 +120,8 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
 
     it('suggests nothing that checking shows would not help', async () => {
       const json = await grepJson({ pattern: 'no such text anywhere' }, env);
-      assert.deepStrictEqual(json.notes, ['No matches in 6 files searched.']);
+      assert.deepStrictEqual(json.notes, []);
+      assert.strictEqual(json.files_searched, 6);
       // Ignoring case is not suggested when the search already ignores case, nor for invert_match.
       const insensitive = await grepJson({ pattern: '(?i)zzz' }, env);
       assert.deepStrictEqual(suggestions(insensitive), []);
@@ -140,8 +141,8 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       const json = await grepJson({ pattern: 'userservice' }, probe.env);
       assert.strictEqual(json.timed_out, true);
       assert.match(json.notes[0], /^The search timed out after \d+ s/);
-      assert.match(json.notes[1], /^No matches in 0 files searched/);
-      assert.strictEqual(json.notes.length, 2);
+      assert.strictEqual(json.files_searched, 0);
+      assert.strictEqual(json.notes.length, 1);
       assert.strictEqual(probe.listings(), 1);
     });
 

@@ -60,12 +60,9 @@ describe('engine/printer', () => {
         JSON.stringify({
           pattern: 'def authenticate',
           base_path: '/abs/workspace/src',
-          files: [
-            {
-              file: '/abs/workspace/src/auth/client.py',
-              lines: ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
-            },
-          ],
+          files: {
+            '/abs/workspace/src/auth/client.py': ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
+          },
           total_matches: 57,
           returned_matches: 50,
           files_matched: 12,
@@ -87,6 +84,7 @@ describe('engine/printer', () => {
       const json = JSON.parse(
         printGrep(grepReport({ outputMode: 'count', files: [{ file: '/ws/a', count: 3 }], totalResults: 2, returnedResults: 1, totalMatches: 5, filesMatched: 2, nextOffset: 1 })),
       );
+      assert.deepStrictEqual(json.files, { '/ws/a': 3 });
       assert.strictEqual(json.total_matches, 5);
       assert.strictEqual(json.returned_files, 1);
       assert.strictEqual('returned_matches' in json, false);
@@ -119,6 +117,30 @@ describe('engine/printer', () => {
         grepNotes(grepReport({ skipped: { binary: 1, too_large: 2, denied: 3, unreadable: 4, outside_workspace: 5 } })),
         ['No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).'],
       );
+    });
+
+    it("leaves out of the model's answer the sentence its fields say: no match in N files, what was skipped", () => {
+      const json = JSON.parse(printGrep(grepReport({ skipped: { ...emptySkips(), binary: 1 } })));
+      assert.deepStrictEqual(json, { pattern: 'TODO', base_path: '/ws', files: {}, files_searched: 10, skipped: { binary: 1 } });
+      // A person's list of notes (the Command Palette) says it in words.
+      assert.deepStrictEqual(grepNotes(grepReport({ skipped: { ...emptySkips(), binary: 1 } })), ['No matches in 10 files searched; skipped 1 binary.']);
+    });
+
+    it('names the large files that hold the pattern, quoting a first line once when a copy repeats it', () => {
+      const first = { line: 7, text: '  function createProgram(root) {' };
+      const largeFilesCheck = {
+        limit: 1024,
+        skipped: 3,
+        checked: [
+          { file: '/ws/lib/tsc.js', size: 3 * 1024 * 1024, lines: 1, first },
+          { file: '/ws/lib/typescript.js', size: 2048, lines: 2, first: { ...first, line: 9 } },
+          { file: '/ws/lib/other.js', size: 4096, lines: 0 },
+        ],
+      };
+      assert.deepStrictEqual(grepNotes(grepReport({ largeFilesCheck }), undefined, true), [
+        '3 files were skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in /ws/lib/tsc.js (3.0 MB, 1 matching line, first at line 7: "function createProgram(root) {"), ' +
+          '/ws/lib/typescript.js (2 KB, 2 matching lines, first at line 9: the same text) (1 without a match). Read them there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
+      ]);
     });
 
     it('blames the include glob when it matched no file', () => {
@@ -239,7 +261,7 @@ describe('engine/printer', () => {
       const json = readAnswer<GrepAnswer>(text);
       const shown = json.returned_matches!;
       assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
-      assert.deepStrictEqual(JSON.parse(text).files, [{ file: '/ws/a.ts', lines: Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) }]);
+      assert.deepStrictEqual(JSON.parse(text).files, { '/ws/a.ts': Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) });
       assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
       assert.strictEqual(json.total_matches, 75);
       assert.strictEqual(json.truncated, true);
@@ -267,7 +289,7 @@ describe('engine/printer', () => {
         input: { pattern: 'x', context_lines: 50 },
       });
       const json = JSON.parse(await renderGrep(huge, byteBudget(2000)));
-      assert.deepStrictEqual(json.files, []);
+      assert.deepStrictEqual(json.files, {});
       assert.strictEqual(json.next_offset, 0);
       assert.deepStrictEqual(json.notes, [
         'Output budget reached (2000 bytes): the next result alone is larger than the budget. Call again with {"pattern":"x","context_lines":50,"offset":0} and fewer context_lines, or output_mode "files_with_matches".',
@@ -334,7 +356,7 @@ describe('engine/printer', () => {
       );
       assert.deepStrictEqual(notes, [
         'The include glob "lib/*.sh" matched no file under the search path.',
-        'As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text "$HOME" it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
+        'As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 3 lines in 2 files. Call again with {"pattern":"$HOME","fixed_strings":true}.',
         'The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 3 lines in 2 files. Call again with {"pattern":"$HOME","include":"**/lib/*.sh"}.',
       ]);
     });

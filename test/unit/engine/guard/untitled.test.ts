@@ -175,8 +175,9 @@ describe('engine/untitled: grep and glob of an untitled editor', function () {
     const env: SearchEnvironment = { ...makeEnv(fx.path('ws')), untitled: [scratch] };
     const answer = await grepJson({ pattern: 'NEEDLE-5E1F', path: 'Untitled-1' }, env);
     assert.deepStrictEqual(answer.files, []);
-    assert.strictEqual(answer.notes[0], 'No matches in 1 files searched.');
-    assert.match(answer.notes[1], /^The search is case-sensitive; ignoring case it matches 2 lines in 1 file \(first: untitled:Untitled-1:2 "needle-5e1f here"\)\. Call again with \{"pattern":"NEEDLE-5E1F","path":"Untitled-1","case_insensitive":true\}\.$/);
+    assert.strictEqual(answer.files_searched, 1);
+    assert.strictEqual(answer.notes.length, 1);
+    assert.match(answer.notes[0], /^The search is case-sensitive; ignoring case it matches 2 lines in 1 file \(first: untitled:Untitled-1:2 "needle-5e1f here"\)\. Call again with \{"pattern":"NEEDLE-5E1F","path":"Untitled-1","case_insensitive":true\}\.$/);
   });
 
   it('glob refuses an untitled editor, saying how to search it', async () => {

@@ -65,10 +65,11 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     fs.utimesSync(fx.path('ws/src/c.js'), new Date('2026-02-02T03:04:05Z'), new Date('2026-02-02T03:04:05Z'));
     fs.utimesSync(fx.path('ws/src/b.tsx'), new Date('2025-12-31T23:59:59Z'), new Date('2025-12-31T23:59:59Z'));
     const json = await globRaw({ pattern: 'src/*', sort: 'mtime' }, env);
-    assert.deepStrictEqual(json.files, [
-      { file: `${ws}/src/c.js`, mtime: '2026-02-02T03:04:05Z' },
-      { file: `${ws}/src/a.ts`, mtime: '2026-01-02T03:04:05Z' },
-      { file: `${ws}/src/b.tsx`, mtime: '2025-12-31T23:59:59Z' },
+    // Each path mapped to its time, newest first (JSON keeps the order of an object's keys).
+    assert.deepStrictEqual(Object.entries(json.files as object), [
+      [`${ws}/src/c.js`, '2026-02-02T03:04:05Z'],
+      [`${ws}/src/a.ts`, '2026-01-02T03:04:05Z'],
+      [`${ws}/src/b.tsx`, '2025-12-31T23:59:59Z'],
     ]);
   });
 

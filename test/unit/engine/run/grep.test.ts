@@ -61,18 +61,21 @@ describe('engine/grep (answerGrep + printGrep)', () => {
     it('content: matching lines grouped by file, in path order, with exact totals', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate' }, env), {
         pattern: 'authenticate',
-        files: [
-          { file: p('docs/guide.md'), lines: ['1: Call authenticate() first.'] },
-          { file: p('src/app.ts'), lines: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'] },
-          { file: p('src/auth.py'), lines: ['3: def authenticate(self, username, password):'] },
-        ],
+        files: {
+          [p('docs/guide.md')]: ['1: Call authenticate() first.'],
+          [p('src/app.ts')]: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'],
+          [p('src/auth.py')]: ['3: def authenticate(self, username, password):'],
+        },
         files_searched: 4,
       });
+      // In path order: JSON keeps the order of an object's keys.
+      const json = await grepRaw({ pattern: 'authenticate' }, env);
+      assert.deepStrictEqual(Object.keys(json.files as object), [p('docs/guide.md'), p('src/app.ts'), p('src/auth.py')]);
     });
 
     it('content is the default and prints its fields in the documented order, without the default output_mode', async () => {
       const json = await grepRaw({ pattern: 'absent-zz' }, env);
-      assert.deepStrictEqual(Object.keys(json), ['pattern', 'files', 'files_searched', 'notes']);
+      assert.deepStrictEqual(Object.keys(json), ['pattern', 'files', 'files_searched']);
       const cut = await grepRaw({ pattern: 'authenticate', max_results: 1 }, env);
       assert.deepStrictEqual(Object.keys(cut), ['pattern', 'files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
     });
@@ -90,11 +93,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate', output_mode: 'count' }, env), {
         pattern: 'authenticate',
         output_mode: 'count',
-        files: [
-          { file: p('docs/guide.md'), count: 1 },
-          { file: p('src/app.ts'), count: 2 },
-          { file: p('src/auth.py'), count: 1 },
-        ],
+        files: { [p('docs/guide.md')]: 1, [p('src/app.ts')]: 2, [p('src/auth.py')]: 1 },
         total_matches: 4,
         files_searched: 4,
       });
@@ -407,7 +406,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('explains a search with no match, naming what was skipped', async () => {
       const json = await grepJson({ pattern: 'absent' }, makeEnv(enc, { config: { maxFileSize: 15000 } }));
-      assert.deepStrictEqual(json.notes, ['No matches in 6 files searched; skipped 1 binary, 1 over the size limit.', '1 file was skipped as over grepTools.maxFileSize (15000 bytes); checked, 1 without a match.']);
+      // The counts are fields; the note says what only checking the large file tells.
+      assert.strictEqual(json.files_searched, 6);
+      assert.deepStrictEqual(json.notes, ['1 file was skipped as over grepTools.maxFileSize (15000 bytes); checked, 1 without a match.']);
     });
 
     it('uses the configured maxLineLength', async () => {
