@@ -3,8 +3,8 @@
  * so nothing denied or ignored is read): a file whose stamp is unchanged keeps its entry, any other is
  * read again, a file no longer listed is dropped.
  */
-import { realpathSync } from 'fs';
 import * as nodePath from 'path';
+import { realPathOfSync } from '../guard/paths';
 import { readFileCappedSync } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
 import type { ContentIndex, FileEntry, FileStamp } from './contentIndex';
@@ -43,7 +43,7 @@ export interface RefreshOptions {
  * (the folder itself may be reached through one).
  */
 export function directRealPath(folders: readonly string[]): (path: string) => string | undefined {
-  const roots = folders.map((folder) => ({ prefix: folder.endsWith(nodePath.sep) ? folder : folder + nodePath.sep, real: safeRealpath(folder) }));
+  const roots = folders.map((folder) => ({ prefix: folder.endsWith(nodePath.sep) ? folder : folder + nodePath.sep, real: realPathOfSync(folder) }));
   return (path) => {
     const root = roots.find((candidate) => path.startsWith(candidate.prefix));
     return root?.real === undefined ? undefined : nodePath.join(root.real, path.slice(root.prefix.length));
@@ -58,7 +58,7 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
     return 0;
   }
   const entry = (kind: FileEntry['kind'], at: FileStamp = stamp): FileEntry => ({ path, kind, ...at });
-  const real = safeRealpath(path);
+  const real = realPathOfSync(path);
   if (real === undefined || real !== direct(path)) {
     index.set(entry('unread'));
     return 0;
@@ -86,14 +86,6 @@ let scratch = Buffer.allocUnsafe(64 * 1024);
 function lend(size: number): Buffer {
   if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
   return scratch;
-}
-
-function safeRealpath(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined;
-  }
 }
 
 export function refreshIndex(index: ContentIndex, paths: readonly string[], options: RefreshOptions): RefreshResult {

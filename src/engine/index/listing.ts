@@ -4,7 +4,8 @@
  * in them. While none of those changed, no entry can have appeared, gone or changed its ignored state,
  * so the listing is replayed instead of walking the tree again. Any other search, or any change, walks.
  */
-import { readdirSync, realpathSync, statSync } from 'fs';
+import { readdirSync, statSync } from 'fs';
+import { resolveLinkSync } from '../guard/links';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
 import type { Candidate } from '../api/types';
 import { SETTLE_MS } from './builder';
@@ -28,15 +29,10 @@ export interface RecordedListing {
   links: Array<{ path: string; target?: string }>;
 }
 
-/** Where a symlink leads: its target's real path and kind, or undefined when it leads nowhere. */
+/** Where a symlink leads, as a listing records it: its target's kind and real path, or undefined when it leads nowhere. */
 function linkTarget(path: string): string | undefined {
-  try {
-    const real = realpathSync(path);
-    const stat = statSync(real);
-    return `${stat.isDirectory() ? 'd' : stat.isFile() ? 'f' : 'o'}:${real}`;
-  } catch {
-    return undefined;
-  }
+  const target = resolveLinkSync(path);
+  return target && `${target.directory ? 'd' : target.file ? 'f' : 'o'}:${target.real}`;
 }
 
 function directoryStamp(path: string): FileStamp | undefined {
