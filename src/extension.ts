@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
 import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/sources/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
-import { readEngineConfig, readIndexMaxBytes } from './vscode/settings';
+import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
 import { startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
@@ -14,9 +14,7 @@ export interface GrepToolsApi {
   /** The folders' listings kept between calls: how many were replayed and made, and a way to drop them. */
   listings: Pick<ResidentListings, 'counts' | 'invalidate'>;
   /** The content index's build: its phase, progress and last outcome. */
-  readonly index: IndexState;
-  /** Stops the indexer and starts it as activation does (as after a window reload): it opens the stored index first. */
-  restartIndex(): void;
+  index: IndexState;
 }
 
 export function activate(context: vscode.ExtensionContext): GrepToolsApi {
@@ -31,25 +29,14 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     { dispose: disposeResidentListings },
     { dispose: stopIndexer },
   );
-  const indexerOptions = {
+  const indexer = startIndexer({
     storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
     folders: indexedFolders,
     listFiles: indexedFiles,
     maxFileSize: () => readEngineConfig().maxFileSize,
-    maxIndexedBytes: readIndexMaxBytes,
     log,
-  };
-  let indexer = startIndexer(indexerOptions);
-  return {
-    tools,
-    listings: residentListings(),
-    get index() {
-      return indexer.state;
-    },
-    restartIndex: () => {
-      indexer = startIndexer(indexerOptions);
-    },
-  };
+  });
+  return { tools, listings: residentListings(), index: indexer.state };
 }
 
 export function deactivate(): void {}

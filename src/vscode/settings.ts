@@ -2,7 +2,6 @@
 import * as vscode from 'vscode';
 import { DEFAULT_CONFIG, type EngineConfig } from '../engine/api/config';
 import { mergePolicy } from '../engine/guard/policy';
-import { DEFAULT_MAX_INDEXED_MB } from '../engine/index/builder';
 
 function integer(section: vscode.WorkspaceConfiguration, key: keyof EngineConfig, minimum: number): number {
   const value = section.get<unknown>(key);
@@ -28,10 +27,4 @@ export function readEngineConfig(): EngineConfig {
     respectGitignore: section.get<unknown>('respectGitignore') !== false,
     ...policySettings(section),
   };
-}
-
-/** grepTools.index.maxSizeMB in bytes: the most text the content index covers. */
-export function readIndexMaxBytes(): number {
-  const mb = vscode.workspace.getConfiguration('grepTools').get<unknown>('index.maxSizeMB');
-  return (typeof mb === 'number' && mb >= 0 ? mb : DEFAULT_MAX_INDEXED_MB) * 1048576;
 }

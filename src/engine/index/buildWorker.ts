@@ -6,9 +6,9 @@
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
-import { overIndexLimit, refreshIndex, type RefreshResult } from './builder';
+import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
-import { loadIndex, removeIndex, saveIndex } from './store';
+import { loadIndex, saveIndex } from './store';
 
 export interface BuildRequest {
   /** Where the index is kept (never in the workspace). */
@@ -19,8 +19,6 @@ export interface BuildRequest {
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
-  /** The most text the index covers (grepTools.index.maxSizeMB): a workspace with more keeps no content index. */
-  maxIndexedBytes: number;
 }
 
 export interface BuildSummary extends RefreshResult {
@@ -31,12 +29,7 @@ export interface BuildSummary extends RefreshResult {
   elapsedMs: number;
 }
 
-export type BuildMessage =
-  | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; summary: BuildSummary }
-  /** The workspace holds more text than the index may cover: no index is kept (the stored one is removed). */
-  | { kind: 'overLimit'; files: number; textBytes: number }
-  | { kind: 'failed'; message: string };
+export type BuildMessage = { kind: 'progress'; done: number; total: number } | { kind: 'done'; summary: BuildSummary } | { kind: 'failed'; message: string };
 
 /** Progress is posted at most this often (ms). */
 const PROGRESS_EVERY_MS = 200;
@@ -45,12 +38,6 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   const started = Date.now();
-  const textBytes = overIndexLimit(request.paths, request.maxFileSize, request.maxIndexedBytes);
-  if (textBytes !== undefined) {
-    removeIndex(request.dir);
-    post({ kind: 'overLimit', files: request.paths.length, textBytes });
-    return;
-  }
   const stored = loadIndex(request.dir);
   try {
     const sameBuild =

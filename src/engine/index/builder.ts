@@ -88,23 +88,6 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-/** The text the content index covers at most by default (grepTools.index.maxSizeMB; the CLI's index). */
-export const DEFAULT_MAX_INDEXED_MB = 512;
-
-/**
- * The bytes of text an index of `paths` would cover (files up to the size limit), when that is more than
- * `maxIndexedBytes`: such a workspace keeps no content index, only its file list (and says so). Undefined
- * when it fits. Stats each file; reads none.
- */
-export function overIndexLimit(paths: readonly string[], maxFileSize: number, maxIndexedBytes: number): number | undefined {
-  let bytes = 0;
-  for (const path of paths) {
-    const size = statStamp(path)?.size ?? 0;
-    if (size <= maxFileSize) bytes += size;
-  }
-  return bytes > maxIndexedBytes ? bytes : undefined;
-}
-
 export function refreshIndex(index: ContentIndex, paths: readonly string[], options: RefreshOptions): RefreshResult {
   const result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
   const listed = new Set(paths);

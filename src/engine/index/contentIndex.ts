@@ -63,13 +63,11 @@ export interface SealedPostings {
 /** The posting lists' bytes: in memory, or read from the index file a range at a time (store.ts). */
 export interface PostingBytes {
   byteLength: number;
-  /** Held in memory (a build's lists); a stored index's are read from its file as queries need them. */
-  resident?: boolean;
   range(start: number, end: number): Uint8Array;
 }
 
 export function inMemory(bytes: Uint8Array): PostingBytes {
-  return { byteLength: bytes.byteLength, resident: true, range: (start, end) => bytes.subarray(start, end) };
+  return { byteLength: bytes.byteLength, range: (start, end) => bytes.subarray(start, end) };
 }
 
 const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: inMemory(new Uint8Array(0)) };
@@ -242,11 +240,6 @@ export class ContentIndex {
   /** Postings added since the last seal. */
   pendingPostings(): number {
     return this.tailPostings;
-  }
-
-  /** Bytes of the postings held in memory: every segment's keys and offsets, and the lists held (not those read from a file). */
-  heldPostingBytes(): number {
-    return this.segments.reduce((sum, { keys, offsets, data }) => sum + keys.byteLength + offsets.byteLength + (data.resident ? data.byteLength : 0), 0);
   }
 
   /** Bytes held by the sealed postings (keys, offsets, lists). */

@@ -4,7 +4,7 @@
  * was indexed, the file table's paths and kinds as strings), the file table's stamps (f64: size, mtime,
  * ctime, inode per file), then the keys (u32), the offsets (u32) and the posting bytes.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
 import type { RecordedListing } from './listing';
@@ -103,11 +103,6 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
   const listing = header.meta.listing;
   const meta: IndexMeta = { ...header.meta, listing: listing && { ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) } };
   return { meta, index: new ContentIndex(files, { keys, offsets, data }) };
-}
-
-/** Removes the index stored in `dir`, if any (a workspace over the size limit keeps none). */
-export function removeIndex(dir: string): void {
-  rmSync(nodePath.join(dir, INDEX_FILE), { force: true });
 }
 
 /** Writes the index into `dir` (created when missing). Returns the bytes written. */

@@ -28,8 +28,7 @@ const SHOW_AFTER_MS = 500;
 const PAUSE_RATIO = 0.25;
 
 export interface IndexState {
-  /** fileListOnly: the workspace holds more text than grepTools.index.maxSizeMB; no content index is kept. */
-  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'fileListOnly' | 'failed';
+  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'failed';
   done: number;
   total: number;
   /** The last build's outcome, and the directory it was written in. */
@@ -37,8 +36,6 @@ export interface IndexState {
   dir?: string;
   /** Builds finished since activation. */
   builds: number;
-  /** The index a previous window stored, opened at activation before any build: its files. */
-  loaded?: { files: number };
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
   lastUse?: { settled: number; read: number };
 }
@@ -51,8 +48,6 @@ export interface IndexerOptions {
   /** The files a search of the whole workspace reads (same excludes, .gitignore and guard). */
   listFiles(): Promise<string[]>;
   maxFileSize(): number;
-  /** grepTools.index.maxSizeMB, in bytes. */
-  maxIndexedBytes(): number;
   log: vscode.LogOutputChannel;
 }
 
@@ -105,8 +100,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
       return;
     }
     this.opened = { index: stored.index, close: stored.close };
-    this.state.loaded = { files: stored.index.size };
-    this.options.log.info(`index: ${stored.index.size.toLocaleString('en-US')} files loaded from ${dir}; each is read afresh where it changed since`);
   }
 
   /**
@@ -156,7 +149,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = paths.length;
     this.showProgress();
-    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, maxIndexedBytes: this.options.maxIndexedBytes() };
+    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO };
     // A small young generation, as the search workers have: the build's garbage is short-lived.
     const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker = worker;
@@ -174,7 +167,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
     void worker.terminate();
     this.status.hide();
     if (outcome?.kind === 'done') this.open(dir, outcome.summary);
-    else if (outcome?.kind === 'overLimit') this.fileListOnly(outcome, request.maxIndexedBytes);
     else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
     if (this.again) {
       this.again = false;
@@ -193,18 +185,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.options.log.info(
       `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
         `${summary.indexBytes} bytes on disk in ${dir}`,
-    );
-  }
-
-  /** Too much text to index: no content index (the worker removed the stored one); the listings stay resident. */
-  private fileListOnly(outcome: { files: number; textBytes: number }, limit: number): void {
-    this.close();
-    this.state.phase = 'fileListOnly';
-    this.state.builds++;
-    const mb = (bytes: number) => `${Math.round(bytes / 1048576).toLocaleString('en-US')} MB`;
-    this.options.log.info(
-      `index: ${outcome.files.toLocaleString('en-US')} files hold ${mb(outcome.textBytes)} of text, over grepTools.index.maxSizeMB (${mb(limit)}): ` +
-        'no content index is kept, only each folder\'s file list between calls; grep reads every file',
     );
   }
 

@@ -85,17 +85,6 @@ describe('the content index in the extension host', () => {
     assert.deepStrictEqual(after.files, [file('b.txt')]);
   });
 
-  it('after a restart (as a window reload) the stored index answers at once, and a file changed meanwhile is read afresh', async () => {
-    fs.writeFileSync(file('b.txt'), 'changed while the window was closed warm-5d2e\n');
-    api.restartIndex();
-    assert.ok((api.index.loaded?.files ?? 0) >= 3, `the stored index holds the workspace's files (${api.index.loaded?.files})`);
-    const found = await grep({ pattern: 'warm-5d2e', fixed_strings: true, output_mode: 'files_with_matches' });
-    assert.deepStrictEqual(found.files, [file('b.txt')]);
-    const use = api.index.lastUse;
-    assert.ok(use && use.settled > 0, `the stored index settled unchanged files (${JSON.stringify(use)})`);
-    await nextBuild();
-  });
-
   it('the extension host answers a command within 100 ms while the index builds', async function () {
     this.timeout(120_000);
     const text = 'const value = 1;\n'.repeat(200);
@@ -104,23 +93,5 @@ describe('the content index in the extension host', () => {
     assert.ok(probes > 5, `probed ${probes} times`);
     assert.ok(worstMs < 100, `worst command round trip ${worstMs} ms`);
     assert.ok((api.index.last?.files ?? 0) >= 3000, `the build indexed the new files (${api.index.last?.files})`);
-  });
-  it('a workspace over grepTools.index.maxSizeMB keeps its file list only: no content index, the same answers', async function () {
-    this.timeout(120_000);
-    const setMaxSize = (value: number | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.maxSizeMB', value, vscode.ConfigurationTarget.Global);
-    const builds = api.index.builds;
-    await setMaxSize(0.01);
-    const deadline = Date.now() + 60_000;
-    while (api.index.builds === builds) {
-      assert.ok(Date.now() < deadline, `a refresh finished within 60 s (phase ${api.index.phase})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.strictEqual(api.index.phase, 'fileListOnly');
-    assert.ok(!fs.existsSync(path.join(api.index.dir ?? '', 'index.bin')), 'no index is stored');
-    const found = await grep({ pattern: 'index-4e1a', fixed_strings: true, output_mode: 'files_with_matches' });
-    assert.strictEqual(api.index.lastUse, undefined, 'no index was consulted');
-    assert.deepStrictEqual(found.files, [file('a.ts')]);
-    await setMaxSize(undefined);
-    await nextBuild();
   });
 });

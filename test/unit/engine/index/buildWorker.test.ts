@@ -19,7 +19,7 @@ describe('index: the background build', () => {
   let folder: string;
   let dir: string;
   let paths: string[];
-  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, maxIndexedBytes: 1 << 30, ...extra });
+  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, ...extra });
 
   beforeEach(() => {
     root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-'));
@@ -74,46 +74,6 @@ describe('index: the background build', () => {
       assert.strictEqual(judge(paths[6]), 0, 'a file without it is settled by the new index');
     } finally {
       opened.close();
-    }
-  });
-
-  it('a workspace over grepTools.index.maxSizeMB keeps no content index: the stored one is removed, and the outcome says how much text it holds', () => {
-    buildIndex(request(), () => undefined);
-    assert.ok(loadIndex(dir), 'an index was stored');
-    const text = paths.reduce((sum, path) => sum + fs.statSync(path).size, 0);
-    const messages: BuildMessage[] = [];
-    buildIndex(request({ maxIndexedBytes: text - 1 }), (message) => messages.push(message));
-    assert.deepStrictEqual(messages, [{ kind: 'overLimit', files: 600, textBytes: text }]);
-    assert.strictEqual(loadIndex(dir), undefined, 'no index is left to consult');
-    buildIndex(request({ maxIndexedBytes: text }), (message) => messages.push(message));
-    assert.strictEqual(messages[messages.length - 1].kind, 'done', 'exactly at the limit it is built');
-  });
-
-  it('holds in memory at most a quarter of the text it indexed (the repository\'s own sources)', () => {
-    const sources = nodePath.join(__dirname, '..', '..', '..', '..', '..', 'src');
-    fs.cpSync(sources, nodePath.join(folder, 'src'), { recursive: true });
-    age(folder);
-    const all: string[] = [];
-    const walk = (d: string): void => {
-      for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-        const path = nodePath.join(d, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (path.endsWith('.ts')) all.push(path);
-      }
-    };
-    walk(nodePath.join(folder, 'src'));
-    assert.ok(all.length > 50, `${all.length} source files`);
-    const messages: BuildMessage[] = [];
-    buildIndex(request({ paths: all }), (message) => messages.push(message));
-    const done = messages[messages.length - 1];
-    assert.ok(done.kind === 'done' && done.summary.bytes > 200_000, 'the sources were indexed');
-    const stored = loadIndex(dir)!;
-    try {
-      const held = stored.index.heldPostingBytes();
-      assert.ok(held <= 0.25 * done.summary.bytes, `${held} bytes of postings held for ${done.summary.bytes} bytes of text`);
-      assert.ok(done.summary.postingBytes <= 0.5 * done.summary.bytes, `${done.summary.postingBytes} bytes of postings in all`);
-    } finally {
-      stored.close();
     }
   });
 
