@@ -27,8 +27,14 @@ async function openToc() {
   for (const title of ['Extensions', 'Grep & Glob Tools']) {
     const entry = tocEntry(title);
     await entry.waitFor();
-    if ((await entry.getAttribute('aria-expanded')) === 'false') await entry.locator('.monaco-tl-twistie').click();
-    await ui.page.locator(`.settings-editor .settings-toc-container .monaco-list-row[aria-expanded="true"]`, { hasText: title }).first().waitFor();
+    // A click while the table of contents is still being rendered can be lost: click again until it is expanded.
+    const expanded = ui.page.locator(`.settings-editor .settings-toc-container .monaco-list-row[aria-expanded="true"]`, { hasText: title }).first();
+    const deadline = Date.now() + 20_000;
+    while (!(await expanded.isVisible())) {
+      assert.ok(Date.now() < deadline, `the table of contents entry "${title}" expands`);
+      if ((await entry.getAttribute('aria-expanded')) === 'false') await entry.locator('.monaco-tl-twistie').click();
+      await expanded.waitFor({ timeout: 2000 }).catch(() => {});
+    }
   }
 }
 
