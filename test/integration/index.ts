@@ -15,6 +15,11 @@ export function suiteName(): 'single' | 'multi' | 'vfs' {
 }
 
 export async function run(): Promise<void> {
+  await runSuites(['common', suiteName()]);
+}
+
+/** Runs the tests of these folders (below this one), reporting into the open workspace's report file. */
+export async function runSuites(dirs: readonly string[]): Promise<void> {
   const suite = suiteName();
   const repo = path.resolve(__dirname, '..', '..', '..');
   const reportDir = path.join(repo, '.test-artifacts', 'integration');
@@ -27,7 +32,7 @@ export async function run(): Promise<void> {
   // GREP_TOOLS_TEST_GREP (a mocha --grep), when set in the environment of the test run, picks tests by title.
   const grep = process.env.GREP_TOOLS_TEST_GREP;
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
-  for (const dir of ['common', suite]) {
+  for (const dir of dirs) {
     const full = path.join(__dirname, dir);
     for (const file of fs.readdirSync(full).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(full, file));
   }
