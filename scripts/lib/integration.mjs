@@ -22,7 +22,8 @@ function follow(reportFile) {
 }
 
 async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, timeoutMs }) {
-  const server = await startServer();
+  // Tells the first window's suite that the folder is reopened next (its last tests prepare that window's).
+  const server = await startServer({ env: { GREP_TOOLS_REOPEN: reopenTestsPath ? '1' : '' } });
   const { browser, close } = await launchBrowser();
   try {
     const first = await runWindow(server, browser, { workspace, extensionPath, testsPath, timeoutMs });

@@ -15,7 +15,9 @@ export function suiteName(): 'single' | 'multi' | 'vfs' {
 }
 
 export async function run(): Promise<void> {
-  await runSuites(['common', suiteName()]);
+  const suite = suiteName();
+  // Where the runner reopens the single folder next (GREP_TOOLS_REOPEN, code-server), its last tests prepare that window's.
+  await runSuites(['common', suite, ...(suite === 'single' && process.env.GREP_TOOLS_REOPEN === '1' ? ['beforeReopen'] : [])]);
 }
 
 /** Runs the tests of these folders (below this one), reporting into the open workspace's report file. */

@@ -3,7 +3,6 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { loadIndex } from '../../../src/engine/index/store';
 import { folderPath, invokeJson, whileProbing, type GrepAnswer } from '../helpers';
 
 describe('the content index in the extension host', () => {
@@ -130,24 +129,5 @@ describe('the content index in the extension host', () => {
     assert.ok(probes > 5, `probed ${probes} times`);
     assert.ok(worstMs < 100, `worst command round trip ${worstMs} ms`);
     assert.ok((api.index.last?.files ?? 0) >= 3000, `the build indexed the new files (${api.index.last?.files})`);
-  });
-
-  it('leaves in its storage an index holding reopen-tmp/kept.txt, for the window reopened next (test/integration/reopen/)', async function () {
-    this.timeout(90_000);
-    const kept = path.join(folderPath(0), 'reopen-tmp', 'kept.txt');
-    fs.mkdirSync(path.dirname(kept), { recursive: true });
-    fs.writeFileSync(kept, 'warm-8b1f before the reopen\n');
-    const past = Date.now() / 1000 - 60;
-    fs.utimesSync(kept, past, past);
-    await new Promise((resolve) => setTimeout(resolve, 2100)); // its change time settles too (builder.ts SETTLE_MS)
-    write('touch-reopen.txt', 'y\n');
-    await nextBuild();
-    const stored = loadIndex(api.index.dir!);
-    assert.ok(stored, 'an index is stored');
-    try {
-      assert.strictEqual(stored.index.entry(kept)?.file.kind, 'text', 'kept.txt is indexed as text');
-    } finally {
-      stored.close();
-    }
   });
 });
