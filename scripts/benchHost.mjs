@@ -2,8 +2,8 @@
 // corpus, both called the same way (vscode.lm.invokeTool from an extension, no chat request) and timed inside
 // the extension host. Per question: a warm-up call of each side, then SAMPLES interleaved rounds (the side
 // that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
-// extension activates, the content index's build (waited for before the samples), and the extension host's
-// peak RSS at the end. Prints a Markdown table and writes it,
+// extension activates, the content index's build (waited for before the samples, while a command is run in
+// the extension host every 20 ms: its worst and median round trip), and the extension host's peak RSS at the end. Prints a Markdown table and writes it,
 // with every sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it matches.
@@ -88,6 +88,10 @@ async function main() {
     process.stdout.write(`First call after activation: ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`);
     // The content index builds in the background after activation: the samples are taken once it is ready.
     const indexWait = Date.now();
+    // While it builds, a command run in the extension host every 20 ms measures how long the host takes to answer.
+    const during = await session.bridge.call({ op: 'probeUntilIndexed', timeoutMs: 600_000 }, { timeoutMs: 620_000 });
+    const probeLine = `Command round trip while the index built: worst ${during.worstMs.toFixed(1)} ms, median ${during.medianMs.toFixed(1)} ms over ${during.probes} commands in ${(during.waitedMs / 1000).toFixed(1)} s.`;
+    process.stdout.write(`${probeLine}\n`);
     let index = await session.bridge.call({ op: 'indexState' });
     while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -129,13 +133,14 @@ async function main() {
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       indexLine,
+      probeLine,
       '',
       table,
       '',
     ].join('\n');
     process.stdout.write(`\n${summary}`);
     writeFileSync(join(artifacts, 'bench-host.md'), summary);
-    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, memory, index, rows }, null, 2));
+    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, memory, index, during, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
     ok = true;
   } finally {

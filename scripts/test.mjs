@@ -56,6 +56,8 @@ for (const [title, workspace, name] of suites.filter(([, , name]) => runs(name))
       workspace,
       extensionPath: repo,
       testsPath: join(repo, 'out', 'test', 'integration', 'index.js'),
+      // The single folder is then reopened in a new window of the same session, as after a reload (test/integration/reopen/).
+      reopenTestsPath: name === 'single' ? join(repo, 'out', 'test', 'integration', 'reopen.js') : undefined,
       reportFile: join(repo, '.test-artifacts', 'integration', `${name}.log`),
     });
     if (failure) process.stdout.write(`\n${title} failed (exit ${code}). Extension host logs:\n${failure}\n`);

@@ -21,11 +21,25 @@ function follow(reportFile) {
   };
 }
 
-async function runInCodeServer({ workspace, extensionPath, testsPath, timeoutMs }) {
-  const server = await startServer();
+async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, timeoutMs }) {
+  // Tells the first window's suite that the folder is reopened next (its last tests prepare that window's).
+  const server = await startServer({ env: { GREP_TOOLS_REOPEN: reopenTestsPath ? '1' : '' } });
   const { browser, close } = await launchBrowser();
   try {
-    const page = await browser.newPage();
+    const first = await runWindow(server, browser, { workspace, extensionPath, testsPath, timeoutMs });
+    if (first.code !== 0 || !reopenTestsPath) return first;
+    // The same workspace reopened in a new window of the same session (same user data, same extension storage).
+    return await runWindow(server, browser, { workspace, extensionPath, testsPath: reopenTestsPath, timeoutMs });
+  } finally {
+    close();
+    server.stop();
+  }
+}
+
+/** Opens the workspace in a new window running the suite at testsPath; resolves when it reports, and closes the window. */
+async function runWindow(server, browser, { workspace, extensionPath, testsPath, timeoutMs }) {
+  const page = await browser.newPage();
+  try {
     const pageErrors = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     const exitCode = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
@@ -41,8 +55,7 @@ async function runInCodeServer({ workspace, extensionPath, testsPath, timeoutMs 
     }
     return { code, failure: code === 0 ? undefined : collectLogs(server) };
   } finally {
-    close();
-    server.stop();
+    await page.close().catch(() => {});
   }
 }
 
@@ -63,15 +76,16 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
 
 /**
  * Runs the suite; resolves to { code, failure }. reportFile is where the suite writes mocha's report
- * (printed live).
+ * (printed live). reopenTestsPath (code-server only): a suite run next in a new window of the same
+ * session on the same workspace, as after a window reload.
  */
-export async function runExtensionTests({ workspace, extensionPath, testsPath, reportFile, timeoutMs = 300_000 }) {
+export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, reportFile, timeoutMs = 300_000 }) {
   rmSync(reportFile, { force: true });
   const stopFollowing = follow(reportFile);
   try {
     const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
     if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
-    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, timeoutMs });
+    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, timeoutMs });
   } finally {
     stopFollowing();
   }

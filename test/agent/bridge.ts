@@ -14,6 +14,7 @@ type Operation =
   | { id: number; op: 'invoke'; tool: string; input: object }
   | { id: number; op: 'memory' }
   | { id: number; op: 'indexState' }
+  | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
 
 interface Result {
@@ -67,11 +68,41 @@ async function memory(): Promise<{ rss: number; peakRss: number }> {
   return { rss: process.memoryUsage().rss, peakRss: peak ? Number(peak[1]) * 1024 : NaN };
 }
 
+/** The content index's state, as the extension exports it (null before activation). */
+const indexState = () => (vscode.extensions.getExtension<{ index?: { builds: number; phase: string } }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null);
+
+/**
+ * Runs a command registered here every 20 ms until the content index's first build has ended (or the
+ * time is up): how long the extension host takes to answer a command while the index builds.
+ */
+async function probeUntilIndexed(timeoutMs: number): Promise<{ probes: number; worstMs: number; medianMs: number; waitedMs: number }> {
+  const command = `grepToolsBench.ping.${Date.now()}`;
+  const registration = vscode.commands.registerCommand(command, () => Date.now());
+  const started = Date.now();
+  const times: number[] = [];
+  try {
+    for (;;) {
+      const state = indexState();
+      if (state && (state.builds > 0 || state.phase === 'off' || state.phase === 'failed')) break;
+      if (Date.now() - started > timeoutMs) break;
+      const sent = performance.now();
+      await vscode.commands.executeCommand(command);
+      times.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    registration.dispose();
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { probes: times.length, worstMs: sorted[sorted.length - 1] ?? 0, medianMs: sorted[sorted.length >> 1] ?? 0, waitedMs: Date.now() - started };
+}
+
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
   if (operation.op === 'memory') return await memory();
-  if (operation.op === 'indexState') return (vscode.extensions.getExtension<{ index?: unknown }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null) as unknown;
+  if (operation.op === 'indexState') return indexState();
+  if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
   if (operation.wait === false) {
     pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));

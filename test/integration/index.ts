@@ -16,6 +16,13 @@ export function suiteName(): 'single' | 'multi' | 'vfs' {
 
 export async function run(): Promise<void> {
   const suite = suiteName();
+  // Where the runner reopens the single folder next (GREP_TOOLS_REOPEN, code-server), its last tests prepare that window's.
+  await runSuites(['common', suite, ...(suite === 'single' && process.env.GREP_TOOLS_REOPEN === '1' ? ['beforeReopen'] : [])]);
+}
+
+/** Runs the tests of these folders (below this one), reporting into the open workspace's report file. */
+export async function runSuites(dirs: readonly string[]): Promise<void> {
+  const suite = suiteName();
   const repo = path.resolve(__dirname, '..', '..', '..');
   const reportDir = path.join(repo, '.test-artifacts', 'integration');
   fs.mkdirSync(reportDir, { recursive: true });
@@ -27,7 +34,7 @@ export async function run(): Promise<void> {
   // GREP_TOOLS_TEST_GREP (a mocha --grep), when set in the environment of the test run, picks tests by title.
   const grep = process.env.GREP_TOOLS_TEST_GREP;
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
-  for (const dir of ['common', suite]) {
+  for (const dir of dirs) {
     const full = path.join(__dirname, dir);
     for (const file of fs.readdirSync(full).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(full, file));
   }

@@ -6,9 +6,10 @@
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
+import { overLimits, plannedBytes, postingsOverBudget, type IndexLimits } from './budget';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
-import { loadIndex, saveIndex } from './store';
+import { loadIndex, removeIndex, saveIndex } from './store';
 
 export interface BuildRequest {
   /** Where the index is kept (never in the workspace). */
@@ -19,6 +20,8 @@ export interface BuildRequest {
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
+  /** Above these the index keeps the file list only (budget.ts). */
+  limits: IndexLimits;
 }
 
 export interface BuildSummary extends RefreshResult {
@@ -29,7 +32,12 @@ export interface BuildSummary extends RefreshResult {
   elapsedMs: number;
 }
 
-export type BuildMessage = { kind: 'progress'; done: number; total: number } | { kind: 'done'; summary: BuildSummary } | { kind: 'failed'; message: string };
+export type BuildMessage =
+  | { kind: 'progress'; done: number; total: number }
+  | { kind: 'done'; summary: BuildSummary }
+  /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
+  | { kind: 'listOnly'; files: number; reason: string; elapsedMs: number }
+  | { kind: 'failed'; message: string };
 
 /** Progress is posted at most this often (ms). */
 const PROGRESS_EVERY_MS = 200;
@@ -38,6 +46,13 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   const started = Date.now();
+  const files = request.paths.length;
+  const listOnly = (reason: string) => {
+    removeIndex(request.dir);
+    post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
+  };
+  const over = overLimits(files, files > request.limits.maxFiles ? 0 : plannedBytes(request.paths, request.maxFileSize), request.limits);
+  if (over !== undefined) return listOnly(over);
   const stored = loadIndex(request.dir);
   try {
     const sameBuild =
@@ -62,6 +77,9 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
         worked = Date.now();
       },
     });
+    index.seal();
+    const tooLarge = postingsOverBudget(index.postingBytes(), index.textBytes());
+    if (tooLarge !== undefined) return listOnly(tooLarge);
     const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
     post({ kind: 'done', summary: { ...result, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started } });
   } finally {

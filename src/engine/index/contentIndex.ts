@@ -242,6 +242,16 @@ export class ContentIndex {
     return this.tailPostings;
   }
 
+  /** Bytes of the text files indexed (their sizes when read). */
+  textBytes(): number {
+    let total = 0;
+    for (const id of this.byPath.values()) {
+      const file = this.files[id]!;
+      if (file.kind === 'text') total += file.size;
+    }
+    return total;
+  }
+
   /** Bytes held by the sealed postings (keys, offsets, lists). */
   postingBytes(): number {
     return this.segments.reduce((sum, { keys, offsets, data }) => sum + keys.byteLength + offsets.byteLength + data.byteLength, 0);

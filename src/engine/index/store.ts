@@ -4,7 +4,7 @@
  * was indexed, the file table's paths and kinds as strings), the file table's stamps (f64: size, mtime,
  * ctime, inode per file), then the keys (u32), the offsets (u32) and the posting bytes.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
 import type { RecordedListing } from './listing';
@@ -121,6 +121,11 @@ export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): nu
   }
   renameSync(temporary, target);
   return written;
+}
+
+/** Removes the index stored in `dir` (a workspace that keeps its file list only stores no content). */
+export function removeIndex(dir: string): void {
+  rmSync(nodePath.join(dir, INDEX_FILE), { force: true });
 }
 
 /**

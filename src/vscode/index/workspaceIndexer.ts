@@ -15,6 +15,7 @@ import { currentIndexPrejudge, type SearchIndex } from '../../engine/index/preju
 import { loadIndex } from '../../engine/index/store';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { isDenied } from '../sources/residentListing';
+import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
 const REFRESH_DELAY_MS = 3000;
@@ -28,12 +29,16 @@ const SHOW_AFTER_MS = 500;
 const PAUSE_RATIO = 0.25;
 
 export interface IndexState {
-  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'failed';
+  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'listOnly' | 'failed';
   done: number;
   total: number;
   /** The last build's outcome, and the directory it was written in. */
   last?: BuildSummary;
   dir?: string;
+  /** Why the last build kept the file list only (the workspace is larger than grepTools.index.* allows). */
+  listOnly?: string;
+  /** The stored index a window opened with, and how many of its files were fresh then (undefined until checked). */
+  loaded?: { files: number; fresh?: number };
   /** Builds finished since activation. */
   builds: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
@@ -50,8 +55,6 @@ export interface IndexerOptions {
   maxFileSize(): number;
   log: vscode.LogOutputChannel;
 }
-
-const enabled = () => vscode.workspace.getConfiguration('grepTools').get<unknown>('index.enabled') !== false;
 
 export class WorkspaceIndexer implements vscode.Disposable {
   readonly state: IndexState = { phase: 'waiting', done: 0, total: 0, builds: 0 };
@@ -100,6 +103,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
       return;
     }
     this.opened = { index: stored.index, close: stored.close };
+    this.state.loaded = { files: stored.index.size };
+    this.options.log.info(`index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh`);
   }
 
   /**
@@ -131,6 +136,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const folders = this.options.folders();
     if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) {
       this.state.phase = 'off';
+      this.status.hide();
       this.close();
       return;
     }
@@ -149,7 +155,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = paths.length;
     this.showProgress();
-    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO };
+    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() };
     // A small young generation, as the search workers have: the build's garbage is short-lived.
     const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker = worker;
@@ -167,6 +173,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     void worker.terminate();
     this.status.hide();
     if (outcome?.kind === 'done') this.open(dir, outcome.summary);
+    else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
     if (this.again) {
       this.again = false;
@@ -179,13 +186,32 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
     this.state.phase = stored ? 'ready' : 'failed';
+    this.state.listOnly = undefined;
     this.state.last = summary;
     this.state.dir = dir;
     this.state.builds++;
+    const loaded = this.state.loaded;
+    if (loaded && loaded.fresh === undefined) {
+      loaded.fresh = summary.kept;
+      this.options.log.info(`index: ${summary.kept} of the ${loaded.files} stored files were fresh, ${summary.read} read again, ${summary.dropped} dropped`);
+    }
     this.options.log.info(
       `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
         `${summary.indexBytes} bytes on disk in ${dir}`,
     );
+  }
+
+  /** The workspace is larger than the settings allow: no content index (searches read every file), and the status bar says why. */
+  private keepListOnly(files: number, reason: string): void {
+    this.close();
+    this.state.phase = 'listOnly';
+    this.state.listOnly = reason;
+    this.state.last = undefined;
+    this.state.builds++;
+    this.options.log.info(`index: file list only (${reason}): the content of the ${files} files is not indexed, searches read every file`);
+    this.status.text = '$(list-flat) Grep index: file list only';
+    this.status.tooltip = `Grep Tools keeps the file list of this workspace only: ${reason}. Searches read every file. Raise the setting to index the content.`;
+    this.status.show();
   }
 
   private fail(error: unknown): void {

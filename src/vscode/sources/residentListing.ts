@@ -8,7 +8,8 @@
  *   of the workspace folders drops every listing (a burst of events costs one re-listing, on the next call);
  * - before a replay, every directory that held a listed file, and the `.gitignore` in it, is stat'ed: one
  *   changed since the listing began (the watcher may report late, or not at all where `files.watcherExclude`
- *   applies) sends the call to findFiles again.
+ *   applies), or that is another directory now (a symlink on its way retargeted), sends the call to
+ *   findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
  */
 import { statSync } from 'fs';
@@ -35,6 +36,18 @@ export interface BaseListing {
 interface Resident extends BaseListing {
   /** Date.now() when the listing began: a directory changed after it makes the listing stale. */
   startedAt: number;
+  /**
+   * What each directory was when the listing was kept (device and inode, links followed): a directory
+   * reached through a symlink that now leads elsewhere (a link retargeted further along its chain, where
+   * no listed directory changes) is another directory.
+   */
+  identities: string[];
+}
+
+/** A directory's identity (device and inode, links followed), or undefined when it is not one. */
+function identity(dir: string): string | undefined {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
 }
 
 /**
@@ -50,17 +63,18 @@ const CLOCK_MARGIN_MS = SETTLE_MS;
 const MAX_LISTINGS = 32;
 const MAX_KEPT_FILES = 250_000;
 
-/** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began. */
+/** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began, and still the same directory. */
 async function unchangedSince(listing: Resident, isCancelled: () => boolean): Promise<boolean> {
   const limit = listing.startedAt - CLOCK_MARGIN_MS;
   const slices = new TimeSlices();
-  for (const dir of listing.directories) {
+  for (const [i, dir] of listing.directories.entries()) {
     if (slices.due()) {
       await slices.pause();
       if (isCancelled()) return false;
     }
     const stat = statSync(dir, { throwIfNoEntry: false });
     if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
+    if (`${stat.dev}:${stat.ino}` !== listing.identities[i]) return false;
     const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
     if (rules && (rules.ctimeMs >= limit || rules.mtimeMs >= limit)) return false;
   }
@@ -164,7 +178,7 @@ export class ResidentListings implements vscode.Disposable {
     if (!made) return { made: false };
     this.counts.listed++;
     if (generation === this.generation && !isCancelled()) {
-      this.listings.set(key, { ...made, startedAt });
+      this.listings.set(key, { ...made, startedAt, identities: made.directories.map((dir) => identity(dir) ?? '') });
       let kept = 0;
       for (const listing of this.listings.values()) kept += listing.files.length;
       while (this.listings.size > 1 && (this.listings.size > MAX_LISTINGS || kept > MAX_KEPT_FILES)) {

@@ -26,6 +26,15 @@ describe('the content index in the extension host', () => {
     assert.strictEqual(api.index.phase, 'ready');
   }
 
+  /** Waits until the index's state satisfies `done` (a build after a change of settings). */
+  async function until(what: string, done: () => boolean): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!done()) {
+      assert.ok(Date.now() < deadline, `${what} within 60 s (phase ${api.index.phase})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   const setEnabled = (value: boolean | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.enabled', value, vscode.ConfigurationTarget.Global);
 
   before(async function () {
@@ -83,6 +92,33 @@ describe('the content index in the extension host', () => {
     fs.writeFileSync(file('b.txt'), 'now fresh-77c0\n');
     const after = await grep({ pattern: 'fresh-77c0', fixed_strings: true, output_mode: 'files_with_matches' });
     assert.deepStrictEqual(after.files, [file('b.txt')]);
+  });
+
+  it('above grepTools.index.maxIndexedBytes keeps the file list only, stores no content, and answers exactly the same', async function () {
+    this.timeout(120_000);
+    const questions = [
+      { pattern: 'index-4e1a', fixed_strings: true },
+      { pattern: 'INDEX-4e1a', fixed_strings: true, case_insensitive: true, output_mode: 'count' },
+      { pattern: 'zq_no_such_thing_qz', fixed_strings: true },
+    ];
+    const indexed: GrepAnswer[] = [];
+    for (const input of questions) indexed.push(await grep(input));
+    const limit = (value: number | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.maxIndexedBytes', value, vscode.ConfigurationTarget.Global);
+    await limit(100);
+    try {
+      await until('a build keeping the file list only', () => api.index.phase === 'listOnly');
+      assert.match(api.index.listOnly ?? '', /more than grepTools\.index\.maxIndexedBytes/);
+      assert.ok(!fs.existsSync(path.join(api.index.dir!, 'index.bin')), 'no content index on disk');
+      for (const [i, input] of questions.entries()) {
+        assert.deepStrictEqual(await grep(input), indexed[i], JSON.stringify(input));
+        assert.strictEqual(api.index.lastUse, undefined, 'no index answered');
+      }
+    } finally {
+      await limit(undefined);
+    }
+    await until('the content index built again once the limit is lifted', () => api.index.phase === 'ready');
+    await grep(questions[0]);
+    assert.ok(api.index.lastUse && api.index.lastUse.settled > 0, 'the index answers again');
   });
 
   it('the extension host answers a command within 100 ms while the index builds', async function () {

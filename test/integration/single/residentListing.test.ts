@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
@@ -92,6 +93,28 @@ describe('the resident listing of the workspace', () => {
     await residentMatching('resident-7c2e');
     fs.writeFileSync(file('.gitignore'), 'hidden.txt\n');
     assert.ok(!(await matching('resident-7c2e')).includes(file('hidden.txt')), 'ignored again');
+  });
+
+  it('a linked directory whose link is retargeted further along its chain (no listed directory changes) is listed afresh', async () => {
+    write('targets/a/x.txt', 'chain-3f9a in a\n');
+    write('targets/b/y.txt', 'chain-3f9a in b\n');
+    // resident-tmp/linked -> <outside>/current -> resident-tmp/targets/a: the middle link lies in no listed directory.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'grep-tools-chain-'));
+    try {
+      fs.symlinkSync(file('targets/a'), path.join(outside, 'current'));
+      fs.symlinkSync(path.join(outside, 'current'), file('linked'));
+      const before = await residentMatching('chain-3f9a');
+      assert.ok(before.includes(file('linked/x.txt')) && !before.includes(file('linked/y.txt')), JSON.stringify(before));
+      const retargeted = path.join(outside, 'next');
+      fs.symlinkSync(file('targets/b'), retargeted);
+      fs.renameSync(retargeted, path.join(outside, 'current'));
+      const after = await matching('chain-3f9a');
+      assert.ok(after.includes(file('linked/y.txt')), `the new target's file is found through the link: ${JSON.stringify(after)}`);
+      assert.ok(!after.includes(file('linked/x.txt')), `the old target's file is gone: ${JSON.stringify(after)}`);
+    } finally {
+      fs.rmSync(file('linked'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('1,000 files created at once, as a branch switch does, are all in the next call, and gone in the one after their removal', async () => {

@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
+import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/budget';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
@@ -19,7 +20,7 @@ describe('index: the background build', () => {
   let folder: string;
   let dir: string;
   let paths: string[];
-  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, ...extra });
+  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, limits: DEFAULT_INDEX_LIMITS, ...extra });
 
   beforeEach(() => {
     root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-'));
@@ -92,6 +93,32 @@ describe('index: the background build', () => {
     const rebuilt = other[other.length - 1];
     assert.ok(rebuilt.kind === 'done');
     assert.strictEqual(rebuilt.summary.read, 600);
+  });
+
+  it('above grepTools.index.maxIndexedBytes keeps the file list only, says why, and removes the content it stored', () => {
+    buildIndex(request(), () => undefined);
+    assert.ok(fs.existsSync(nodePath.join(dir, 'index.bin')));
+    const bytes = paths.reduce((sum, path) => sum + fs.statSync(path).size, 0);
+    const messages: BuildMessage[] = [];
+    buildIndex(request({ limits: { ...DEFAULT_INDEX_LIMITS, maxIndexedBytes: bytes - 1 } }), (message) => messages.push(message));
+    const outcome = messages[messages.length - 1];
+    assert.ok(outcome.kind === 'listOnly', JSON.stringify(outcome));
+    assert.strictEqual(outcome.files, 600);
+    assert.match(outcome.reason, /more than grepTools\.index\.maxIndexedBytes/);
+    assert.ok(!fs.existsSync(nodePath.join(dir, 'index.bin')), 'no content index is left on disk');
+    assert.strictEqual(loadIndex(dir), undefined);
+    const within: BuildMessage[] = [];
+    buildIndex(request({ limits: { ...DEFAULT_INDEX_LIMITS, maxIndexedBytes: bytes } }), (message) => within.push(message));
+    assert.strictEqual(within[within.length - 1].kind, 'done', 'a tree of exactly the limit is indexed');
+  });
+
+  it('above grepTools.index.maxFiles keeps the file list only', () => {
+    const messages: BuildMessage[] = [];
+    buildIndex(request({ limits: { ...DEFAULT_INDEX_LIMITS, maxFiles: 599 } }), (message) => messages.push(message));
+    const outcome = messages[messages.length - 1];
+    assert.ok(outcome.kind === 'listOnly', JSON.stringify(outcome));
+    assert.match(outcome.reason, /600 files, more than grepTools\.index\.maxFiles \(599\)/);
+    assert.ok(!messages.some((message) => message.kind === 'progress'), 'no file was read');
   });
 
   it('runs as a worker thread from dist/indexWorker.js and posts its outcome', async () => {

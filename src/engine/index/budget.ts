@@ -1,0 +1,46 @@
+/**
+ * How large a content index may grow. Above a size the user sets (bytes of the files it would read, or
+ * their number) the index keeps no content: the workspace's file list only, and searches read every
+ * file. The postings it holds are at most a quarter of the bytes it indexed (on real code they are
+ * about a seventh); a tree where they would be more is not indexed either.
+ */
+import { statSync } from 'fs';
+
+export interface IndexLimits {
+  /** Bytes of the files the index would read (those not larger than the search's maxFileSize). */
+  maxIndexedBytes: number;
+  maxFiles: number;
+}
+
+export const DEFAULT_INDEX_LIMITS: IndexLimits = { maxIndexedBytes: 512 * 1024 * 1024, maxFiles: 200_000 };
+
+/** The postings may take at most this share of the bytes indexed... */
+export const POSTINGS_SHARE = 0.25;
+/** ...or this many bytes, whichever is more (a tree of a few tiny files has more trigrams than bytes). */
+export const POSTINGS_FLOOR = 1024 * 1024;
+
+/** The bytes of the listed files the index would read: regular files not larger than maxFileSize. */
+export function plannedBytes(paths: readonly string[], maxFileSize: number): number {
+  let total = 0;
+  for (const path of paths) {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.size <= maxFileSize) total += stat.size;
+  }
+  return total;
+}
+
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** Why a workspace of this size keeps the file list only, or undefined when its content is indexed. */
+export function overLimits(files: number, bytes: number, limits: IndexLimits): string | undefined {
+  if (files > limits.maxFiles) return `${files} files, more than grepTools.index.maxFiles (${limits.maxFiles})`;
+  if (bytes > limits.maxIndexedBytes) return `${mb(bytes)} of files, more than grepTools.index.maxIndexedBytes (${mb(limits.maxIndexedBytes)})`;
+  return undefined;
+}
+
+/** Why postings of this size are too large for the bytes indexed, or undefined when they are within the bound. */
+export function postingsOverBudget(postingBytes: number, indexedBytes: number): string | undefined {
+  const budget = Math.max(POSTINGS_FLOOR, Math.floor(indexedBytes * POSTINGS_SHARE));
+  if (postingBytes <= budget) return undefined;
+  return `its postings would take ${mb(postingBytes)}, more than a quarter of the ${mb(indexedBytes)} indexed`;
+}

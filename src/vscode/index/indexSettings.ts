@@ -1,0 +1,17 @@
+/** Reads the `grepTools.index.*` settings afresh for each build, so a change applies without a reload. */
+import * as vscode from 'vscode';
+import { DEFAULT_INDEX_LIMITS, type IndexLimits } from '../../engine/index/budget';
+
+function positive(section: vscode.WorkspaceConfiguration, key: keyof IndexLimits): number {
+  const value = section.get<unknown>(`index.${key}`);
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : DEFAULT_INDEX_LIMITS[key];
+}
+
+export function indexEnabled(): boolean {
+  return vscode.workspace.getConfiguration('grepTools').get<unknown>('index.enabled') !== false;
+}
+
+export function readIndexLimits(): IndexLimits {
+  const section = vscode.workspace.getConfiguration('grepTools');
+  return { maxIndexedBytes: positive(section, 'maxIndexedBytes'), maxFiles: positive(section, 'maxFiles') };
+}

@@ -1,0 +1,39 @@
+/**
+ * Run last in the single-folder suite, only where the runner reopens the folder next (code-server):
+ * leaves reopen-tmp/kept.txt indexed in the extension's storage for the reopened window
+ * (test/integration/reopen/), which changes it and removes the folder.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../../src/extension';
+import { loadIndex } from '../../../src/engine/index/store';
+import { folderPath } from '../helpers';
+
+describe('before the single folder is reopened', () => {
+  it('the index in the extension\'s storage holds reopen-tmp/kept.txt as text', async function () {
+    this.timeout(90_000);
+    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+    assert.ok(extension);
+    const api = await extension.activate();
+    const kept = path.join(folderPath(0), 'reopen-tmp', 'kept.txt');
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    fs.writeFileSync(kept, 'warm-8b1f before the reopen\n');
+    const past = Date.now() / 1000 - 60;
+    fs.utimesSync(kept, past, past);
+    const indexedAsText = () => {
+      const stored = api.index.dir === undefined ? undefined : loadIndex(api.index.dir);
+      try {
+        return stored?.index.entry(kept)?.file.kind === 'text';
+      } finally {
+        stored?.close();
+      }
+    };
+    const deadline = Date.now() + 60_000;
+    while (!indexedAsText()) {
+      assert.ok(Date.now() < deadline, `a build stored kept.txt as text within 60 s (phase ${api.index.phase})`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The index's memory bound: on real code (this repository's sources and TypeScript's library and the
+ * declarations of @types) the postings take at most a quarter of the bytes indexed, and a tree whose postings
+ * would take more is refused.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/budget';
+import { refreshIndex } from '../../../../src/engine/index/builder';
+import { ContentIndex } from '../../../../src/engine/index/contentIndex';
+
+const repository = nodePath.join(__dirname, '..', '..', '..', '..', '..');
+
+function filesBelow(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const path = nodePath.join(dir, entry.name);
+    if (entry.isDirectory()) filesBelow(path, out);
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+describe('index: bounded memory', () => {
+  it('postings of real code take at most a quarter of the bytes indexed', function () {
+    this.timeout(20_000);
+    const folders = [nodePath.join(repository, 'src'), nodePath.join(repository, 'node_modules', 'typescript', 'lib'), nodePath.join(repository, 'node_modules', '@types')];
+    const paths = folders.flatMap((folder) => filesBelow(folder)).filter((path) => /\.(ts|js)$/.test(path) && fs.statSync(path).size <= 1 << 20);
+    const index = new ContentIndex();
+    const result = refreshIndex(index, paths, { maxFileSize: 1 << 20, folders });
+    index.seal();
+    const indexed = index.textBytes();
+    assert.ok(indexed > 4 * POSTINGS_FLOOR, `indexed ${indexed} bytes in ${result.read} files (enough for the floor not to matter)`);
+    const share = index.postingBytes() / indexed;
+    assert.ok(share <= POSTINGS_SHARE, `postings ${index.postingBytes()} bytes = ${(share * 100).toFixed(1)}% of ${indexed}`);
+    assert.strictEqual(postingsOverBudget(index.postingBytes(), indexed), undefined);
+  });
+
+  it('postings above a quarter of the bytes indexed (and above the floor) are refused, naming both sizes', () => {
+    assert.strictEqual(postingsOverBudget(2 * 1024 * 1024, 8 * 1024 * 1024), undefined);
+    assert.match(postingsOverBudget(2 * 1024 * 1024 + 1, 8 * 1024 * 1024) ?? '', /postings would take 2\.0 MB, more than a quarter of the 8\.0 MB indexed/);
+    assert.strictEqual(postingsOverBudget(POSTINGS_FLOOR, 10), undefined, 'a few tiny files are indexed');
+  });
+
+  it('the limits name the setting to raise', () => {
+    assert.strictEqual(overLimits(10, 100, { maxFiles: 10, maxIndexedBytes: 100 }), undefined);
+    assert.match(overLimits(11, 100, { maxFiles: 10, maxIndexedBytes: 100 }) ?? '', /grepTools\.index\.maxFiles/);
+    assert.match(overLimits(10, 101, { maxFiles: 10, maxIndexedBytes: 100 }) ?? '', /grepTools\.index\.maxIndexedBytes/);
+  });
+});
