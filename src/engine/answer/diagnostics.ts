@@ -174,8 +174,8 @@ function pageBytes(report: GrepReport): number {
 
 /**
  * The first matching line of the files a cut first page's note names first (relevance.ts), when the page
- * is cut by max_results or may be cut by the output budget: from the page itself, or from a search of that
- * one file (same guard, same pool, within the time left).
+ * is cut by max_results or may be cut by the output budget: as the search met it (MatchedFile.first), else
+ * from the page itself, else from a search of that one file (same guard, same pool, within the time left).
  */
 export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<Map<string, { line: number; text: string }> | undefined> {
   // The first page only: a model paging on has seen them.
@@ -189,10 +189,10 @@ export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, e
     Object.fromEntries(
       rankFiles(report.matched, input.pattern)
         .slice(0, FIRST_LINES)
-        .map(({ file }) => [
+        .map(({ file, first }) => [
           file,
-          onPage.has(file)
-            ? Promise.resolve(onPage.get(file))
+          first || onPage.has(file)
+            ? Promise.resolve(first ?? onPage.get(file))
             : runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
                 const entry = one.files[0];
                 return typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;

@@ -123,6 +123,7 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
       maxPerFile: mode === 'files_with_matches' ? 1 : (input.max_matches_per_file ?? Number.MAX_SAFE_INTEGER),
       maxLineLength: env.config.maxLineLength,
       collect: mode === 'content',
+      first: mode === 'content',
     },
   };
 }

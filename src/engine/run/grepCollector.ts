@@ -11,10 +11,11 @@ export type GrepFileEntry =
   | { file: string; count: number }
   | string;
 
-/** A matching file and its number of matching lines. */
+/** A matching file, its number of matching lines, and its first one (without context). */
 export interface MatchedFile {
   file: string;
   count: number;
+  first?: { line: number; text: string };
 }
 
 /** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
@@ -56,7 +57,7 @@ export class GrepCollector {
     this.filesSearched++;
     if (outcome === 0 || outcome.count === 0) return;
     this.filesMatched++;
-    if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count });
+    if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
     this.totalMatches += outcome.count;
     if (this.mode === 'content') {
       const from = Math.max(0, this.offset - this.totalResults);
@@ -78,6 +79,12 @@ export class GrepCollector {
     this.files.push(entry);
     this.onFile?.(entry);
   }
+}
+
+/** A file's first reported line without its context, from its lines or, when they were not collected, from `first`. */
+function firstLine(outcome: { lines: LineResult[]; first?: LineResult }): { line: number; text: string } | undefined {
+  const first = outcome.lines[0] ?? outcome.first;
+  return first && { line: first.line, text: first.text };
 }
 
 /** The page size of a grep: max_results, or the setting's default, never above the cap. */

@@ -73,8 +73,10 @@ export interface SearchOptions {
   /** Stop after this many reported lines in the file. */
   maxPerFile: number;
   maxLineLength: number;
-  /** false: count reported lines only (count and files_with_matches modes). */
+  /** false: count reported lines only (count and files_with_matches modes, files past the page). */
   collect: boolean;
+  /** Without collect: still give the first reported line (`FileMatches.first`: mode content, past the page). */
+  first?: boolean;
 }
 
 export interface FileMatches {
@@ -82,6 +84,8 @@ export interface FileMatches {
   count: number;
   /** Present when options.collect. */
   lines: LineResult[];
+  /** Without options.collect: the first reported line, with no context (a cut page's note quotes it). */
+  first?: LineResult;
 }
 
 /** A hit before context is attached: the reported line (1-based), its span of lines and match column. */
@@ -244,19 +248,23 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     : matcher.multiline
       ? findMultilineHits(text, matcher, starts, limit)
       : findLineHits(text, matcher, limit);
-  if (!options.collect) return { count: hits.length, lines: [] };
-
   const max = options.maxLineLength;
-  const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
-  const lines: LineResult[] = [];
-  let shownThrough = 0; // last line already shown, as a hit or as context
-  hits.forEach((hit, index) => {
+  /** A hit's reported text: its line (or, multiline, the lines its match spans), clipped around the match. */
+  const hitText = (hit: Hit) => {
     const spanned: string[] = [];
     for (let l = hit.line; l <= hit.lastLine; l++) {
       const raw = l === hit.line ? lineTextAt(text, hit.start) : lineTextAt(text, starts[l - 1]);
       spanned.push(l === hit.line ? clipLine(raw, max, hit.column, hit.length) : clipLine(raw, max));
     }
-    const result: LineResult = { line: hit.line, text: spanned.join('\n') };
+    return spanned.join('\n');
+  };
+  if (!options.collect) return hits.length === 0 || !options.first ? { count: hits.length, lines: [] } : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) } };
+
+  const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
+  const lines: LineResult[] = [];
+  let shownThrough = 0; // last line already shown, as a hit or as context
+  hits.forEach((hit, index) => {
+    const result: LineResult = { line: hit.line, text: hitText(hit) };
     if (options.before > 0) {
       const from = Math.max(hit.line - options.before, shownThrough + 1, 1);
       const before: string[] = [];
