@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
-import { overLimits, plannedBytes, postingsOverBudget, type IndexLimits } from './budget';
+import { overLimits, plannedBytes, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex } from './contentIndex';
 import { loadIndex, removeIndex, saveIndex } from './store';
@@ -20,7 +20,7 @@ export interface BuildRequest {
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
-  /** Above these the index keeps the file list only (budget.ts). */
+  /** Above these the index keeps the file list only (limits.ts). */
   limits: IndexLimits;
 }
 

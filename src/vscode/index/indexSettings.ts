@@ -1,6 +1,6 @@
 /** Reads the `grepTools.index.*` settings afresh for each build, so a change applies without a reload. */
 import * as vscode from 'vscode';
-import { DEFAULT_INDEX_LIMITS, type IndexLimits } from '../../engine/index/budget';
+import { DEFAULT_INDEX_LIMITS, type IndexLimits } from '../../engine/index/limits';
 
 function positive(section: vscode.WorkspaceConfiguration, key: keyof IndexLimits): number {
   const value = section.get<unknown>(`index.${key}`);

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
-import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/budget';
+import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';

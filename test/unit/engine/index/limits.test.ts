@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/budget';
+import { overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/limits';
 import { refreshIndex } from '../../../../src/engine/index/builder';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 
