@@ -50,23 +50,23 @@ export async function waitForTitle(pattern, timeout) {
  * Runs a command from the Command Palette by typing its name, as a person would. Until the development
  * extension is registered its commands are not listed yet: the palette is then closed and opened again.
  */
-export async function runCommand(name, { within = 60_000 } = {}) {
-  const page = ui.page;
+export async function runCommand(name, { within = 60_000, page = ui.page } = {}) {
   const deadline = Date.now() + within;
+  const box = page.locator('.quick-input-widget .quick-input-box input');
   for (;;) {
     await page.keyboard.press('F1');
-    await input().waitFor();
-    await input().fill(`>${name}`);
+    await box.waitFor();
+    await box.fill(`>${name}`);
     try {
-      await row(name).first().waitFor({ timeout: 2_000 });
+      await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 2_000 });
       break;
     } catch (error) {
       if (Date.now() > deadline) throw error;
-      await input().press('Escape');
-      await widget().waitFor({ state: 'hidden' });
+      await box.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     }
   }
-  await input().press('Enter');
+  await box.press('Enter');
 }
 
 /** Types into the quick input (replacing its value); the keys go to the input, never to an editor. */

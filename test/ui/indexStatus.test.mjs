@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workbenchUrl } from '../../scripts/lib/host.mjs';
-import { ui } from './harness.mjs';
+import { runCommand, ui } from './harness.mjs';
 
 const FILES = 12_000;
 
@@ -24,20 +24,7 @@ describe('content index status bar', () => {
       await page.goto(workbenchUrl(ui.server, { workspace: folder, extensionPath: ui.repo }));
       await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
       // A command of the extension activates it (the index builds after activation); the palette it opens is closed.
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        await page.keyboard.press('F1');
-        await input.fill('>Grep Tools: Find Files by Glob');
-        try {
-          await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Grep Tools: Find Files by Glob' }).first().waitFor({ timeout: 2_000 });
-          break;
-        } catch (error) {
-          if (Date.now() > deadline) throw error;
-          await page.keyboard.press('Escape');
-        }
-      }
-      await input.press('Enter');
+      await runCommand('Grep Tools: Find Files by Glob', { page, within: 90_000 });
       // The command ran (its own input is shown): the extension is active; its input is closed.
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Files by Glob' }).waitFor({ timeout: 30_000 });
       await page.keyboard.press('Escape');

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workbenchUrl } from '../../scripts/lib/host.mjs';
-import { ui } from './harness.mjs';
+import { runCommand, ui } from './harness.mjs';
 
 describe('README', () => {
   it('renders its first screen with the pictures the tests took', async () => {
@@ -24,19 +24,7 @@ describe('README', () => {
       await page.locator('.monaco-workbench .editor-group-container .tab.active[data-resource-name="README.md"]').waitFor();
       // The built-in Markdown extension's commands are listed once this window's extension host has
       // registered them: until then the palette is closed and opened again (as the harness's runCommand does).
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        await page.keyboard.press('F1');
-        await input.fill('>Markdown: Open Preview');
-        try {
-          await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Markdown: Open Preview' }).first().waitFor({ timeout: 2_000 });
-          break;
-        } catch (error) {
-          if (Date.now() > deadline) throw error;
-          await page.keyboard.press('Escape');
-        }
-      }
-      await input.press('Enter');
+      await runCommand('Markdown: Open Preview', { page, within: 90_000 });
 
       const preview = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
       await preview.locator('h1', { hasText: 'Grep & Glob Tools' }).waitFor({ timeout: 30_000 });

@@ -1,8 +1,10 @@
 /** Helpers shared by the unit tests: temp fixture trees and a SearchEnvironment built like the CLI's. */
+import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
 import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/api/config';
+import { InputError } from '../../src/engine/api/errors';
 import { answerGlob } from '../../src/engine/answer/globAnswer';
 import { type SearchEnvironment } from '../../src/engine/run/environment';
 import { answerGrep } from '../../src/engine/answer/grepAnswer';
@@ -141,4 +143,15 @@ export async function rejectsWith(promise: Promise<unknown>, ...patterns: RegExp
     if (!pattern.test(caught.message)) throw new Error(`error message ${JSON.stringify(caught.message)} does not match ${pattern}`);
   }
   return caught;
+}
+
+/** The InputError `fn` throws (the test fails when it throws nothing, or something else). */
+export function inputErrorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof InputError, `expected an InputError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected an InputError to be thrown');
 }

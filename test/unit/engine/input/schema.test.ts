@@ -1,21 +1,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { InputError } from '../../../../src/engine/api/errors';
+import { inputErrorOf } from '../../fixture';
 import { GLOB_SCHEMA, GREP_SCHEMA, validate } from '../../../../src/engine/input/schema';
 
 /** The repository root: this file runs from out/test/unit/engine/input/. */
 const repoRoot = nodePath.resolve(__dirname, '../../../../..');
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    assert.ok(error instanceof InputError, `expected an InputError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected an InputError to be thrown');
-}
 
 describe('engine/schema', () => {
   describe('package.json inputSchema', () => {
@@ -68,28 +58,28 @@ describe('engine/schema', () => {
 
     it('refuses a non-object input with an example of a valid one', () => {
       for (const [input, got] of [['TODO', 'a string'], [null, 'null'], [['TODO'], 'an array'], [42, 'number 42']] as const) {
-        const error = errorOf(() => validate('grep', GREP_SCHEMA, input));
+        const error = inputErrorOf(() => validate('grep', GREP_SCHEMA, input));
         assert.strictEqual(error.message, `Invalid grep input: expected a JSON object such as {"pattern": "TODO"}, got ${got}.`);
       }
     });
 
     it('names an unknown field and lists the allowed ones', () => {
-      const error = errorOf(() => validate('grep', GREP_SCHEMA, { pattern: 'x', regex: true }));
+      const error = inputErrorOf(() => validate('grep', GREP_SCHEMA, { pattern: 'x', regex: true }));
       assert.strictEqual(
         error.message,
         'Invalid grep input: unknown field "regex". Allowed fields: pattern, path, include, exclude, output_mode, case_insensitive, fixed_strings, word, multiline, invert_match, context_lines, before_lines, after_lines, max_results, max_matches_per_file, offset, include_ignored.',
       );
-      const globError = errorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', output_mode: 'content' }));
+      const globError = inputErrorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', output_mode: 'content' }));
       assert.match(globError.message, /^Invalid glob input: unknown field "output_mode"\. Allowed fields: pattern, path, mode, max_depth, max_results, offset, sort, include_ignored\.$/);
     });
 
     it('requires pattern and says what it must be', () => {
-      assert.strictEqual(errorOf(() => validate('grep', GREP_SCHEMA, {})).message, 'Invalid grep input: "pattern" is required (a string).');
-      assert.strictEqual(errorOf(() => validate('glob', GLOB_SCHEMA, { path: 'src' })).message, 'Invalid glob input: "pattern" is required (a string).');
+      assert.strictEqual(inputErrorOf(() => validate('grep', GREP_SCHEMA, {})).message, 'Invalid grep input: "pattern" is required (a string).');
+      assert.strictEqual(inputErrorOf(() => validate('glob', GLOB_SCHEMA, { path: 'src' })).message, 'Invalid glob input: "pattern" is required (a string).');
     });
 
     it('refuses an empty pattern', () => {
-      assert.strictEqual(errorOf(() => validate('grep', GREP_SCHEMA, { pattern: '' })).message, 'Invalid grep input: "pattern" must not be empty.');
+      assert.strictEqual(inputErrorOf(() => validate('grep', GREP_SCHEMA, { pattern: '' })).message, 'Invalid grep input: "pattern" must not be empty.');
     });
 
     it('names the field, the allowed values and what it got for wrong types and values', () => {
@@ -108,27 +98,27 @@ describe('engine/schema', () => {
         [{ pattern: 'x', offset: 2 ** 60 }, `"offset" must be an integer >= 0, got number ${2 ** 60}.`],
       ];
       for (const [input, message] of cases) {
-        assert.strictEqual(errorOf(() => validate('grep', GREP_SCHEMA, input)).message, `Invalid grep input: ${message}`);
+        assert.strictEqual(inputErrorOf(() => validate('grep', GREP_SCHEMA, input)).message, `Invalid grep input: ${message}`);
       }
     });
 
     it('checks glob fields the same way', () => {
       assert.strictEqual(
-        errorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', sort: 'name' })).message,
+        inputErrorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', sort: 'name' })).message,
         'Invalid glob input: "sort" must be one of "path", "mtime", got a string.',
       );
       assert.strictEqual(
-        errorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', mode: 'regexp' })).message,
+        inputErrorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', mode: 'regexp' })).message,
         'Invalid glob input: "mode" must be one of "glob", "regex", got a string.',
       );
       assert.strictEqual(
-        errorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', max_depth: -1 })).message,
+        inputErrorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', max_depth: -1 })).message,
         'Invalid glob input: "max_depth" must be an integer >= 0, got number -1.',
       );
     });
 
     it('throws InputError instances named InputError', () => {
-      const error = errorOf(() => validate('grep', GREP_SCHEMA, {}));
+      const error = inputErrorOf(() => validate('grep', GREP_SCHEMA, {}));
       assert.strictEqual(error.name, 'InputError');
       assert.ok(error instanceof Error);
     });

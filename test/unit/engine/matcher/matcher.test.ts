@@ -1,18 +1,8 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { compileMatcher, escapeRegExp } from '../../../../src/engine/matcher/matcher';
-import { InputError } from '../../../../src/engine/api/errors';
+import { inputErrorOf } from '../../fixture';
 import { searchText } from '../../../../src/engine/searcher/searcher';
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    assert.ok(error instanceof InputError, `expected an InputError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected an InputError to be thrown');
-}
 
 /** Whether the compiled matcher finds a match anywhere in `text`. */
 function finds(pattern: string, text: string, options = {}): boolean {
@@ -64,18 +54,18 @@ describe('engine/matcher', () => {
 
     it('refuses an unsupported leading flag and names the supported ones', () => {
       assert.strictEqual(
-        errorOf(() => compileMatcher('(?z)x', {})).message,
+        inputErrorOf(() => compileMatcher('(?z)x', {})).message,
         'Invalid pattern: inline flag "(?z)" is not supported. Supported leading flags: (?i) ignore case, (?s) dot matches newline, (?m) (always on). Or use case_insensitive / multiline.',
       );
     });
 
     it('refuses (?x) rather than silently matching its spaces literally', () => {
-      assert.match(errorOf(() => compileMatcher('(?x) a b # comment', {})).message, /^Invalid pattern: inline flag "\(\?x\)" is not supported\./);
-      assert.match(errorOf(() => compileMatcher('(?ix)a', {})).message, /^Invalid pattern: inline flag "\(\?ix\)" is not supported\./);
+      assert.match(inputErrorOf(() => compileMatcher('(?x) a b # comment', {})).message, /^Invalid pattern: inline flag "\(\?x\)" is not supported\./);
+      assert.match(inputErrorOf(() => compileMatcher('(?ix)a', {})).message, /^Invalid pattern: inline flag "\(\?ix\)" is not supported\./);
     });
 
     it('refuses a pattern that is only a flag group', () => {
-      assert.strictEqual(errorOf(() => compileMatcher('(?i)', {})).message, 'Invalid pattern: nothing follows the inline flag group.');
+      assert.strictEqual(inputErrorOf(() => compileMatcher('(?i)', {})).message, 'Invalid pattern: nothing follows the inline flag group.');
     });
 
     it('with fixed_strings matches the text literally, flag groups included', () => {
@@ -120,7 +110,7 @@ describe('engine/matcher', () => {
       ];
       for (const [pattern, reason] of cases) {
         assert.strictEqual(
-          errorOf(() => compileMatcher(pattern, {})).message,
+          inputErrorOf(() => compileMatcher(pattern, {})).message,
           `Invalid regular expression ${JSON.stringify(pattern)}: ${reason}. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally.`,
         );
       }
@@ -128,18 +118,18 @@ describe('engine/matcher', () => {
 
     it('explains that inline flags are only accepted at the start', () => {
       assert.strictEqual(
-        errorOf(() => compileMatcher('foo(?i)bar', {})).message,
+        inputErrorOf(() => compileMatcher('foo(?i)bar', {})).message,
         'Invalid regular expression "foo(?i)bar": Invalid group. Hint: inline flags are only accepted at the start of the pattern, e.g. (?i)foo.',
       );
     });
 
     it('gives the generic hint for other regex errors', () => {
-      const message = errorOf(() => compileMatcher('x{2,1}', {})).message;
+      const message = inputErrorOf(() => compileMatcher('x{2,1}', {})).message;
       assert.match(message, /^Invalid regular expression "x\{2,1\}": numbers out of order in \{\} quantifier\. Hint: use JavaScript regex syntax, or set fixed_strings: true/);
     });
 
     it('with word, an escape that Unicode mode refuses is an error (no silent fallback)', () => {
-      assert.match(errorOf(() => compileMatcher('\\_', { word: true })).message, /^Invalid regular expression "\\\\_": Invalid escape\./);
+      assert.match(inputErrorOf(() => compileMatcher('\\_', { word: true })).message, /^Invalid regular expression "\\\\_": Invalid escape\./);
     });
   });
   describe('a pattern that starts with a repeated class', () => {
