@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workbenchUrl } from '../../scripts/lib/host.mjs';
-import { runCommand, ui } from './harness.mjs';
+import { logText, runCommand, ui } from './harness.mjs';
 
 const FILES = 12_000;
 
@@ -40,6 +40,7 @@ describe('content index status bar', () => {
       await item.waitFor({ state: 'hidden', timeout: 120_000 });
     } catch (error) {
       await page.screenshot({ path: join(ui.artifacts, 'FAILED index status bar.png') });
+      console.log(`The Grep Tools log (last lines):\n${logText().split('\n').slice(-30).join('\n')}`);
       throw error;
     } finally {
       await page.close();

@@ -23,8 +23,10 @@ const REFRESH_DELAY_MS = 3000;
 const START_DELAY_MS = 1000;
 /** How often a first build waiting for searches to end looks again. */
 const IDLE_POLL_MS = 200;
-/** The status bar shows a build that has run this long. */
+/** The status bar shows a build that has run this long... */
 const SHOW_AFTER_MS = 500;
+/** ...or, from its start, the first build of a workspace of this many files (it will take a while). */
+const SHOW_AT_ONCE_FILES = 5000;
 /** The build pauses this share of its work time. */
 const PAUSE_RATIO = 0.25;
 
@@ -219,9 +221,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.options.log.warn(`index: not built (${error instanceof Error ? error.message : String(error)}); searches read every file`);
   }
 
-  /** Shown once a build has run for a moment: a refresh after an edit, done at once, does not flash in the status bar. */
+  /**
+   * Shown once a build has run for a moment, so a refresh after an edit, done at once, does not flash in
+   * the status bar; the first build of a large workspace is shown from its start.
+   */
   private showProgress(): void {
-    if (Date.now() - this.buildStarted < SHOW_AFTER_MS) return;
+    const firstLarge = this.state.builds === 0 && this.state.total >= SHOW_AT_ONCE_FILES;
+    if (!firstLarge && Date.now() - this.buildStarted < SHOW_AFTER_MS) return;
     this.status.text = `$(sync~spin) Indexing ${this.state.done.toLocaleString('en-US')}/${this.state.total.toLocaleString('en-US')}`;
     this.status.tooltip = 'Grep Tools is indexing the workspace: until it is done, searches read the files it has not indexed yet.';
     this.status.show();
