@@ -129,7 +129,7 @@ async function invoke(call) {
     const ms = performance.now() - t0;
     const json = JSON.parse(text);
     // files: a list of paths, or an object from each path to its lines, count or time; no timing in an answer.
-    if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not a SPEC answer: ${text.slice(0, 200)}`);
+    if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not an answer of the contract: ${text.slice(0, 200)}`);
     if (call.expect === 'input-error') throw new Error(`expected an input error for ${JSON.stringify(call.input).slice(0, 100)}, got an answer`);
     if (call.kind === 'redos' && json.timed_out !== true) throw new Error(`catastrophic ${call.input.pattern} did not time out`);
     stats.answers++;

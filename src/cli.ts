@@ -15,11 +15,12 @@ import { SearchPool } from './engine/pool/pool';
 import { renderGlob, renderGrep } from './engine/answer/printer';
 import { readFileCapped } from './engine/searcher/reader';
 import { NodeFileSource } from './engine/source/walker';
+import { DEFAULT_INDEX_LIMITS } from './engine/index/limits';
 import { checkIndexDir, defaultIndexDir } from './engine/index/location';
 import { buildWorkspaceIndex, openWorkspaceIndex } from './engine/run/workspaceIndex';
 
 const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
-       node dist/cli.js index [--workspace DIR]... [--index-dir D]
+       node dist/cli.js index [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]
   e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
 
 export async function main(argv: string[]): Promise<{ code: number; stdout?: string; stderr?: string }> {
@@ -32,11 +33,15 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
   let allowOutside = false;
   let indexDir: string | undefined;
   let useIndex = true;
+  const limits = { ...DEFAULT_INDEX_LIMITS };
+  const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--workspace' && rest[i + 1] !== undefined) workspaces.push(nodePath.resolve(rest[++i]));
     else if (rest[i] === '--allow-outside' && tool !== 'index') allowOutside = true;
     else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = nodePath.resolve(rest[++i]);
     else if (rest[i] === '--no-index' && tool !== 'index') useIndex = false; // glob lists without the index; accepted so one command line serves both
+    else if (rest[i] === '--max-indexed-bytes' && tool === 'index' && count(rest[i + 1]) !== undefined) limits.maxIndexedBytes = count(rest[++i])!;
+    else if (rest[i] === '--max-files' && tool === 'index' && count(rest[i + 1]) !== undefined) limits.maxFiles = count(rest[++i])!;
     else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
   }
   let input: unknown;
@@ -65,7 +70,7 @@ export async function main(argv: string[]): Promise<{ code: number; stdout?: str
   try {
     if (tool === 'index') {
       checkIndexDir(indexDir, folders);
-      return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir)) };
+      return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, indexDir, limits)) };
     }
     indexed = tool === 'grep' && useIndex ? openWorkspaceIndex(indexDir, folders, new NodeFileSource()) : undefined;
     if (indexed) {

@@ -151,7 +151,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
   const outsideFile = join(outsideDir, 'notes.txt');
   return [
     {
-      name: 'grep in the workspace runs with no confirmation; the model receives the SPEC JSON with src/auth/client.py line 9',
+      name: 'grep in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) with src/auth/client.py line 9',
       shot: '1-grep-inside',
       async run(session) {
         const final = await turn(session, 'grep-inside');
@@ -168,7 +168,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
       },
     },
     {
-      name: 'glob in the workspace runs with no confirmation; the model receives the SPEC JSON listing src/auth/client.py',
+      name: 'glob in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) listing src/auth/client.py',
       shot: '2-glob-inside',
       async run(session) {
         const final = await turn(session, 'glob-inside');

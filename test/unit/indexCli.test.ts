@@ -51,6 +51,23 @@ describe('cli: the content index', () => {
     assert.deepStrictEqual(JSON.parse(on.stdout ?? '').files, [`${ws}/README.md`, `${ws}/lib/new.ts`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
   });
 
+  it('over --max-files keeps the file list only (its recorded listing, when it can be relied on; no content), says why, and answers exactly as without it', async () => {
+    const dir = fx.path('index-list-only');
+    const result = await main(['index', '--workspace', ws, '--index-dir', dir, '--max-files', '2']);
+    assert.strictEqual(result.code, 0, result.stderr);
+    const summary = JSON.parse(result.stdout ?? '');
+    assert.match(summary.listOnly, /^\d+ files, more than grepTools\.index\.maxFiles \(2\)$/);
+    assert.deepStrictEqual([summary.files, summary.read], [0, 0], "no file content is indexed");
+    for (const input of [{ pattern: 'TODO' }, { pattern: 'const', output_mode: 'count' }]) {
+      const indexed = await main(['grep', JSON.stringify(input), '--workspace', ws, '--index-dir', dir]);
+      const plain = await main(['grep', JSON.stringify(input), '--workspace', ws, '--no-index']);
+      assert.deepStrictEqual(indexed, plain, JSON.stringify(input));
+    }
+    const refused = await main(['index', '--workspace', ws, '--index-dir', dir, '--max-files', 'many']);
+    assert.strictEqual(refused.code, 1);
+    assert.match(refused.stderr ?? '', /unknown argument "--max-files"/);
+  });
+
   it('accepts --no-index for glob too, so one command line serves both tools', async () => {
     const plain = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws]);
     const noIndex = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws, '--no-index']);

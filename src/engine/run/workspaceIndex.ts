@@ -11,6 +11,7 @@ import { refreshIndex, type RefreshResult } from '../index/builder';
 import { ContentIndex } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
+import { DEFAULT_INDEX_LIMITS, overLimits, plannedBytes, type IndexLimits } from '../index/limits';
 import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
 
 /**
@@ -39,21 +40,30 @@ export interface IndexSummary extends RefreshResult {
   /** Bytes of the postings held in memory. */
   postingBytes: number;
   elapsedMs: number;
+  /** Why the index keeps the file list (the recorded listing) only: over a size limit (limits.ts). */
+  listOnly?: string;
 }
 
-/** Builds the index of the environment's folders in `dir`, or refreshes the one there. */
-export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): Promise<IndexSummary> {
+/**
+ * Builds the index of the environment's folders in `dir`, or refreshes the one there. Above the limits
+ * (the same defaults as VS Code's settings) it keeps the file list only: the recorded listing, no content.
+ */
+export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, limits: IndexLimits = DEFAULT_INDEX_LIMITS): Promise<IndexSummary> {
   const started = Date.now();
   const folders = env.folders.map((folder) => folder.path);
   const stored = loadIndex(dir);
-  const index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
-  let result: RefreshResult;
+  let index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
+  let result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
   let listing: RecordedListing | undefined;
+  let listOnly: string | undefined;
   let indexBytes: number;
   try {
     const listed = await listWorkspaceFiles(env);
     listing = listed.listing;
-    result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
+    const files = listed.paths.length;
+    listOnly = overLimits(files, files > limits.maxFiles ? 0 : plannedBytes(listed.paths, env.config.maxFileSize), limits);
+    if (listOnly !== undefined) index = new ContentIndex();
+    else result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
     indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
   } catch (error) {
     if (error instanceof InputError || error instanceof CancelledError) throw error;
@@ -62,7 +72,7 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string): 
   } finally {
     stored?.close();
   }
-  return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
+  return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started, ...(listOnly ? { listOnly } : {}) };
 }
 
 /**

@@ -9,7 +9,7 @@ const root = () => folderPath(0);
 const abs = (relative: string) => path.join(root(), relative);
 
 describe('grep in a single-folder workspace', () => {
-  it('content mode returns the SPEC JSON with absolute paths, lines and exact totals', async () => {
+  it('content mode returns the JSON of the contract (docs/tools.md) with absolute paths, lines and exact totals', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO' });
     assert.strictEqual(answer.pattern, 'TODO');
     assert.strictEqual(answer.base_path, undefined, 'the workspace folder: the default, not repeated');

@@ -1,7 +1,7 @@
 /**
  * Property-based fuzzing of both tools' inputs (fast-check, seeded and reproducible): random and
  * adversarial JSON through validation, the guard and the engine on a tiny tree, rendered as the model
- * receives it. Every case must end in a SPEC JSON answer that stays inside the workspace, or in an
+ * receives it. Every case must end in an answer of the contract (docs/tools.md) that stays inside the workspace, or in an
  * InputError whose message names the field or the pattern problem: never another exception, a hang or
  * text that is not JSON.
  *
@@ -286,7 +286,7 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => answerGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
   ];
   for (const { tool, schema, fields, answer, checkText } of tools) {
-    it(`${tool}: ${RUNS} random and adversarial inputs each end in a SPEC answer or a field-naming error (seed ${SEED})`, async () => {
+    it(`${tool}: ${RUNS} random and adversarial inputs each end in an answer of the contract or a field-naming error (seed ${SEED})`, async () => {
       let answers = 0;
       let errors = 0;
       await check(
