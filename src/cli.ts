@@ -1,7 +1,7 @@
 /**
  * CLI (README, CLI): `node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
  * [--index-dir D] [--no-index]`. Prints exactly the JSON text the model would receive, or the error
- * message on stderr (exit 1). `node dist/cli.js index [--workspace DIR]... [--index-dir D]` builds or
+ * message on stderr (exit 1). `node dist/cli.js index [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]` builds or
  * refreshes the workspace's content index (in the user's cache directory by default), which grep then
  * consults: the answer is the same with or without it.
  */
