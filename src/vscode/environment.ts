@@ -24,7 +24,7 @@ export function environment(token: vscode.CancellationToken, allowOutside = fals
     isCancelled: () => token.isCancellationRequested,
     onCancelled: (listener) => token.onCancellationRequested(listener),
     pool: sharedPool(),
-    overrides: new Map(dirtyDocuments()),
+    overrides: dirtyDocuments(),
     untitled: untitledDocuments(),
     index: currentIndex(),
   };

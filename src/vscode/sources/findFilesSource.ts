@@ -19,7 +19,7 @@ import type { SearchBase } from '../../engine/guard/roots';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
-import { listVirtual, virtualFolders, virtualUri } from './virtualFolders';
+import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
 function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
@@ -32,8 +32,8 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
 export class FindFilesSource implements FileSource {
   private readonly virtual = virtualFolders();
 
-  /** A reader (workspace.fs) of each file listed in a virtual (non-`file:`) folder, by engine path. */
-  private readonly virtualReaders = new Map<string, string | (() => Promise<Uint8Array | undefined>)>();
+  /** Whether a workspace folder is virtual (not `file:`): only then can a listed file need a reader. */
+  private readonly anyVirtual = this.virtual.some((folder) => folder.uri.scheme !== 'file');
 
   constructor(
     private readonly token: vscode.CancellationToken,
@@ -55,9 +55,10 @@ export class FindFilesSource implements FileSource {
     }
   }
 
+  /** A file of a virtual folder is read through workspace.fs; any other from disk, as usual. */
   reader(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined {
-    const reader = this.virtualReaders.get(absolute);
-    return typeof reader === 'function' ? reader : undefined;
+    const uri = this.anyVirtual ? virtualUri(absolute, this.virtual) : undefined;
+    return uri && virtualReader(uri);
   }
 
   async mtime(absolute: string): Promise<number> {
@@ -207,7 +208,6 @@ export class FindFilesSource implements FileSource {
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
       pruned,
-      contents: this.virtualReaders,
       isCancelled: () => this.token.isCancellationRequested,
       warn: query.warn,
     });

@@ -43,29 +43,24 @@ export function virtualUri(path: string, folders: readonly VirtualFolder[]): vsc
   return best.uri.with({ path: relative ? nodePath.posix.join(best.uri.path, relative) : best.uri.path });
 }
 
-export interface VirtualListing extends ReaderListing {
-  /** Receives a reader of each listed file by engine path (kept when already there: an unsaved editor wins). */
-  contents: Map<string, string | (() => Promise<Uint8Array | undefined>)>;
+/** The files below a base of a virtual folder (or the base itself when it is a file), walked through workspace.fs. */
+export function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: ReaderListing): Promise<Candidate[]> {
+  const uriOf = (path: string) => (path === base.base ? baseUri : baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(base.base, path)) }));
+  return listWithReader(workspaceReader(uriOf), base, baseIndex, options);
 }
 
-/** The files below a base of a virtual folder (or the base itself when it is a file), with their readers. */
-export async function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: VirtualListing): Promise<Candidate[]> {
-  const uriOf = (path: string) => (path === base.base ? baseUri : baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(base.base, path)) }));
-  const files = await listWithReader(workspaceReader(uriOf), base, baseIndex, options);
-  // Read through the provider when the engine searches the file (glob reads nothing); the engine never
-  // reads such a path itself. A file that cannot be read counts as unreadable.
-  for (const file of files) {
-    if (options.contents.has(file.path)) continue;
-    const uri = uriOf(file.path);
-    options.contents.set(file.path, async () => {
-      try {
-        return await vscode.workspace.fs.readFile(uri);
-      } catch {
-        return undefined;
-      }
-    });
-  }
-  return files;
+/**
+ * How the engine reads a file of a virtual folder (it never reads such a path itself): through the
+ * provider, when it searches the file (glob reads nothing). A file that cannot be read counts as unreadable.
+ */
+export function virtualReader(uri: vscode.Uri): () => Promise<Uint8Array | undefined> {
+  return async () => {
+    try {
+      return await vscode.workspace.fs.readFile(uri);
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 function entryOf(name: string, type: vscode.FileType): DirEntry {
