@@ -174,33 +174,15 @@ function pageBytes(report: GrepReport): number {
 
 /**
  * The first matching line of the files a cut first page's note names first (relevance.ts), when the page
- * is cut by max_results or may be cut by the output budget: as the search met it (MatchedFile.first), else
- * from the page itself, else from a search of that one file (same guard, same pool, within the time left).
+ * is cut by max_results or may be cut by the output budget: as the search met it (MatchedFile.first, kept
+ * for every matching file in mode content), so nothing is searched again.
  */
-export async function firstLinesOfHidden(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<Map<string, { line: number; text: string }> | undefined> {
+export function firstLinesOfHidden(input: GrepInput, report: GrepReport): Map<string, { line: number; text: string }> | undefined {
   // The first page only: a model paging on has seen them.
-  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2 || env.isCancelled()) return undefined;
+  if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2) return undefined;
   if (report.nextOffset === undefined && pageBytes(report) <= PAGE_MAY_BE_CUT_BYTES) return undefined;
-  const onPage = new Map<string, { line: number; text: string }>();
-  for (const entry of report.files) if (typeof entry === 'object' && 'matches' in entry && entry.matches[0]) onPage.set(entry.file, entry.matches[0]);
-  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs));
-  const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
-  const found = await settle<{ line: number; text: string }>(
-    Object.fromEntries(
-      rankFiles(report.matched, input.pattern)
-        .slice(0, FIRST_LINES)
-        .map(({ file, first }) => [
-          file,
-          first || onPage.has(file)
-            ? Promise.resolve(first ?? onPage.get(file))
-            : runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe).then((one) => {
-                const entry = one.files[0];
-                return typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
-              }),
-        ]),
-    ),
-  );
-  return new Map(Object.entries(found));
+  const top = rankFiles(report.matched, input.pattern).slice(0, FIRST_LINES);
+  return new Map(top.flatMap(({ file, first }) => (first ? [[file, first] as const] : [])));
 }
 
 /** What the check of a file over grepTools.maxFileSize found. */

@@ -1,8 +1,8 @@
 /**
  * A grep answer: the run's report, and the checks its notes need (diagnostics.ts): an invalid regex's
- * literal reading, why an empty answer found nothing, the first lines of the files a cut page hides,
- * and whether the pattern occurs in the files over the size limit. Each check runs the plain search
- * again, within what is left of the call's time limit.
+ * literal reading, why an empty answer found nothing, and whether the pattern occurs in the files over
+ * the size limit, each running the plain search again within what is left of the call's time limit; and
+ * the first lines of the files a cut page hides, as the search met them.
  */
 import type { GrepInput } from '../api/types';
 import { GREP_SCHEMA, validate } from '../input/schema';
@@ -39,7 +39,7 @@ async function searchAndCheck(rawInput: unknown, env: SearchEnvironment, progres
   return {
     ...report,
     diagnostics: await diagnoseGrep(input, report, env, deadline),
-    firstLines: await firstLinesOfHidden(input, report, env, deadline),
+    firstLines: firstLinesOfHidden(input, report),
     largeFilesCheck: await checkLargeFiles(input, report, env, deadline),
   };
 }
