@@ -6,9 +6,9 @@
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
-import { overLimits, plannedBytes, postingsOverBudget, type IndexLimits } from './limits';
+import { limitExceeded, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, type RefreshResult } from './builder';
-import { ContentIndex } from './contentIndex';
+import { ContentIndex, type FileStamp } from './contentIndex';
 import { loadIndex, removeIndex, saveIndex } from './store';
 
 export interface BuildRequest {
@@ -51,7 +51,8 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     removeIndex(request.dir);
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
-  const over = overLimits(files, files > request.limits.maxFiles ? 0 : plannedBytes(request.paths, request.maxFileSize), request.limits);
+  const stamps = new Map<string, FileStamp | undefined>();
+  const over = limitExceeded(request.paths, request.maxFileSize, request.limits, stamps);
   if (over !== undefined) return listOnly(over);
   const stored = loadIndex(request.dir);
   try {
@@ -65,6 +66,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     let worked = Date.now();
     const result = refreshIndex(index, request.paths, {
       maxFileSize: request.maxFileSize,
+      stamps,
       folders: request.folders,
       onProgress: (done, total) => {
         const now = Date.now();

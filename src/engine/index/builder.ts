@@ -36,6 +36,8 @@ export interface RefreshOptions {
   folders: readonly string[];
   isCancelled?: () => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Stamps already taken of the listed files (limits.ts), used to tell a kept file instead of a stat of its own. */
+  stamps?: ReadonlyMap<string, FileStamp | undefined>;
 }
 
 /**
@@ -102,7 +104,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
   paths.forEach((path, done) => {
     if (options.isCancelled?.()) return;
     const known = index.entry(path)?.file;
-    const stamp = known && known.kind !== 'unread' ? statStamp(path) : undefined;
+    const stamp = known && known.kind !== 'unread' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
     if (known && stamp && sameStamp(stamp, known)) {
       result.kept++;
     } else {

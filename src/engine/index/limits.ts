@@ -4,7 +4,8 @@
  * file. The postings it holds are at most a quarter of the bytes it indexed (on real code they are
  * about a seventh); a tree where they would be more is not indexed either.
  */
-import { statSync } from 'fs';
+import type { FileStamp } from './contentIndex';
+import { statStamp } from './prejudge';
 
 export interface IndexLimits {
   /** Bytes of the files the index would read (those not larger than the search's maxFileSize). */
@@ -19,14 +20,21 @@ export const POSTINGS_SHARE = 0.25;
 /** ...or this many bytes, whichever is more (a tree of a few tiny files has more trigrams than bytes). */
 export const POSTINGS_FLOOR = 1024 * 1024;
 
-/** The bytes of the listed files the index would read: regular files not larger than maxFileSize. */
-export function plannedBytes(paths: readonly string[], maxFileSize: number): number {
-  let total = 0;
+/**
+ * Why an index of these listed files would keep the file list only, or undefined when their content is
+ * indexed: too many files, or more bytes than the limit in the files it would read (regular files not
+ * larger than maxFileSize). Stats each file (none when there are too many) and keeps the stamps in
+ * `stamps`, so the build that follows does not stat them again.
+ */
+export function limitExceeded(paths: readonly string[], maxFileSize: number, limits: IndexLimits, stamps?: Map<string, FileStamp | undefined>): string | undefined {
+  if (paths.length > limits.maxFiles) return overLimits(paths.length, 0, limits);
+  let bytes = 0;
   for (const path of paths) {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isFile() && stat.size <= maxFileSize) total += stat.size;
+    const stamp = statStamp(path);
+    stamps?.set(path, stamp);
+    if (stamp && stamp.size <= maxFileSize) bytes += stamp.size;
   }
-  return total;
+  return overLimits(paths.length, bytes, limits);
 }
 
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

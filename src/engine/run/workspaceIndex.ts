@@ -8,10 +8,10 @@ import { authorizeSearch, type SearchEnvironment } from './environment';
 import { CancelledError, InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from '../index/builder';
-import { ContentIndex } from '../index/contentIndex';
+import { ContentIndex, type FileStamp } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
-import { DEFAULT_INDEX_LIMITS, overLimits, plannedBytes, type IndexLimits } from '../index/limits';
+import { DEFAULT_INDEX_LIMITS, limitExceeded, type IndexLimits } from '../index/limits';
 import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
 
 /**
@@ -60,10 +60,10 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
   try {
     const listed = await listWorkspaceFiles(env);
     listing = listed.listing;
-    const files = listed.paths.length;
-    listOnly = overLimits(files, files > limits.maxFiles ? 0 : plannedBytes(listed.paths, env.config.maxFileSize), limits);
+    const stamps = new Map<string, FileStamp | undefined>();
+    listOnly = limitExceeded(listed.paths, env.config.maxFileSize, limits, stamps);
     if (listOnly !== undefined) index = new ContentIndex();
-    else result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled });
+    else result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps });
     indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
   } catch (error) {
     if (error instanceof InputError || error instanceof CancelledError) throw error;
