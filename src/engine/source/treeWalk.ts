@@ -57,11 +57,13 @@ export interface TreeWalk {
 }
 
 /** A request of the walk to its driver, or a file it found (no `op`). */
-type Step = { op: 'list'; path: string; follow: boolean } | { op: 'link'; path: string } | { op: 'ignore'; dir: string } | (Candidate & { op?: undefined });
+type Step = { op: 'list'; path: string; follow: boolean } | { op: 'link'; path: string } | { op: 'ignore'; dir: string; scope: ReadScope } | (Candidate & { op?: undefined });
 type Reply = DirectoryListing | LinkTarget | IgnoreFileRead | undefined;
 
 interface Walk extends TreeWalk {
   policy: EntryPolicy;
+  /** Where .gitignore files may be read: within the policy (ignoreFile.ts), whatever the allow-list says. */
+  ignoreScope: ReadScope;
   gitignore: GitignoreRules | undefined;
   loops: LinkLoops;
 }
@@ -79,7 +81,8 @@ function childOf(at: Place, name: string): Place {
 /** The walk below the base (a directory), as steps a driver performs. */
 function* walkBase(setup: TreeWalk): Generator<Step, void, Reply> {
   const gitignore = setup.respectGitignore ? new GitignoreRules(setup.root, () => false) : undefined;
-  const w: Walk = { ...setup, policy: new EntryPolicy({ ...setup.rules, gitignore }), gitignore, loops: new LinkLoops() };
+  const ignoreScope = { granted: setup.rules.scope.granted, denied: setup.rules.scope.denied };
+  const w: Walk = { ...setup, policy: new EntryPolicy({ ...setup.rules, gitignore }), ignoreScope, gitignore, loops: new LinkLoops() };
   const baseFromRoot = nodePath.posix.relative(setup.root, setup.base);
   // The directories from the root down to the base are not walked: their rules apply first.
   const above = baseFromRoot ? baseFromRoot.split('/') : [];
@@ -92,7 +95,7 @@ function* walkBase(setup: TreeWalk): Generator<Step, void, Reply> {
 
 function* loadIgnoreFile(w: Walk, dir: string, fromRoot: string): Generator<Step, void, Reply> {
   if (!w.gitignore) return;
-  const read = (yield { op: 'ignore', dir }) as IgnoreFileRead;
+  const read = (yield { op: 'ignore', dir, scope: w.ignoreScope }) as IgnoreFileRead;
   const text = ignoreFileText(read, w);
   if (text !== undefined) w.gitignore.add(fromRoot, text);
 }
@@ -147,14 +150,13 @@ export function* walkTreeSync(reader: SyncDirectoryReader, walk: TreeWalk): Gene
     return;
   }
   const steps = walkBase(walk);
-  const scope = { granted: walk.rules.scope.granted, denied: walk.rules.scope.denied };
   let reply: Reply;
   for (let step = steps.next(); !step.done; step = steps.next(reply)) {
     const s = step.value;
     reply = undefined;
     if (s.op === undefined) yield s;
     else if (s.op === 'link') reply = reader.resolve(s.path);
-    else if (s.op === 'ignore') reply = reader.ignoreFile(s.dir, scope);
+    else if (s.op === 'ignore') reply = reader.ignoreFile(s.dir, s.scope);
     else {
       try {
         reply = reader.list(s.path, s.follow);
@@ -170,15 +172,13 @@ export async function walkTree(reader: DirectoryReader, walk: TreeWalk): Promise
   if ((await reader.resolve(walk.base))?.file) return [baseFile(walk.base)];
   const files: Candidate[] = [];
   const steps = walkBase(walk);
-  // .gitignore files are read within the policy (ignoreFile.ts), whatever the allow-list says.
-  const scope = { granted: walk.rules.scope.granted, denied: walk.rules.scope.denied };
   let reply: Reply;
   for (let step = steps.next(); !step.done; step = steps.next(reply)) {
     const s = step.value;
     reply = undefined;
     if (s.op === undefined) files.push(s);
     else if (s.op === 'link') reply = await reader.resolve(s.path);
-    else if (s.op === 'ignore') reply = await reader.ignoreFile(s.dir, scope);
+    else if (s.op === 'ignore') reply = await reader.ignoreFile(s.dir, s.scope);
     else reply = await reader.list(s.path, s.follow).catch(() => undefined);
   }
   return files;
