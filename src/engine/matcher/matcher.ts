@@ -25,6 +25,11 @@ export interface Matcher {
   /** A literal every match contains (for the byte prefilter), and whether it is compared ignoring case. */
   literal?: string;
   ignoreCase: boolean;
+  /**
+   * True when a line matches exactly when it contains `literal` (case-sensitive, no word boundaries, one
+   * line): the searcher may then find matching lines in the bytes without decoding the file.
+   */
+  literalOnly: boolean;
 }
 
 const INLINE_FLAGS = /^\(\?([a-zA-Z]+)\)/;
@@ -56,6 +61,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
     source = escapeRegExp(source);
   }
   const literal = options.fixed_strings ? pattern : requiredLiteral(source);
+  const literalOnly = literal !== undefined && literal.length > 0 && escapeRegExp(literal) === source && !ignoreCase && !options.word && !multiline;
   if (!options.fixed_strings && !options.word && !multiline) source = triedAtRunStarts(source);
   if (options.word) source = `(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`;
   const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;
@@ -81,7 +87,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
   } catch (error) {
     throw invalidPattern(pattern, error);
   }
-  return { regex, lineRegex: new RegExp(regex.source, regex.flags.replace('g', '')), multiline, literal, ignoreCase };
+  return { regex, lineRegex: new RegExp(regex.source, regex.flags.replace('g', '')), multiline, literal, ignoreCase, literalOnly };
 }
 
 /** A class that never matches a line break: `\w`, `\d`, `.` (not multiline), or a plain `[...]` of such. */

@@ -62,8 +62,11 @@ export interface BatchRequest {
   spec?: JobSpec;
   /** FileItem for a SearchSpec, a name (string) for a NameTestSpec. */
   items: unknown[];
-  /** A SearchSpec's batch: collect the matching lines (content mode, within the page asked for). */
-  collect: boolean;
+  /**
+   * A SearchSpec's batch (content mode): how many reported lines its files may still add to the page.
+   * Each file gives the text of at most this many (all are counted); 0: counts only.
+   */
+  pageRoom: number;
 }
 
 /** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
@@ -79,7 +82,7 @@ export interface BatchResult {
 interface Batch {
   search: PoolSearch<unknown, unknown>;
   items: unknown[];
-  collect: boolean;
+  pageRoom: number;
   resolve(outcomes: unknown[]): void;
   reject(error: Error): void;
 }
@@ -121,11 +124,11 @@ export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
 
   /**
    * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
-   * files amortise the messages and keep every worker busy to the end. `collect`: see BatchRequest.
+   * files amortise the messages and keep every worker busy to the end. `pageRoom`: see BatchRequest.
    */
-  batch(items: Item[], collect = false): Promise<Outcome[]> {
+  batch(items: Item[], pageRoom = 0): Promise<Outcome[]> {
     return new Promise((resolve, reject) =>
-      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, collect, resolve: resolve as (outcomes: unknown[]) => void, reject }),
+      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, pageRoom, resolve: resolve as (outcomes: unknown[]) => void, reject }),
     );
   }
 
@@ -261,7 +264,7 @@ export class SearchPool {
         const batch = this.queue.shift()!;
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
-        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, collect: batch.collect };
+        const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, pageRoom: batch.pageRoom };
         if (!slot.specKeys.includes(batch.search.key)) {
           request.spec = batch.search.spec;
           if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();

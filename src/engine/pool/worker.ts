@@ -8,7 +8,7 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { compilePrefilter, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { compilePrefilter, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
 
 interface PreparedSearch {
@@ -67,7 +67,7 @@ parentPort?.on('message', (request: BatchRequest) => {
   if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
-    const options = { ...job.spec.search, collect: request.collect && job.spec.search.collect };
+    const options = pageOptions(job.spec.search, request.pageRoom);
     outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };

@@ -9,7 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type OutputMode, type SkipC
 import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
-import { compilePrefilter, searchBytes, searchText } from '../searcher/searcher';
+import { compilePrefilter, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { authorizeSearch, type SearchEnvironment } from './environment';
@@ -144,7 +144,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(plan.spec);
   const searchOne = fileSearcher(plan, poolSearch, env);
-  const ahead = new ReadAhead(poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE, BATCH_SIZE, poolSearch && ((files, collect) => poolSearch.batch(files, collect)));
+  const ahead = new ReadAhead(poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE, BATCH_SIZE, poolSearch && ((files, pageRoom) => poolSearch.batch(files, pageRoom)));
   const indexed = plan.prejudge ? { settled: 0, read: 0 } : undefined;
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
   const next = target.candidates[Symbol.iterator]();
@@ -158,7 +158,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
         timedOut = true;
         break;
       }
-      ahead.collect = collector.wantsLines;
+      ahead.pageRoom = collector.pageRoom;
       while (!exhausted && ahead.hasRoom) {
         const item = next.next();
         if (item.done) {
@@ -170,13 +170,13 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
         const content = target.contentOf(path);
         const known = plan.prejudge && content === undefined ? plan.prejudge(path) : undefined;
         if (known !== undefined) {
-          ahead.known(path, known);
+          ahead.settled(path, known);
           indexed!.settled++;
           continue;
         }
         if (indexed) indexed.read++;
         if (poolSearch && content === undefined) ahead.batched(path);
-        else ahead.one(path, searchOne(item.value, content, ahead.collect));
+        else ahead.one(path, searchOne(item.value, content, ahead.pageRoom));
       }
       ahead.flush();
       const chunk = ahead.peek();
@@ -208,13 +208,13 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
 function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: SearchEnvironment) {
   const { spec, matcher } = plan;
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
-  return async (candidate: Candidate, override: FileContent | undefined, collect: boolean): Promise<FileOutcome> => {
-    const options = { ...spec.search, collect: collect && spec.search.collect };
+  return async (candidate: Candidate, override: FileContent | undefined, pageRoom: number): Promise<FileOutcome> => {
+    const options = pageOptions(spec.search, pageRoom);
     if (override !== undefined) {
       const content = typeof override === 'string' ? override : await override();
       if (content === undefined) return 'unreadable';
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
-      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content }], collect))[0];
+      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content }], pageRoom))[0];
       return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
     }
     const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);

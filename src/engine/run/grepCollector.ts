@@ -43,9 +43,9 @@ export class GrepCollector {
     private readonly onFile?: (entry: GrepFileEntry) => void,
   ) {}
 
-  /** Whether the next files' lines can still reach the page (else only their counts matter). */
-  get wantsLines(): boolean {
-    return this.totalResults < this.offset + this.limit;
+  /** How many more reported lines the page can take (0: only the next files' counts matter). */
+  get pageRoom(): number {
+    return Math.max(0, this.offset + this.limit - this.totalResults);
   }
 
   add(file: string, outcome: FileOutcome): void {

@@ -14,36 +14,40 @@ export class ReadAhead {
   private readonly pending: Chunk[] = [];
   private head = 0;
   private ahead = 0;
-  /** Files for the pool, sent `batchSize` at a time; at most one of `batch` and `settled` holds files. */
-  private batch: string[] = [];
-  private settled: { files: string[]; outcomes: FileOutcome[] } = { files: [], outcomes: [] };
-  /** Whether the files queued now need their lines (or only counts): set before each fill. */
-  collect = true;
+  /**
+   * The files gathered for the next chunk, in order: those the index settled (their outcome known) and
+   * those for the pool, sent `batchSize` at a time. Settled files ride along in the batch, so a tree
+   * where settled and read files alternate still sends full batches.
+   */
+  private files: string[] = [];
+  private known: Array<FileOutcome | undefined> = [];
+  private unsettled = 0;
+  /** How many reported lines the files queued now may still add to the page (BatchRequest.pageRoom): set before each fill. */
+  pageRoom = 0;
 
   constructor(
     private readonly limit: number,
     private readonly batchSize: number,
     /** Searches a batch in the pool; without a pool every file goes through `one`. */
-    private readonly sendBatch?: (files: string[], collect: boolean) => Promise<FileOutcome[]>,
+    private readonly sendBatch?: (files: string[], pageRoom: number) => Promise<FileOutcome[]>,
   ) {}
 
   /** Room for more files ahead. */
   get hasRoom(): boolean {
-    return this.ahead + this.batch.length + this.settled.files.length < this.limit;
+    return this.ahead + this.files.length < this.limit;
   }
 
   /** A file whose outcome is already known (the index settled it). */
-  known(file: string, outcome: FileOutcome): void {
-    if (this.batch.length > 0) this.flush();
-    this.settled.files.push(file);
-    this.settled.outcomes.push(outcome);
+  settled(file: string, outcome: FileOutcome): void {
+    this.files.push(file);
+    this.known.push(outcome);
   }
 
   /** A file for the pool's next batch. */
   batched(file: string): void {
-    this.flushSettled();
-    this.batch.push(file);
-    if (this.batch.length === this.batchSize) this.flush();
+    this.files.push(file);
+    this.known.push(undefined);
+    if (++this.unsettled === this.batchSize) this.flush();
   }
 
   /** A file searched on its own. */
@@ -52,12 +56,21 @@ export class ReadAhead {
     this.queue({ files: [file], outcomes: outcome.then((result) => [result]) });
   }
 
-  /** Sends what is gathered (a partial batch, a run of settled files). */
+  /** Sends what is gathered: the batch's unsettled files to the pool, its settled ones as they are. */
   flush(): void {
-    this.flushSettled();
-    if (this.batch.length === 0) return;
-    this.queue({ files: this.batch, outcomes: this.sendBatch!(this.batch, this.collect) });
-    this.batch = [];
+    if (this.files.length === 0) return;
+    const { files, known } = this;
+    const outcomes =
+      this.unsettled === 0
+        ? Promise.resolve(known as FileOutcome[])
+        : this.sendBatch!(files.filter((_, i) => known[i] === undefined), this.pageRoom).then((searched) => {
+            let next = 0;
+            return known.map((outcome) => outcome ?? searched[next++]);
+          });
+    this.queue({ files, outcomes });
+    this.files = [];
+    this.known = [];
+    this.unsettled = 0;
   }
 
   /** The next chunk in order, without taking it; undefined when nothing is ahead. */
@@ -77,12 +90,6 @@ export class ReadAhead {
   /** Waits for every chunk still ahead to settle (after the search stopped, so none is left running). */
   async drain(): Promise<void> {
     await Promise.allSettled(this.pending.slice(this.head).map((chunk) => chunk.outcomes));
-  }
-
-  private flushSettled(): void {
-    if (this.settled.files.length === 0) return;
-    this.queue({ files: this.settled.files, outcomes: Promise.resolve(this.settled.outcomes) });
-    this.settled = { files: [], outcomes: [] };
   }
 
   private queue(chunk: Chunk): void {

@@ -75,6 +75,8 @@ export interface SearchOptions {
   maxLineLength: number;
   /** false: count reported lines only (count and files_with_matches modes, files past the page). */
   collect: boolean;
+  /** With collect: the text of at most this many reported lines (the page's room); all are counted. */
+  collectLimit?: number;
   /** Without collect: still give the first reported line (`FileMatches.first`: mode content, past the page). */
   first?: boolean;
 }
@@ -86,6 +88,14 @@ export interface FileMatches {
   lines: LineResult[];
   /** Without options.collect: the first reported line, with no context (a cut page's note quotes it). */
   first?: LineResult;
+}
+
+/**
+ * The options of one file searched for a page with room for `pageRoom` more reported lines: with no
+ * room, counts only (and the first line, if asked); else at most that many lines' text.
+ */
+export function pageOptions(search: SearchOptions, pageRoom: number): SearchOptions {
+  return { ...search, collect: search.collect && pageRoom > 0, collectLimit: pageRoom };
 }
 
 /** A hit before context is attached: the reported line (1-based), its span of lines and match column. */
@@ -263,7 +273,7 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
   const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
   const lines: LineResult[] = [];
   let shownThrough = 0; // last line already shown, as a hit or as context
-  hits.forEach((hit, index) => {
+  hits.slice(0, options.collectLimit ?? hits.length).forEach((hit, index) => {
     const result: LineResult = { line: hit.line, text: hitText(hit) };
     if (options.before > 0) {
       const from = Math.max(hit.line - options.before, shownThrough + 1, 1);
@@ -296,6 +306,58 @@ export function searchBytes(
   options: SearchOptions,
 ): FileMatches | 'binary' {
   if (isBinary(bytes)) return 'binary';
-  if (prefilter && !options.invert && !hasUtf16Bom(bytes) && !prefilter(bytes)) return { count: 0, lines: [] };
+  if (hasUtf16Bom(bytes)) return searchText(decodeText(bytes)!, matcher, options);
+  const withContext = options.collect && (options.before > 0 || options.after > 0);
+  const needle = options.invert || withContext ? undefined : literalBytes(matcher);
+  if (needle) return literalLines(asBuffer(bytes), needle, matcher.literal!, options);
+  if (prefilter && !options.invert && !prefilter(bytes)) return { count: 0, lines: [] };
   return searchText(decodeText(bytes)!, matcher, options);
+}
+
+const NEEDLES = new WeakMap<Matcher, Buffer | null>();
+
+/**
+ * The UTF-8 bytes of a literalOnly matcher's literal, when lines holding those bytes are exactly the
+ * decoded lines holding the literal: it has no line break, BOM or replacement character, and encodes
+ * to valid UTF-8 (its first byte is never a continuation byte, so an invalid sequence before it cannot
+ * swallow it, and the decoder turns nothing else into it).
+ */
+function literalBytes(matcher: Matcher): Buffer | undefined {
+  let needle = NEEDLES.get(matcher);
+  if (needle === undefined) {
+    const literal = matcher.literal;
+    const bytes = literal === undefined ? undefined : Buffer.from(literal, 'utf8');
+    needle = matcher.literalOnly && bytes && bytes.toString('utf8') === literal && !/[\n\r\ufeff\ufffd]/.test(literal) ? bytes : null;
+    NEEDLES.set(matcher, needle);
+  }
+  return needle ?? undefined;
+}
+
+/**
+ * The lines of UTF-8 bytes that hold `needle`, found without decoding the file: counted, and only the
+ * ones whose text is asked for (options.collect up to collectLimit, or options.first) decoded, each alone.
+ */
+function literalLines(bytes: Buffer, needle: Buffer, literal: string, options: SearchOptions): FileMatches {
+  const wanted = options.collect ? (options.collectLimit ?? Number.MAX_SAFE_INTEGER) : options.first ? 1 : 0;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const lines: LineResult[] = [];
+  let count = 0;
+  let line = 1;
+  let counted = 0; // lines are numbered up to this offset
+  for (let at = bytes.indexOf(needle); at !== -1 && count < options.maxPerFile; ) {
+    count++;
+    const end = bytes.indexOf(10, at + needle.length);
+    if (lines.length < wanted) {
+      const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
+      for (let i = bytes.indexOf(10, counted); i !== -1 && i < start; i = bytes.indexOf(10, i + 1)) line++;
+      counted = start;
+      const stop = end === -1 ? bytes.length : end;
+      const text = bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop);
+      lines.push({ line, text: clipLine(text, options.maxLineLength, text.indexOf(literal), literal.length) });
+    }
+    if (end === -1) break;
+    at = bytes.indexOf(needle, end + 1);
+  }
+  if (options.collect) return { count, lines };
+  return lines.length > 0 ? { count, lines: [], first: lines[0] } : { count, lines: [] };
 }

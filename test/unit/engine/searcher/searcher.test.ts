@@ -1,6 +1,7 @@
 import * as assert from 'assert';
+import * as fc from 'fast-check';
 import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { BINARY_PROBE_BYTES, clipLine, compilePrefilter, decodeText, searchText, type SearchOptions } from '../../../../src/engine/searcher/searcher';
+import { BINARY_PROBE_BYTES, clipLine, compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../../../../src/engine/searcher/searcher';
 import type { LineResult } from '../../../../src/engine/api/types';
 
 function search(text: string, pattern: string, matcherOptions: MatcherOptions = {}, options: Partial<SearchOptions> = {}) {
@@ -234,6 +235,61 @@ describe('engine/searcher', () => {
     it('matches Unicode text by code point', () => {
       assert.deepStrictEqual(reported(search('naïve café\n😀x\n', '^.x$').lines), [[2, '😀x']]);
       assert.deepStrictEqual(reported(search('ÉCOLE\n', 'école', { case_insensitive: true }).lines), [[1, 'ÉCOLE']]);
+    });
+  });
+  describe('literal lines counted in the bytes', () => {
+    const count = (first: boolean, maxPerFile = Number.MAX_SAFE_INTEGER): SearchOptions => ({ invert: false, before: 0, after: 0, maxPerFile, maxLineLength: 40, collect: false, first });
+    /** What decoding the file and searching its text gives: what the byte path must give too. */
+    const viaText = (bytes: Buffer, pattern: string, options: SearchOptions, matcherOptions: MatcherOptions = {}) =>
+      searchText(decodeText(new Uint8Array(bytes))!, compileMatcher(pattern, matcherOptions), options);
+    const viaBytes = (bytes: Buffer, pattern: string, options: SearchOptions, matcherOptions: MatcherOptions = {}) =>
+      searchBytes(new Uint8Array(bytes), compileMatcher(pattern, matcherOptions), undefined, options);
+
+    it('only a case-sensitive, whole-pattern literal on one line is counted in the bytes', () => {
+      assert.strictEqual(compileMatcher('MAX_SAFE_INTEGER', {}).literalOnly, true);
+      assert.strictEqual(compileMatcher('a.b(c)', { fixed_strings: true }).literalOnly, true);
+      assert.strictEqual(compileMatcher('a\\.b', {}).literalOnly, true);
+      for (const [pattern, options] of [['a.b', {}], ['Error', { word: true }], ['todo', { case_insensitive: true }], ['(?i)todo', {}], ['a\\-b', {}], ['ab', { multiline: true }]] as Array<[string, MatcherOptions]>) {
+        assert.strictEqual(compileMatcher(pattern, options).literalOnly, false, pattern);
+      }
+    });
+
+    it('a page with room for n more lines gets the text of the first n, and every line counted', () => {
+      const text = numbered(6, (i) => i % 2 === 0);
+      const matcher = compileMatcher('HIT', {});
+      const search = (room: number) => searchText(text, matcher, pageOptions({ ...count(true), collect: true }, room));
+      assert.deepStrictEqual(search(2), { count: 3, lines: [{ line: 2, text: 'line 2 HIT' }, { line: 4, text: 'line 4 HIT' }] });
+      assert.deepStrictEqual(search(0), { count: 3, lines: [], first: { line: 2, text: 'line 2 HIT' } });
+      assert.deepStrictEqual(viaBytes(Buffer.from(text), 'HIT', pageOptions({ ...count(true), collect: true }, 2)), search(2));
+    });
+
+    it('counts lines, not occurrences, and gives the first line as decoding does (BOM, CRLF, long lines)', () => {
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`TODO TODO\r\nnone\r\n${'x'.repeat(60)} TODO end\r\nTODO`)]);
+      const result = viaBytes(bytes, 'TODO', count(true));
+      assert.deepStrictEqual(result, { count: 3, lines: [], first: { line: 1, text: 'TODO TODO' } });
+      assert.deepStrictEqual(result, viaText(bytes, 'TODO', count(true)));
+      assert.deepStrictEqual(viaBytes(bytes, 'end', count(true)), viaText(bytes, 'end', count(true)));
+      assert.deepStrictEqual(viaBytes(bytes, 'TODO', count(false, 2)), { count: 2, lines: [] });
+    });
+
+    it('agrees with decoding then searching on random bytes, invalid UTF-8 and non-ASCII literals included', () => {
+      const piece = fc.oneof(
+        fc.constantFrom('ab', 'a', 'b', 'é', '\n', '\r\n', '\r', ' ', '😀', 'ab\n', 'aé'),
+        fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => Buffer.from(b.map((x) => (x === 0 ? 0x80 : x))).toString('latin1')),
+      );
+      const file = fc.array(piece, { maxLength: 30 }).chain((parts) =>
+        fc.array(fc.boolean(), { minLength: parts.length, maxLength: parts.length }).map((raw) =>
+          Buffer.concat(parts.map((p, i) => (raw[i] ? Buffer.from(p, 'latin1') : Buffer.from(p, 'utf8')))),
+        ),
+      );
+      fc.assert(
+        fc.property(file, fc.constantFrom('ab', 'a', 'é', 'aé', '😀', 'b a'), fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 0, max: 3 })), (bytes, literal, first, maxPerFile, pageRoom) => {
+          fc.pre(bytes.indexOf(0) === -1); // a NUL makes the file binary either way
+          const options = pageRoom === null ? count(first, maxPerFile) : pageOptions({ ...count(true, maxPerFile), collect: true }, pageRoom);
+          assert.deepStrictEqual(viaBytes(bytes, literal, options, { fixed_strings: true }), viaText(bytes, literal, options, { fixed_strings: true }));
+        }),
+        { numRuns: 3000 },
+      );
     });
   });
   describe('byte prefilter', () => {
