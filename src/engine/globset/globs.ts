@@ -78,7 +78,8 @@ const compiledRules = new Map<string, RuleTest>();
 
 /**
  * A denied-path rule compiled once (matched ignoring case): `**\/name` compares the last segment,
- * `**\/name-glob` tests it, `**\/dir/**` looks for the directory segment; others go through minimatch.
+ * `**\/name-glob` tests it, `**\/dir/file` compares the path's end, `**\/dir/**` looks for the directory
+ * segment; others go through minimatch.
  */
 function ruleTest(rule: string): RuleTest {
   let test = compiledRules.get(rule);
@@ -96,6 +97,10 @@ function ruleTest(rule: string): RuleTest {
     } else if (byName) {
       const nameTest = globTest(byName[1], true);
       test = (_path, lowerName) => nameTest(lowerName);
+    } else if (rule.startsWith('**/') && !GLOB_CHARS.test(rule.slice(3)) && !rule.endsWith('/')) {
+      // `**/.kube/config`: the path is those segments, or ends with them.
+      const tail = rule.slice(3).toLowerCase();
+      test = (lowerPath) => lowerPath === tail || lowerPath.endsWith(`/${tail}`);
     } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
       const dir = inDirectory[1].toLowerCase();
       test = (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`);
