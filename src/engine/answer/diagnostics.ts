@@ -16,6 +16,7 @@ import { type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
+import { checkedFileSize, LARGE_FILE_CHECK_BYTES } from '../api/config';
 import { CancelledError, InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';
 import { rankFiles } from './relevance';
@@ -203,8 +204,7 @@ export interface LargeFilesCheck {
   checked: LargeFileFinding[];
 }
 
-/** The size of a large file checked at most (each is read whole by a search worker), and of all of them. */
-const LARGE_FILE_CHECK_BYTES = 32 * 1024 * 1024;
+/** The size of all the large files checked, at most (each is read whole by a search worker, unless the index settles it). */
 const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
 
 /**
@@ -216,7 +216,7 @@ const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
 export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<LargeFilesCheck | undefined> {
   const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
   if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || env.isCancelled()) return undefined;
-  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: Math.max(env.config.maxFileSize, LARGE_FILE_CHECK_BYTES) });
+  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: checkedFileSize(env.config.maxFileSize) });
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
   // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.

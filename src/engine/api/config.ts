@@ -65,3 +65,15 @@ export const DEFAULT_EXCLUDES: readonly string[] = [
   '**/bower_components',
   '**/*.code-search',
 ];
+
+/**
+ * The size up to which a file over maxFileSize is still searched when an answer is empty or cut, to say
+ * whether the pattern occurs in it (diagnostics.ts); the content index reads files up to this size too,
+ * so that check usually needs no read.
+ */
+export const LARGE_FILE_CHECK_BYTES = 32 * 1024 * 1024;
+
+/** The size of the largest file a search with this maxFileSize, or its large-file check, may read. */
+export function checkedFileSize(maxFileSize: number): number {
+  return Math.max(maxFileSize, LARGE_FILE_CHECK_BYTES);
+}

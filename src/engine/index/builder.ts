@@ -4,6 +4,7 @@
  * read again, a file no longer listed is dropped.
  */
 import * as nodePath from 'path';
+import { checkedFileSize } from '../api/config';
 import { realPathOfSync } from '../guard/paths';
 import { readFileCappedSync } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
@@ -65,11 +66,13 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
     index.set(entry('unread'));
     return 0;
   }
-  if (stamp.size > maxFileSize) {
+  // Files over maxFileSize are indexed too, up to the size of the large-file check they may get.
+  const largest = checkedFileSize(maxFileSize);
+  if (stamp.size > largest) {
     index.set(entry('large'));
     return 0;
   }
-  const read = readFileCappedSync(path, maxFileSize, lend);
+  const read = readFileCappedSync(path, largest, lend);
   const after = statStamp(path);
   if (read.kind !== 'bytes' || !after || !sameStamp(after, stamp) || now - stamp.mtimeMs < SETTLE_MS) {
     index.set(entry('unread', after ?? stamp));
@@ -105,7 +108,9 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
     if (options.isCancelled?.()) return;
     const known = index.entry(path)?.file;
     const stamp = known && known.kind !== 'unread' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
-    if (known && stamp && sameStamp(stamp, known)) {
+    // A file kept as 'large' by an index that read less is read now (sizes up to checkedFileSize).
+    const readNow = known?.kind === 'large' && known.size <= checkedFileSize(options.maxFileSize);
+    if (known && stamp && sameStamp(stamp, known) && !readNow) {
       result.kept++;
     } else {
       result.bytes += indexFile(index, path, options.maxFileSize, direct, now);

@@ -4,11 +4,12 @@
  * file. The postings it holds are at most a quarter of the bytes it indexed (on real code they are
  * about a seventh); a tree where they would be more is not indexed either.
  */
+import { checkedFileSize } from '../api/config';
 import type { FileStamp } from './contentIndex';
 import { statStamp } from './prejudge';
 
 export interface IndexLimits {
-  /** Bytes of the files the index would read (those not larger than the search's maxFileSize). */
+  /** Bytes of the files the index would read (those not larger than checkedFileSize(maxFileSize)). */
   maxIndexedBytes: number;
   maxFiles: number;
 }
@@ -23,7 +24,7 @@ export const POSTINGS_FLOOR = 1024 * 1024;
 /**
  * Why an index of these listed files would keep the file list only, or undefined when their content is
  * indexed: too many files, or more bytes than the limit in the files it would read (regular files not
- * larger than maxFileSize). Stats each file (none when there are too many) and keeps the stamps in
+ * larger than checkedFileSize(maxFileSize)). Stats each file (none when there are too many) and keeps the stamps in
  * `stamps`, so the build that follows does not stat them again.
  */
 export function limitExceeded(paths: readonly string[], maxFileSize: number, limits: IndexLimits, stamps?: Map<string, FileStamp | undefined>): string | undefined {
@@ -32,7 +33,7 @@ export function limitExceeded(paths: readonly string[], maxFileSize: number, lim
   for (const path of paths) {
     const stamp = statStamp(path);
     stamps?.set(path, stamp);
-    if (stamp && stamp.size <= maxFileSize) bytes += stamp.size;
+    if (stamp && stamp.size <= checkedFileSize(maxFileSize)) bytes += stamp.size;
   }
   return overLimits(paths.length, bytes, limits);
 }

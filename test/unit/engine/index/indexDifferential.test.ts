@@ -19,6 +19,8 @@ import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { renderGrep } from '../../../../src/engine/answer/printer';
 import type { GrepInput } from '../../../../src/engine/api/types';
+import { checkedFileSize } from '../../../../src/engine/api/config';
+import { compileMatcher } from '../../../../src/engine/matcher/matcher';
 import { Fixture, makeEnv } from '../../fixture';
 import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../run/differentialTable';
 import { age } from './age';
@@ -49,8 +51,9 @@ describe('index: answers with and without the index are identical', function () 
   });
 
   /** Both environments over one workspace, the index built (after the tree settled) in a directory outside it. */
-  async function environments(root: string): Promise<{ off: SearchEnvironment; on: SearchEnvironment; source: ListingSource }> {
-    const off: SearchEnvironment = { ...makeEnv(root), pool };
+  async function environments(root: string, config: Partial<SearchEnvironment['config']> = {}): Promise<{ off: SearchEnvironment; on: SearchEnvironment; source: ListingSource }> {
+    const plain = makeEnv(root);
+    const off: SearchEnvironment = { ...plain, config: { ...plain.config, ...config }, pool };
     const dir = indexDir();
     await buildWorkspaceIndex(off, dir);
     const index = openWorkspaceIndex(dir, [root], new NodeFileSource());
@@ -121,6 +124,28 @@ describe('index: answers with and without the index are identical', function () 
     word.filter((w) => w.trim().length > 0).map((pattern) => ({ pattern, fixed_strings: true })),
     fc.record({ pattern: fc.constantFrom('alpha|gamma', 'TODO\\s*\\w+', 'ki', 'STRASSE', 'naïve', '\\w+ta'), case_insensitive: fc.boolean(), output_mode: fc.constantFrom('content' as const, 'count' as const) }),
   );
+
+  it('a file over maxFileSize is indexed too, so the check of an empty answer settles it without reading it', async () => {
+    const fx = new Fixture('grep-tools-index-large-');
+    try {
+      fx.files({ 'small.ts': 'alpha\n', 'big.ts': `${'filler line\n'.repeat(40)}beta in a big file\n` });
+      age(fx.root);
+      const { off, on } = await environments(fx.root, { maxFileSize: 100 });
+      for (const pattern of ['beta', 'nowhere']) {
+        const input = { pattern, fixed_strings: true };
+        const withIndex = await answer(input, on);
+        assert.strictEqual(withIndex.text, (await answer(input, off)).text, pattern);
+        assert.match(withIndex.text, /skipped as over grepTools.maxFileSize/);
+      }
+      // What the search and its check are told about big.ts before reading it:
+      const judge = (pattern: string, maxFileSize: number) => on.index!.prejudge({ matcher: compileMatcher(pattern, { fixed_strings: true }), invert: false, maxFileSize })?.(fx.path('big.ts'));
+      assert.strictEqual(judge('nowhere', 100), 'too_large');
+      assert.strictEqual(judge('nowhere', checkedFileSize(100)), 0, 'the check settles it: no read');
+      assert.strictEqual(judge('beta', checkedFileSize(100)), undefined, 'a candidate is read');
+    } finally {
+      fx.remove();
+    }
+  });
 
   it('over random trees after random edits made once the index was built', async () => {
     await fc.assert(
