@@ -108,9 +108,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
     if (options.isCancelled?.()) return;
     const known = index.entry(path)?.file;
     const stamp = known && known.kind !== 'unread' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
-    // A file kept as 'large' by an index that read less is read now (sizes up to checkedFileSize).
-    const readNow = known?.kind === 'large' && known.size <= checkedFileSize(options.maxFileSize);
-    if (known && stamp && sameStamp(stamp, known) && !readNow) {
+    if (known && stamp && sameStamp(stamp, known)) {
       result.kept++;
     } else {
       result.bytes += indexFile(index, path, options.maxFileSize, direct, now);

@@ -10,7 +10,8 @@ import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from
 import type { RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
-export const FORMAT_VERSION = 3;
+/** 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread). */
+export const FORMAT_VERSION = 4;
 export const INDEX_FILE = 'index.bin';
 
 /** What the index was built for: a different one is rebuilt rather than used. */
