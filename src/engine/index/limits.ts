@@ -29,11 +29,12 @@ export const POSTINGS_FLOOR = 1024 * 1024;
  */
 export function limitExceeded(paths: readonly string[], maxFileSize: number, limits: IndexLimits, stamps?: Map<string, FileStamp | undefined>): string | undefined {
   if (paths.length > limits.maxFiles) return overLimits(paths.length, 0, limits);
+  const largest = checkedFileSize(maxFileSize);
   let bytes = 0;
   for (const path of paths) {
     const stamp = statStamp(path);
     stamps?.set(path, stamp);
-    if (stamp && stamp.size <= checkedFileSize(maxFileSize)) bytes += stamp.size;
+    if (stamp && stamp.size <= largest) bytes += stamp.size;
   }
   return overLimits(paths.length, bytes, limits);
 }
