@@ -16,6 +16,11 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** The length of a UTF-8 BOM at the start of `bytes` (3), or 0: the decoded text leaves it out. */
+function utf8BomLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
 /** True for a binary file: a NUL byte in the first 8 KB of a file without a UTF-16 BOM. */
 export function isBinary(bytes: Uint8Array): boolean {
   return !hasUtf16Bom(bytes) && asBuffer(bytes).subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1;
@@ -26,9 +31,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   if (isBinary(bytes)) return undefined;
-  const buffer = asBuffer(bytes);
-  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-  return buffer.toString('utf8', bom);
+  return asBuffer(bytes).toString('utf8', utf8BomLength(bytes));
 }
 
 /** UTF-8 of the characters that Unicode case folding maps to ASCII 'k' and 's' (KELVIN SIGN, LONG S). */
@@ -339,7 +342,7 @@ function literalBytes(matcher: Matcher): Buffer | undefined {
  */
 function literalLines(bytes: Buffer, needle: Buffer, literal: string, options: SearchOptions): FileMatches {
   const wanted = options.collect ? (options.collectLimit ?? Number.MAX_SAFE_INTEGER) : options.first ? 1 : 0;
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const bom = utf8BomLength(bytes);
   const lines: LineResult[] = [];
   let count = 0;
   let line = 1;
