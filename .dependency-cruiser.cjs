@@ -25,13 +25,13 @@ module.exports = {
       comment: 'The engine runs in Node without VS Code (the CLI, the workers, the unit tests): no vscode API, no VS Code layer, no CLI.',
       severity: 'error',
       from: { path: '^src/engine/' },
-      to: { path: '^(vscode$|node_modules/@types/vscode/|src/vscode/|src/cli\\.ts|src/extension\\.ts)' },
+      to: { path: '^(vscode$|node_modules/@types/vscode/|src/vscode/|src/cli\\.ts|src/cli/|src/cliEngine\\.ts|src/extension\\.ts)' },
     },
     {
       name: 'cli-is-plain',
       comment: 'The CLI runs in Node without VS Code.',
       severity: 'error',
-      from: { path: '^src/cli\\.ts' },
+      from: { path: '^src/(cli\\.ts|cli/|cliEngine\\.ts)' },
       to: { path: '^(vscode$|node_modules/@types/vscode/|src/vscode/|src/extension\\.ts)' },
     },
     {

@@ -8,7 +8,9 @@ async function main() {
   require('fs').rmSync('out', { recursive: true, force: true });
   await Promise.all([
     esbuild.build({ ...common, entryPoints: ['src/extension.ts'], bundle: true, external: ['vscode'], outfile: 'dist/extension.js' }),
+    // The CLI's entry stays small (it asks a running server first); the engine it loads on demand is its own bundle.
     esbuild.build({ ...common, entryPoints: ['src/cli.ts'], bundle: true, outfile: 'dist/cli.js' }),
+    esbuild.build({ ...common, entryPoints: ['src/cliEngine.ts'], bundle: true, outfile: 'dist/cliEngine.js' }),
     esbuild.build({ ...common, entryPoints: ['src/engine/pool/worker.ts'], bundle: true, outfile: 'dist/worker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/engine/index/buildWorker.ts'], bundle: true, outfile: 'dist/indexWorker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),

@@ -93,18 +93,29 @@ export function recordListing(source: FileSource, query: FileQuery, denied: read
   return replays(listing, query, denied) ? { listing, files, pruned } : { files, pruned };
 }
 
+/** Whether every symlink the listing saw still leads where it led. */
+export function linksFresh(listing: RecordedListing): boolean {
+  return listing.links.every(({ path, target }) => linkTarget(path) === target);
+}
+
 /** Whether every directory, .gitignore and symlink the listing saw is as it was. */
 export function listingFresh(listing: RecordedListing): boolean {
   const same = listing.watched.every(({ path, stamp }) => {
     const now = path.endsWith('/.gitignore') ? statStamp(path) : directoryStamp(path);
     return now === undefined || stamp === undefined ? now === stamp : sameStamp(now, stamp);
   });
-  return same && listing.links.every(({ path, target }) => linkTarget(path) === target);
+  return same && linksFresh(listing);
+}
+
+/** The directories a watcher of the listing watches: each listed directory, and the one of each .gitignore. */
+export function watchedDirectories(listing: RecordedListing): Set<string> {
+  return new Set(listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path)));
 }
 
 /**
  * A file source that replays a fresh recorded listing for the search it was recorded for, and asks the
- * source it wraps for everything else. Freshness is checked once (one command line call).
+ * source it wraps for everything else. Freshness is checked once (one command line call), by `isFresh`
+ * when given (a watcher's view of the tree), else by statting what the listing saw.
  */
 export class ListingSource implements FileSource {
   private fresh?: boolean;
@@ -114,6 +125,7 @@ export class ListingSource implements FileSource {
   constructor(
     private readonly inner: StreamingSource,
     private readonly listing: RecordedListing | undefined,
+    private readonly isFresh: (listing: RecordedListing) => boolean = listingFresh,
   ) {}
 
   kind(absolute: string) {
@@ -127,7 +139,7 @@ export class ListingSource implements FileSource {
   private usable(query: FileQuery, denied: readonly string[]): RecordedListing | undefined {
     const listing = this.listing;
     if (!listing || query.onDirectory || !replays(listing, query, denied)) return undefined;
-    this.fresh ??= listingFresh(listing);
+    this.fresh ??= this.isFresh(listing);
     return this.fresh ? listing : undefined;
   }
 

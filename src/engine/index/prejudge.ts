@@ -63,12 +63,13 @@ export function indexPrejudge(index: ContentIndex, stamp: (path: string) => File
  * A search's index when the index can be replaced while the search runs (a background build finished):
  * the index open at the moment the search asks (`prejudge` reads the posting lists it needs there and
  * then, synchronously), never the one open when the call began, which may have been closed since. Each
- * file's stamp is read once per search.
+ * file's stamp is taken once per search: by `stampOf` when given (a watcher vouches for the files no
+ * event named), else by a stat.
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined): SearchIndex {
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, stampOf: (path: string) => FileStamp | undefined = statStamp): SearchIndex {
   const stamps = new Map<string, FileStamp | undefined>();
   const stampOnce = (path: string) => {
-    if (!stamps.has(path)) stamps.set(path, statStamp(path));
+    if (!stamps.has(path)) stamps.set(path, stampOf(path));
     return stamps.get(path);
   };
   return {

@@ -140,7 +140,7 @@ describe('pathological trees', function () {
       const dist = nodePath.join(__dirname, '..', '..', '..', '..', 'dist');
       if (asRoot) {
         fs.mkdirSync(fx.path('cli'), { mode: 0o755 });
-        for (const file of ['cli.js', 'worker.js']) fs.copyFileSync(nodePath.join(dist, file), fx.path(`cli/${file}`));
+        for (const file of ['cli.js', 'cliEngine.js', 'worker.js']) fs.copyFileSync(nodePath.join(dist, file), fx.path(`cli/${file}`));
       }
       const cliPath = asRoot ? fx.path('cli/cli.js') : nodePath.join(dist, 'cli.js');
       const run = spawnSync(process.execPath, [cliPath, 'grep', '{"pattern":"needle","output_mode":"count","include":"*.txt"}', '--workspace', fx.root], {

@@ -1,0 +1,47 @@
+/**
+ * Asks a running `serve` of the same index directory to answer a grep or glob: the answer it gives is
+ * the one this process would compute, without loading the engine or the index. Undefined when no
+ * server answers (none runs, another build of the engine runs it, or it stopped mid-answer).
+ */
+import { createHash } from 'crypto';
+import { connect } from 'net';
+import * as nodePath from 'path';
+import type { CliOutcome, CliRequest } from './arguments';
+
+/** The longest socket path the platforms accept (Linux: 108 bytes with the terminating NUL). */
+export const MAX_SOCKET_PATH = 103;
+
+/** Where the server of an index directory listens: a socket in it (a named pipe on Windows). */
+export function socketPath(indexDir: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return `\\\\.\\pipe\\grep-tools-${createHash('sha256').update(indexDir).digest('hex').slice(0, 16)}`;
+  return nodePath.join(indexDir, 'serve.sock');
+}
+
+/** What a client sends: the request and the engine it expects to answer it. */
+export interface ServerQuestion {
+  engine: string;
+  request: CliRequest;
+}
+
+/** What a server replies: the answer, or why it leaves the request to the client. */
+export type ServerReply = { outcome: CliOutcome } | { declined: string };
+
+export function askServer(request: CliRequest, engine: string): Promise<CliOutcome | undefined> {
+  const path = socketPath(request.indexDir);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const chunks: Buffer[] = [];
+    socket.on('error', () => resolve(undefined));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      try {
+        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerReply;
+        resolve('outcome' in reply ? reply.outcome : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+    socket.end(JSON.stringify({ engine, request } satisfies ServerQuestion));
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The command line answered in this process: the engine with the CLI's settings (the defaults of VS
+ * Code's settings), the index stored in the index directory when there is one for these folders.
+ */
+import * as nodePath from 'path';
+import { byteBudget } from '../engine/answer/budget';
+import { answerGlob } from '../engine/answer/globAnswer';
+import { answerGrep } from '../engine/answer/grepAnswer';
+import { renderGlob, renderGrep } from '../engine/answer/printer';
+import { DEFAULT_CONFIG } from '../engine/api/config';
+import { checkIndexDir } from '../engine/index/location';
+import { SearchPool } from '../engine/pool/pool';
+import { onceEach, type SearchEnvironment } from '../engine/run/environment';
+import { buildWorkspaceIndex, openWorkspaceIndex } from '../engine/run/workspaceIndex';
+import { readFileCapped } from '../engine/searcher/reader';
+import { NodeFileSource } from '../engine/source/walker';
+import { USAGE, type CliOutcome, type CliRequest } from './arguments';
+
+/** The engine's view of the command line: its folders, the default settings, the local disk. */
+export function cliEnvironment(request: CliRequest, warn: (message: string) => void): SearchEnvironment & { source: NodeFileSource } {
+  return {
+    folders: request.folders.map((path) => ({ name: nodePath.basename(path), path })),
+    source: new NodeFileSource(),
+    config: { ...DEFAULT_CONFIG, deniedPaths: [...DEFAULT_CONFIG.deniedPaths] },
+    readFile: readFileCapped,
+    allowOutside: request.allowOutside,
+    outsideHint: 'Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.',
+    isCancelled: () => false,
+    warn: onceEach(warn),
+  };
+}
+
+/** The answer to a grep or glob request as the model would receive it, or the error. */
+export async function answerRequest(request: CliRequest, env: SearchEnvironment, warnings: readonly string[]): Promise<CliOutcome> {
+  let input: unknown;
+  try {
+    input = JSON.parse(request.json ?? '');
+  } catch (error) {
+    return { code: 1, stderr: `The input is not valid JSON: ${(error as Error).message}\n${USAGE}` };
+  }
+  try {
+    // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
+    const budget = byteBudget(env.config.maxOutputBytes);
+    const text = request.tool === 'grep' ? await renderGrep(await answerGrep(input, env), budget) : await renderGlob(await answerGlob(input, env), budget);
+    // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
+    return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
+  } catch (error) {
+    return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Runs `grep`, `glob` or `index` here. */
+export async function runLocally(request: CliRequest): Promise<CliOutcome> {
+  const warnings: string[] = [];
+  const env = cliEnvironment(request, (message) => warnings.push(message));
+  if (request.tool === 'index') {
+    try {
+      checkIndexDir(request.indexDir, request.folders);
+      return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, request.indexDir, request.limits)) };
+    } catch (error) {
+      return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  // The workers boot while the tree is walked: grep searches files there, glob tests its pattern there.
+  env.pool = new SearchPool().warm();
+  const indexed = request.tool === 'grep' && request.useIndex ? openWorkspaceIndex(request.indexDir, request.folders, env.source) : undefined;
+  try {
+    return await answerRequest(request, { ...env, ...(indexed ? { index: indexed.index, source: indexed.source } : {}) }, warnings);
+  } finally {
+    env.pool.dispose();
+    indexed?.close();
+  }
+}

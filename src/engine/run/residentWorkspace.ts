@@ -1,0 +1,141 @@
+/**
+ * The workspace index of a long-running process (the CLI's `serve`): built or refreshed as `index`
+ * does, held in memory, and kept current by a watcher of every listed directory. While the watcher
+ * holds, a call relies on the index without statting the files no event named, and replays the
+ * recorded listing while no entry appeared, went or was renamed (no walk); an event schedules a
+ * refresh, which reads only what changed. Anything the watcher cannot vouch for (a refresh under way,
+ * directories watched only since the last refresh read the tree, a watch that failed) is checked by
+ * stat, as one command line call checks it, so the answer is always the one a full scan gives.
+ */
+import { SETTLE_MS } from '../index/builder';
+import type { ContentIndex, FileStamp } from '../index/contentIndex';
+import type { IndexLimits } from '../index/limits';
+import { linksFresh, ListingSource, listingFresh, watchedDirectories, type StreamingSource } from '../index/listing';
+import { currentIndexPrejudge, statStamp, type SearchIndex } from '../index/prejudge';
+import { loadIndex, type IndexMeta } from '../index/store';
+import { TreeWatcher } from '../index/treeWatcher';
+import type { SearchEnvironment } from './environment';
+import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
+
+/** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
+export const REFRESH_DELAY_MS = 250;
+/** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
+const MAX_SETTLING_REFRESHES = 3;
+
+export interface ResidentLog {
+  refreshed(summary: IndexSummary, watched: number): void;
+  /** The tree cannot be watched: calls check every file by stat. */
+  unwatched(reason: string): void;
+  /** A refresh failed: calls check every file by stat until one succeeds. */
+  failed(reason: string): void;
+}
+
+export class ResidentWorkspace {
+  private stored?: { meta: IndexMeta; index: ContentIndex; close(): void };
+  private readonly watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS));
+  private timer?: NodeJS.Timeout;
+  private refreshing?: Promise<void>;
+  /** Another refresh is due once the one under way ends. */
+  private again = false;
+  /** Whether the watcher saw the whole tree since the index last read it. */
+  private vouched = false;
+  private watchable = true;
+  private closed = false;
+
+  constructor(
+    private readonly env: SearchEnvironment & { source: StreamingSource },
+    private readonly dir: string,
+    private readonly limits: IndexLimits,
+    private readonly log: ResidentLog,
+  ) {}
+
+  /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
+  async start(): Promise<void> {
+    await this.refresh();
+  }
+
+  /** What one call searches through: the source that replays the listing while it holds, and the index. */
+  environment(): { source: ListingSource | StreamingSource; index?: SearchIndex } {
+    const stored = this.stored;
+    if (!stored) return { source: this.env.source };
+    const fresh = (listing: NonNullable<IndexMeta['listing']>) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
+    return { source: new ListingSource(this.env.source, stored.meta.listing, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.stamp(path)) };
+  }
+
+  /** A file's stamp as the index has it when no event named the file since the index read it, else by stat. */
+  private stamp(path: string): FileStamp | undefined {
+    if (!this.trusted() || this.watcher.current.touched.has(path)) return statStamp(path);
+    const found = this.stored?.index.entry(path);
+    return found ? found.file : statStamp(path);
+  }
+
+  private trusted(): boolean {
+    return this.vouched && this.refreshing === undefined;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh().catch((error: Error) => this.log.failed(error.message)), delayMs);
+  }
+
+  private refresh(): Promise<void> {
+    const ended = (retryMs: number | undefined) => {
+      this.refreshing = undefined;
+      if (retryMs !== undefined || this.again) this.schedule(retryMs ?? REFRESH_DELAY_MS);
+      this.again = false;
+    };
+    this.refreshing ??= this.settle().then(ended, (error: unknown) => {
+      ended(undefined);
+      throw error;
+    });
+    return this.refreshing;
+  }
+
+  /**
+   * Refreshes until a refresh places no new watch: a directory first watched after the refresh read it
+   * may have changed unseen in between, so the next refresh reads it again, watched by then. Returns
+   * when to try again when the listing could not be recorded (something changed too recently).
+   */
+  private async settle(): Promise<number | undefined> {
+    this.vouched = false;
+    for (let round = 0; round < MAX_SETTLING_REFRESHES && !this.closed; round++) {
+      this.watcher.reset();
+      const summary = await buildWorkspaceIndex(this.env, this.dir, this.limits);
+      const stored = loadIndex(this.dir);
+      this.stored?.close();
+      this.stored = stored;
+      const listing = stored?.meta.listing;
+      let added = 0;
+      if (listing && this.watchable) {
+        try {
+          added = this.watcher.watch(watchedDirectories(listing));
+        } catch (error) {
+          this.watchable = false;
+          this.watcher.close();
+          this.log.unwatched((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+        }
+      }
+      this.log.refreshed(summary, this.watcher.size);
+      if (!listing) return SETTLE_MS;
+      if (!this.watchable) return undefined;
+      if (added === 0) {
+        this.vouched = true;
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.watcher.close();
+    this.stored?.close();
+    this.stored = undefined;
+  }
+}
