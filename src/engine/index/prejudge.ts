@@ -35,7 +35,10 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }
 
-export function indexPrejudge(index: ContentIndex, stamp: (path: string) => FileStamp | undefined = statStamp): SearchIndex {
+/** A file's stamp now, given the one the index has for it (a watcher may vouch that they are the same). */
+export type StampOf = (path: string, indexed: FileStamp) => FileStamp | undefined;
+
+export function indexPrejudge(index: ContentIndex, stamp: StampOf = statStamp): SearchIndex {
   return {
     prejudge({ matcher, invert, maxFileSize }) {
       if (invert) return undefined;
@@ -48,7 +51,7 @@ export function indexPrejudge(index: ContentIndex, stamp: (path: string) => File
         const { id, file } = found;
         // A candidate is read whatever its stamp: only a file the index would settle needs one.
         if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
-        const now = stamp(path);
+        const now = stamp(path, file);
         if (!now || !sameStamp(now, file)) return undefined;
         if (file.size > maxFileSize) return 'too_large';
         if (file.kind === 'large') return undefined;
@@ -63,13 +66,14 @@ export function indexPrejudge(index: ContentIndex, stamp: (path: string) => File
  * A search's index when the index can be replaced while the search runs (a background build finished):
  * the index open at the moment the search asks (`prejudge` reads the posting lists it needs there and
  * then, synchronously), never the one open when the call began, which may have been closed since. Each
- * file's stamp is taken once per search: by `stampOf` when given (a watcher vouches for the files no
- * event named), else by a stat.
+ * file's stamp is read once per search, unless `vouched` says it is the index's (a watcher saw no
+ * change of the file since the index read it).
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined, stampOf: (path: string) => FileStamp | undefined = statStamp): SearchIndex {
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, vouched?: (path: string) => boolean): SearchIndex {
   const stamps = new Map<string, FileStamp | undefined>();
-  const stampOnce = (path: string) => {
-    if (!stamps.has(path)) stamps.set(path, stampOf(path));
+  const stampOnce: StampOf = (path, indexed) => {
+    if (vouched?.(path)) return indexed;
+    if (!stamps.has(path)) stamps.set(path, statStamp(path));
     return stamps.get(path);
   };
   return {

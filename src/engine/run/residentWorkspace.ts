@@ -8,10 +8,10 @@
  * stat, as one command line call checks it, so the answer is always the one a full scan gives.
  */
 import { SETTLE_MS } from '../index/builder';
-import type { ContentIndex, FileStamp } from '../index/contentIndex';
+import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type StreamingSource } from '../index/listing';
-import { currentIndexPrejudge, statStamp, type SearchIndex } from '../index/prejudge';
+import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { TreeWatcher } from '../index/treeWatcher';
 import type { SearchEnvironment } from './environment';
@@ -59,14 +59,12 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: NonNullable<IndexMeta['listing']>) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, stored.meta.listing, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.stamp(path)) };
+    return { source: new ListingSource(this.env.source, stored.meta.listing, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
   }
 
-  /** A file's stamp as the index has it when no event named the file since the index read it, else by stat. */
-  private stamp(path: string): FileStamp | undefined {
-    if (!this.trusted() || this.watcher.current.touched.has(path)) return statStamp(path);
-    const found = this.stored?.index.entry(path);
-    return found ? found.file : statStamp(path);
+  /** Whether the watcher vouches that a file is as the index read it: it watched the file's directory since, and no event named the file. */
+  private vouches(path: string): boolean {
+    return this.trusted() && !this.watcher.current.touched.has(path);
   }
 
   private trusted(): boolean {
