@@ -10,7 +10,7 @@ import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mj
 import { installerEnv } from './installEnv.mjs';
 
 /** What the VSIX may hold besides vsce's own manifest files. */
-const SHIPPED = [/^dist\/(extension|worker|indexWorker|cli)\.js$/, /^media\/[^/]+$/, /^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const SHIPPED = [/^dist\/(extension|worker|indexWorker|cli|cliEngine)\.js$/, /^media\/[^/]+$/, /^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
 
 function npm(repo, args) {
   const result = spawnSync('npm', args, { cwd: repo, encoding: 'utf8', timeout: 300_000, env: installerEnv(process.env) });
