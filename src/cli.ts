@@ -34,7 +34,7 @@ export async function main(argv: string[], cwd = process.cwd(), print = (line: s
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand, not bundled into this file
   const cli = require(ENGINE_FILE) as typeof import('./cliEngine');
   if (request.tool !== 'serve') return cli.runLocally(request);
-  return cli.serve(request, engine, { print, log: (line) => void process.stderr.write(line + '\n'), stopped: cli.signalled() });
+  return cli.serve(request, engine, { print, log: (line) => void process.stderr.write(line + '\n'), stopped: cli.signalled });
 }
 
 if (require.main === module) {

@@ -4,7 +4,7 @@
  * `node dist/cli.js` for the same folders and index directory over a socket in that directory. Runs
  * until stopped (SIGINT or SIGTERM from the command line). Each answer is the one the command line computes alone.
  */
-import { existsSync, rmSync } from 'fs';
+import { chmodSync, existsSync, rmSync } from 'fs';
 import { connect, createServer, type Server, type Socket } from 'net';
 import { InputError } from '../engine/api/errors';
 import { checkIndexDir } from '../engine/index/location';
@@ -48,7 +48,8 @@ function readQuestion(socket: Socket): Promise<ServerQuestion | undefined> {
 export interface ServerIo {
   print(line: string): void;
   log(line: string): void;
-  stopped: Promise<void>;
+  /** Resolves when the server is to stop; asked once it listens. */
+  stopped(): Promise<void>;
 }
 
 /** SIGINT or SIGTERM. */
@@ -91,6 +92,8 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
       server!.once('error', reject);
       server!.listen(path, resolve);
     });
+    // Only this user may ask (whatever the umask): a question can name any path the user may read.
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
   } catch (error) {
     resident.close();
     pool.dispose();
@@ -119,7 +122,7 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     return { outcome: await answerRequest(asked, env, warnings) };
   }
 
-  await stopped;
+  await stopped();
   server.close();
   if (process.platform !== 'win32') rmSync(path, { force: true });
   resident.close();

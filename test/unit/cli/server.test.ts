@@ -53,7 +53,7 @@ describe('cli: serve', () => {
     log = [];
     const ready: string[] = [];
     const request = parseArguments(['serve', '--workspace', ws, '--index-dir', indexDir], fx.root) as CliRequest;
-    served = serve(request, engineIdentity(), { print: (line) => ready.push(line), log: (line) => log.push(line), stopped: new Promise((resolve) => (stop = resolve)) });
+    served = serve(request, engineIdentity(), { print: (line) => ready.push(line), log: (line) => log.push(line), stopped: () => new Promise((resolve) => (stop = resolve)) });
     // serve prints its ready line once it listens (or returns at once with an error).
     while (ready.length === 0) {
       const early = await Promise.race([served, new Promise((resolve) => setImmediate(() => resolve(undefined)))]);
@@ -132,6 +132,7 @@ describe('cli: serve', () => {
       server.on('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
     });
     assert.strictEqual(JSON.parse(stdout).serving, nodePath.join(dir, 'serve.sock'));
+    assert.strictEqual(fs.statSync(nodePath.join(dir, 'serve.sock')).mode & 0o777, 0o600, 'only this user may ask');
     const grep = (...extra: string[]) => spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"TODO","output_mode":"count"}', '--workspace', ws, ...extra], { encoding: 'utf8' });
     const on = grep('--index-dir', dir);
     assert.strictEqual(on.status, 0, on.stderr);
