@@ -40,7 +40,8 @@ function directoryStamp(path: string): FileStamp | undefined {
   return stat?.isDirectory() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+/** Whether two lists hold the same strings in the same order. */
+export const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /** Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left out. */
 function replays(listing: RecordedListing, query: FileQuery, denied: readonly string[]): boolean {

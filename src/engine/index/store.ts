@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
-import type { RecordedListing } from './listing';
+import { sameList, type RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
 /** 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread). */
@@ -157,4 +157,14 @@ export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; 
     closeSync(fd);
     return undefined;
   }
+}
+
+/** The index stored in `dir` when it was built for these folders, in this order; undefined otherwise (none, or another set of folders). */
+export function loadIndexFor(dir: string, folders: readonly string[]): ReturnType<typeof loadIndex> {
+  const stored = loadIndex(dir);
+  if (stored && !sameList(stored.meta.folders, folders)) {
+    stored.close();
+    return undefined;
+  }
+  return stored;
 }

@@ -12,7 +12,7 @@ import { ContentIndex, type FileStamp } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { DEFAULT_INDEX_LIMITS, limitExceeded, type IndexLimits } from '../index/limits';
-import { loadIndex, saveIndex, type IndexMeta } from '../index/store';
+import { loadIndexFor, saveIndex } from '../index/store';
 
 /**
  * The files a search of every workspace folder (no path, no include, ignored files left out) reads, in
@@ -28,8 +28,6 @@ export async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ path
   const paths = [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path);
   return { paths, listing };
 }
-
-const sameFolders = (meta: IndexMeta, folders: readonly string[]) => meta.folders.length === folders.length && meta.folders.every((folder, i) => folder === folders[i]);
 
 export interface IndexSummary extends RefreshResult {
   files: number;
@@ -51,8 +49,8 @@ export interface IndexSummary extends RefreshResult {
 export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, limits: IndexLimits = DEFAULT_INDEX_LIMITS): Promise<IndexSummary> {
   const started = Date.now();
   const folders = env.folders.map((folder) => folder.path);
-  const stored = loadIndex(dir);
-  let index = stored && sameFolders(stored.meta, folders) ? stored.index : new ContentIndex();
+  const stored = loadIndexFor(dir, folders);
+  let index = stored ? stored.index : new ContentIndex();
   let result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
   let listing: RecordedListing | undefined;
   let listOnly: string | undefined;
@@ -82,11 +80,7 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
  * snapshot without statting every file again.
  */
 export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
-  const stored = loadIndex(dir);
+  const stored = loadIndexFor(dir, folders);
   if (!stored) return undefined;
-  if (!sameFolders(stored.meta, folders)) {
-    stored.close();
-    return undefined;
-  }
   return { index: currentIndexPrejudge(() => stored.index), source: new ListingSource(source, stored.meta.listing), close: stored.close };
 }

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { currentIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
-import { loadIndex } from '../../engine/index/store';
+import { loadIndex, loadIndexFor } from '../../engine/index/store';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { isDenied } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
@@ -98,12 +98,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const dir = this.options.storageDir;
     const folders = this.options.folders();
     if (!enabled() || dir === undefined || folders === undefined) return;
-    const stored = loadIndex(dir);
+    const stored = loadIndexFor(dir, folders);
     if (!stored) return;
-    if (stored.meta.folders.length !== folders.length || stored.meta.folders.some((folder, i) => folder !== folders[i])) {
-      stored.close();
-      return;
-    }
     this.opened = { index: stored.index, close: stored.close };
     this.state.loaded = { files: stored.index.size };
     this.options.log.info(`index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh`);
