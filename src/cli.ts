@@ -26,15 +26,14 @@ export function engineIdentity(): string {
 export async function main(argv: string[], cwd = process.cwd(), print = (line: string) => void process.stdout.write(line + '\n')): Promise<CliOutcome> {
   const request = parseArguments(argv, cwd);
   if (isOutcome(request)) return request;
-  const engine = engineIdentity();
   if ((request.tool === 'grep' || request.tool === 'glob') && request.useIndex) {
-    const answered = await askServer(request, engine);
+    const answered = await askServer(request, engineIdentity());
     if (answered) return answered;
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand, not bundled into this file
   const cli = require(ENGINE_FILE) as typeof import('./cliEngine');
   if (request.tool !== 'serve') return cli.runLocally(request);
-  return cli.serve(request, engine, { print, log: (line) => void process.stderr.write(line + '\n'), stopped: cli.signalled });
+  return cli.serve(request, engineIdentity(), { print, log: (line) => void process.stderr.write(line + '\n'), stopped: cli.signalled });
 }
 
 if (require.main === module) {

@@ -26,6 +26,9 @@ export interface CliOutcome {
   stderr?: string;
 }
 
+/** An error as the command line reports it: its message on stderr, exit code 1. */
+export const failure = (error: unknown): CliOutcome => ({ code: 1, stderr: error instanceof Error ? error.message : String(error) });
+
 const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
 
 /** The request `argv` makes, relative paths resolved against `cwd`; or the usage error to print. */

@@ -4,7 +4,7 @@
  * server answers (none runs, another build of the engine runs it, or it stopped mid-answer).
  */
 import { createHash } from 'crypto';
-import { connect } from 'net';
+import { connect, type Socket } from 'net';
 import * as nodePath from 'path';
 import type { CliOutcome, CliRequest } from './arguments';
 
@@ -26,22 +26,31 @@ export interface ServerQuestion {
 /** What a server replies: the answer, or why it leaves the request to the client. */
 export type ServerReply = { outcome: CliOutcome } | { declined: string };
 
-export function askServer(request: CliRequest, engine: string): Promise<CliOutcome | undefined> {
-  const path = socketPath(request.indexDir);
-  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return Promise.resolve(undefined);
+/**
+ * The one JSON message the other side sends before it ends its side of the socket; undefined when the
+ * socket fails or the message is not JSON (the other side stopped mid-way).
+ */
+export function readMessage<T>(socket: Socket): Promise<T | undefined> {
   return new Promise((resolve) => {
-    const socket = connect(path);
     const chunks: Buffer[] = [];
     socket.on('error', () => resolve(undefined));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => {
       try {
-        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerReply;
-        resolve('outcome' in reply ? reply.outcome : undefined);
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
       } catch {
         resolve(undefined);
       }
     });
-    socket.end(JSON.stringify({ engine, request } satisfies ServerQuestion));
   });
+}
+
+export async function askServer(request: CliRequest, engine: string): Promise<CliOutcome | undefined> {
+  const path = socketPath(request.indexDir);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return undefined;
+  const socket = connect(path);
+  const reply = readMessage<ServerReply>(socket);
+  socket.end(JSON.stringify({ engine, request } satisfies ServerQuestion));
+  const answered = await reply;
+  return answered && 'outcome' in answered ? answered.outcome : undefined;
 }

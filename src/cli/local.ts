@@ -14,7 +14,7 @@ import { onceEach, type SearchEnvironment } from '../engine/run/environment';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../engine/run/workspaceIndex';
 import { readFileCapped } from '../engine/searcher/reader';
 import { NodeFileSource } from '../engine/source/walker';
-import { USAGE, type CliOutcome, type CliRequest } from './arguments';
+import { failure, USAGE, type CliOutcome, type CliRequest } from './arguments';
 
 /** The engine's view of the command line: its folders, the default settings, the local disk. */
 export function cliEnvironment(request: CliRequest, warn: (message: string) => void): SearchEnvironment & { source: NodeFileSource } {
@@ -45,7 +45,7 @@ export async function answerRequest(request: CliRequest, env: SearchEnvironment,
     // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
     return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
   } catch (error) {
-    return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+    return failure(error);
   }
 }
 
@@ -58,7 +58,7 @@ export async function runLocally(request: CliRequest): Promise<CliOutcome> {
       checkIndexDir(request.indexDir, request.folders);
       return { code: 0, stdout: JSON.stringify(await buildWorkspaceIndex(env, request.indexDir, request.limits)) };
     } catch (error) {
-      return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+      return failure(error);
     }
   }
   // The workers boot while the tree is walked: grep searches files there, glob tests its pattern there.

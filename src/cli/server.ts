@@ -7,15 +7,14 @@
 import { chmodSync, existsSync, rmSync } from 'fs';
 import { connect, createServer, type Server, type Socket } from 'net';
 import { InputError } from '../engine/api/errors';
+import { sameList } from '../engine/index/listing';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach } from '../engine/run/environment';
 import { ResidentWorkspace } from '../engine/run/residentWorkspace';
-import type { CliOutcome, CliRequest } from './arguments';
-import { MAX_SOCKET_PATH, socketPath, type ServerQuestion, type ServerReply } from './client';
+import { failure, type CliOutcome, type CliRequest } from './arguments';
+import { MAX_SOCKET_PATH, readMessage, socketPath, type ServerQuestion, type ServerReply } from './client';
 import { answerRequest, cliEnvironment } from './local';
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
 /** Whether something already listens on `path`. */
 function listening(path: string): Promise<boolean> {
@@ -26,21 +25,6 @@ function listening(path: string): Promise<boolean> {
       resolve(true);
     });
     socket.on('error', () => resolve(false));
-  });
-}
-
-function readQuestion(socket: Socket): Promise<ServerQuestion | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', () => resolve(undefined));
-    socket.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerQuestion);
-      } catch {
-        resolve(undefined);
-      }
-    });
   });
 }
 
@@ -73,7 +57,7 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
       rmSync(path, { force: true }); // left by a server that did not stop cleanly
     }
   } catch (error) {
-    return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+    return failure(error);
   }
   const base = cliEnvironment(request, log);
   const resident = new ResidentWorkspace(base, request.indexDir, request.limits, {
@@ -97,12 +81,12 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
   } catch (error) {
     resident.close();
     pool.dispose();
-    return { code: 1, stderr: error instanceof Error ? error.message : String(error) };
+    return failure(error);
   }
   print(JSON.stringify({ serving: path, folders: request.folders, indexDir: request.indexDir, elapsedMs: Date.now() - started }));
 
   async function answer(socket: Socket): Promise<void> {
-    const question = await readQuestion(socket);
+    const question = await readMessage<ServerQuestion>(socket);
     const asked = Date.now();
     // Watcher events already queued when the question came are taken in before it is answered.
     await new Promise((resolve) => setImmediate(resolve));

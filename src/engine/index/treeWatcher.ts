@@ -26,11 +26,9 @@ export class TreeWatcher {
     return this.changes;
   }
 
-  /** Starts a new record of changes (a refresh is about to read the tree) and returns the old one. */
-  reset(): TreeChanges {
-    const old = this.changes;
+  /** Starts a new record of changes (a refresh is about to read the tree). */
+  reset(): void {
     this.changes = { touched: new Set(), structural: false };
-    return old;
   }
 
   /**
@@ -69,9 +67,10 @@ export class TreeWatcher {
     const changes = this.changes;
     if (name === null) changes.structural = true;
     else {
-      const path = `${dir}/${name.toString()}`;
+      const entry = name.toString();
+      const path = `${dir}/${entry}`;
       changes.touched.add(path);
-      if (event === 'rename' || name.toString() === '.gitignore' || this.watchers.has(path)) changes.structural = true;
+      if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) changes.structural = true;
     }
     this.onChange();
   }
