@@ -37,6 +37,8 @@ export async function openCandidates(
     warn: env.warn,
   };
   const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, deadline: filter.deadline };
+  const known = env.source.filtered?.(query, env.config.deniedPaths, candidateFilter, skipped);
+  if (known) return known;
   if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();

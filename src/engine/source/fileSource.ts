@@ -68,6 +68,12 @@ export interface FileSource {
    * `workspace.fs`), by absolute path; undefined for a file read from disk as usual.
    */
   reader?(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined;
+  /**
+   * Optional: the candidates `filter` keeps of the files `stream` gives, in order, with what it counts
+   * added to `skipped` (filterStream's result), when the source already knows them (a replayed listing
+   * it filtered before); undefined when it does not.
+   */
+  filtered?(query: FileQuery, denied: readonly string[], filter: CandidateFilter, skipped: SkipCounts): readonly Candidate[] | undefined;
 }
 
 /** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */
