@@ -300,7 +300,8 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
 
 /**
  * Searches one file's bytes: 'binary' for a binary file; a file the prefilter rules out has no match
- * (with invert_match every line of it would be reported, so the prefilter is not used then).
+ * (with invert_match every line of it would be reported, so the prefilter is not used then). A search
+ * with a case-sensitive required literal and no context finds its lines in the bytes (lineHitsInBytes).
  */
 export function searchBytes(
   bytes: Uint8Array,
@@ -312,7 +313,7 @@ export function searchBytes(
   if (hasUtf16Bom(bytes)) return searchText(decodeText(bytes)!, matcher, options);
   const withContext = options.collect && (options.before > 0 || options.after > 0);
   const needle = options.invert || withContext ? undefined : literalBytes(matcher);
-  if (needle) return literalLines(asBuffer(bytes), needle, matcher.literal!, options);
+  if (needle) return lineHitsInBytes(asBuffer(bytes), needle, matcher, options);
   if (prefilter && !options.invert && !prefilter(bytes)) return { count: 0, lines: [] };
   return searchText(decodeText(bytes)!, matcher, options);
 }
@@ -320,43 +321,62 @@ export function searchBytes(
 const NEEDLES = new WeakMap<Matcher, Buffer | null>();
 
 /**
- * The UTF-8 bytes of a literalOnly matcher's literal, when lines holding those bytes are exactly the
- * decoded lines holding the literal: it has no line break, BOM or replacement character, and encodes
- * to valid UTF-8 (its first byte is never a continuation byte, so an invalid sequence before it cannot
- * swallow it, and the decoder turns nothing else into it).
+ * The UTF-8 bytes of the literal every match of a one-line, case-sensitive matcher contains, when the
+ * lines holding those bytes are exactly the decoded lines holding the literal: it has no line break,
+ * BOM or replacement character, and encodes to valid UTF-8 (its first byte is never a continuation
+ * byte, so an invalid sequence before it cannot swallow it, and the decoder turns nothing else into it).
  */
 function literalBytes(matcher: Matcher): Buffer | undefined {
   let needle = NEEDLES.get(matcher);
   if (needle === undefined) {
     const literal = matcher.literal;
-    const bytes = literal === undefined ? undefined : Buffer.from(literal, 'utf8');
-    needle = matcher.literalOnly && bytes && bytes.toString('utf8') === literal && !/[\n\r\ufeff\ufffd]/.test(literal) ? bytes : null;
+    const bytes = literal ? Buffer.from(literal, 'utf8') : undefined;
+    const oneLine = !matcher.ignoreCase && !matcher.multiline;
+    needle = oneLine && bytes && bytes.toString('utf8') === literal && !/[\n\r\ufeff\ufffd]/.test(literal!) ? bytes : null;
     NEEDLES.set(matcher, needle);
   }
   return needle ?? undefined;
 }
 
 /**
- * The lines of UTF-8 bytes that hold `needle`, found without decoding the file: counted, and only the
- * ones whose text is asked for (options.collect up to collectLimit, or options.first) decoded, each alone.
+ * The matching lines of UTF-8 bytes, found from the occurrences of `needle` (the matcher's required
+ * literal) without decoding the file: each line holding it is decoded alone and, unless the literal is
+ * the whole pattern, tested with the matcher's line regex, as findLineHitsByLiteral tests the decoded
+ * text's lines (a line break is ASCII, so a line decodes alone to the text it has in the whole file).
+ * All matching lines are counted; the text of those asked for (options.collect up to collectLimit, or
+ * options.first) is kept.
  */
-function literalLines(bytes: Buffer, needle: Buffer, literal: string, options: SearchOptions): FileMatches {
+function lineHitsInBytes(bytes: Buffer, needle: Buffer, matcher: Matcher, options: SearchOptions): FileMatches {
   const wanted = options.collect ? (options.collectLimit ?? Number.MAX_SAFE_INTEGER) : options.first ? 1 : 0;
+  const literal = matcher.literal!;
   const bom = utf8BomLength(bytes);
   const lines: LineResult[] = [];
   let count = 0;
   let line = 1;
   let counted = 0; // lines are numbered up to this offset
   for (let at = bytes.indexOf(needle); at !== -1 && count < options.maxPerFile; ) {
-    count++;
     const end = bytes.indexOf(10, at + needle.length);
-    if (lines.length < wanted) {
-      const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
-      for (let i = bytes.indexOf(10, counted); i !== -1 && i < start; i = bytes.indexOf(10, i + 1)) line++;
-      counted = start;
-      const stop = end === -1 ? bytes.length : end;
-      const text = bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop);
-      lines.push({ line, text: clipLine(text, options.maxLineLength, text.indexOf(literal), literal.length) });
+    const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
+    const stop = end === -1 ? bytes.length : end;
+    let column = -1;
+    let length = literal.length;
+    let text: string | undefined;
+    const lineText = () => (text ??= bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop));
+    if (matcher.literalOnly) column = lines.length < wanted ? lineText().indexOf(literal) : 0;
+    else {
+      const found = matcher.lineRegex.exec(lineText());
+      if (found) {
+        column = found.index;
+        length = found[0].length;
+      }
+    }
+    if (column !== -1) {
+      count++;
+      if (lines.length < wanted) {
+        for (let i = bytes.indexOf(10, counted); i !== -1 && i < start; i = bytes.indexOf(10, i + 1)) line++;
+        counted = start;
+        lines.push({ line, text: clipLine(lineText(), options.maxLineLength, column, length) });
+      }
     }
     if (end === -1) break;
     at = bytes.indexOf(needle, end + 1);

@@ -272,7 +272,20 @@ describe('engine/searcher', () => {
       assert.deepStrictEqual(viaBytes(bytes, 'TODO', count(false, 2)), { count: 2, lines: [] });
     });
 
-    it('agrees with decoding then searching on random bytes, invalid UTF-8 and non-ASCII literals included', () => {
+    it('agrees with decoding then searching on random bytes, invalid UTF-8, non-ASCII literals, regexes and whole words included', () => {
+      // Literals (found in the bytes alone), and regexes with a required literal (each line holding it is tested).
+      const searches: Array<[string, MatcherOptions]> = [
+        ...['ab', 'a', 'é', 'aé', '😀', 'b a'].map((literal): [string, MatcherOptions] => [literal, { fixed_strings: true }]),
+        ['a', { word: true }],
+        ['ab', { word: true }],
+        ['é', { word: true }],
+        ['a\\w*b', {}],
+        ['^ab', {}],
+        ['ab$', {}],
+        ['é.', {}],
+        ['(?:x|a)b a', {}],
+        ['[^a]b', {}],
+      ];
       const piece = fc.oneof(
         fc.constantFrom('ab', 'a', 'b', 'é', '\n', '\r\n', '\r', ' ', '😀', 'ab\n', 'aé'),
         fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => Buffer.from(b.map((x) => (x === 0 ? 0x80 : x))).toString('latin1')),
@@ -283,10 +296,10 @@ describe('engine/searcher', () => {
         ),
       );
       fc.assert(
-        fc.property(file, fc.constantFrom('ab', 'a', 'é', 'aé', '😀', 'b a'), fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 0, max: 3 })), (bytes, literal, first, maxPerFile, pageRoom) => {
+        fc.property(file, fc.constantFrom(...searches), fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 0, max: 3 })), (bytes, [pattern, matcherOptions], first, maxPerFile, pageRoom) => {
           fc.pre(bytes.indexOf(0) === -1); // a NUL makes the file binary either way
           const options = pageRoom === null ? count(first, maxPerFile) : pageOptions({ ...count(true, maxPerFile), collect: true }, pageRoom);
-          assert.deepStrictEqual(viaBytes(bytes, literal, options, { fixed_strings: true }), viaText(bytes, literal, options, { fixed_strings: true }));
+          assert.deepStrictEqual(viaBytes(bytes, pattern, options, matcherOptions), viaText(bytes, pattern, options, matcherOptions), pattern);
         }),
         { numRuns: 3000 },
       );
