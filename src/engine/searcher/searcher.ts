@@ -301,7 +301,7 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
 /**
  * Searches one file's bytes: 'binary' for a binary file; a file the prefilter rules out has no match
  * (with invert_match every line of it would be reported, so the prefilter is not used then). A search
- * with a case-sensitive required literal and no context finds its lines in the bytes (lineHitsInBytes).
+ * with a required literal and no context finds its lines in the bytes (occurrencesOf, lineHitsInBytes).
  */
 export function searchBytes(
   bytes: Uint8Array,
@@ -312,41 +312,61 @@ export function searchBytes(
   if (isBinary(bytes)) return 'binary';
   if (hasUtf16Bom(bytes)) return searchText(decodeText(bytes)!, matcher, options);
   const withContext = options.collect && (options.before > 0 || options.after > 0);
-  const needle = options.invert || withContext ? undefined : literalBytes(matcher);
-  if (needle) return lineHitsInBytes(asBuffer(bytes), needle, matcher, options);
+  const occurrences = options.invert || withContext ? undefined : occurrencesOf(matcher);
+  if (occurrences) return lineHitsInBytes(asBuffer(bytes), occurrences, matcher, options);
   if (prefilter && !options.invert && !prefilter(bytes)) return { count: 0, lines: [] };
   return searchText(decodeText(bytes)!, matcher, options);
 }
 
-const NEEDLES = new WeakMap<Matcher, Buffer | null>();
+/** Where a file's bytes hold the required literal: the offset of its next occurrence at or after `from`, or -1. */
+type NextOccurrence = (from: number) => number;
+type Occurrences = (bytes: Buffer) => NextOccurrence;
+
+const OCCURRENCES = new WeakMap<Matcher, Occurrences | null>();
 
 /**
- * The UTF-8 bytes of the literal every match of a one-line, case-sensitive matcher contains, when the
- * lines holding those bytes are exactly the decoded lines holding the literal: it has no line break,
- * BOM or replacement character, and encodes to valid UTF-8 (its first byte is never a continuation
- * byte, so an invalid sequence before it cannot swallow it, and the decoder turns nothing else into it).
+ * How to find, in a file's bytes, the literal every match of a one-line matcher contains, when the lines
+ * holding it there are exactly the decoded lines holding it (undefined otherwise). It has no line break,
+ * BOM or replacement character, and encodes to valid UTF-8: its first byte is never a continuation byte,
+ * so an invalid sequence before it cannot swallow it, and the decoder turns nothing else into it.
+ * Case-sensitive: its UTF-8 bytes. Ignoring case: an ASCII literal, found in the bytes read as Latin-1,
+ * where only ASCII letters fold to ASCII letters; as in the decoded text, unless the pattern is in
+ * Unicode mode and the literal holds a k or an s (U+212A KELVIN SIGN folds to k, U+017F LONG S to s).
  */
-function literalBytes(matcher: Matcher): Buffer | undefined {
-  let needle = NEEDLES.get(matcher);
-  if (needle === undefined) {
+function occurrencesOf(matcher: Matcher): Occurrences | undefined {
+  let found = OCCURRENCES.get(matcher);
+  if (found === undefined) {
+    found = null;
     const literal = matcher.literal;
-    const bytes = literal ? Buffer.from(literal, 'utf8') : undefined;
-    const oneLine = !matcher.ignoreCase && !matcher.multiline;
-    needle = oneLine && bytes && bytes.toString('utf8') === literal && !/[\n\r\ufeff\ufffd]/.test(literal!) ? bytes : null;
-    NEEDLES.set(matcher, needle);
+    if (literal && !matcher.multiline && !/[\n\r\ufeff\ufffd]/.test(literal)) {
+      const needle = Buffer.from(literal, 'utf8');
+      if (!matcher.ignoreCase) {
+        if (needle.toString('utf8') === literal) found = (bytes) => (from) => bytes.indexOf(needle, from);
+      } else if (/^[\x00-\x7f]*$/.test(literal) && !(matcher.regex.unicode && /[ks]/i.test(literal))) {
+        const ascii = new RegExp(escapeRegExp(literal), 'gi');
+        found = (bytes) => {
+          const text = bytes.toString('latin1');
+          return (from) => {
+            ascii.lastIndex = from;
+            return ascii.exec(text)?.index ?? -1;
+          };
+        };
+      }
+    }
+    OCCURRENCES.set(matcher, found);
   }
-  return needle ?? undefined;
+  return found ?? undefined;
 }
 
 /**
- * The matching lines of UTF-8 bytes, found from the occurrences of `needle` (the matcher's required
- * literal) without decoding the file: each line holding it is decoded alone and, unless the literal is
+ * The matching lines of UTF-8 bytes, found from the occurrences of the matcher's required literal
+ * (occurrencesOf) without decoding the file: each line holding it is decoded alone and, unless the literal is
  * the whole pattern, tested with the matcher's line regex, as findLineHitsByLiteral tests the decoded
  * text's lines (a line break is ASCII, so a line decodes alone to the text it has in the whole file).
  * All matching lines are counted; the text of those asked for (options.collect up to collectLimit, or
  * options.first) is kept.
  */
-function lineHitsInBytes(bytes: Buffer, needle: Buffer, matcher: Matcher, options: SearchOptions): FileMatches {
+function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Matcher, options: SearchOptions): FileMatches {
   const wanted = options.collect ? (options.collectLimit ?? Number.MAX_SAFE_INTEGER) : options.first ? 1 : 0;
   const literal = matcher.literal!;
   const bom = utf8BomLength(bytes);
@@ -354,8 +374,9 @@ function lineHitsInBytes(bytes: Buffer, needle: Buffer, matcher: Matcher, option
   let count = 0;
   let line = 1;
   let counted = 0; // lines are numbered up to this offset
-  for (let at = bytes.indexOf(needle); at !== -1 && count < options.maxPerFile; ) {
-    const end = bytes.indexOf(10, at + needle.length);
+  const next = occurrences(bytes);
+  for (let at = next(0); at !== -1 && count < options.maxPerFile; ) {
+    const end = bytes.indexOf(10, at);
     const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
     const stop = end === -1 ? bytes.length : end;
     let column = -1;
@@ -379,7 +400,7 @@ function lineHitsInBytes(bytes: Buffer, needle: Buffer, matcher: Matcher, option
       }
     }
     if (end === -1) break;
-    at = bytes.indexOf(needle, end + 1);
+    at = next(end + 1);
   }
   if (options.collect) return { count, lines };
   return lines.length > 0 ? { count, lines: [], first: lines[0] } : { count, lines: [] };

@@ -272,7 +272,7 @@ describe('engine/searcher', () => {
       assert.deepStrictEqual(viaBytes(bytes, 'TODO', count(false, 2)), { count: 2, lines: [] });
     });
 
-    it('agrees with decoding then searching on random bytes, invalid UTF-8, non-ASCII literals, regexes and whole words included', () => {
+    it('agrees with decoding then searching on random bytes, invalid UTF-8, non-ASCII literals, regexes, whole words and ignored case included', () => {
       // Literals (found in the bytes alone), and regexes with a required literal (each line holding it is tested).
       const searches: Array<[string, MatcherOptions]> = [
         ...['ab', 'a', 'é', 'aé', '😀', 'b a'].map((literal): [string, MatcherOptions] => [literal, { fixed_strings: true }]),
@@ -285,9 +285,18 @@ describe('engine/searcher', () => {
         ['é.', {}],
         ['(?:x|a)b a', {}],
         ['[^a]b', {}],
+        // Ignoring case: an ASCII literal is found in the bytes read as Latin-1; in Unicode mode a k or
+        // an s is not (K, U+212A, folds to k and ſ, U+017F, to s), in plain mode ('\\-') it is.
+        ['ab', { fixed_strings: true, case_insensitive: true }],
+        ['b a', { fixed_strings: true, case_insensitive: true }],
+        ['(?i)a\\w*b', {}],
+        ['ab', { word: true, case_insensitive: true }],
+        ['sk', { case_insensitive: true }],
+        ['k\\-a', { case_insensitive: true }],
+        ['é', { case_insensitive: true }],
       ];
       const piece = fc.oneof(
-        fc.constantFrom('ab', 'a', 'b', 'é', '\n', '\r\n', '\r', ' ', '😀', 'ab\n', 'aé'),
+        fc.constantFrom('ab', 'a', 'b', 'é', '\n', '\r\n', '\r', ' ', '😀', 'ab\n', 'aé', 'AB', 'É', 'k', 'S', '\u212a', '\u017f', '-'),
         fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => Buffer.from(b.map((x) => (x === 0 ? 0x80 : x))).toString('latin1')),
       );
       const file = fc.array(piece, { maxLength: 30 }).chain((parts) =>
