@@ -30,8 +30,16 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
   };
 }
 
-/** The answer to a grep or glob request as the model would receive it, or the error. */
-export async function answerRequest(request: CliRequest, env: SearchEnvironment, warnings: readonly string[]): Promise<CliOutcome> {
+/**
+ * The answer to a grep or glob request as the model would receive it, or the error; `indexUse` is told
+ * how many files the content index settled and how many were read when it answered a grep.
+ */
+export async function answerRequest(
+  request: CliRequest,
+  env: SearchEnvironment,
+  warnings: readonly string[],
+  indexUse?: (indexed: { settled: number; read: number } | undefined) => void,
+): Promise<CliOutcome> {
   let input: unknown;
   try {
     input = JSON.parse(request.json ?? '');
@@ -41,7 +49,12 @@ export async function answerRequest(request: CliRequest, env: SearchEnvironment,
   try {
     // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
     const budget = byteBudget(env.config.maxOutputBytes);
-    const text = request.tool === 'grep' ? await renderGrep(await answerGrep(input, env), budget) : await renderGlob(await answerGlob(input, env), budget);
+    let text: string;
+    if (request.tool === 'grep') {
+      const answer = await answerGrep(input, env);
+      indexUse?.(answer.indexed);
+      text = await renderGrep(answer, budget);
+    } else text = await renderGlob(await answerGlob(input, env), budget);
     // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
     return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
   } catch (error) {

@@ -90,12 +90,15 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     const asked = Date.now();
     // Watcher events already queued when the question came are taken in before it is answered.
     await new Promise((resolve) => setImmediate(resolve));
-    const reply = await replyTo(question);
+    let indexUse = '';
+    const reply = await replyTo(question, (indexed) => {
+      indexUse = indexed ? ` (index: ${indexed.settled} files settled, ${indexed.read} read)` : ' (index: not used, every file read)';
+    });
     socket.end(JSON.stringify(reply));
-    log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms` : `declined: ${reply.declined}`);
+    log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms${indexUse}` : `declined: ${reply.declined}`);
   }
 
-  async function replyTo(question: ServerQuestion | undefined): Promise<ServerReply> {
+  async function replyTo(question: ServerQuestion | undefined, indexUse: (indexed: { settled: number; read: number } | undefined) => void): Promise<ServerReply> {
     if (!question) return { declined: 'unreadable question' };
     const asked = question.request;
     if (question.engine !== engine) return { declined: 'another build of the engine' };
@@ -103,7 +106,7 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     if (!sameList(asked.folders, request.folders) || asked.indexDir !== request.indexDir || !asked.useIndex) return { declined: 'another workspace or index' };
     const warnings: string[] = [];
     const env = { ...base, allowOutside: asked.allowOutside, warn: onceEach((message) => warnings.push(message)), pool, ...(asked.tool === 'grep' ? resident.environment() : {}) };
-    return { outcome: await answerRequest(asked, env, warnings) };
+    return { outcome: await answerRequest(asked, env, warnings, indexUse) };
   }
 
   await stopped();

@@ -23,7 +23,7 @@ describe('cli: serve', () => {
   let stop: () => void;
   let served: Promise<CliOutcome>;
 
-  const answered = () => log.filter((line) => /^(grep|glob): answered in \d+ ms$/.test(line)).length;
+  const answered = () => log.filter((line) => /^(grep|glob): answered in \d+ ms( \(index: [^)]*\))?$/.test(line)).length;
   /** The served answer and the command line's own (--no-index: nothing of the index or the server). */
   async function both(tool: 'grep' | 'glob', input: object): Promise<[CliOutcome, CliOutcome]> {
     const json = JSON.stringify(input);
@@ -140,7 +140,7 @@ describe('cli: serve', () => {
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     server.kill('SIGTERM');
     assert.strictEqual(await exited, 0);
-    assert.match(stderr, /^grep: answered in \d+ ms$/m);
+    assert.match(stderr, /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read\)$/m, 'the log tells what the index did');
     assert.ok(!fs.existsSync(nodePath.join(dir, 'serve.sock')));
   });
 });
