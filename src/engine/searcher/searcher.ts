@@ -1,7 +1,8 @@
 /**
  * The searcher: file bytes → text → reported lines. Detects binary files, decodes UTF-8 (BOM stripped)
- * and UTF-16 with a BOM, finds matching lines with a whole-text regex scan (verified per line), and
- * attaches before/after context without repeating a line.
+ * and UTF-16 with a BOM, finds matching lines with a whole-text regex scan (verified per line), or, for
+ * a pattern with a required literal, from the literal's occurrences in the bytes (only those lines are
+ * decoded), and attaches before/after context without repeating a line.
  */
 import { escapeRegExp, type Matcher } from '../matcher/matcher';
 import type { LineResult } from '../api/types';
