@@ -3,23 +3,51 @@
  * on Linux puts one on every file), and remembers what changed since it was last reset: the paths an
  * event named (their content may differ from the index's), and whether the tree's shape may have
  * changed (an entry appeared, went or was renamed, a .gitignore or a directory changed, or a watch
- * failed), which makes the recorded listing unusable until it is recorded again.
+ * failed), which makes the recorded listing unusable until it is recorded again; and whether so many
+ * events came that the kernel may have dropped some (then nothing is vouched for).
  */
-import { watch, type FSWatcher } from 'fs';
+import { readFileSync, watch, type FSWatcher } from 'fs';
 
 export interface TreeChanges {
-  /** Paths an event named since the reset. */
+  /** Paths an event named since the reset (no more are kept once overflowed). */
   touched: Set<string>;
   /** Whether the listing may no longer be the tree's. */
   structural: boolean;
+  /** Events since the reset. */
+  events: number;
+  /**
+   * So many events since the reset that the kernel's queue may have overflowed and dropped some (an
+   * overflow does not reach fs.watch's listeners): no file is vouched for, and the listing is not either.
+   */
+  overflowed: boolean;
 }
+
+/**
+ * The number of events past which the kernel may have dropped some: half the inotify queue's size
+ * (`fs.inotify.max_queued_events`, 16,384 by default). A queue overflows only once that many events wait
+ * in it, and all of them are then delivered, so a record that saw an overflow counts at least that many.
+ */
+export function overflowThreshold(): number {
+  let queued = 16_384;
+  try {
+    queued = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) || queued;
+  } catch {
+    // Not Linux, or /proc not mounted: the default.
+  }
+  return Math.max(1, Math.floor(queued / 2));
+}
+
+const noChanges = (): TreeChanges => ({ touched: new Set(), structural: false, events: 0, overflowed: false });
 
 export class TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
-  private changes: TreeChanges = { touched: new Set(), structural: false };
+  private changes = noChanges();
 
   /** `onChange` runs after each event (a refresh can be scheduled there). */
-  constructor(private readonly onChange: () => void) {}
+  constructor(
+    private readonly onChange: () => void,
+    private readonly overflowAt = overflowThreshold(),
+  ) {}
 
   /** What changed since the last reset. */
   get current(): Readonly<TreeChanges> {
@@ -28,7 +56,7 @@ export class TreeWatcher {
 
   /** Starts a new record of changes (a refresh is about to read the tree). */
   reset(): void {
-    this.changes = { touched: new Set(), structural: false };
+    this.changes = noChanges();
   }
 
   /**
@@ -65,8 +93,13 @@ export class TreeWatcher {
 
   private event(dir: string, event: string, name: string | Buffer | null): void {
     const changes = this.changes;
+    if (++changes.events >= this.overflowAt) {
+      changes.overflowed = true;
+      changes.structural = true;
+      changes.touched.clear();
+    }
     if (name === null) changes.structural = true;
-    else {
+    else if (!changes.overflowed) {
       const entry = name.toString();
       const path = `${dir}/${entry}`;
       changes.touched.add(path);

@@ -62,9 +62,13 @@ export class ResidentWorkspace {
     return { source: new ListingSource(this.env.source, stored.meta.listing, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
   }
 
-  /** Whether the watcher vouches that a file is as the index read it: it watched the file's directory since, and no event named the file. */
+  /**
+   * Whether the watcher vouches that a file is as the index read it: it watched the file's directory
+   * since, no event named the file, and no event can have been dropped (TreeChanges.overflowed).
+   */
   private vouches(path: string): boolean {
-    return this.trusted() && !this.watcher.current.touched.has(path);
+    const changes = this.watcher.current;
+    return this.trusted() && !changes.overflowed && !changes.touched.has(path);
   }
 
   private trusted(): boolean {

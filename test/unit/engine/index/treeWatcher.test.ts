@@ -1,0 +1,58 @@
+/**
+ * The tree watcher behind `cli.js serve`: what it records of a change, and that a burst of events large
+ * enough for the kernel's queue to have dropped some makes it vouch for nothing until the next reset.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { overflowThreshold, TreeWatcher } from '../../../../src/engine/index/treeWatcher';
+import { Fixture } from '../../fixture';
+
+/** Waits until `done` holds (events arrive on the event loop), failing after 10 s with `what`. */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `${what} within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('engine/index/treeWatcher', () => {
+  let fx: Fixture;
+  let watcher: TreeWatcher | undefined;
+  beforeEach(() => {
+    fx = new Fixture('grep-tools-watch-');
+    for (let i = 0; i < 10; i++) fx.write(`f${i}.txt`, 'old\n');
+  });
+  afterEach(() => {
+    watcher?.close();
+    fx.remove();
+  });
+
+  it('the threshold is half the inotify queue (16,384 events by default)', () => {
+    const queued = fs.existsSync('/proc/sys/fs/inotify/max_queued_events') ? Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8')) : 16_384;
+    assert.strictEqual(overflowThreshold(), Math.floor(queued / 2));
+  });
+
+  it('records the files an event named; a new entry makes the listing unusable', async () => {
+    watcher = new TreeWatcher(() => undefined);
+    assert.strictEqual(watcher.watch([fx.root]), 1);
+    fs.appendFileSync(nodePath.join(fx.root, 'f1.txt'), 'new\n');
+    await until('the change is seen', () => watcher!.current.touched.has(`${fx.root}/f1.txt`));
+    assert.strictEqual(watcher.current.overflowed, false);
+    fx.write('added.txt', 'x\n');
+    await until('the new entry is seen', () => watcher!.current.structural);
+  });
+
+  it('past the threshold it keeps no file list and vouches for nothing until reset', async () => {
+    let calls = 0;
+    watcher = new TreeWatcher(() => calls++, 5);
+    watcher.watch([fx.root]);
+    for (let i = 0; i < 10; i++) fs.appendFileSync(nodePath.join(fx.root, `f${i}.txt`), 'new\n');
+    await until('the burst is counted', () => watcher!.current.events >= 10);
+    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched] }, { touched: [], structural: true, events: watcher.current.events, overflowed: true });
+    assert.ok(calls >= 10, 'each event schedules a refresh');
+    watcher.reset();
+    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched] }, { touched: [], structural: false, events: 0, overflowed: false });
+  });
+});
