@@ -6,7 +6,8 @@
 // the extension host every 20 ms: its worst and median round trip), and the extension host's peak RSS at the end. Prints a Markdown table and writes it,
 // with every sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
-// BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it matches.
+// BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
+// matches; BENCH_HOST_INDEX=off runs the session with the content index turned off.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,8 @@ import { ensureCorpus } from './lib/corpus.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = Number(process.env.BENCH_HOST_SAMPLES ?? 7);
+/** BENCH_HOST_INDEX=off: the same session with grepTools.index.enabled false (the first call and every answer without the index). */
+const INDEX_OFF = process.env.BENCH_HOST_INDEX === 'off';
 const artifacts = join(repo, '.test-artifacts', 'bench-host');
 
 /** [id, what it asks, our call, Copilot's call]. Copilot's maxResults is what its chat side passes by default. */
@@ -68,6 +71,7 @@ async function main() {
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
     artifactsDir: artifacts,
+    settings: INDEX_OFF ? { 'grepTools.index.enabled': false } : {},
     lifetimeSeconds: 3600,
   });
   let ok = false;
@@ -130,7 +134,7 @@ async function main() {
       ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursReported} | ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
     ].join('\n');
     const summary = [
-      `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians.`,
+      `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       indexLine,
       probeLine,
