@@ -61,7 +61,9 @@ export class TreeWatcher {
 
   /**
    * Watches exactly these directories: new ones are added, the others closed; returns how many were
-   * added. Throws the system's error when a watch cannot be placed (ENOSPC: the inotify watch limit).
+   * added. A directory gone since the listing was recorded (removed while a refresh read the tree) is a
+   * change of the tree's shape, reported as an event is. Throws the system's error when a watch cannot
+   * be placed for another reason (ENOSPC: the inotify watch limit).
    */
   watch(directories: Iterable<string>): number {
     let added = 0;
@@ -74,7 +76,16 @@ export class TreeWatcher {
     }
     for (const dir of wanted) {
       if (this.watchers.has(dir)) continue;
-      const watcher = watch(dir, { persistent: false }, (event, name) => this.event(dir, event, name));
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dir, { persistent: false }, (event, name) => this.event(dir, event, name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        this.changes.structural = true;
+        this.onChange();
+        continue;
+      }
       watcher.on('error', () => {
         watcher.close();
         this.watchers.delete(dir);

@@ -44,6 +44,15 @@ describe('engine/index/treeWatcher', () => {
     await until('the new entry is seen', () => watcher!.current.structural);
   });
 
+  it('a directory gone before it could be watched is a change of shape, not a failure to watch', () => {
+    let calls = 0;
+    watcher = new TreeWatcher(() => calls++);
+    assert.strictEqual(watcher.watch([fx.root, nodePath.join(fx.root, 'removed'), nodePath.join(fx.root, 'f1.txt', 'x')]), 1);
+    assert.strictEqual(watcher.size, 1);
+    assert.strictEqual(watcher.current.structural, true);
+    assert.strictEqual(calls, 2, 'each gone directory schedules a refresh');
+  });
+
   it('past the threshold it keeps no file list and vouches for nothing until reset', async () => {
     let calls = 0;
     watcher = new TreeWatcher(() => calls++, 5);
