@@ -6,7 +6,7 @@ import * as nodePath from 'path';
 import { byteBudget } from '../engine/answer/budget';
 import { answerGlob } from '../engine/answer/globAnswer';
 import { answerGrep } from '../engine/answer/grepAnswer';
-import { renderGlob, renderGrep } from '../engine/answer/printer';
+import { describeIndexUse, renderGlob, renderGrep } from '../engine/answer/printer';
 import { DEFAULT_CONFIG } from '../engine/api/config';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
@@ -32,14 +32,9 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
 
 /**
  * The answer to a grep or glob request as the model would receive it, or the error; `indexUse` is told
- * how many files the content index settled and how many were read when it answered a grep.
+ * what the content index did for a grep (describeIndexUse).
  */
-export async function answerRequest(
-  request: CliRequest,
-  env: SearchEnvironment,
-  warnings: readonly string[],
-  indexUse?: (indexed: { settled: number; read: number } | undefined) => void,
-): Promise<CliOutcome> {
+export async function answerRequest(request: CliRequest, env: SearchEnvironment, warnings: readonly string[], indexUse?: (line: string) => void): Promise<CliOutcome> {
   let input: unknown;
   try {
     input = JSON.parse(request.json ?? '');
@@ -52,7 +47,7 @@ export async function answerRequest(
     let text: string;
     if (request.tool === 'grep') {
       const answer = await answerGrep(input, env);
-      indexUse?.(answer.indexed);
+      indexUse?.(describeIndexUse(answer, env.index !== undefined));
       text = await renderGrep(answer, budget);
     } else text = await renderGlob(await answerGlob(input, env), budget);
     // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.

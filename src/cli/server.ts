@@ -91,14 +91,12 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     // Watcher events already queued when the question came are taken in before it is answered.
     await new Promise((resolve) => setImmediate(resolve));
     let indexUse = '';
-    const reply = await replyTo(question, (indexed) => {
-      indexUse = indexed ? ` (index: ${indexed.settled} files settled, ${indexed.read} read)` : ' (index: not used, every file read)';
-    });
+    const reply = await replyTo(question, (line) => (indexUse = ` (${line})`));
     socket.end(JSON.stringify(reply));
     log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms${indexUse}` : `declined: ${reply.declined}`);
   }
 
-  async function replyTo(question: ServerQuestion | undefined, indexUse: (indexed: { settled: number; read: number } | undefined) => void): Promise<ServerReply> {
+  async function replyTo(question: ServerQuestion | undefined, indexUse: (line: string) => void): Promise<ServerReply> {
     if (!question) return { declined: 'unreadable question' };
     const asked = question.request;
     if (question.engine !== engine) return { declined: 'another build of the engine' };

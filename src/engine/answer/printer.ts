@@ -49,6 +49,16 @@ export function logSummary(report: GrepAnswer | GlobAnswer): string {
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
 }
 
+/**
+ * What the content index did for a grep, for the log: how many files it settled without reading them
+ * and how many were read, or why every file was read (`hadIndex`: an index was there to consult).
+ */
+export function describeIndexUse(answer: GrepAnswer, hadIndex: boolean): string {
+  const indexed = answer.indexed;
+  if (indexed) return `index: ${indexed.settled} files settled, ${indexed.read} read`;
+  return hadIndex ? 'index: not used, nothing in the pattern narrows the files or invert_match is set: every file read' : 'index: none yet, off or still building: every file read';
+}
+
 function describeSkips(skipped: SkipCounts): string {
   const parts: string[] = [];
   if (skipped.binary) parts.push(`${skipped.binary} binary`);

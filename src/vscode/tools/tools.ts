@@ -2,25 +2,18 @@
 import type * as vscode from 'vscode';
 import { answerGlob } from '../../engine/answer/globAnswer';
 import { answerGrep } from '../../engine/answer/grepAnswer';
-import { logSummary, renderGlob, renderGrep } from '../../engine/answer/printer';
+import { describeIndexUse, logSummary, renderGlob, renderGrep } from '../../engine/answer/printer';
 import type { GlobInput, GrepInput } from '../../engine/api/types';
-import type { SearchEnvironment } from '../../engine/run/environment';
 import { counted, noteIndexUse } from '../index/workspaceIndexer';
 import { SearchTool } from './searchTool';
 
 export type GrepTool = SearchTool<GrepInput>;
 export type GlobTool = SearchTool<GlobInput>;
 
-/** The log line telling whether the content index answered a grep, and how many files it settled and read. */
-function indexLine(env: SearchEnvironment, indexed: { settled: number; read: number } | undefined): string {
-  if (indexed) return `grep index: ${indexed.settled} files settled by the index, ${indexed.read} read`;
-  return env.index ? 'grep index: not used (nothing in the pattern narrows the files, or invert_match)' : 'grep index: none yet (off, or still building): every file read';
-}
-
 export function grepTool(log: vscode.LogOutputChannel): GrepTool {
   return new SearchTool<GrepInput>('grep', log, async (input, env, budget) => {
     const answer = await counted(() => answerGrep(input, env));
-    log.info(indexLine(env, answer.indexed));
+    log.info(`grep ${describeIndexUse(answer, env.index !== undefined)}`);
     noteIndexUse(answer.indexed);
     return { text: await renderGrep(answer, budget), summary: logSummary(answer) };
   });
