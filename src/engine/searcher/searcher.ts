@@ -39,6 +39,16 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 const FOLDS_TO_K = Buffer.from('\u212a', 'utf8');
 const FOLDS_TO_S = Buffer.from('\u017f', 'utf8');
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Whether a match of an ASCII literal ignoring case may hold a character other than ASCII: only in
+ * Unicode mode, where U+212A folds to k and U+017F to s.
+ */
+function foldsBeyondAscii(matcher: Matcher, literal: string): boolean {
+  return matcher.regex.unicode && /[ks]/i.test(literal);
+}
+
 /**
  * The byte prefilter for a matcher: false means the file cannot match, so it need not be decoded or
  * regex-searched. Undefined when the matcher has no required literal (or it cannot be tested on bytes).
@@ -46,15 +56,16 @@ const FOLDS_TO_S = Buffer.from('\u017f', 'utf8');
 export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => boolean) | undefined {
   const literal = matcher.literal;
   if (!literal) return undefined;
+  // Ignoring case, a literal other than ASCII (é also matches É) is not tested on bytes.
+  if (matcher.ignoreCase && !ASCII.test(literal)) return undefined;
   if (!matcher.ignoreCase || !/[a-zA-Z]/.test(literal)) {
     const needle = Buffer.from(literal, 'utf8');
     return (bytes) => asBuffer(bytes).indexOf(needle) !== -1;
   }
-  if (!/^[\x00-\x7f]*$/.test(literal)) return undefined;
   // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII,
   // a chunk at a time (overlapping by the literal's length) so no string is larger than a chunk.
   const ascii = new RegExp(escapeRegExp(literal), 'i');
-  const unicodeFolds = matcher.regex.unicode && /[ks]/i.test(literal);
+  const unicodeFolds = foldsBeyondAscii(matcher, literal);
   const chunk = Math.max(PREFILTER_CHUNK, 2 * literal.length);
   const step = chunk - (literal.length - 1);
   return (bytes) => {
@@ -343,7 +354,7 @@ function occurrencesOf(matcher: Matcher): Occurrences | undefined {
       const needle = Buffer.from(literal, 'utf8');
       if (!matcher.ignoreCase) {
         if (needle.toString('utf8') === literal) found = (bytes) => (from) => bytes.indexOf(needle, from);
-      } else if (/^[\x00-\x7f]*$/.test(literal) && !(matcher.regex.unicode && /[ks]/i.test(literal))) {
+      } else if (ASCII.test(literal) && !foldsBeyondAscii(matcher, literal)) {
         const ascii = new RegExp(escapeRegExp(literal), 'gi');
         found = (bytes) => {
           const text = bytes.toString('latin1');

@@ -328,6 +328,14 @@ describe('engine/searcher', () => {
       assert.strictEqual(test(Buffer.from('deprecate')), false);
     });
 
+    it('a literal other than ASCII ignoring case is not tested on bytes: é also matches É', () => {
+      const matcher = compileMatcher('é', { case_insensitive: true });
+      assert.strictEqual(compilePrefilter(matcher), undefined);
+      const options: SearchOptions = { invert: false, before: 0, after: 0, maxPerFile: 9, maxLineLength: 40, collect: false, first: true };
+      assert.deepStrictEqual(searchBytes(new Uint8Array(Buffer.from('CAFÉ only\n')), matcher, compilePrefilter(matcher), options), { count: 1, lines: [], first: { line: 1, text: 'CAFÉ only' } });
+      assert.strictEqual(prefilter('é')(Buffer.from('CAFÉ')), false, 'case-sensitive: still tested on bytes');
+    });
+
     it('the Kelvin sign and long s fold to k and s with the unicode flag', () => {
       assert.strictEqual(prefilter('kiss', { case_insensitive: true })(Buffer.from('\u212aiss')), true);
       assert.strictEqual(prefilter('kiss', { case_insensitive: true })(Buffer.from('ki\u017fs')), true);
