@@ -26,8 +26,8 @@ export interface Matcher {
   literal?: string;
   ignoreCase: boolean;
   /**
-   * True when a line matches exactly when it contains `literal` (case-sensitive, no word boundaries, one
-   * line): the searcher may then find matching lines in the bytes without decoding the file.
+   * True when a line matches exactly when it contains `literal` (ignoring case when `ignoreCase`; no word
+   * boundaries, one line): the searcher may then find matching lines in the bytes without decoding them.
    */
   literalOnly: boolean;
 }
@@ -61,7 +61,7 @@ export function compileMatcher(pattern: string, options: MatcherOptions): Matche
     source = escapeRegExp(source);
   }
   const literal = options.fixed_strings ? pattern : requiredLiteral(source);
-  const literalOnly = literal !== undefined && literal.length > 0 && escapeRegExp(literal) === source && !ignoreCase && !options.word && !multiline;
+  const literalOnly = literal !== undefined && literal.length > 0 && escapeRegExp(literal) === source && !options.word && !multiline;
   if (!options.fixed_strings && !options.word && !multiline) source = triedAtRunStarts(source);
   if (options.word) source = `(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`;
   const flags = `gm${ignoreCase ? 'i' : ''}${multiline ? 's' : ''}`;

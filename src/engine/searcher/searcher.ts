@@ -62,24 +62,48 @@ export function compilePrefilter(matcher: Matcher): ((bytes: Uint8Array) => bool
     const needle = Buffer.from(literal, 'utf8');
     return (bytes) => asBuffer(bytes).indexOf(needle) !== -1;
   }
-  // An ASCII literal ignoring case: test the bytes as Latin-1 text, where only ASCII letters fold to ASCII,
-  // a chunk at a time (overlapping by the literal's length) so no string is larger than a chunk.
-  const ascii = new RegExp(escapeRegExp(literal), 'i');
+  // An ASCII literal ignoring case: found in the bytes read as Latin-1 (asciiIgnoringCase).
+  const occurrences = asciiIgnoringCase(literal);
   const unicodeFolds = foldsBeyondAscii(matcher, literal);
-  const chunk = Math.max(PREFILTER_CHUNK, 2 * literal.length);
-  const step = chunk - (literal.length - 1);
   return (bytes) => {
     const buffer = asBuffer(bytes);
-    for (let start = 0; start < buffer.length; start += step) {
-      if (ascii.test(buffer.toString('latin1', start, Math.min(buffer.length, start + chunk)))) return true;
-      if (start + chunk >= buffer.length) break;
-    }
-    return unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1);
+    return occurrences(buffer)(0) !== -1 || (unicodeFolds && (buffer.indexOf(FOLDS_TO_K) !== -1 || buffer.indexOf(FOLDS_TO_S) !== -1));
   };
 }
 
-/** Bytes decoded at a time by the case-insensitive prefilter: small strings are cheap to collect. */
-const PREFILTER_CHUNK = 64 * 1024;
+/** Bytes read as Latin-1 text at a time when looking for a literal ignoring case: small strings are cheap to collect. */
+const LATIN1_CHUNK = 64 * 1024;
+
+/**
+ * The occurrences of an ASCII literal ignoring case in bytes read as Latin-1 text, where only ASCII
+ * letters fold to ASCII letters. The bytes are read a chunk at a time, each overlapping the one before
+ * by the literal's length less one, so a search that stops early reads little and no string is large.
+ */
+function asciiIgnoringCase(literal: string): Occurrences {
+  const regex = new RegExp(escapeRegExp(literal), 'gi');
+  const overlap = literal.length - 1;
+  return (bytes) => {
+    let chunkStart = 0;
+    let text: string | undefined;
+    return (from) => {
+      for (let start = from; start < bytes.length; ) {
+        if (text === undefined || start < chunkStart || start >= chunkStart + text.length) {
+          chunkStart = start;
+          text = bytes.toString('latin1', start, Math.min(bytes.length, start + Math.max(LATIN1_CHUNK, 2 * literal.length)));
+        }
+        regex.lastIndex = start - chunkStart;
+        const found = regex.exec(text);
+        if (found) return chunkStart + found.index;
+        const chunkEnd = chunkStart + text.length;
+        if (chunkEnd >= bytes.length) break;
+        // The next chunk begins where a match could still end past this one.
+        start = Math.max(start, chunkEnd - overlap);
+        text = undefined;
+      }
+      return -1;
+    };
+  };
+}
 
 export interface SearchOptions {
   invert: boolean;
@@ -355,14 +379,7 @@ function occurrencesOf(matcher: Matcher): Occurrences | undefined {
       if (!matcher.ignoreCase) {
         if (needle.toString('utf8') === literal) found = (bytes) => (from) => bytes.indexOf(needle, from);
       } else if (ASCII.test(literal) && !foldsBeyondAscii(matcher, literal)) {
-        const ascii = new RegExp(escapeRegExp(literal), 'gi');
-        found = (bytes) => {
-          const text = bytes.toString('latin1');
-          return (from) => {
-            ascii.lastIndex = from;
-            return ascii.exec(text)?.index ?? -1;
-          };
-        };
+        found = asciiIgnoringCase(literal);
       }
     }
     OCCURRENCES.set(matcher, found);
@@ -395,7 +412,8 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
     let length = literal.length;
     let text: string | undefined;
     const lineText = () => (text ??= bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop));
-    if (matcher.literalOnly) column = lines.length < wanted ? lineText().indexOf(literal) : 0;
+    if (matcher.literalOnly && lines.length >= wanted) column = 0; // an occurrence is a match: no need to decode the line
+    else if (matcher.literalOnly && !matcher.ignoreCase) column = lineText().indexOf(literal);
     else {
       const found = matcher.lineRegex.exec(lineText());
       if (found) {

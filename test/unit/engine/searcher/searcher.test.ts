@@ -245,11 +245,13 @@ describe('engine/searcher', () => {
     const viaBytes = (bytes: Buffer, pattern: string, options: SearchOptions, matcherOptions: MatcherOptions = {}) =>
       searchBytes(new Uint8Array(bytes), compileMatcher(pattern, matcherOptions), undefined, options);
 
-    it('only a case-sensitive, whole-pattern literal on one line is counted in the bytes', () => {
+    it('only a whole-pattern literal on one line (ignoring case or not) is counted in the bytes', () => {
       assert.strictEqual(compileMatcher('MAX_SAFE_INTEGER', {}).literalOnly, true);
       assert.strictEqual(compileMatcher('a.b(c)', { fixed_strings: true }).literalOnly, true);
       assert.strictEqual(compileMatcher('a\\.b', {}).literalOnly, true);
-      for (const [pattern, options] of [['a.b', {}], ['Error', { word: true }], ['todo', { case_insensitive: true }], ['(?i)todo', {}], ['a\\-b', {}], ['ab', { multiline: true }]] as Array<[string, MatcherOptions]>) {
+      assert.strictEqual(compileMatcher('todo', { case_insensitive: true }).literalOnly, true);
+      assert.strictEqual(compileMatcher('(?i)todo', {}).literalOnly, true);
+      for (const [pattern, options] of [['a.b', {}], ['Error', { word: true }], ['todo', { word: true, case_insensitive: true }], ['a\\-b', {}], ['ab', { multiline: true }]] as Array<[string, MatcherOptions]>) {
         assert.strictEqual(compileMatcher(pattern, options).literalOnly, false, pattern);
       }
     });
@@ -290,6 +292,8 @@ describe('engine/searcher', () => {
         ['ab', { fixed_strings: true, case_insensitive: true }],
         ['b a', { fixed_strings: true, case_insensitive: true }],
         ['(?i)a\\w*b', {}],
+        ['aB', { case_insensitive: true }],
+        ['(?i)B a', {}],
         ['ab', { word: true, case_insensitive: true }],
         ['sk', { case_insensitive: true }],
         ['k\\-a', { case_insensitive: true }],
@@ -311,6 +315,21 @@ describe('engine/searcher', () => {
           assert.deepStrictEqual(viaBytes(bytes, pattern, options, matcherOptions), viaText(bytes, pattern, options, matcherOptions), pattern);
         }),
         { numRuns: 3000 },
+      );
+    });
+    it('ignoring case, finds every line across the 64 KB pieces the bytes are read in, as decoding does', () => {
+      // Lines of 'x' with "DePrEcAtEd" placed at random offsets, around the piece boundaries included.
+      const boundary = fc.integer({ min: 1, max: 4 }).chain((k) => fc.integer({ min: k * 65536 - 12, max: k * 65536 + 2 }));
+      const offsets = fc.array(fc.oneof(boundary, fc.integer({ min: 0, max: 300_000 })), { minLength: 1, maxLength: 12 });
+      fc.assert(
+        fc.property(offsets, fc.integer({ min: 20, max: 5000 }), fc.boolean(), (at, lineLength, first) => {
+          const bytes = Buffer.alloc(300_010, 'x');
+          for (let i = lineLength; i < bytes.length; i += lineLength) bytes[i] = 10;
+          for (const offset of at) bytes.write('DePrEcAtEd', offset, 'latin1');
+          const options = first ? count(true) : pageOptions({ ...count(true), collect: true }, 5);
+          assert.deepStrictEqual(viaBytes(bytes, 'deprecated', options, { case_insensitive: true }), viaText(bytes, 'deprecated', options, { case_insensitive: true }));
+        }),
+        { numRuns: 200 },
       );
     });
   });
