@@ -191,8 +191,9 @@ export interface LargeFileFinding {
   file: string;
   /** Its size in bytes, when it could be read. */
   size?: number;
-  /** Its matching lines and the first of them; undefined when it was too large to check. */
-  lines?: number;
+  /** Whether it was searched (false: over the check's own size limit). */
+  checked: boolean;
+  /** Its first matching line, when it was searched and holds the pattern. */
   first?: { line: number; text: string };
 }
 
@@ -210,8 +211,8 @@ const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
 /**
  * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
  * pattern occurs in the first few of them, each searched alone in the search workers up to 32 MB (same
- * guard, same time limit), so a definition in a large generated file is not invisible. Only counts and
- * the first matching line come back, never the content.
+ * guard, same time limit), so a definition in a large generated file is not invisible. Each search stops
+ * at the file's first matching line, the only one that comes back, never the content.
  */
 export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<LargeFilesCheck | undefined> {
   const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
@@ -224,11 +225,11 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
-    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1 }, probe);
-    if (found.filesSearched === 0) return { file, size };
+    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe);
+    if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
-    return { file, size, lines: found.totalResults, first: first && { line: first.line, text: first.text } };
+    return { file, size, checked: true, first: first && { line: first.line, text: first.text } };
   };
   const found = await settle<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
   return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };

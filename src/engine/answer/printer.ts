@@ -148,19 +148,19 @@ function describeSize(bytes: number): string {
 /** The note of the check of the files over the size limit: which hold matches, where the first is. */
 function largeFilesNote(check: LargeFilesCheck, empty: boolean): string | undefined {
   if (check.checked.length === 0) return undefined;
-  const size = (finding: LargeFileFinding) => (finding.size === undefined ? '' : `${describeSize(finding.size)}, `);
+  const size = (bytes: number | undefined) => (bytes === undefined ? '' : `${describeSize(bytes)}, `);
   // A first line equal to the one named before it (a bundle and its copy) is not quoted twice.
   let previous: string | undefined;
-  const matching = check.checked
-    .filter((finding) => finding.lines && finding.first)
-    .map((finding) => {
-      const text = JSON.stringify(clipLine(finding.first!.text.trim(), 100));
-      const quoted = text === previous ? 'the same text' : text;
-      previous = text;
-      return `${finding.file} (${size(finding)}${finding.lines} matching line${finding.lines === 1 ? '' : 's'}, first at line ${finding.first!.line}: ${quoted})`;
-    });
-  const unchecked = check.checked.filter((finding) => finding.lines === undefined).length + (check.skipped - check.checked.length);
-  const without = check.checked.length - matching.length - (check.checked.length - check.checked.filter((f) => f.lines !== undefined).length);
+  const matching = check.checked.flatMap(({ file, size: bytes, first }) => {
+    if (!first) return [];
+    const text = JSON.stringify(clipLine(first.text.trim(), 100));
+    const quoted = text === previous ? 'the same text' : text;
+    previous = text;
+    return [`${file} (${size(bytes)}first at line ${first.line}: ${quoted})`];
+  });
+  const searched = check.checked.filter((finding) => finding.checked).length;
+  const unchecked = check.checked.length - searched + (check.skipped - check.checked.length);
+  const without = searched - matching.length;
   const skipped = `${check.skipped} file${check.skipped === 1 ? ' was' : 's were'} skipped as over grepTools.maxFileSize (${check.limit} bytes)`;
   const counts = [without > 0 ? `${without} without a match` : '', unchecked > 0 ? `${unchecked} not checked` : ''].filter(Boolean).join(', ');
   // A cut answer mentions them only when they hold the pattern; an empty one says they were checked.

@@ -86,7 +86,7 @@ describe('answers name what they would otherwise hide', () => {
     assert.strictEqual(answer.skipped.too_large, 1);
     assert.strictEqual(
       answer.notes[0],
-      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${at('generated.js')} (3 KB, 1 matching line, first at line 301: "function makeWidgetV2(options) {}"). ` +
+      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${at('generated.js')} (3 KB, first at line 301: "function makeWidgetV2(options) {}"). ` +
         'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
     );
   });

@@ -86,7 +86,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
         const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
         assert.deepStrictEqual(json.notes, [
-          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, 1 matching line, first at line 201: "function createProgram(root) {}"). ` +
+          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, first at line 201: "function createProgram(root) {}"). ` +
             'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
         ]);
         // Absent there too: it says so, briefly.

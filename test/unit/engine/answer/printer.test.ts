@@ -130,16 +130,17 @@ describe('engine/printer', () => {
       const first = { line: 7, text: '  function createProgram(root) {' };
       const largeFilesCheck = {
         limit: 1024,
-        skipped: 3,
+        skipped: 5,
         checked: [
-          { file: '/ws/lib/tsc.js', size: 3 * 1024 * 1024, lines: 1, first },
-          { file: '/ws/lib/typescript.js', size: 2048, lines: 2, first: { ...first, line: 9 } },
-          { file: '/ws/lib/other.js', size: 4096, lines: 0 },
+          { file: '/ws/lib/tsc.js', size: 3 * 1024 * 1024, checked: true, first },
+          { file: '/ws/lib/typescript.js', size: 2048, checked: true, first: { ...first, line: 9 } },
+          { file: '/ws/lib/other.js', size: 4096, checked: true },
+          { file: '/ws/lib/huge.js', size: 40 * 1024 * 1024, checked: false },
         ],
       };
       assert.deepStrictEqual(grepNotes(grepReport({ largeFilesCheck }), undefined, true), [
-        '3 files were skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in /ws/lib/tsc.js (3.0 MB, 1 matching line, first at line 7: "function createProgram(root) {"), ' +
-          '/ws/lib/typescript.js (2 KB, 2 matching lines, first at line 9: the same text) (1 without a match). Read them there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
+        '5 files were skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in /ws/lib/tsc.js (3.0 MB, first at line 7: "function createProgram(root) {"), ' +
+          '/ws/lib/typescript.js (2 KB, first at line 9: the same text) (1 without a match, 2 not checked). Read them there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
       ]);
     });
 
