@@ -30,7 +30,10 @@ export interface GrepFinding {
   lines: number;
   files: number;
   first?: { file: string; line: number; text: string };
-  /** The re-run hit the time limit: the counts are a lower bound. */
+  /**
+   * The re-run hit the time limit, or took only the first candidates (the check of files left out by
+   * .gitignore and the excludes): the counts are a lower bound, and may be 0.
+   */
   partial: boolean;
 }
 
@@ -96,11 +99,18 @@ async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: Sea
   const call: GrepInput = withoutOffset({ ...input, ...change });
   const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
   const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
-  if (found.totalResults === 0) return undefined;
+  // A re-run that took only the first candidates says so even when they hold no match.
+  if (found.totalResults === 0 && !found.listingCut) return undefined;
   const entry = found.files[0];
   const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
-  return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut };
+  return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut || found.listingCut };
 }
+
+/**
+ * The check of the files left out by .gitignore and the excludes takes at most this many candidates, or
+ * twice the search's own: a large excluded tree (node_modules) is not read on every empty answer.
+ */
+const EXCLUDED_CHECK_MIN = 1000;
 
 /** The literal text a pattern most likely meant: its escapes of punctuation undone (`$state\(` → `$state(`). */
 export function literalReading(pattern: string): string {
@@ -150,7 +160,8 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   const found = await settle<GrepFinding>({
     caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
     fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
-    includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
+    includeIgnored:
+      input.include_ignored !== true ? findWith(input, { include_ignored: true }, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) }) : undefined,
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });
   report.elapsedMs = Date.now() - started;

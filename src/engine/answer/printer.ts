@@ -92,7 +92,8 @@ function grepSuggestions(d: GrepDiagnostics, include: string | undefined, patter
   if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
   if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
   if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
-  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
+  if (d.includeIgnored?.lines) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
+  else if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude are too many to check here; the first ones hold no match. Call again with ${call(d.includeIgnored.call)} to search them all.`);
   return notes;
 }
 

@@ -46,6 +46,11 @@ export interface SearchEnvironment {
    * or too large) are counted as they would be without being read; the answer stays the same.
    */
   index?: SearchIndex;
+  /**
+   * Candidates a search takes at most, in their stable order (undefined: all): an empty answer's check of
+   * the files left out by .gitignore and the excludes stops there (diagnostics.ts), the same for the same tree.
+   */
+  maxListed?: number;
 }
 
 /** A `warn` that writes each distinct line once (an empty answer's checks search again, and meet the same ignore files). */

@@ -33,6 +33,8 @@ export interface GrepReport {
   nextOffset?: number;
   skipped: SkipCounts;
   timedOut: boolean;
+  /** The search took only the first env.maxListed candidates: more were listed. */
+  listingCut: boolean;
   elapsedMs: number;
   include?: string;
   /** The validated input, for notes that give the exact call to make next. */
@@ -99,6 +101,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     nextOffset: end < collector.totalResults ? end : undefined,
     skipped: collector.skipped,
     timedOut: scanned.timedOut,
+    listingCut: scanned.listingCut,
     elapsedMs: Date.now() - started,
     include: input.include,
     input,
@@ -138,7 +141,8 @@ interface ScanPlan {
 
 /**
  * Searches the target's candidates in order, each outcome to the collector, until they run out, the
- * time limit passes or the caller cancels: how many were listed, whether it timed out, what the index settled.
+ * time limit passes, env.maxListed is reached or the caller cancels: how many were listed, whether it
+ * timed out or stopped at maxListed, what the index settled.
  */
 async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment, collector: GrepCollector) {
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
@@ -151,6 +155,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
   let listed = 0;
   let exhausted = false;
   let timedOut = false;
+  let listingCut = false;
   try {
     for (;;) {
       if (env.isCancelled() || stop.reason()) break;
@@ -161,8 +166,9 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
       ahead.pageRoom = collector.pageRoom;
       while (!exhausted && ahead.hasRoom) {
         const item = next.next();
-        if (item.done) {
+        if (item.done || listed === env.maxListed) {
           exhausted = true;
+          listingCut = !item.done;
           break;
         }
         listed++;
@@ -198,7 +204,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
     await ahead.drain();
   }
-  return { listed, timedOut, indexed };
+  return { listed, timedOut, listingCut, indexed };
 }
 
 /**

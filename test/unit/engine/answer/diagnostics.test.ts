@@ -65,6 +65,28 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       assert.strictEqual(again.total_matches, 3);
     });
 
+    it("checks at most 1,000 candidates, or twice the search's own, with the files left out: a large excluded tree is not read on every empty answer", async function () {
+      this.timeout(10_000); // 1,200 files written and read
+      const tree = new Fixture('grep-tools-excluded-');
+      try {
+        // 3 files searched, 1,200 excluded ones (node_modules): a match in the first ones is found, one past the check is not read.
+        const modules: Record<string, string> = {};
+        for (let i = 0; i < 1200; i++) modules[`node_modules/p${String(i).padStart(4, '0')}.js`] = i === 5 ? 'earlyToken\n' : i === 1100 ? 'lateToken\n' : 'x\n';
+        tree.files({ ...modules, 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n' });
+        const small = makeEnv(tree.root);
+        const early = await grepJson({ pattern: 'earlyToken' }, small);
+        assert.deepStrictEqual(suggestions(early), [
+          `Files left out by .gitignore, files.exclude or search.exclude hold matches: at least 1 line in 1 file (first: ${tree.path('node_modules/p0005.js')}:1 "earlyToken"). Call again with {"pattern":"earlyToken","include_ignored":true} to search them.`,
+        ]);
+        const late = await grepJson({ pattern: 'lateToken' }, small);
+        assert.deepStrictEqual(suggestions(late), [
+          'Files left out by .gitignore, files.exclude or search.exclude are too many to check here; the first ones hold no match. Call again with {"pattern":"lateToken","include_ignored":true} to search them all.',
+        ]);
+      } finally {
+        tree.remove();
+      }
+    });
+
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [

@@ -21,6 +21,7 @@ function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
     offset: 0,
     skipped: emptySkips(),
     timedOut: false,
+    listingCut: false,
     elapsedMs: 12,
     matched: [],
     largeFiles: [],
