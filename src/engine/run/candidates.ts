@@ -1,12 +1,12 @@
 /** The candidate files of a search once the guard said yes: listed (or streamed) by the file source, filtered by include / exclude, in stable order. */
 import { CancelledError } from '../api/errors';
-import type { Candidate, SkipCounts } from '../api/types';
+import { emptySkips, type Candidate, type SkipCounts } from '../api/types';
 import { compileGlob } from '../globset/globs';
 import type { Access } from '../guard/guard';
 import { checkSearchGlob } from '../guard/globInput';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
-import { filterCandidates, filterStream, includeToGlob, type FileContent, type PrunedEntry } from '../source/fileSource';
+import { filterCandidates, filterStream, includeToGlob, type CandidateFilter, type FileContent, type PrunedEntry } from '../source/fileSource';
 import type { SearchEnvironment } from './environment';
 
 /** Checked before anything is listed or read: an include cannot climb out of the base ('../x', '/etc/*'). */
@@ -42,7 +42,45 @@ export async function openCandidates(
   if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();
-  return filterCandidates(bases, perBase, candidateFilter, skipped);
+  return filterOnce(bases, perBase, candidateFilter, skipped);
+}
+
+/** What a filter kept of a source's lists, and what it counted in `skipped`. */
+interface FilteredLists {
+  perBase: readonly Candidate[][];
+  candidates: Candidate[];
+  skipped: SkipCounts;
+}
+
+/** Filters remembered per list (a few include / exclude at a time, and the checks of an empty answer). */
+const FILTERS_KEPT = 16;
+const filteredLists = new WeakMap<Candidate[], Map<string, FilteredLists>>();
+
+/**
+ * filterCandidates, remembered: a source that hands back the very same lists for an unchanged listing
+ * (VS Code's resident listings) has them filtered and sorted once per filter, not on every call. The
+ * lists are never changed once listed; what the pruned entries add to `skipped` comes with them.
+ */
+async function filterOnce(bases: SearchBase[], perBase: Candidate[][], filter: CandidateFilter, skipped: SkipCounts): Promise<Iterable<Candidate>> {
+  const first = perBase[0];
+  if (!first || perBase.length !== bases.length) return filterCandidates(bases, perBase, filter, skipped);
+  const key = JSON.stringify([bases, filter.include, filter.exclude, filter.denied, filter.allowed ?? []]);
+  let memo = filteredLists.get(first);
+  const found = memo?.get(key);
+  if (found && found.perBase.every((list, i) => list === perBase[i])) {
+    for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += found.skipped[reason];
+    return found.candidates;
+  }
+  const counted = emptySkips();
+  const candidates = await filterCandidates(bases, perBase, filter, counted);
+  for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += counted[reason];
+  // A filter stopped by the time limit kept only part: not remembered.
+  if (!filter.deadline?.expired) {
+    if (!memo) filteredLists.set(first, (memo = new Map()));
+    if (memo.size === FILTERS_KEPT) memo.delete(memo.keys().next().value!);
+    memo.set(key, { perBase: perBase.slice(), candidates, skipped: counted });
+  }
+  return candidates;
 }
 
 /**

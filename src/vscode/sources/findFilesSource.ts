@@ -114,11 +114,14 @@ export class FindFilesSource implements FileSource {
     return this.replay(listing, baseIndex, pruned, made ? undefined : query);
   }
 
-  /** A listing's files for the base at `baseIndex`, its pruned entries added to `pruned`, its log lines written again. */
+  /**
+   * A listing's files for the base at `baseIndex` (its own list, never changed: a search filters and sorts
+   * the same list once per filter, candidates.ts), its pruned entries added to `pruned`, its log lines written again.
+   */
   private replay(listing: BaseListing, baseIndex: number, pruned: PrunedEntry[], warnAgain: FileQuery | undefined): Candidate[] {
     for (const entry of listing.pruned) pruned.push({ ...entry, base: baseIndex });
     for (const line of listing.warnings) warnAgain?.warn?.(line);
-    return listing.files.slice();
+    return listing.files;
   }
 
   /** One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays. */

@@ -1,0 +1,57 @@
+import * as assert from 'assert';
+import type { Candidate } from '../../../../src/engine/api/types';
+import { NodeFileSource } from '../../../../src/engine/source/walker';
+import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
+import { Fixture, grepJson, makeEnv } from '../../fixture';
+
+/**
+ * A source that keeps each listing it made and hands back the very same lists until told the tree
+ * changed, as VS Code's resident listings do (residentListing.ts).
+ */
+class KeptListings implements FileSource {
+  private readonly inner = new NodeFileSource();
+  private readonly kept = new Map<string, { perBase: Candidate[][]; pruned: PrunedEntry[] }>();
+  kind = (absolute: string) => this.inner.kind(absolute);
+  mtime = (absolute: string) => this.inner.mtime(absolute);
+
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+    const key = JSON.stringify([query.bases, query.include, query.includeIgnored, denied]);
+    let listing = this.kept.get(key);
+    if (!listing) {
+      const made: PrunedEntry[] = [];
+      listing = { perBase: await this.inner.list(query, denied, made, isCancelled), pruned: made };
+      this.kept.set(key, listing);
+    }
+    pruned.push(...listing.pruned);
+    return listing.perBase;
+  }
+
+  changed(): void {
+    this.kept.clear();
+  }
+}
+
+describe('engine/run/candidates: a listing handed back unchanged is filtered once per filter', () => {
+  const fx = new Fixture();
+  after(() => fx.remove());
+
+  it('gives the same answer, skipped counts included, on every call; a new listing brings the new files', async () => {
+    fx.files({ 'src/a.ts': 'TODO a\n', 'src/b.js': 'TODO b\n', 'lib/c.ts': 'TODO c\n', 'src/.env': 'TODO=secret\n' });
+    const source = new KeptListings();
+    const env = { ...makeEnv(fx.root), source };
+    const ts = { pattern: 'TODO', output_mode: 'files_with_matches', include: '*.ts' } as const;
+    const all = { pattern: 'TODO', output_mode: 'files_with_matches' } as const;
+    const first = await grepJson(all, env);
+    assert.deepStrictEqual(first.files, [fx.path('lib/c.ts'), fx.path('src/a.ts'), fx.path('src/b.js')]);
+    assert.strictEqual(first.skipped.denied, 1);
+    assert.deepStrictEqual(await grepJson(all, env), first);
+    // Another filter over the same lists is its own.
+    assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts')]);
+    assert.deepStrictEqual(await grepJson(all, env), first);
+    // The source still hands back its old listing: the new file is not in it until the listing is made again.
+    fx.files({ 'src/d.ts': 'TODO d\n' });
+    assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts')]);
+    source.changed();
+    assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts'), fx.path('src/d.ts')]);
+  });
+});
