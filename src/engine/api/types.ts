@@ -53,6 +53,11 @@ export function emptySkips(): SkipCounts {
   return { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 }
 
+/** Adds the counts of `counted` to `skipped`. */
+export function addSkips(skipped: SkipCounts, counted: SkipCounts): void {
+  for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += counted[reason];
+}
+
 /** A file to search or list: its absolute path and its path relative to the search base. */
 export interface Candidate {
   path: string;

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'fs';
 import { resolveLinkSync } from '../guard/links';
 import { filterStream, type CandidateFilter, type FileQuery, type FileSource, type PrunedEntry } from '../source/fileSource';
-import { emptySkips, type Candidate, type SkipCounts } from '../api/types';
+import { addSkips, emptySkips, type Candidate, type SkipCounts } from '../api/types';
 import { SETTLE_MS } from './builder';
 import type { FileStamp } from './contentIndex';
 import { sameStamp, statStamp } from './prejudge';
@@ -188,7 +188,7 @@ export class ListingSource implements FileSource {
         memo.set(key, found);
       }
     }
-    for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += found.skipped[reason];
+    addSkips(skipped, found.skipped);
     return found.candidates;
   }
 

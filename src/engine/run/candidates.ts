@@ -1,6 +1,6 @@
 /** The candidate files of a search once the guard said yes: listed (or streamed) by the file source, filtered by include / exclude, in stable order. */
 import { CancelledError } from '../api/errors';
-import { emptySkips, type Candidate, type SkipCounts } from '../api/types';
+import { addSkips, emptySkips, type Candidate, type SkipCounts } from '../api/types';
 import { compileGlob } from '../globset/globs';
 import type { Access } from '../guard/guard';
 import { checkSearchGlob } from '../guard/globInput';
@@ -68,12 +68,12 @@ async function filterOnce(bases: SearchBase[], perBase: Candidate[][], filter: C
   let memo = filteredLists.get(first);
   const found = memo?.get(key);
   if (found && found.perBase.every((list, i) => list === perBase[i])) {
-    for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += found.skipped[reason];
+    addSkips(skipped, found.skipped);
     return found.candidates;
   }
   const counted = emptySkips();
   const candidates = await filterCandidates(bases, perBase, filter, counted);
-  for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += counted[reason];
+  addSkips(skipped, counted);
   // A filter stopped by the time limit kept only part: not remembered.
   if (!filter.deadline?.expired) {
     if (!memo) filteredLists.set(first, (memo = new Map()));
