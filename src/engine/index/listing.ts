@@ -6,8 +6,8 @@
  */
 import { readdirSync, statSync } from 'fs';
 import { resolveLinkSync } from '../guard/links';
-import { filterStream, type CandidateFilter, type FileQuery, type FileSource, type PrunedEntry } from '../source/fileSource';
-import { addSkips, emptySkips, type Candidate, type SkipCounts } from '../api/types';
+import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
+import type { Candidate } from '../api/types';
 import { SETTLE_MS } from './builder';
 import type { FileStamp } from './contentIndex';
 import { sameStamp, statStamp } from './prejudge';
@@ -113,22 +113,29 @@ export function watchedDirectories(listing: RecordedListing): Set<string> {
   return new Set(listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path)));
 }
 
-/** What a filter kept of a replayed listing, and what it counted in `skipped`. */
-interface FilteredReplay {
-  candidates: Candidate[];
-  skipped: SkipCounts;
-}
+/** A replayed listing's files per base, made once per listing (so a search's filter of them is remembered, candidates.ts). */
+const replayedLists = new WeakMap<RecordedListing, Candidate[][]>();
 
-/** Filters remembered per listing (a process holding one listing sees a few include / exclude at a time). */
-const FILTERS_KEPT = 16;
-const filteredReplays = new WeakMap<RecordedListing, Map<string, FilteredReplay>>();
+function listsOf(listing: RecordedListing): Candidate[][] {
+  let perBase = replayedLists.get(listing);
+  if (!perBase) {
+    const lists: Candidate[][] = listing.folders.map(() => []);
+    for (let i = 0; i < listing.relatives.length; i++) {
+      const base = listing.bases[i];
+      const relative = listing.relatives[i];
+      lists[base].push({ path: `${listing.folders[base]}/${relative}`, relative });
+    }
+    replayedLists.set(listing, (perBase = lists));
+  }
+  return perBase;
+}
 
 /**
  * A file source that replays a fresh recorded listing for the search it was recorded for, and asks the
  * source it wraps for everything else. Freshness is checked once (one command line call), by `isFresh`
- * when given (a watcher's view of the tree), else by statting what the listing saw. What a filter keeps
- * of a replayed listing is remembered with the listing: a process that holds it (`serve`) filters
- * each listing once per filter, not once per call.
+ * when given (a watcher's view of the tree), else by statting what the listing saw. A replayed listing
+ * is handed to `list` as the same arrays each time (`holds`), so a process that keeps it (`serve`)
+ * filters it once per filter, not once per call.
  */
 export class ListingSource implements FileSource {
   private fresh?: boolean;
@@ -156,53 +163,24 @@ export class ListingSource implements FileSource {
     return this.fresh ? listing : undefined;
   }
 
-  private *replay(listing: RecordedListing, pruned: PrunedEntry[]): Generator<[number, Candidate]> {
-    this.replayed++;
-    pruned.push(...listing.pruned);
-    for (let i = 0; i < listing.relatives.length; i++) {
-      const base = listing.bases[i];
-      const relative = listing.relatives[i];
-      yield [base, { path: `${listing.folders[base]}/${relative}`, relative }];
-    }
-  }
-
-  /**
-   * The candidates `filter` keeps of the replayed listing, in order, with what it counts added to
-   * `skipped`, exactly as filterStream over `stream` gives them; undefined when the listing is not replayed.
-   */
-  filtered(query: FileQuery, denied: readonly string[], filter: CandidateFilter, skipped: SkipCounts): readonly Candidate[] | undefined {
-    const listing = this.usable(query, denied);
-    if (!listing) return undefined;
-    const key = JSON.stringify([filter.include, filter.exclude, filter.denied, filter.allowed ?? []]);
-    let memo = filteredReplays.get(listing);
-    if (!memo) filteredReplays.set(listing, (memo = new Map()));
-    let found = memo.get(key);
-    if (found) this.replayed++;
-    else {
-      const pruned: PrunedEntry[] = [];
-      found = { candidates: [], skipped: emptySkips() };
-      for (const candidate of filterStream(query.bases, this.replay(listing, pruned), { ...filter, pruned }, found.skipped)) found.candidates.push(candidate);
-      // A filter stopped by the time limit kept only part: not remembered.
-      if (!filter.deadline?.expired) {
-        if (memo.size === FILTERS_KEPT) memo.delete(memo.keys().next().value!);
-        memo.set(key, found);
-      }
-    }
-    addSkips(skipped, found.skipped);
-    return found.candidates;
+  holds(query: FileQuery, denied: readonly string[]): boolean {
+    return this.usable(query, denied) !== undefined;
   }
 
   async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
     const listing = this.usable(query, denied);
     if (!listing) return this.inner.list(query, denied, pruned, isCancelled);
-    const perBase: Candidate[][] = query.bases.map(() => []);
-    for (const [base, candidate] of this.replay(listing, pruned)) perBase[base].push(candidate);
-    return perBase;
+    this.replayed++;
+    pruned.push(...listing.pruned);
+    return listsOf(listing);
   }
 
   *stream(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<[number, Candidate]> {
     const listing = this.usable(query, denied);
-    if (listing) yield* this.replay(listing, pruned);
-    else yield* this.inner.stream(query, denied, pruned, isCancelled);
+    if (!listing) return yield* this.inner.stream(query, denied, pruned, isCancelled);
+    this.replayed++;
+    pruned.push(...listing.pruned);
+    // The listing is in the stream's order: bases in order, each base's files sorted.
+    for (const [base, files] of listsOf(listing).entries()) for (const file of files) yield [base, file];
   }
 }

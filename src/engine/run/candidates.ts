@@ -17,7 +17,8 @@ function checkFilterGlobs(filter: { include?: string; exclude?: string }): void 
 
 /**
  * The candidate files of a search, in stable order: streamed from the source when it can (the CLI's
- * walker: searching starts while the walk goes on), else listed, filtered and sorted first.
+ * walker: searching starts while the walk goes on), else listed, filtered and sorted first (once per
+ * filter for a listing the source holds: VS Code's resident listings, the CLI's replayed one).
  */
 export async function openCandidates(
   bases: SearchBase[],
@@ -37,9 +38,7 @@ export async function openCandidates(
     warn: env.warn,
   };
   const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, deadline: filter.deadline };
-  const known = env.source.filtered?.(query, env.config.deniedPaths, candidateFilter, skipped);
-  if (known) return known;
-  if (env.source.stream) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
+  if (env.source.stream && !env.source.holds?.(query, env.config.deniedPaths)) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();
   return filterOnce(bases, perBase, candidateFilter, skipped);
@@ -58,7 +57,8 @@ const filteredLists = new WeakMap<Candidate[], Map<string, FilteredLists>>();
 
 /**
  * filterCandidates, remembered: a source that hands back the very same lists for an unchanged listing
- * (VS Code's resident listings) has them filtered and sorted once per filter, not on every call. The
+ * (VS Code's resident listings, a replayed recorded listing) has them filtered and sorted once per
+ * filter, not on every call. The
  * lists are never changed once listed; what the pruned entries add to `skipped` comes with them.
  */
 async function filterOnce(bases: SearchBase[], perBase: Candidate[][], filter: CandidateFilter, skipped: SkipCounts): Promise<Iterable<Candidate>> {

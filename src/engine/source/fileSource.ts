@@ -69,11 +69,11 @@ export interface FileSource {
    */
   reader?(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined;
   /**
-   * Optional: the candidates `filter` keeps of the files `stream` gives, in order, with what it counts
-   * added to `skipped` (filterStream's result), when the source already knows them (a replayed listing
-   * it filtered before); undefined when it does not.
+   * Optional: whether `list` hands back, for this query, the lists of a listing the source holds (a
+   * recorded listing it replays): the very same arrays on every call while the listing is unchanged, so
+   * a search filters them once per filter (candidates.ts) rather than streaming them each time.
    */
-  filtered?(query: FileQuery, denied: readonly string[], filter: CandidateFilter, skipped: SkipCounts): readonly Candidate[] | undefined;
+  holds?(query: FileQuery, denied: readonly string[]): boolean;
 }
 
 /** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import type { Candidate } from '../../../../src/engine/api/types';
+import { ListingSource, recordListing } from '../../../../src/engine/index/listing';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { Fixture, grepJson, makeEnv } from '../../fixture';
@@ -53,5 +54,32 @@ describe('engine/run/candidates: a listing handed back unchanged is filtered onc
     assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts')]);
     source.changed();
     assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts'), fx.path('src/d.ts')]);
+  });
+});
+
+describe('engine/run/candidates: a replayed recorded listing (the CLI) is filtered once per filter too', () => {
+  const fx = new Fixture();
+  after(() => fx.remove());
+
+  it('answers as the walk does, filter by filter, and lists the same arrays on every replay', async () => {
+    fx.files({ 'src/a.ts': 'TODO a\n', 'src/b.js': 'TODO b\n', 'lib/c.ts': 'TODO c\n', 'src/.env': 'TODO=secret\n', 'dist/d.ts': 'TODO d\n', '.gitignore': 'dist/\n' });
+    const walked = makeEnv(fx.root);
+    const query = { bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }], include: '**', includeIgnored: false, respectGitignore: true, granted: [fx.root] };
+    const { listing } = recordListing(walked.source, query, walked.config.deniedPaths, () => false, Date.now() + 60_000);
+    assert.ok(listing, 'the listing was recorded');
+    const source = new ListingSource(new NodeFileSource(), listing, () => true);
+    const replayed = { ...walked, source };
+    const inputs = [
+      { pattern: 'TODO', output_mode: 'files_with_matches' },
+      { pattern: 'TODO', output_mode: 'files_with_matches', include: '*.ts' },
+      { pattern: 'TODO', output_mode: 'count', exclude: 'lib/**' },
+    ] as const;
+    for (const input of [...inputs, ...inputs]) assert.deepStrictEqual(await grepJson(input, replayed), await grepJson(input, walked), JSON.stringify(input));
+    assert.strictEqual(source.replayed, 6);
+    assert.ok(source.holds(query, walked.config.deniedPaths));
+    assert.strictEqual(source.holds({ ...query, includeIgnored: true }, walked.config.deniedPaths), false, 'include_ignored walks');
+    const again = await source.list(query, walked.config.deniedPaths, [], () => false);
+    assert.strictEqual(again, await source.list(query, walked.config.deniedPaths, [], () => false));
+    assert.deepStrictEqual(again[0].map((file) => file.relative), ['.gitignore', 'lib/c.ts', 'src/.env', 'src/a.ts', 'src/b.js']);
   });
 });
