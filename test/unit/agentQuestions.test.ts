@@ -30,7 +30,7 @@ function fixtureHash(root: string): string {
 }
 
 const hash = fixtureHash(fixture);
-describeQuestions(questionsFile, fixture, { current: () => hash === recorded.fixture_sha256, onRecord: (file) => ({ ...file, fixture_sha256: hash }) });
+describeQuestions(questionsFile, fixture, { current: () => hash === recorded.fixture_sha256, onRecord: (file) => ({ ...file, fixture_sha256: hash }), timeoutMs: 15_000 });
 
 describe(`the fixture of the agent questions`, () => {
   it('is the one the sizes were recorded on', () => {

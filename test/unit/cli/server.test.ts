@@ -15,7 +15,9 @@ import { Fixture } from '../fixture';
 
 const distCli = nodePath.resolve(__dirname, '../../../..', 'dist', 'cli.js');
 
-describe('cli: serve', () => {
+describe('cli: serve', function () {
+  // A call through the server and one alone per step, 1,000 files written twice: about 2 s on a busy machine.
+  this.timeout(20_000);
   let fx: Fixture;
   let ws: string;
   let indexDir: string;

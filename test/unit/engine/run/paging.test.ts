@@ -46,7 +46,9 @@ async function pageThrough<T extends GrepAnswer | GlobAnswer>(first: Record<stri
   return pages;
 }
 
-describe('paging through a large result (max_results and the output budget)', () => {
+describe('paging through a large result (max_results and the output budget)', function () {
+  // Each test makes a few hundred calls (one per page): about 1.5 s, more on a busy machine.
+  this.timeout(20_000);
   let fx: Fixture;
   let env: SearchEnvironment;
   const FILES = 40;
