@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
-import { limitExceeded, postingsOverBudget, type IndexLimits } from './limits';
+import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, type RefreshResult } from './builder';
 import { ContentIndex, type FileStamp } from './contentIndex';
 import { loadIndex, removeIndex, saveIndex } from './store';
@@ -15,8 +15,10 @@ export interface BuildRequest {
   /** Where the index is kept (never in the workspace). */
   dir: string;
   folders: string[];
-  /** The files to index, as a search of the whole workspace lists them. */
+  /** The files to index, as a search of the whole workspace lists them... */
   paths: string[];
+  /** ...and as it lists them with include_ignored: indexed instead within the limits (limits.ts indexedFilesOf). */
+  withIgnored?: string[];
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
@@ -46,14 +48,14 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   const started = Date.now();
-  const files = request.paths.length;
+  const stamps = new Map<string, FileStamp | undefined>();
+  const chosen = indexedFilesOf(request.paths, request.withIgnored, request.maxFileSize, request.limits, stamps);
+  const files = chosen.paths.length;
   const listOnly = (reason: string) => {
     removeIndex(request.dir);
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
-  const stamps = new Map<string, FileStamp | undefined>();
-  const over = limitExceeded(request.paths, request.maxFileSize, request.limits, stamps);
-  if (over !== undefined) return listOnly(over);
+  if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
   const stored = loadIndex(request.dir);
   try {
     const sameBuild =
@@ -64,7 +66,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     const index = sameBuild ? stored.index : new ContentIndex();
     let posted = 0;
     let worked = Date.now();
-    const result = refreshIndex(index, request.paths, {
+    const result = refreshIndex(index, chosen.paths, {
       maxFileSize: request.maxFileSize,
       stamps,
       folders: request.folders,

@@ -16,6 +16,31 @@ export interface IndexLimits {
 
 export const DEFAULT_INDEX_LIMITS: IndexLimits = { maxIndexedBytes: 512 * 1024 * 1024, maxFiles: 200_000 };
 
+/**
+ * The files searches leave out (files.exclude, search.exclude, .gitignore) are indexed too while the
+ * workspace with them has at most this many times as many files as without: an empty answer's check
+ * searches them (include_ignored) and then reads only what the index cannot settle.
+ */
+export const IGNORED_INDEXED_AT_MOST = 2;
+
+/**
+ * The files an index holds: the ones searches read, with the ones they leave out (`all`: the same
+ * search with include_ignored) while those are at most as many again and the whole is within the
+ * limits; else the searched ones alone, or none (`listOnly`, the reason) when even they are over the
+ * limits. Stats (as limitExceeded) only what it weighs.
+ */
+export function indexedFilesOf(
+  searched: readonly string[],
+  all: readonly string[] | undefined,
+  maxFileSize: number,
+  limits: IndexLimits,
+  stamps?: Map<string, FileStamp | undefined>,
+): { paths: readonly string[]; withIgnored: boolean; listOnly?: string } {
+  if (all && all.length <= IGNORED_INDEXED_AT_MOST * searched.length && limitExceeded(all, maxFileSize, limits, stamps) === undefined) return { paths: all, withIgnored: true };
+  const listOnly = limitExceeded(searched, maxFileSize, limits, stamps);
+  return { paths: searched, withIgnored: false, ...(listOnly === undefined ? {} : { listOnly }) };
+}
+
 /** The postings may take at most this share of the bytes indexed... */
 export const POSTINGS_SHARE = 0.25;
 /** ...or this many bytes, whichever is more (a tree of a few tiny files has more trigrams than bytes). */

@@ -2,7 +2,9 @@
  * A recorded listing: what a file source listed for a search of the whole workspace (the files, in
  * order, and what it pruned), with the stamps of every directory it listed and of the .gitignore files
  * in them. While none of those changed, no entry can have appeared, gone or changed its ignored state,
- * so the listing is replayed instead of walking the tree again. Any other search, or any change, walks.
+ * so the listing is replayed instead of walking the tree again. An index keeps one for the search with
+ * ignored files left out, and may keep one with them (include_ignored: an empty answer's check). Any
+ * other search, or any change, walks.
  */
 import { readdirSync, statSync } from 'fs';
 import { resolveLinkSync } from '../guard/links';
@@ -18,6 +20,8 @@ export interface RecordedListing {
   folders: string[];
   denied: string[];
   granted: string[];
+  /** Whether files.exclude / search.exclude were left unapplied (include_ignored); .gitignore too then. */
+  includeIgnored: boolean;
   respectGitignore: boolean;
   /** The files as the source streamed them: the base index and the path relative to it ('/'-separated). */
   bases: number[];
@@ -43,10 +47,10 @@ function directoryStamp(path: string): FileStamp | undefined {
 /** Whether two lists hold the same strings in the same order. */
 export const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
-/** Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left out. */
+/** Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left out or not alike. */
 function replays(listing: RecordedListing, query: FileQuery, denied: readonly string[]): boolean {
   return (
-    !query.includeIgnored &&
+    query.includeIgnored === listing.includeIgnored &&
     query.respectGitignore === listing.respectGitignore &&
     query.bases.length === listing.folders.length &&
     query.bases.every((base, i) => base.base === listing.folders[i] && base.root === base.base) &&
@@ -57,9 +61,17 @@ function replays(listing: RecordedListing, query: FileQuery, denied: readonly st
 
 /**
  * Lists a whole-workspace query through the source, recording it. Undefined (nothing recorded) when the
- * source cannot stream, or a directory or .gitignore changed too recently to be relied on.
+ * source cannot stream, or a directory or .gitignore changed too recently to be relied on. Past
+ * `maxFiles` it stops: `over`, no files and nothing recorded.
  */
-export function recordListing(source: FileSource, query: FileQuery, denied: readonly string[], isCancelled: () => boolean, now = Date.now()): { listing?: RecordedListing; files: Array<[number, Candidate]>; pruned: PrunedEntry[] } {
+export function recordListing(
+  source: FileSource,
+  query: FileQuery,
+  denied: readonly string[],
+  isCancelled: () => boolean,
+  now = Date.now(),
+  maxFiles = Infinity,
+): { listing?: RecordedListing; files: Array<[number, Candidate]>; pruned: PrunedEntry[]; over?: true } {
   const pruned: PrunedEntry[] = [];
   const watched: RecordedListing['watched'] = [];
   const links: RecordedListing['links'] = [];
@@ -76,7 +88,10 @@ export function recordListing(source: FileSource, query: FileQuery, denied: read
     if (!stamp || now - stamp.mtimeMs < SETTLE_MS || (rules && now - rules.mtimeMs < SETTLE_MS)) settled = false;
     watched.push({ path: dir, stamp }, { path: gitignore, stamp: rules });
   };
-  for (const entry of source.stream({ ...query, onDirectory }, denied, pruned, isCancelled)) files.push(entry);
+  for (const entry of source.stream({ ...query, onDirectory }, denied, pruned, isCancelled)) {
+    if (files.length === maxFiles) return { files: [], pruned: [], over: true };
+    files.push(entry);
+  }
   const folders = query.bases.map((base) => base.base);
   const direct = files.every(([base, candidate]) => candidate.path === `${folders[base]}/${candidate.relative}`);
   if (!settled || !direct || isCancelled()) return { files, pruned };
@@ -84,6 +99,7 @@ export function recordListing(source: FileSource, query: FileQuery, denied: read
     folders,
     denied: [...denied],
     granted: [...(query.granted ?? [])],
+    includeIgnored: query.includeIgnored,
     respectGitignore: query.respectGitignore,
     bases: files.map(([base]) => base),
     relatives: files.map(([, candidate]) => candidate.relative),
@@ -108,9 +124,9 @@ export function listingFresh(listing: RecordedListing): boolean {
   return same && linksFresh(listing);
 }
 
-/** The directories a watcher of the listing watches: each listed directory, and the one of each .gitignore. */
-export function watchedDirectories(listing: RecordedListing): Set<string> {
-  return new Set(listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path)));
+/** The directories a watcher of the listings watches: each listed directory, and the one of each .gitignore. */
+export function watchedDirectories(listings: readonly RecordedListing[]): Set<string> {
+  return new Set(listings.flatMap((listing) => listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path))));
 }
 
 /** A replayed listing's files per base, made once per listing (so a search's filter of them is remembered, candidates.ts). */
@@ -132,19 +148,19 @@ function listsOf(listing: RecordedListing): Candidate[][] {
 
 /**
  * A file source that replays a fresh recorded listing for the search it was recorded for, and asks the
- * source it wraps for everything else. Freshness is checked once (one command line call), by `isFresh`
+ * source it wraps for everything else. Freshness is checked once per listing (one command line call), by `isFresh`
  * when given (a watcher's view of the tree), else by statting what the listing saw. A replayed listing
  * is handed to `list` as the same arrays each time (`holds`), so a process that keeps it (`serve`)
  * filters it once per filter, not once per call.
  */
 export class ListingSource implements FileSource {
-  private fresh?: boolean;
+  private readonly fresh = new Map<RecordedListing, boolean>();
   /** Searches that replayed the listing. */
   replayed = 0;
 
   constructor(
     private readonly inner: StreamingSource,
-    private readonly listing: RecordedListing | undefined,
+    private readonly listings: readonly RecordedListing[],
     private readonly isFresh: (listing: RecordedListing) => boolean = listingFresh,
   ) {}
 
@@ -157,10 +173,11 @@ export class ListingSource implements FileSource {
   }
 
   private usable(query: FileQuery, denied: readonly string[]): RecordedListing | undefined {
-    const listing = this.listing;
-    if (!listing || query.onDirectory || !replays(listing, query, denied)) return undefined;
-    this.fresh ??= this.isFresh(listing);
-    return this.fresh ? listing : undefined;
+    const listing = query.onDirectory ? undefined : this.listings.find((recorded) => replays(recorded, query, denied));
+    if (!listing) return undefined;
+    let fresh = this.fresh.get(listing);
+    if (fresh === undefined) this.fresh.set(listing, (fresh = this.isFresh(listing)));
+    return fresh ? listing : undefined;
   }
 
   holds(query: FileQuery, denied: readonly string[]): boolean {

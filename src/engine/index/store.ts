@@ -10,8 +10,11 @@ import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from
 import { sameList, type RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
-/** 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread). */
-export const FORMAT_VERSION = 4;
+/**
+ * 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread).
+ * 5: recorded listings, with ignored files left out and (when kept) with them (format 4 kept the first only).
+ */
+export const FORMAT_VERSION = 5;
 export const INDEX_FILE = 'index.bin';
 
 /** What the index was built for: a different one is rebuilt rather than used. */
@@ -21,15 +24,20 @@ export interface IndexMeta {
   /** Files larger than this were not indexed (`large`). */
   maxFileSize: number;
   builtAt: number;
-  /** The listing of the whole workspace, replayed while it is fresh (listing.ts). */
-  listing?: RecordedListing;
+  /**
+   * The listings of the whole workspace (ignored files left out, then with them when the index holds
+   * them too), each replayed while it is fresh (listing.ts); none when the tree was changing.
+   */
+  listings?: RecordedListing[];
 }
+
+type StoredListing = Omit<RecordedListing, 'relatives'> & { relatives: string };
 
 /** Paths and relative paths are stored joined by NUL (which no path holds): one string parses fast. */
 const SEPARATOR = '\0';
 
 interface Header {
-  meta: Omit<IndexMeta, 'listing'> & { listing?: Omit<RecordedListing, 'relatives'> & { relatives: string } };
+  meta: Omit<IndexMeta, 'listings'> & { listings?: StoredListing[] };
   paths: string;
   kinds: string;
   files: number;
@@ -49,7 +57,7 @@ function u32(value: number): Buffer {
 
 export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedPostings): Buffer[] {
   const header: Header = {
-    meta: { ...meta, listing: meta.listing && { ...meta.listing, relatives: meta.listing.relatives.join(SEPARATOR) } },
+    meta: { ...meta, listings: meta.listings?.map((listing) => ({ ...listing, relatives: listing.relatives.join(SEPARATOR) })) },
     paths: files.map((file) => file.path).join(SEPARATOR),
     kinds: files.map((file) => KIND_CODES[file.kind]).join(''),
     files: files.length,
@@ -101,8 +109,8 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
     ctimeMs: stamps[4 * i + 2],
     ino: stamps[4 * i + 3],
   }));
-  const listing = header.meta.listing;
-  const meta: IndexMeta = { ...header.meta, listing: listing && { ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) } };
+  const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
+  const meta: IndexMeta = { ...header.meta, listings };
   return { meta, index: new ContentIndex(files, { keys, offsets, data }) };
 }
 

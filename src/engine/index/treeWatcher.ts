@@ -98,6 +98,11 @@ export class TreeWatcher {
     return added;
   }
 
+  /** Whether this directory is watched (an event in it would be seen). */
+  watches(dir: string): boolean {
+    return this.watchers.has(dir);
+  }
+
   get size(): number {
     return this.watchers.size;
   }

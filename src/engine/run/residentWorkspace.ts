@@ -10,7 +10,7 @@
 import { SETTLE_MS } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
-import { linksFresh, ListingSource, listingFresh, watchedDirectories, type StreamingSource } from '../index/listing';
+import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { TreeWatcher } from '../index/treeWatcher';
@@ -32,6 +32,8 @@ export interface ResidentLog {
 
 export class ResidentWorkspace {
   private stored?: { meta: IndexMeta; index: ContentIndex; close(): void };
+  /** The stored listings whose directories are watched (all of them, unless the ignored ones' could not be). */
+  private replayable: RecordedListing[] = [];
   private readonly watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS));
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
@@ -58,8 +60,8 @@ export class ResidentWorkspace {
   environment(): { source: ListingSource | StreamingSource; index?: SearchIndex } {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
-    const fresh = (listing: NonNullable<IndexMeta['listing']>) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, stored.meta.listing, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
+    const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
+    return { source: new ListingSource(this.env.source, this.replayable, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
   }
 
   /**
@@ -68,7 +70,24 @@ export class ResidentWorkspace {
    */
   private vouches(path: string): boolean {
     const changes = this.watcher.current;
-    return this.trusted() && !changes.overflowed && !changes.touched.has(path);
+    return this.trusted() && !changes.overflowed && !changes.touched.has(path) && this.watcher.watches(path.slice(0, path.lastIndexOf('/')));
+  }
+
+  /**
+   * Watches the directories of the listings; when that many watches cannot be placed (ENOSPC), those
+   * of the workspace's own listing alone: include_ignored then walks, and the ignored files the index
+   * holds are checked by stat. Returns the watches added.
+   */
+  private watchListings(listings: RecordedListing[]): number {
+    try {
+      this.replayable = listings;
+      return this.watcher.watch(watchedDirectories(listings));
+    } catch (error) {
+      const searched = listings.filter((listing) => !listing.includeIgnored);
+      if (searched.length === listings.length) throw error;
+      this.replayable = searched;
+      return this.watcher.watch(watchedDirectories(searched));
+    }
   }
 
   private trusted(): boolean {
@@ -111,11 +130,13 @@ export class ResidentWorkspace {
       const stored = loadIndex(this.dir);
       this.stored?.close();
       this.stored = stored;
-      const listing = stored?.meta.listing;
+      const listings = stored?.meta.listings ?? [];
+      const searched = listings.some((listing) => !listing.includeIgnored);
+      this.replayable = listings;
       let added = 0;
-      if (listing && this.watchable) {
+      if (searched && this.watchable) {
         try {
-          added = this.watcher.watch(watchedDirectories(listing));
+          added = this.watchListings(listings);
         } catch (error) {
           this.watchable = false;
           this.watcher.close();
@@ -123,7 +144,7 @@ export class ResidentWorkspace {
         }
       }
       this.log.refreshed(summary, this.watcher.size);
-      if (!listing) return SETTLE_MS;
+      if (!searched) return SETTLE_MS;
       if (!this.watchable) return undefined;
       if (added === 0) {
         this.vouched = true;

@@ -11,28 +11,41 @@ import { refreshIndex, type RefreshResult } from '../index/builder';
 import { ContentIndex, type FileStamp } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
-import { DEFAULT_INDEX_LIMITS, limitExceeded, type IndexLimits } from '../index/limits';
+import { DEFAULT_INDEX_LIMITS, IGNORED_INDEXED_AT_MOST, indexedFilesOf, type IndexLimits } from '../index/limits';
 import { loadIndexFor, saveIndex } from '../index/store';
 
+/** The files of a listing, in order, and the listing recorded on the way (when it can be relied on). */
+interface ListedFiles {
+  paths: string[];
+  listing?: RecordedListing;
+}
+
 /**
- * The files a search of every workspace folder (no path, no include, ignored files left out) reads, in
- * order, and the listing recorded on the way (when it can be relied on).
+ * The files a search of every workspace folder (no path, no include) reads, ignored files left out; and
+ * the ones it reads with them (include_ignored) unless there are more than IGNORED_INDEXED_AT_MOST times
+ * as many (the walk stops there: no index holds them then).
  */
-export async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ paths: string[]; listing?: RecordedListing }> {
+async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ searched: ListedFiles; withIgnored?: ListedFiles }> {
   const access = await authorizeSearch(undefined, env);
-  if (access.kind !== 'files') return { paths: [] };
-  const query = { bases: access.bases, include: '**', includeIgnored: false, respectGitignore: env.config.respectGitignore, granted: access.granted };
-  const { listing, files, pruned } = recordListing(env.source, query, env.config.deniedPaths, env.isCancelled);
-  if (env.isCancelled()) throw new CancelledError();
-  const filter = { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
-  const paths = [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path);
-  return { paths, listing };
+  if (access.kind !== 'files') return { searched: { paths: [] } };
+  const list = (includeIgnored: boolean, maxFiles?: number): ListedFiles | undefined => {
+    const query = { bases: access.bases, include: '**', includeIgnored, respectGitignore: env.config.respectGitignore && !includeIgnored, granted: access.granted };
+    const { listing, files, pruned, over } = recordListing(env.source, query, env.config.deniedPaths, env.isCancelled, Date.now(), maxFiles);
+    if (env.isCancelled()) throw new CancelledError();
+    if (over) return undefined;
+    const filter = { denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned };
+    return { paths: [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path), listing };
+  };
+  const searched = list(false)!;
+  return { searched, withIgnored: list(true, Math.max(1, IGNORED_INDEXED_AT_MOST * searched.paths.length)) };
 }
 
 export interface IndexSummary extends RefreshResult {
   files: number;
   /** Whether the listing was recorded (a search of the whole workspace then skips the walk while it is fresh). */
   listing: boolean;
+  /** Whether the files searches leave out (excludes, .gitignore) are indexed too, for include_ignored. */
+  withIgnored: boolean;
   /** Bytes of the index file written. */
   indexBytes: number;
   /** Bytes of the postings held in memory. */
@@ -52,17 +65,20 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
   const stored = loadIndexFor(dir, folders);
   let index = stored ? stored.index : new ContentIndex();
   let result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
-  let listing: RecordedListing | undefined;
+  let listings: RecordedListing[] = [];
+  let withIgnored = false;
   let listOnly: string | undefined;
   let indexBytes: number;
   try {
     const listed = await listWorkspaceFiles(env);
-    listing = listed.listing;
     const stamps = new Map<string, FileStamp | undefined>();
-    listOnly = limitExceeded(listed.paths, env.config.maxFileSize, limits, stamps);
+    const chosen = indexedFilesOf(listed.searched.paths, listed.withIgnored?.paths, env.config.maxFileSize, limits, stamps);
+    withIgnored = chosen.withIgnored;
+    listings = [listed.searched.listing, withIgnored ? listed.withIgnored?.listing : undefined].filter((listing): listing is RecordedListing => listing !== undefined);
+    listOnly = chosen.listOnly;
     if (listOnly !== undefined) index = new ContentIndex();
-    else result = refreshIndex(index, listed.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps });
-    indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listing }, index);
+    else result = refreshIndex(index, chosen.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps });
+    indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listings }, index);
   } catch (error) {
     if (error instanceof InputError || error instanceof CancelledError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -70,7 +86,7 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
   } finally {
     stored?.close();
   }
-  return { ...result, files: index.size, listing: listing !== undefined, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started, ...(listOnly ? { listOnly } : {}) };
+  return { ...result, files: index.size, listing: listings.some((listing) => !listing.includeIgnored), withIgnored, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started, ...(listOnly ? { listOnly } : {}) };
 }
 
 /**
@@ -82,5 +98,5 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
 export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
   const stored = loadIndexFor(dir, folders);
   if (!stored) return undefined;
-  return { index: currentIndexPrejudge(() => stored.index), source: new ListingSource(source, stored.meta.listing), close: stored.close };
+  return { index: currentIndexPrejudge(() => stored.index), source: new ListingSource(source, stored.meta.listings ?? []), close: stored.close };
 }

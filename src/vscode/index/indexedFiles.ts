@@ -11,25 +11,20 @@ export function indexedFolders(): string[] | undefined {
   return folders.every((folder) => folder.uri.scheme === 'file') ? folders.map((folder) => folder.uri.fsPath) : undefined;
 }
 
-/** Ignored files are indexed too while there are at most this many times as many files with them as without. */
-const IGNORED_AT_MOST = 2;
-
 /**
- * The files a grep with no path and no include reads, in its order; with include_ignored when that adds
- * at most as many files again (an empty answer's checks search ignored files too, and then read only
- * what the index cannot settle), else without.
+ * The files a grep with no path and no include reads, in its order, and those it reads with
+ * include_ignored (an empty answer's checks search ignored files too, and then read only what the index
+ * cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
  */
-export async function indexedFiles(): Promise<string[]> {
+export async function indexedFiles(): Promise<{ paths: string[]; withIgnored?: string[] }> {
   const source = new vscode.CancellationTokenSource();
   try {
     const env = environment(source.token);
     const access = await authorizeSearch(undefined, env);
-    if (access.kind !== 'files') return [];
+    if (access.kind !== 'files') return { paths: [] };
     const list = async (includeIgnored: boolean) =>
       [...(await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips()))].map((candidate) => candidate.path);
-    const listed = await list(false);
-    const withIgnored = await list(true);
-    return withIgnored.length <= IGNORED_AT_MOST * listed.length ? withIgnored : listed;
+    return { paths: await list(false), withIgnored: await list(true) };
   } finally {
     source.dispose();
   }

@@ -52,8 +52,8 @@ export interface IndexerOptions {
   storageDir: string | undefined;
   /** The workspace folders' paths on disk; undefined when one is not on disk (a virtual folder). */
   folders(): string[] | undefined;
-  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard). */
-  listFiles(): Promise<string[]>;
+  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard), and with include_ignored. */
+  listFiles(): Promise<{ paths: string[]; withIgnored?: string[] }>;
   maxFileSize(): number;
   log: vscode.LogOutputChannel;
 }
@@ -141,9 +141,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     // The first build waits for the searches under way (the first call after activation reads every file).
     while (searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
-    let paths: string[];
+    let listed: { paths: string[]; withIgnored?: string[] };
     try {
-      paths = await this.options.listFiles();
+      listed = await this.options.listFiles();
     } catch (error) {
       this.fail(error);
       return;
@@ -151,9 +151,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.phase = 'building';
     this.buildStarted = Date.now();
     this.state.done = 0;
-    this.state.total = paths.length;
+    this.state.total = listed.paths.length;
     this.showProgress();
-    const request: BuildRequest = { dir, folders, paths, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() };
+    const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() };
     // A small young generation, as the search workers have: the build's garbage is short-lived.
     const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker = worker;
@@ -161,6 +161,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       worker.on('message', (message: BuildMessage) => {
         if (message.kind !== 'progress') return resolve(message);
         this.state.done = message.done;
+        this.state.total = message.total;
         this.showProgress();
       });
       worker.on('error', (error) => resolve({ kind: 'failed', message: error.message }));

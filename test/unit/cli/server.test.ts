@@ -82,7 +82,12 @@ describe('cli: serve', function () {
   });
 
   it('reflects an edit, a new, a deleted and a renamed file, a .gitignore change and 1,000 files changed at once in the next call', async () => {
-    const files = async (pattern: string) => ((await same('grep', { pattern, output_mode: 'files_with_matches' })) as { files: string[] }).files;
+    const files = async (pattern: string, include_ignored = false) => ((await same('grep', { pattern, output_mode: 'files_with_matches', include_ignored })) as { files: string[] }).files;
+    // An ignored file (held by the index too, for include_ignored and an empty answer's check), edited to the same size.
+    assert.deepStrictEqual(await files('built', true), [`${ws}/build/out.js`]);
+    fx.write('ws/build/out.js', 'TODO other\n');
+    assert.deepStrictEqual(await files('built', true), []);
+    assert.match(JSON.stringify(await same('grep', { pattern: 'other' })), /build\/out\.js:1/);
     fx.write('ws/lib/util.ts', 'export const b = 2; // TODO later\n');
     assert.deepStrictEqual(await files('TODO'), [`${ws}/README.md`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
     fx.write('ws/lib/util.ts', 'export const b = 3; // DONE later\n'); // the same size

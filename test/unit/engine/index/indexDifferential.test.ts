@@ -147,6 +147,34 @@ describe('index: answers with and without the index are identical', function () 
     }
   });
 
+  it('holds the files searches leave out while they are at most as many again: an empty answer\'s check replays their listing and reads none of them', async () => {
+    const fx = new Fixture('grep-tools-index-ignored-');
+    try {
+      fx.files({ '.gitignore': '*.log\n', 'src/a.ts': 'alpha\n', 'src/b.ts': 'beta\n', 'node_modules/dep/x.js': 'gamma in a dependency\n', 'build.log': 'gamma in a log\n' });
+      age(fx.root);
+      const { off, on, source } = await environments(fx.root);
+      const settled = (pattern: string, path: string) => on.index!.prejudge({ matcher: compileMatcher(pattern, { fixed_strings: true }), invert: false, maxFileSize: checkedFileSize(off.config.maxFileSize) })?.(fx.path(path));
+      for (const input of [{ pattern: 'gamma' }, { pattern: 'nowhere' }, { pattern: 'gamma', include_ignored: true }]) {
+        const withIndex = await answer(input, on);
+        assert.strictEqual(withIndex.text, (await answer(input, off)).text, JSON.stringify(input));
+      }
+      assert.match((await answer({ pattern: 'gamma' }, on)).text, /include_ignored/);
+      assert.strictEqual(settled('nowhere', 'node_modules/dep/x.js'), 0, 'an ignored file is settled without reading it');
+      assert.strictEqual(settled('nowhere', 'build.log'), 0);
+      const replayed = source.replayed;
+      await answer({ pattern: 'nowhere', include_ignored: true }, on);
+      assert.ok(source.replayed > replayed, 'the include_ignored listing was replayed, not walked');
+      // Ignored files more than as many again as the searched ones: not held, and the same answers.
+      for (let i = 0; i < 5; i++) fx.write(`node_modules/many/f${i}.js`, 'gamma\n');
+      age(fx.root);
+      const more = await environments(fx.root);
+      assert.strictEqual(await answer({ pattern: 'gamma' }, more.on).then((found) => found.text), (await answer({ pattern: 'gamma' }, more.off)).text);
+      assert.strictEqual(more.on.index!.prejudge({ matcher: compileMatcher('nowhere', { fixed_strings: true }), invert: false, maxFileSize: 1 << 20 })?.(fx.path('node_modules/dep/x.js')), undefined, 'not in the index: read');
+    } finally {
+      fx.remove();
+    }
+  });
+
   it('over random trees after random edits made once the index was built', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(name, content, { maxKeys: 8 }), fc.array(edit, { maxLength: 6 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (tree, edits, queries) => {

@@ -67,7 +67,7 @@ describe('engine/run/candidates: a replayed recorded listing (the CLI) is filter
     const query = { bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }], include: '**', includeIgnored: false, respectGitignore: true, granted: [fx.root] };
     const { listing } = recordListing(walked.source, query, walked.config.deniedPaths, () => false, Date.now() + 60_000);
     assert.ok(listing, 'the listing was recorded');
-    const source = new ListingSource(new NodeFileSource(), listing, () => true);
+    const source = new ListingSource(new NodeFileSource(), [listing], () => true);
     const replayed = { ...walked, source };
     const inputs = [
       { pattern: 'TODO', output_mode: 'files_with_matches' },
