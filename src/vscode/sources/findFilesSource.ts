@@ -35,6 +35,12 @@ export class FindFilesSource implements FileSource {
   /** Whether a workspace folder is virtual (not `file:`): only then can a listed file need a reader. */
   private readonly anyVirtual = this.virtual.some((folder) => folder.uri.scheme !== 'file');
 
+  /**
+   * The resident listings this call got, by key: an empty answer's checks list the same folders again,
+   * and a listing checked unchanged once in a call is not checked again (one source per call).
+   */
+  private readonly got = new Map<string, ReturnType<ResidentListings['get']>>();
+
   constructor(
     private readonly token: vscode.CancellationToken,
     /** Listings kept between calls; without it every call lists with findFiles. */
@@ -108,7 +114,9 @@ export class FindFilesSource implements FileSource {
     const { base: path, root } = base;
     const { include, includeIgnored, respectGitignore, granted, allowed } = query;
     const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
-    const { listing, made } = await listings.get(key, () => this.token.isCancellationRequested, list);
+    let got = this.got.get(key);
+    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list)));
+    const { listing, made } = await got;
     if (!listing) return undefined;
     // A listing this call made wrote its lines as it was made.
     return this.replay(listing, baseIndex, pruned, made ? undefined : query);
