@@ -21,7 +21,12 @@ export const DEFAULT_INDEX_LIMITS: IndexLimits = { maxIndexedBytes: 512 * 1024 *
  * workspace with them has at most this many times as many files as without: an empty answer's check
  * searches them (include_ignored) and then reads only what the index cannot settle.
  */
-export const IGNORED_INDEXED_AT_MOST = 2;
+const IGNORED_INDEXED_AT_MOST = 2;
+
+/** The most files a listing with the ignored ones may hold for an index to hold them, given the searched ones. */
+export function ignoredListingAtMost(searched: number): number {
+  return IGNORED_INDEXED_AT_MOST * searched;
+}
 
 /**
  * The files an index holds: the ones searches read, with the ones they leave out (`all`: the same
@@ -36,7 +41,7 @@ export function indexedFilesOf(
   limits: IndexLimits,
   stamps?: Map<string, FileStamp | undefined>,
 ): { paths: readonly string[]; withIgnored: boolean; listOnly?: string } {
-  if (all && all.length <= IGNORED_INDEXED_AT_MOST * searched.length && limitExceeded(all, maxFileSize, limits, stamps) === undefined) return { paths: all, withIgnored: true };
+  if (all && all.length <= ignoredListingAtMost(searched.length) && limitExceeded(all, maxFileSize, limits, stamps) === undefined) return { paths: all, withIgnored: true };
   const listOnly = limitExceeded(searched, maxFileSize, limits, stamps);
   return { paths: searched, withIgnored: false, ...(listOnly === undefined ? {} : { listOnly }) };
 }

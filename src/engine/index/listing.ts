@@ -184,20 +184,22 @@ export class ListingSource implements FileSource {
     return this.usable(query, denied) !== undefined;
   }
 
-  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
-    const listing = this.usable(query, denied);
-    if (!listing) return this.inner.list(query, denied, pruned, isCancelled);
+  /** The replayed listing's files per base (the same arrays each time), its pruned entries added to `pruned`. */
+  private replay(listing: RecordedListing, pruned: PrunedEntry[]): Candidate[][] {
     this.replayed++;
     pruned.push(...listing.pruned);
     return listsOf(listing);
   }
 
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+    const listing = this.usable(query, denied);
+    return listing ? this.replay(listing, pruned) : this.inner.list(query, denied, pruned, isCancelled);
+  }
+
   *stream(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<[number, Candidate]> {
     const listing = this.usable(query, denied);
     if (!listing) return yield* this.inner.stream(query, denied, pruned, isCancelled);
-    this.replayed++;
-    pruned.push(...listing.pruned);
     // The listing is in the stream's order: bases in order, each base's files sorted.
-    for (const [base, files] of listsOf(listing).entries()) for (const file of files) yield [base, file];
+    for (const [base, files] of this.replay(listing, pruned).entries()) for (const file of files) yield [base, file];
   }
 }

@@ -58,8 +58,8 @@ const filteredLists = new WeakMap<Candidate[], Map<string, FilteredLists>>();
 /**
  * filterCandidates, remembered: a source that hands back the very same lists for an unchanged listing
  * (VS Code's resident listings, a replayed recorded listing) has them filtered and sorted once per
- * filter, not on every call. The
- * lists are never changed once listed; what the pruned entries add to `skipped` comes with them.
+ * filter, not on every call. The lists are never changed once listed; what the pruned entries add to
+ * `skipped` comes with them.
  */
 async function filterOnce(bases: SearchBase[], perBase: Candidate[][], filter: CandidateFilter, skipped: SkipCounts): Promise<Iterable<Candidate>> {
   const first = perBase[0];

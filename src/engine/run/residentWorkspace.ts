@@ -80,7 +80,6 @@ export class ResidentWorkspace {
    */
   private watchListings(listings: RecordedListing[]): number {
     try {
-      this.replayable = listings;
       return this.watcher.watch(watchedDirectories(listings));
     } catch (error) {
       const searched = listings.filter((listing) => !listing.includeIgnored);

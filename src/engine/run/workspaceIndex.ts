@@ -11,7 +11,7 @@ import { refreshIndex, type RefreshResult } from '../index/builder';
 import { ContentIndex, type FileStamp } from '../index/contentIndex';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
-import { DEFAULT_INDEX_LIMITS, IGNORED_INDEXED_AT_MOST, indexedFilesOf, type IndexLimits } from '../index/limits';
+import { DEFAULT_INDEX_LIMITS, ignoredListingAtMost, indexedFilesOf, type IndexLimits } from '../index/limits';
 import { loadIndexFor, saveIndex } from '../index/store';
 
 /** The files of a listing, in order, and the listing recorded on the way (when it can be relied on). */
@@ -22,8 +22,8 @@ interface ListedFiles {
 
 /**
  * The files a search of every workspace folder (no path, no include) reads, ignored files left out; and
- * the ones it reads with them (include_ignored) unless there are more than IGNORED_INDEXED_AT_MOST times
- * as many (the walk stops there: no index holds them then).
+ * the ones it reads with them (include_ignored) unless there are more than ignoredListingAtMost (the walk
+ * stops there: no index holds them then).
  */
 async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ searched: ListedFiles; withIgnored?: ListedFiles }> {
   const access = await authorizeSearch(undefined, env);
@@ -37,7 +37,7 @@ async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ searched: L
     return { paths: [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path), listing };
   };
   const searched = list(false)!;
-  return { searched, withIgnored: list(true, Math.max(1, IGNORED_INDEXED_AT_MOST * searched.paths.length)) };
+  return { searched, withIgnored: list(true, ignoredListingAtMost(searched.paths.length)) };
 }
 
 export interface IndexSummary extends RefreshResult {

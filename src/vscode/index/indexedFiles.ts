@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { authorizeSearch } from '../../engine/run/environment';
 import { openCandidates } from '../../engine/run/candidates';
 import { emptySkips } from '../../engine/api/types';
+import { ignoredListingAtMost } from '../../engine/index/limits';
 import { environment } from '../environment';
 
 /** The workspace folders' paths, or undefined when one is not on disk (a virtual folder is not indexed). */
@@ -24,7 +25,10 @@ export async function indexedFiles(): Promise<{ paths: string[]; withIgnored?: s
     if (access.kind !== 'files') return { paths: [] };
     const list = async (includeIgnored: boolean) =>
       [...(await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips()))].map((candidate) => candidate.path);
-    return { paths: await list(false), withIgnored: await list(true) };
+    const paths = await list(false);
+    const withIgnored = await list(true);
+    // A list no index would hold (limits.ts) is not copied to the build thread.
+    return withIgnored.length <= ignoredListingAtMost(paths.length) ? { paths, withIgnored } : { paths };
   } finally {
     source.dispose();
   }
