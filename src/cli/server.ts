@@ -64,6 +64,8 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     refreshed: (summary, watched) =>
       log(`index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`),
     unwatched: (reason) => log(`index: the tree cannot be watched (${reason}); each call checks every file it relies on, as the command line alone does`),
+    ignoredUnwatched: (reason) =>
+      log(`index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`),
     failed: (reason) => log(`index: refresh failed (${reason}); each call checks every file it relies on`),
   });
   const pool = new SearchPool().warm();

@@ -8,6 +8,11 @@
  */
 import { readFileSync, watch, type FSWatcher } from 'fs';
 
+/** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
+export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
+
+const watchDirectory: WatchDirectory = (dir, listener) => watch(dir, { persistent: false }, listener);
+
 export interface TreeChanges {
   /** Paths an event named since the reset (no more are kept once overflowed). */
   touched: Set<string>;
@@ -47,6 +52,7 @@ export class TreeWatcher {
   constructor(
     private readonly onChange: () => void,
     private readonly overflowAt = overflowThreshold(),
+    private readonly watchOne: WatchDirectory = watchDirectory,
   ) {}
 
   /** What changed since the last reset. */
@@ -63,10 +69,11 @@ export class TreeWatcher {
    * Watches exactly these directories: new ones are added, the others closed; returns how many were
    * added. A directory gone since the listing was recorded (removed while a refresh read the tree) is a
    * change of the tree's shape, reported as an event is. Throws the system's error when a watch cannot
-   * be placed for another reason (ENOSPC: the inotify watch limit).
+   * be placed for another reason (ENOSPC: the inotify watch limit), having closed the watches this
+   * call placed (the ones it kept stay).
    */
   watch(directories: Iterable<string>): number {
-    let added = 0;
+    const added: string[] = [];
     const wanted = new Set(directories);
     for (const [dir, watcher] of this.watchers) {
       if (!wanted.has(dir)) {
@@ -78,10 +85,16 @@ export class TreeWatcher {
       if (this.watchers.has(dir)) continue;
       let watcher: FSWatcher;
       try {
-        watcher = watch(dir, { persistent: false }, (event, name) => this.event(dir, event, name));
+        watcher = this.watchOne(dir, (event, name) => this.event(dir, event, name));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+          for (const placed of added) {
+            this.watchers.get(placed)?.close();
+            this.watchers.delete(placed);
+          }
+          throw error;
+        }
         this.changes.structural = true;
         this.onChange();
         continue;
@@ -93,9 +106,9 @@ export class TreeWatcher {
         this.onChange();
       });
       this.watchers.set(dir, watcher);
-      added++;
+      added.push(dir);
     }
-    return added;
+    return added.length;
   }
 
   /** Whether this directory is watched (an event in it would be seen). */

@@ -13,7 +13,7 @@ import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
-import { TreeWatcher } from '../index/treeWatcher';
+import { TreeWatcher, type WatchDirectory } from '../index/treeWatcher';
 import type { SearchEnvironment } from './environment';
 import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
 
@@ -26,6 +26,8 @@ export interface ResidentLog {
   refreshed(summary: IndexSummary, watched: number): void;
   /** The tree cannot be watched: calls check every file by stat. */
   unwatched(reason: string): void;
+  /** The directories of the ignored files cannot be watched too: include_ignored lists the tree and checks those files by stat. */
+  ignoredUnwatched(reason: string): void;
   /** A refresh failed: calls check every file by stat until one succeeds. */
   failed(reason: string): void;
 }
@@ -34,7 +36,7 @@ export class ResidentWorkspace {
   private stored?: { meta: IndexMeta; index: ContentIndex; close(): void };
   /** The stored listings whose directories are watched (all of them, unless the ignored ones' could not be). */
   private replayable: RecordedListing[] = [];
-  private readonly watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS));
+  private readonly watcher: TreeWatcher;
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   /** Another refresh is due once the one under way ends. */
@@ -42,6 +44,8 @@ export class ResidentWorkspace {
   /** Whether the watcher saw the whole tree since the index last read it. */
   private vouched = false;
   private watchable = true;
+  /** Whether the directories of the ignored files' listing may be watched (no ENOSPC placing them yet). */
+  private ignoredWatchable = true;
   private closed = false;
 
   constructor(
@@ -49,7 +53,10 @@ export class ResidentWorkspace {
     private readonly dir: string,
     private readonly limits: IndexLimits,
     private readonly log: ResidentLog,
-  ) {}
+    watchDirectory?: WatchDirectory,
+  ) {
+    this.watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS), undefined, watchDirectory);
+  }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
   async start(): Promise<void> {
@@ -75,18 +82,21 @@ export class ResidentWorkspace {
 
   /**
    * Watches the directories of the listings; when that many watches cannot be placed (ENOSPC), those
-   * of the workspace's own listing alone: include_ignored then walks, and the ignored files the index
-   * holds are checked by stat. Returns the watches added.
+   * of the workspace's own listing alone, from then on: include_ignored then lists the tree, and the
+   * ignored files the index holds are checked by stat. Returns the watches added.
    */
   private watchListings(listings: RecordedListing[]): number {
-    try {
-      return this.watcher.watch(watchedDirectories(listings));
-    } catch (error) {
-      const searched = listings.filter((listing) => !listing.includeIgnored);
-      if (searched.length === listings.length) throw error;
-      this.replayable = searched;
-      return this.watcher.watch(watchedDirectories(searched));
+    const searched = listings.filter((listing) => !listing.includeIgnored);
+    if (this.ignoredWatchable && searched.length < listings.length) {
+      try {
+        return this.watcher.watch(watchedDirectories(listings));
+      } catch (error) {
+        this.ignoredWatchable = false;
+        this.log.ignoredUnwatched((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      }
     }
+    this.replayable = searched;
+    return this.watcher.watch(watchedDirectories(searched));
   }
 
   private trusted(): boolean {

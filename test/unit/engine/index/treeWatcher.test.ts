@@ -53,6 +53,18 @@ describe('engine/index/treeWatcher', () => {
     assert.strictEqual(calls, 2, 'each gone directory schedules a refresh');
   });
 
+  it('a watch the system refuses (ENOSPC) fails the call, which leaves no watch of its own behind', () => {
+    const full = (dir: string) => dir.endsWith('full');
+    watcher = new TreeWatcher(() => undefined, undefined, (dir, listener) => {
+      if (full(dir)) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+      return fs.watch(dir, { persistent: false }, listener);
+    });
+    const kept = fx.mkdir('kept');
+    assert.strictEqual(watcher.watch([kept]), 1);
+    assert.throws(() => watcher!.watch([kept, fx.root, fx.mkdir('full')]), { code: 'ENOSPC' });
+    assert.deepStrictEqual([watcher.watches(kept), watcher.watches(fx.root), watcher.size], [true, false, 1]);
+  });
+
   it('past the threshold it keeps no file list and vouches for nothing until reset', async () => {
     let calls = 0;
     watcher = new TreeWatcher(() => calls++, 5);
