@@ -6,7 +6,7 @@
  * only for the same inputs, and only while nothing it depends on changed:
  * - a file watcher event (a file or directory created or deleted, a `.gitignore` changed) or a change
  *   of the workspace folders drops every listing (a burst of events costs one re-listing, on the next call);
- * - before a replay, every directory that held a listed file, and the `.gitignore` in it, is stat'ed: one
+ * - before a replay, every directory that held a listed file, and the `.gitignore` it held, is stat'ed: one
  *   changed since the listing began (the watcher may report late, or not at all where `files.watcherExclude`
  *   applies), or that is another directory now (a symlink on its way retargeted), sends the call to
  *   findFiles again.
@@ -42,6 +42,11 @@ interface Resident extends BaseListing {
    * no listed directory changes) is another directory.
    */
   identities: string[];
+  /**
+   * Whether each directory held a .gitignore when the listing was kept: only those are stat'ed again (one
+   * created, deleted or renamed since changes its directory's times; one edited in place, its own).
+   */
+  gitignores: boolean[];
 }
 
 /** A directory's identity (device and inode, links followed), or undefined when it is not one. */
@@ -75,8 +80,9 @@ async function unchangedSince(listing: Resident, isCancelled: () => boolean): Pr
     const stat = statSync(dir, { throwIfNoEntry: false });
     if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
     if (`${stat.dev}:${stat.ino}` !== listing.identities[i]) return false;
+    if (!listing.gitignores[i]) continue;
     const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
-    if (rules && (rules.ctimeMs >= limit || rules.mtimeMs >= limit)) return false;
+    if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return false;
   }
   return true;
 }
@@ -178,7 +184,9 @@ export class ResidentListings implements vscode.Disposable {
     if (!made) return { made: false };
     this.counts.listed++;
     if (generation === this.generation && !isCancelled()) {
-      this.listings.set(key, { ...made, startedAt, identities: made.directories.map((dir) => identity(dir) ?? '') });
+      const identities = made.directories.map((dir) => identity(dir) ?? '');
+      const gitignores = made.directories.map((dir) => statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
+      this.listings.set(key, { ...made, startedAt, identities, gitignores });
       let kept = 0;
       for (const listing of this.listings.values()) kept += listing.files.length;
       while (this.listings.size > 1 && (this.listings.size > MAX_LISTINGS || kept > MAX_KEPT_FILES)) {
