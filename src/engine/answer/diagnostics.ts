@@ -223,7 +223,8 @@ const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
  * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
  * pattern occurs in the first few of them, each searched alone in the search workers up to 32 MB (same
  * guard, same time limit), so a definition in a large generated file is not invisible. Each search stops
- * at the file's first matching line, the only one that comes back, never the content.
+ * at the file's first matching line, the only one that comes back, never the content. A file the index
+ * settles as holding no match is not searched.
  */
 export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<LargeFilesCheck | undefined> {
   const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
@@ -234,8 +235,13 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.
   let budget = LARGE_FILES_CHECK_BYTES;
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
+  // What the index knows of them (it holds files up to the check's size): one it settles as holding no
+  // match is checked without a search of its own (which would authorize, list and judge it again).
+  const known = env.index?.prejudge({ matcher: compileMatcher(input.pattern, input), invert: input.invert_match === true, maxFileSize: probe.config.maxFileSize });
+  const fromDisk = (file: string) => !env.overrides?.has(file) && env.source.reader?.(file) === undefined;
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
+    if (known && fromDisk(file) && known(file) === 0) return { file, size, checked: true };
     const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe);
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
