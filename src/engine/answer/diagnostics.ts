@@ -14,6 +14,7 @@ import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
 import { type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
+import { contentInstead } from '../run/candidates';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { checkedFileSize, LARGE_FILE_CHECK_BYTES } from '../api/config';
@@ -238,10 +239,9 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
   const known = env.index?.prejudge({ matcher: compileMatcher(input.pattern, input), invert: input.invert_match === true, maxFileSize: probe.config.maxFileSize });
-  const fromDisk = (file: string) => !env.overrides?.has(file) && env.source.reader?.(file) === undefined;
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
-    if (known && fromDisk(file) && known(file) === 0) return { file, size, checked: true };
+    if (known && contentInstead(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
     const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe);
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];

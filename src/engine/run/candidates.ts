@@ -101,12 +101,16 @@ export interface SearchTarget {
   /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
   granted: string[];
   candidates: Iterable<Candidate>;
-  /**
-   * The content searched instead of reading a candidate's path from disk, if any: an open editor's text
-   * (`SearchEnvironment.overrides`, the untitled editor), else the source's reader of a file it listed
-   * on a virtual file system (`FileSource.reader`).
-   */
+  /** The content searched instead of reading a candidate's path from disk, if any (contentInstead; the untitled editor's text). */
   contentOf(path: string): FileContent | undefined;
+}
+
+/**
+ * The content searched instead of a listed file on disk, if any: an open editor's unsaved text
+ * (`SearchEnvironment.overrides`), else the source's reader of a file on a virtual file system.
+ */
+export function contentInstead(env: SearchEnvironment, path: string): FileContent | undefined {
+  return env.overrides?.get(path) ?? env.source.reader?.(path);
 }
 
 /** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
@@ -123,6 +127,5 @@ export async function searchTarget(
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
   const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  const contentOf = (path: string) => env.overrides?.get(path) ?? env.source.reader?.(path);
-  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf };
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentInstead(env, path) };
 }
