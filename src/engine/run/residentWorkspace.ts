@@ -34,8 +34,6 @@ export interface ResidentLog {
 
 export class ResidentWorkspace {
   private stored?: { meta: IndexMeta; index: ContentIndex; close(): void };
-  /** The stored listings whose directories are watched (all of them, unless the ignored ones' could not be). */
-  private replayable: RecordedListing[] = [];
   private readonly watcher: TreeWatcher;
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
@@ -68,7 +66,7 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, this.replayable, fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
+    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
   }
 
   /**
@@ -78,6 +76,12 @@ export class ResidentWorkspace {
   private vouches(path: string): boolean {
     const changes = this.watcher.current;
     return this.trusted() && !changes.overflowed && !changes.touched.has(path) && this.watcher.watches(path.slice(0, path.lastIndexOf('/')));
+  }
+
+  /** The stored listings a call may replay: all of them, unless the ignored ones' directories could not be watched while the others are. */
+  private replayable(): RecordedListing[] {
+    const listings = this.stored?.meta.listings ?? [];
+    return this.ignoredWatchable || !this.watchable ? listings : listings.filter((listing) => !listing.includeIgnored);
   }
 
   /**
@@ -95,7 +99,6 @@ export class ResidentWorkspace {
         this.log.ignoredUnwatched((error as NodeJS.ErrnoException).code ?? (error as Error).message);
       }
     }
-    this.replayable = searched;
     return this.watcher.watch(watchedDirectories(searched));
   }
 
@@ -141,7 +144,6 @@ export class ResidentWorkspace {
       this.stored = stored;
       const listings = stored?.meta.listings ?? [];
       const searched = listings.some((listing) => !listing.includeIgnored);
-      this.replayable = listings;
       let added = 0;
       if (searched && this.watchable) {
         try {
