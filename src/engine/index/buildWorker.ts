@@ -8,7 +8,8 @@ import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
 import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, type RefreshResult } from './builder';
-import { ContentIndex, type FileStamp } from './contentIndex';
+import type { FileStamp } from '../source/fileStamp';
+import { ContentIndex } from './contentIndex';
 import { loadIndex, removeIndex, saveIndex } from './store';
 
 export interface BuildRequest {

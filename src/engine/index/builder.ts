@@ -8,8 +8,8 @@ import { checkedFileSize } from '../api/config';
 import { realPathOfSync } from '../guard/paths';
 import { readFileCappedSync } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
-import type { ContentIndex, FileEntry, FileStamp } from './contentIndex';
-import { sameStamp, statStamp } from './prejudge';
+import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
+import type { ContentIndex, FileEntry } from './contentIndex';
 
 /**
  * A file modified this recently (ms) is not relied on: file times are coarse (a write in the same tick

@@ -4,6 +4,7 @@
  * delta-varints in one byte array (searched by key); files added since are appended to plain lists; a
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
+import type { FileStamp } from '../source/fileStamp';
 import { ASCII_KEYS, forEachTrigram } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, union } from './postings';
 import type { Query } from './query';
@@ -39,13 +40,6 @@ function forEachNewTrigram(text: string, visit: (key: number) => void): void {
  * read, is reached through a symlink, or changed while it was indexed), so a search always reads it.
  */
 export type FileKind = 'text' | 'binary' | 'large' | 'unread';
-
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-}
 
 export interface FileEntry extends FileStamp {
   path: string;

@@ -5,8 +5,7 @@
  * about a seventh); a tree where they would be more is not indexed either.
  */
 import { checkedFileSize } from '../api/config';
-import type { FileStamp } from './contentIndex';
-import { statStamp } from './prejudge';
+import { statStamp, type FileStamp } from '../source/fileStamp';
 
 export interface IndexLimits {
   /** Bytes of the files the index would read (those not larger than checkedFileSize(maxFileSize)). */

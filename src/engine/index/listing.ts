@@ -11,8 +11,7 @@ import { resolveLinkSync } from '../guard/links';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
 import type { Candidate } from '../api/types';
 import { SETTLE_MS } from './builder';
-import type { FileStamp } from './contentIndex';
-import { sameStamp, statStamp } from './prejudge';
+import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 
 export type StreamingSource = FileSource & Required<Pick<FileSource, 'stream'>>;
 

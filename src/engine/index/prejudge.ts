@@ -4,10 +4,10 @@
  * (too large, binary, or text without the trigrams every match needs: no match). Every other file is
  * read and searched as without an index, so the answer is the same.
  */
-import { statSync } from 'fs';
 import type { Matcher } from '../matcher/matcher';
 import type { FileOutcome } from '../pool/pool';
-import type { ContentIndex, FileStamp } from './contentIndex';
+import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
+import type { ContentIndex } from './contentIndex';
 import { planRegex } from './planner';
 
 export interface PrejudgeRequest {
@@ -19,55 +19,71 @@ export interface PrejudgeRequest {
 /** A search's view of a candidate: its known outcome, or undefined when it must be read. */
 export type Prejudge = (path: string) => FileOutcome | undefined;
 
+/** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
+export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
+
 /** An index a search can consult (SearchEnvironment.index). */
 export interface SearchIndex {
   /** Undefined when the index cannot narrow this search (invert_match, or nothing usable in the pattern). */
   prejudge(request: PrejudgeRequest): Prejudge | undefined;
-}
-
-/** The file's stamp now, or undefined when it is not a regular file (or is gone). */
-export function statStamp(path: string): FileStamp | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
-}
-
-export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+  /**
+   * prejudge, for a search of these listed files: the stamps it will need are taken first by
+   * `stampMany`, side by side, so judging them takes none on this thread.
+   */
+  prejudgeListed?(request: PrejudgeRequest, paths: readonly string[], stampMany: StampMany): Promise<Prejudge | undefined>;
 }
 
 /** A file's stamp now, given the one the index has for it (a watcher may vouch that they are the same). */
 export type StampOf = (path: string, indexed: FileStamp) => FileStamp | undefined;
 
-export function indexPrejudge(index: ContentIndex, stamp: StampOf = statStamp): SearchIndex {
+/** What the index knows for one search: which files it may settle, and their outcomes once their stamps are known. */
+interface SearchPlan {
+  /** The index's entry of a file whose outcome its stamp decides; undefined for a file read whatever its stamp. */
+  settleable(path: string): ReturnType<ContentIndex['entry']>;
+  judge(stamp: StampOf): Prejudge;
+}
+
+function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: PrejudgeRequest): SearchPlan | undefined {
+  if (invert) return undefined;
+  const ids = index.evaluate(planRegex(matcher.regex));
+  if (ids === undefined) return undefined;
+  const candidates = new Set(ids);
+  const settleable = (path: string) => {
+    const found = index.entry(path);
+    if (!found || found.file.kind === 'unread') return undefined;
+    // A candidate is read whatever its stamp: only a file the index would settle needs one.
+    if (found.file.kind === 'text' && found.file.size <= maxFileSize && candidates.has(found.id)) return undefined;
+    return found;
+  };
   return {
-    prejudge({ matcher, invert, maxFileSize }) {
-      if (invert) return undefined;
-      const ids = index.evaluate(planRegex(matcher.regex));
-      if (ids === undefined) return undefined;
-      const candidates = new Set(ids);
-      return (path) => {
-        const found = index.entry(path);
-        if (!found || found.file.kind === 'unread') return undefined;
-        const { id, file } = found;
-        // A candidate is read whatever its stamp: only a file the index would settle needs one.
-        if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
-        const now = stamp(path, file);
-        if (!now || !sameStamp(now, file)) return undefined;
-        if (file.size > maxFileSize) return 'too_large';
-        if (file.kind === 'large') return undefined;
-        if (file.kind === 'binary') return 'binary';
-        return candidates.has(id) ? undefined : 0;
-      };
+    settleable,
+    judge: (stamp) => (path) => {
+      const found = settleable(path);
+      if (!found) return undefined;
+      const { id, file } = found;
+      const now = stamp(path, file);
+      if (!now || !sameStamp(now, file)) return undefined;
+      if (file.size > maxFileSize) return 'too_large';
+      if (file.kind === 'large') return undefined;
+      if (file.kind === 'binary') return 'binary';
+      return candidates.has(id) ? undefined : 0;
     },
   };
 }
+
+export function indexPrejudge(index: ContentIndex, stamp: StampOf = statStamp): SearchIndex {
+  return { prejudge: (request) => planSearch(index, request)?.judge(stamp) };
+}
+
+/** Below this many stamps to take, a search takes them itself: sending them to the workers would cost more. */
+const STAMPS_SENT_AT_LEAST = 512;
 
 /**
  * A search's index when the index can be replaced while the search runs (a background build finished):
  * the index open at the moment the search asks (`prejudge` reads the posting lists it needs there and
  * then, synchronously), never the one open when the call began, which may have been closed since. Each
- * file's stamp is read once per search, unless `vouched` says it is the index's (a watcher saw no
- * change of the file since the index read it).
+ * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
+ * `vouched` says it is the index's (a watcher saw no change of the file since the index read it).
  */
 export function currentIndexPrejudge(current: () => ContentIndex | undefined, vouched?: (path: string) => boolean): SearchIndex {
   const stamps = new Map<string, FileStamp | undefined>();
@@ -76,10 +92,32 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, vo
     if (!stamps.has(path)) stamps.set(path, statStamp(path));
     return stamps.get(path);
   };
+  // Stamps being taken by the workers: two searches of one call (the checks of an empty answer run side by side) never take one twice.
+  const taking = new Set<string>();
+  const takenSoon = new Set<Promise<void>>();
   return {
     prejudge(request) {
       const index = current();
-      return index && indexPrejudge(index, stampOnce).prejudge(request);
+      return index && planSearch(index, request)?.judge(stampOnce);
+    },
+    async prejudgeListed(request, paths, stampMany) {
+      const index = current();
+      const plan = index && planSearch(index, request);
+      if (!plan) return undefined;
+      const wanted = [...new Set(paths)].filter((path) => !stamps.has(path) && !taking.has(path) && plan.settleable(path) && !vouched?.(path));
+      if (wanted.length >= STAMPS_SENT_AT_LEAST) {
+        for (const path of wanted) taking.add(path);
+        // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
+        const taken: Promise<void> = stampMany(wanted)
+          .then((found) => wanted.forEach((path, i) => stamps.set(path, found[i])), () => undefined)
+          .finally(() => {
+            for (const path of wanted) taking.delete(path);
+            takenSoon.delete(taken);
+          });
+        takenSoon.add(taken);
+      }
+      await Promise.all(takenSoon);
+      return plan.judge(stampOnce);
     },
   };
 }

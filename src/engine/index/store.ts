@@ -6,6 +6,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
+import { packStamps, unpackStamps } from '../source/fileStamp';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
 
@@ -68,8 +69,7 @@ export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedP
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const view = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
   const data = postings.data.range(0, postings.data.byteLength);
-  const stamps = new Float64Array(4 * files.length);
-  files.forEach((file, i) => stamps.set([file.size, file.mtimeMs, file.ctimeMs, file.ino], 4 * i));
+  const stamps = packStamps(files);
   return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(stamps), view(postings.keys), view(postings.offsets), view(data)];
 }
 
@@ -99,16 +99,9 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
   const keys = words.subarray(0, header.keys);
   const offsets = words.subarray(header.keys);
   const data = { byteLength: header.data, range: (from: number, to: number) => readAt(dataAt + from, to - from) };
-  const stamps = new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer);
+  const stamps = unpackStamps(new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer));
   const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
-  const files: FileEntry[] = paths.map((path, i) => ({
-    path,
-    kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
-    size: stamps[4 * i],
-    mtimeMs: stamps[4 * i + 1],
-    ctimeMs: stamps[4 * i + 2],
-    ino: stamps[4 * i + 3],
-  }));
+  const files: FileEntry[] = paths.map((path, i) => ({ path, kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread', ...stamps[i]! }));
   const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
   const meta: IndexMeta = { ...header.meta, listings };
   return { meta, index: new ContentIndex(files, { keys, offsets, data }) };

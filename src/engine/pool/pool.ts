@@ -13,6 +13,7 @@ import { Worker } from 'worker_threads';
 import type { ReadScope } from '../guard/scope';
 import type { MatcherOptions } from '../matcher/matcher';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
+import { unpackStamps, type FileStamp } from '../source/fileStamp';
 
 export interface SearchSpec {
   pattern: string;
@@ -29,7 +30,12 @@ export interface SearchSpec {
  */
 export type NameTestSpec = { nameRegex: string } | { nameGlob: string };
 
-export type JobSpec = SearchSpec | NameTestSpec;
+/** Takes the stamps of files (fileStamp.ts): their outcomes come back packed (packStamps). */
+export interface StampSpec {
+  stamps: true;
+}
+
+export type JobSpec = SearchSpec | NameTestSpec | StampSpec;
 
 /** A file to search: its path (the worker reads it), or the content to search in its place (already within maxFileSize). */
 export type FileItem = string | { path: string; content: string | Uint8Array };
@@ -60,7 +66,7 @@ export interface BatchRequest {
   specKey: string;
   /** Sent with a search's first batch to a worker; the worker keeps the last SPECS_KEPT specs it was sent. */
   spec?: JobSpec;
-  /** FileItem for a SearchSpec, a name (string) for a NameTestSpec. */
+  /** FileItem for a SearchSpec, a name (string) for a NameTestSpec, a path for a StampSpec. */
   items: unknown[];
   /**
    * A SearchSpec's batch (content mode): how many reported lines its files may still add to the page.
@@ -74,8 +80,8 @@ export const SPECS_KEPT = 16;
 
 export interface BatchResult {
   batchId: number;
-  /** FileOutcome for a SearchSpec, boolean (the name matches) for a NameTestSpec; in the items' order. */
-  outcomes: unknown[];
+  /** FileOutcome for a SearchSpec, boolean (the name matches) for a NameTestSpec, in the items' order; their stamps packed for a StampSpec. */
+  outcomes: unknown[] | Float64Array;
 }
 
 /** A batch of one search's items, queued or in a worker: one message each way. */
@@ -83,7 +89,7 @@ interface Batch {
   search: PoolSearch<unknown, unknown>;
   items: unknown[];
   pageRoom: number;
-  resolve(outcomes: unknown[]): void;
+  resolve(outcomes: unknown): void;
   reject(error: Error): void;
 }
 
@@ -94,6 +100,8 @@ interface Slot {
   specKeys: string[];
 }
 
+/** Files a batch of StampSpec takes (a few batches per worker for a large listing). */
+const STAMPS_PER_BATCH = 1024;
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
 export const WORKER_YOUNG_GENERATION_MB = 4;
@@ -112,8 +120,8 @@ export class SearchAbortedError extends Error {
 
 let searchCount = 0;
 
-/** One search's work in the pool: FileItem → FileOutcome (grep), or name → matches (glob's regex mode). */
-export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
+/** One search's work in the pool: FileItem → FileOutcome (grep), name → matches (glob's regex mode), or path → stamp. */
+export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
   /** Names this search in messages to the workers. */
   readonly key = `s${++searchCount}`;
 
@@ -126,9 +134,9 @@ export class PoolSearch<Item = FileItem, Outcome = FileOutcome> {
    * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
    * files amortise the messages and keep every worker busy to the end. `pageRoom`: see BatchRequest.
    */
-  batch(items: Item[], pageRoom = 0): Promise<Outcome[]> {
+  batch(items: Item[], pageRoom = 0): Promise<Outcomes> {
     return new Promise((resolve, reject) =>
-      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, pageRoom, resolve: resolve as (outcomes: unknown[]) => void, reject }),
+      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, pageRoom, resolve: resolve as (outcomes: unknown) => void, reject }),
     );
   }
 
@@ -157,15 +165,27 @@ export class SearchPool {
     return this;
   }
 
-  search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome> {
+  search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome[]> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     return new PoolSearch(this, spec);
   }
 
   /** Tests names against glob's pattern (a regex or a glob): the outcome of each is whether it matches. */
-  nameTest(spec: NameTestSpec): PoolSearch<string, boolean> {
+  nameTest(spec: NameTestSpec): PoolSearch<string, boolean[]> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     return new PoolSearch(this, spec);
+  }
+
+  /**
+   * The stamps of these files, in order (undefined: not a regular file, or gone), taken by the workers
+   * side by side, in batches, off the caller's thread.
+   */
+  async stamps(paths: readonly string[]): Promise<Array<FileStamp | undefined>> {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    const job = new PoolSearch<string, Float64Array>(this, { stamps: true });
+    const batches: Array<Promise<Float64Array>> = [];
+    for (let at = 0; at < paths.length; at += STAMPS_PER_BATCH) batches.push(job.batch(paths.slice(at, at + STAMPS_PER_BATCH)));
+    return (await Promise.all(batches)).flatMap(unpackStamps);
   }
 
   /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */

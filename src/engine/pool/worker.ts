@@ -1,7 +1,8 @@
 /**
  * A search worker (worker_threads): reads files, prefilters their bytes and searches them (or searches
- * the content it was sent), or tests names against glob's regex, so the extension host's main thread
- * stays free and a runaway regex can be stopped. One message in, one message out per batch.
+ * the content it was sent), tests names against glob's regex, or takes files' stamps, so the extension
+ * host's main thread stays free and a runaway regex can be stopped. One message in, one message out per
+ * batch.
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from './background';
@@ -9,6 +10,7 @@ import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
 import { compilePrefilter, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { packStamps, statStamp } from '../source/fileStamp';
 import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
 
 interface PreparedSearch {
@@ -17,14 +19,16 @@ interface PreparedSearch {
   prefilter: ((bytes: Uint8Array) => boolean) | undefined;
 }
 
-type Prepared = PreparedSearch | { nameTest: (name: string) => boolean };
+type Prepared = PreparedSearch | { nameTest: (name: string) => boolean } | { stamps: true };
 
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
 
 function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
-    if ('nameRegex' in spec) {
+    if ('stamps' in spec) {
+      prepared.set(key, spec);
+    } else if ('nameRegex' in spec) {
       const regex = new RegExp(spec.nameRegex, 'u');
       prepared.set(key, { nameTest: (name) => regex.test(name) });
     } else if ('nameGlob' in spec) {
@@ -63,6 +67,11 @@ if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
   const job = prepare(request.specKey, request.spec);
+  if ('stamps' in job) {
+    const packed = packStamps((request.items as string[]).map(statStamp));
+    parentPort!.postMessage({ batchId: request.batchId, outcomes: packed } satisfies BatchResult, [packed.buffer]);
+    return;
+  }
   let outcomes: boolean[] | FileOutcome[];
   if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));

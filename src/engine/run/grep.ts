@@ -9,6 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type OutputMode, type SkipC
 import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
+import type { Prejudge, PrejudgeRequest } from '../index/prejudge';
 import { compilePrefilter, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
@@ -80,7 +81,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
-  const prejudge = access.kind === 'untitled' ? undefined : env.index?.prejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize });
+  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize }, target, env);
   const scanned = await scan(target, { spec, matcher, prejudge, deadline, filterDeadline }, env, collector);
   if (env.isCancelled()) throw new CancelledError();
 
@@ -131,10 +132,22 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
   };
 }
 
+/**
+ * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
+ * pool, the stamps the index needs are taken by the workers first, off this thread.
+ */
+async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment): Promise<Prejudge | undefined> {
+  const { index, pool } = env;
+  if (!index) return undefined;
+  const listed = target.candidates;
+  if (!index.prejudgeListed || !pool || !Array.isArray(listed)) return index.prejudge(request);
+  return index.prejudgeListed(request, (listed as Candidate[]).map((candidate) => candidate.path), (paths) => pool.stamps(paths));
+}
+
 interface ScanPlan {
   spec: SearchSpec;
   matcher: Matcher;
-  prejudge?: (path: string) => FileOutcome | undefined;
+  prejudge?: Prejudge;
   deadline: number;
   filterDeadline: { at: number; expired: boolean };
 }

@@ -6,6 +6,7 @@ import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
+import { statStamp } from '../../../../src/engine/source/fileStamp';
 import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
 import { Fixture, makeEnv } from '../../fixture';
 
@@ -135,5 +136,17 @@ describe('the worker pool', function () {
       assert.strictEqual(report.totalMatches, 1, `search ${i}`);
       assert.deepStrictEqual(report.files, [{ file: fx.path(`src/m${String(i).padStart(3, '0')}.ts`), count: 1 }]);
     });
+  });
+
+  it("takes files' stamps in the workers, in order, as the calling thread takes them (none for a directory or a missing file)", async () => {
+    const files = fs.readdirSync(fx.path('src')).map((name) => fx.path(`src/${name}`));
+    // More than one batch's worth, with the ones that have no stamp among them.
+    const paths = [...files, fx.path('src'), fx.path('no such file'), ...files, ...files, ...files];
+    assert.ok(paths.length > 1024);
+    const taken = await pool.stamps(paths);
+    assert.deepStrictEqual(taken, paths.map(statStamp));
+    assert.strictEqual(taken[files.length], undefined);
+    assert.strictEqual(taken[files.length + 1], undefined);
+    assert.strictEqual(taken[0]!.size, fs.statSync(files[0]).size);
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * A file's stamp: its size, times and inode. The index relies on a file it read only while the file's
+ * stamp is the one it had then (index/prejudge.ts); the search workers take stamps in bulk (pool.ts).
+ */
+import { statSync } from 'fs';
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** The file's stamp now, or undefined when it is not a regular file (or is gone). */
+export function statStamp(path: string): FileStamp | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+}
+
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** Values per stamp in a packed array (packStamps). */
+const PACKED = 4;
+
+/** Stamps packed into one array (one transfer between threads); a missing stamp's size is NaN. */
+export function packStamps(stamps: ReadonlyArray<FileStamp | undefined>): Float64Array<ArrayBuffer> {
+  const packed = new Float64Array(PACKED * stamps.length).fill(Number.NaN);
+  stamps.forEach((stamp, i) => stamp && packed.set([stamp.size, stamp.mtimeMs, stamp.ctimeMs, stamp.ino], PACKED * i));
+  return packed;
+}
+
+export function unpackStamps(packed: Float64Array): Array<FileStamp | undefined> {
+  const stamps: Array<FileStamp | undefined> = [];
+  for (let at = 0; at < packed.length; at += PACKED) {
+    stamps.push(Number.isNaN(packed[at]) ? undefined : { size: packed[at], mtimeMs: packed[at + 1], ctimeMs: packed[at + 2], ino: packed[at + 3] });
+  }
+  return stamps;
+}

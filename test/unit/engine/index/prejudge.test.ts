@@ -1,0 +1,100 @@
+/**
+ * The index's stamps taken by the search workers: a search of a listed workspace hands the stamps of the
+ * files the index would settle to the pool (never one twice in a call, even when the checks of an empty
+ * answer run side by side), and the answer is the one a search without the index gives, files edited
+ * after the index was built included.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as nodePath from 'path';
+import { byteBudget } from '../../../../src/engine/answer/budget';
+import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
+import { renderGrep } from '../../../../src/engine/answer/printer';
+import type { GrepInput } from '../../../../src/engine/api/types';
+import { compileMatcher } from '../../../../src/engine/matcher/matcher';
+import { SearchPool } from '../../../../src/engine/pool/pool';
+import type { SearchEnvironment } from '../../../../src/engine/run/environment';
+import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/run/workspaceIndex';
+import { NodeFileSource } from '../../../../src/engine/source/walker';
+import { Fixture, makeEnv } from '../../fixture';
+import { age } from './age';
+
+/** A pool that counts the stamps it is asked for, per path. */
+class CountingPool extends SearchPool {
+  readonly asked = new Map<string, number>();
+
+  override stamps(paths: readonly string[]) {
+    for (const path of paths) this.asked.set(path, (this.asked.get(path) ?? 0) + 1);
+    return super.stamps(paths);
+  }
+}
+
+async function text(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
+  const report = await answerGrep(input, env);
+  return { text: await renderGrep(report, byteBudget(env.config.maxOutputBytes)), settled: report.indexed?.settled ?? 0 };
+}
+
+describe('index: the stamps of the files it settles, taken by the search workers', function () {
+  this.timeout(60_000);
+  const fx = new Fixture('grep-tools-prejudge-');
+  const indexDir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-prejudge-index-'));
+  const pool = new CountingPool(2);
+  let off: SearchEnvironment;
+  const opened: Array<() => void> = [];
+  /** The index as one call sees it (each call takes its stamps afresh, as a process of the command line does). */
+  const onePerCall = (): SearchEnvironment => {
+    const index = openWorkspaceIndex(indexDir, [fx.root], new NodeFileSource());
+    assert.ok(index, 'the index was stored and opened');
+    opened.push(index.close);
+    return { ...off, index: index.index, source: index.source };
+  };
+  const FILES = 700;
+
+  before(async () => {
+    for (let i = 0; i < FILES; i++) fx.write(`src/d${i % 7}/m${i}.ts`, `export const value${i} = ${i};\n${i % 50 === 0 ? 'const rare = "needle";\n' : ''}`);
+    age(fx.root);
+    off = { ...makeEnv(fx.root), pool };
+    await buildWorkspaceIndex(off, indexDir);
+    // Edited in place after the index was built (the listing stays replayable): the same size with the pattern now in it, a new size.
+    fs.writeFileSync(fx.path('src/d1/m1.ts'), fs.readFileSync(fx.path('src/d1/m1.ts'), 'utf8').replace('value1 ', 'needle '));
+    fx.write('src/d2/m2.ts', 'const needle = 2; // grown\n');
+  });
+  after(() => {
+    for (const close of opened) close();
+    pool.dispose();
+    fx.remove();
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+  beforeEach(() => pool.asked.clear());
+
+  it('a hit: the workers take the stamps of the files the index settles, and the answer is the one without the index', async () => {
+    const input: GrepInput = { pattern: 'needle' };
+    const withIndex = await text(input, onePerCall());
+    assert.strictEqual(withIndex.text, (await text(input, off)).text);
+    assert.match(withIndex.text, /m1\.ts/, 'the file edited to the same size is read afresh');
+    assert.match(withIndex.text, /grown/);
+    assert.ok(withIndex.settled > FILES - 50, `${withIndex.settled} files settled`);
+    assert.ok(pool.asked.size >= withIndex.settled, `${pool.asked.size} stamps taken by the workers for ${withIndex.settled} settled files`);
+    assert.ok(!pool.asked.has(fx.path('src/d0/m0.ts')), 'a file holding every trigram of the pattern is read, not stamped');
+  });
+
+  it('an empty answer and its checks: stamps taken by the workers once, the answer the one without the index', async () => {
+    const input: GrepInput = { pattern: 'Nowhere To Be Found' };
+    const withIndex = await text(input, onePerCall());
+    assert.strictEqual(withIndex.text, (await text(input, off)).text);
+    assert.ok(pool.asked.size > FILES / 2, `${pool.asked.size} stamps taken by the workers`);
+    const twice = [...pool.asked].filter(([, count]) => count > 1);
+    assert.deepStrictEqual(twice, [], 'stamps taken twice in one call');
+  });
+
+  it('two searches of one call asking side by side: each stamp is taken once, and both judge with it', async () => {
+    const search = onePerCall().index!;
+    const paths = Array.from({ length: FILES }, (_, i) => fx.path(`src/d${i % 7}/m${i}.ts`)).filter((path) => !/m[12]\.ts$/.test(path));
+    const request = { matcher: compileMatcher('nowhere', {}), invert: false, maxFileSize: 1 << 20 };
+    const judges = await Promise.all([1, 2].map(() => search.prejudgeListed!(request, [...paths, ...paths], (wanted) => pool.stamps(wanted))));
+    assert.strictEqual(pool.asked.size, paths.length, 'every stamp taken by the workers');
+    assert.ok([...pool.asked.values()].every((count) => count === 1), 'none twice');
+    for (const judge of judges) assert.deepStrictEqual(paths.map((path) => judge!(path)), paths.map(() => 0), 'every file settled as holding no match');
+  });
+});
