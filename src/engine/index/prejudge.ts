@@ -78,28 +78,41 @@ export function indexPrejudge(index: ContentIndex, stamp: StampOf = statStamp): 
 /** Below this many stamps to take, a search takes them itself: sending them to the workers would cost more. */
 const STAMPS_SENT_AT_LEAST = 512;
 
+export interface CurrentIndexOptions {
+  /** Whether a watcher vouches that the file is as the index read it (it saw no change of the file since). */
+  vouched?: (path: string) => boolean;
+  /**
+   * Whether a search of listed files has the stamps it needs taken by the search workers first
+   * (prejudgeListed): for a long-running process, whose workers are warm. A one-off command line call
+   * takes them itself while its workers start.
+   */
+  stampsInWorkers?: boolean;
+}
+
 /**
  * A search's index when the index can be replaced while the search runs (a background build finished):
  * the index open at the moment the search asks (`prejudge` reads the posting lists it needs there and
  * then, synchronously), never the one open when the call began, which may have been closed since. Each
  * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
- * `vouched` says it is the index's (a watcher saw no change of the file since the index read it).
+ * a watcher vouches for it.
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined, vouched?: (path: string) => boolean): SearchIndex {
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
   const stamps = new Map<string, FileStamp | undefined>();
   const stampOnce: StampOf = (path, indexed) => {
     if (vouched?.(path)) return indexed;
     if (!stamps.has(path)) stamps.set(path, statStamp(path));
     return stamps.get(path);
   };
+  const prejudge = (request: PrejudgeRequest) => {
+    const index = current();
+    return index && planSearch(index, request)?.judge(stampOnce);
+  };
+  if (!stampsInWorkers) return { prejudge };
   // Stamps being taken by the workers: two searches of one call (the checks of an empty answer run side by side) never take one twice.
   const taking = new Set<string>();
   const takenSoon = new Set<Promise<void>>();
   return {
-    prejudge(request) {
-      const index = current();
-      return index && planSearch(index, request)?.judge(stampOnce);
-    },
+    prejudge,
     async prejudgeListed(request, paths, stampMany) {
       const index = current();
       const plan = index && planSearch(index, request);

@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
-import { packStamps, unpackStamps } from '../source/fileStamp';
+import { packStamps } from '../source/fileStamp';
 import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
 
@@ -99,9 +99,16 @@ export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexM
   const keys = words.subarray(0, header.keys);
   const offsets = words.subarray(header.keys);
   const data = { byteLength: header.data, range: (from: number, to: number) => readAt(dataAt + from, to - from) };
-  const stamps = unpackStamps(new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer));
+  const stamps = new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer);
   const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
-  const files: FileEntry[] = paths.map((path, i) => ({ path, kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread', ...stamps[i]! }));
+  const files: FileEntry[] = paths.map((path, i) => ({
+    path,
+    kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
+    size: stamps[4 * i],
+    mtimeMs: stamps[4 * i + 1],
+    ctimeMs: stamps[4 * i + 2],
+    ino: stamps[4 * i + 3],
+  }));
   const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
   const meta: IndexMeta = { ...header.meta, listings };
   return { meta, index: new ContentIndex(files, { keys, offsets, data }) };

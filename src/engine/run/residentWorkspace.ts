@@ -66,7 +66,7 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, (path) => this.vouches(path)) };
+    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (path) => this.vouches(path), stampsInWorkers: true }) };
   }
 
   /**

@@ -107,12 +107,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   /**
    * The index one call consults (its search and the checks of an empty answer), or undefined (off, or
-   * not built yet). Each file's stamp is read once per call, as the command line reads it.
+   * not built yet). Each file's stamp is read once per call, as the command line reads it, by the search
+   * workers when the call's files are listed (off this thread).
    */
   search(): SearchIndex | undefined {
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index);
+    return currentIndexPrejudge(() => this.opened?.index, { stampsInWorkers: true });
   }
 
   private schedule(delayMs: number): void {

@@ -1,8 +1,8 @@
 /**
- * The index's stamps taken by the search workers: a search of a listed workspace hands the stamps of the
- * files the index would settle to the pool (never one twice in a call, even when the checks of an empty
- * answer run side by side), and the answer is the one a search without the index gives, files edited
- * after the index was built included.
+ * The index's stamps taken by the search workers in a long-running process (VS Code, serve): a search
+ * of a listed workspace hands the stamps of the files the index would settle to the pool (never one
+ * twice in a call, even when the checks of an empty answer run side by side), and the answer is the one
+ * a search without the index gives, files edited after the index was built included.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -13,6 +13,8 @@ import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { renderGrep } from '../../../../src/engine/answer/printer';
 import type { GrepInput } from '../../../../src/engine/api/types';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
+import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
+import { loadIndex } from '../../../../src/engine/index/store';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/run/workspaceIndex';
@@ -42,12 +44,13 @@ describe('index: the stamps of the files it settles, taken by the search workers
   const pool = new CountingPool(2);
   let off: SearchEnvironment;
   const opened: Array<() => void> = [];
-  /** The index as one call sees it (each call takes its stamps afresh, as a process of the command line does). */
+  /** The index as one call of a long-running process sees it (each call takes its stamps afresh), over the recorded listing. */
   const onePerCall = (): SearchEnvironment => {
-    const index = openWorkspaceIndex(indexDir, [fx.root], new NodeFileSource());
-    assert.ok(index, 'the index was stored and opened');
-    opened.push(index.close);
-    return { ...off, index: index.index, source: index.source };
+    const workspace = openWorkspaceIndex(indexDir, [fx.root], new NodeFileSource());
+    const stored = loadIndex(indexDir);
+    assert.ok(workspace && stored, 'the index was stored and opened');
+    opened.push(workspace.close, stored.close);
+    return { ...off, index: currentIndexPrejudge(() => stored.index, { stampsInWorkers: true }), source: workspace.source };
   };
   const FILES = 700;
 
