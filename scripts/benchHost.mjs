@@ -3,8 +3,10 @@
 // the extension host. Per question: a warm-up call of each side, then SAMPLES interleaved rounds (the side
 // that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
 // extension activates, the content index's build (waited for before the samples, while a command is run in
-// the extension host every 20 ms: its worst and median round trip), and the extension host's peak RSS at the end. Prints a Markdown table and writes it,
-// with every sample, to .test-artifacts/bench-host/.
+// the extension host every 20 ms: its worst and median round trip), and the extension host's peak RSS at the end.
+// Beside each median wall time, the median time the extension host's thread was busy during the call (event
+// loop utilisation: the time no other extension could run). Prints a Markdown table and writes it, with every
+// sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
 // matches; BENCH_HOST_INDEX=off runs the session with the content index turned off.
@@ -107,7 +109,7 @@ async function main() {
       : `Index: not built (${index ? index.phase : 'no index state'}).`;
     process.stdout.write(`${indexLine}\n`);
 
-    const samples = Object.fromEntries(QUESTIONS.map(([id]) => [id, { ours: [], copilot: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' }]));
+    const samples = Object.fromEntries(QUESTIONS.map(([id]) => [id, { ours: [], copilot: [], oursBusy: [], copilotBusy: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' }]));
     for (const [id, , ours, copilot] of QUESTIONS) {
       const a = await call(...ours);
       const b = await call(...copilot);
@@ -116,7 +118,11 @@ async function main() {
     for (let round = 0; round < SAMPLES; round++) {
       for (const [id, , ours, copilot] of QUESTIONS) {
         const order = round % 2 === 0 ? [['ours', ours], ['copilot', copilot]] : [['copilot', copilot], ['ours', ours]];
-        for (const [side, [tool, input]] of order) samples[id][side].push((await call(tool, input)).ms);
+        for (const [side, [tool, input]] of order) {
+          const { ms, busyMs } = await call(tool, input);
+          samples[id][side].push(ms);
+          samples[id][`${side}Busy`].push(busyMs);
+        }
       }
       process.stdout.write(`  round ${round + 1}/${SAMPLES} done\n`);
     }
@@ -126,12 +132,12 @@ async function main() {
       const s = samples[id];
       const ours = median(s.ours);
       const copilot = median(s.copilot);
-      return { ...s, id, what, oursMs: ours, copilotMs: copilot, ratio: ours / copilot };
+      return { ...s, id, what, oursMs: ours, copilotMs: copilot, ratio: ours / copilot, oursBusyMs: median(s.oursBusy), copilotBusyMs: median(s.copilotBusy) };
     });
     const table = [
-      `| question | ours (ms) | Copilot (ms) | ratio | ours reports | Copilot reports | ours bytes | Copilot bytes |`,
-      `| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |`,
-      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursReported} | ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
+      `| question | ours (ms) | Copilot (ms) | ratio | host busy, ours / Copilot (ms) | ours reports | Copilot reports | ours bytes | Copilot bytes |`,
+      `| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |`,
+      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} | ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
     ].join('\n');
     const summary = [
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,

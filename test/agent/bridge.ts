@@ -50,14 +50,20 @@ function resultText(value: unknown): string {
   return '';
 }
 
-/** Calls a tool the way another extension does (no chat request) and times it here, in the extension host. */
-async function invoke(tool: string, input: object): Promise<{ ms: number; text: string }> {
+/**
+ * Calls a tool the way another extension does (no chat request) and times it here, in the extension
+ * host: its wall time, and how long the host's thread was busy meanwhile (event loop utilisation: the
+ * time no other extension's work could run).
+ */
+async function invoke(tool: string, input: object): Promise<{ ms: number; busyMs: number; text: string }> {
   const started = performance.now();
+  const loop = performance.eventLoopUtilization();
   const result = await vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined });
   const ms = performance.now() - started;
+  const busyMs = performance.eventLoopUtilization(loop).active;
   const text = resultText(result.content);
   // A result whose text could not be read is shown raw, so a change of its shape is seen, not taken for an empty answer.
-  return { ms, text: text || (result.content.length > 0 ? `(unread: ${JSON.stringify(result.content).slice(0, 300)})` : '') };
+  return { ms, busyMs, text: text || (result.content.length > 0 ? `(unread: ${JSON.stringify(result.content).slice(0, 300)})` : '') };
 }
 
 /** The extension host's memory: resident now and its peak (VmHWM), in bytes. */

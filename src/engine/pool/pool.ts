@@ -178,14 +178,20 @@ export class SearchPool {
 
   /**
    * The stamps of these files, in order (undefined: not a regular file, or gone), taken by the workers
-   * side by side, in batches, off the caller's thread.
+   * side by side, in batches, off the caller's thread. Rejects with SearchAbortedError when `deadline`
+   * (a Date.now() time) passes first: the workers busy with it are stopped (a file system that hangs).
    */
-  async stamps(paths: readonly string[]): Promise<Array<FileStamp | undefined>> {
+  async stamps(paths: readonly string[], deadline = Infinity): Promise<Array<FileStamp | undefined>> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     const job = new PoolSearch<string, Float64Array>(this, { stamps: true });
     const batches: Array<Promise<Float64Array>> = [];
     for (let at = 0; at < paths.length; at += STAMPS_PER_BATCH) batches.push(job.batch(paths.slice(at, at + STAMPS_PER_BATCH)));
-    return (await Promise.all(batches)).flatMap(unpackStamps);
+    const overdue = Number.isFinite(deadline) ? setTimeout(() => job.abort(), Math.max(0, deadline - Date.now())) : undefined;
+    try {
+      return (await Promise.all(batches)).flatMap(unpackStamps);
+    } finally {
+      clearTimeout(overdue);
+    }
   }
 
   /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */

@@ -81,7 +81,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
-  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize }, target, env);
+  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize }, target, env, deadline);
   const scanned = await scan(target, { spec, matcher, prejudge, deadline, filterDeadline }, env, collector);
   if (env.isCancelled()) throw new CancelledError();
 
@@ -136,12 +136,13 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
  * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
  * pool, the stamps the index needs are taken by the workers first, off this thread.
  */
-async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment): Promise<Prejudge | undefined> {
+async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment, deadline: number): Promise<Prejudge | undefined> {
   const { index, pool } = env;
   if (!index) return undefined;
   const listed = target.candidates;
   if (!index.prejudgeListed || !pool || !Array.isArray(listed)) return index.prejudge(request);
-  return index.prejudgeListed(request, (listed as Candidate[]).map((candidate) => candidate.path), (paths) => pool.stamps(paths));
+  // Not past the time limit: the scan then stops at once, having judged nothing.
+  return index.prejudgeListed(request, (listed as Candidate[]).map((candidate) => candidate.path), (paths) => pool.stamps(paths, deadline));
 }
 
 interface ScanPlan {

@@ -4,7 +4,7 @@ import * as nodePath from 'path';
 import { answerGlob } from '../../../../src/engine/answer/globAnswer';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
-import { SearchPool } from '../../../../src/engine/pool/pool';
+import { SearchAbortedError, SearchPool } from '../../../../src/engine/pool/pool';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
 import { statStamp } from '../../../../src/engine/source/fileStamp';
 import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
@@ -148,5 +148,12 @@ describe('the worker pool', function () {
     assert.strictEqual(taken[files.length], undefined);
     assert.strictEqual(taken[files.length + 1], undefined);
     assert.strictEqual(taken[0]!.size, fs.statSync(files[0]).size);
+  });
+
+  it('stops taking stamps at the time limit (the workers busy with them stopped) and takes them again after', async () => {
+    const files = fs.readdirSync(fx.path('src')).map((name) => fx.path(`src/${name}`));
+    const many = Array.from({ length: 80 }, () => files).flat();
+    await assert.rejects(pool.stamps(many, Date.now()), SearchAbortedError);
+    assert.deepStrictEqual(await pool.stamps(files.slice(0, 3)), files.slice(0, 3).map(statStamp), 'the pool took stamps again');
   });
 });
