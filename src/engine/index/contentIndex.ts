@@ -92,6 +92,16 @@ export class ContentIndex {
     return id === undefined ? undefined : { id, file: this.files[id]! };
   }
 
+  /** The id of a file the index holds (entry without its object: a search asks for every file). */
+  idOf(path: string): number | undefined {
+    return this.byPath.get(path);
+  }
+
+  /** The entry of a held file's id (idOf). */
+  fileOf(id: number): FileEntry {
+    return this.files[id]!;
+  }
+
   paths(): IterableIterator<string> {
     return this.byPath.keys();
   }

@@ -38,8 +38,8 @@ export type StampOf = (path: string, indexed: FileStamp) => FileStamp | undefine
 
 /** What the index knows for one search: which files it may settle, and their outcomes once their stamps are known. */
 interface SearchPlan {
-  /** The index's entry of a file whose outcome its stamp decides; undefined for a file read whatever its stamp. */
-  settleable(path: string): ReturnType<ContentIndex['entry']>;
+  /** The index's id of a file whose outcome its stamp decides; undefined for a file read whatever its stamp. */
+  settleable(path: string): number | undefined;
   judge(stamp: StampOf): Prejudge;
 }
 
@@ -49,18 +49,20 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   if (ids === undefined) return undefined;
   const candidates = new Set(ids);
   const settleable = (path: string) => {
-    const found = index.entry(path);
-    if (!found || found.file.kind === 'unread') return undefined;
+    const id = index.idOf(path);
+    if (id === undefined) return undefined;
+    const file = index.fileOf(id);
+    if (file.kind === 'unread') return undefined;
     // A candidate is read whatever its stamp: only a file the index would settle needs one.
-    if (found.file.kind === 'text' && found.file.size <= maxFileSize && candidates.has(found.id)) return undefined;
-    return found;
+    if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
+    return id;
   };
   return {
     settleable,
     judge: (stamp) => (path) => {
-      const found = settleable(path);
-      if (!found) return undefined;
-      const { id, file } = found;
+      const id = settleable(path);
+      if (id === undefined) return undefined;
+      const file = index.fileOf(id);
       const now = stamp(path, file);
       if (!now || !sameStamp(now, file)) return undefined;
       if (file.size > maxFileSize) return 'too_large';
@@ -97,11 +99,13 @@ export interface CurrentIndexOptions {
  * a watcher vouches for it.
  */
 export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
-  const stamps = new Map<string, FileStamp | undefined>();
+  // null: the file has no stamp (gone, or not a regular file).
+  const stamps = new Map<string, FileStamp | null>();
   const stampOnce: StampOf = (path, indexed) => {
     if (vouched?.(path)) return indexed;
-    if (!stamps.has(path)) stamps.set(path, statStamp(path));
-    return stamps.get(path);
+    let stamp = stamps.get(path);
+    if (stamp === undefined) stamps.set(path, (stamp = statStamp(path) ?? null));
+    return stamp ?? undefined;
   };
   const prejudge = (request: PrejudgeRequest) => {
     const index = current();
@@ -117,12 +121,18 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
       const index = current();
       const plan = index && planSearch(index, request);
       if (!plan) return undefined;
-      const wanted = [...new Set(paths)].filter((path) => !stamps.has(path) && !taking.has(path) && plan.settleable(path) && !vouched?.(path));
-      if (wanted.length >= STAMPS_SENT_AT_LEAST) {
-        for (const path of wanted) taking.add(path);
+      const wanted: string[] = [];
+      for (const path of paths) {
+        if (stamps.has(path) || taking.has(path) || plan.settleable(path) === undefined || vouched?.(path)) continue;
+        taking.add(path); // (a path listed twice is wanted once)
+        wanted.push(path);
+      }
+      if (wanted.length < STAMPS_SENT_AT_LEAST) {
+        for (const path of wanted) taking.delete(path);
+      } else {
         // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
         const taken: Promise<void> = stampMany(wanted)
-          .then((found) => wanted.forEach((path, i) => stamps.set(path, found[i])), () => undefined)
+          .then((found) => wanted.forEach((path, i) => stamps.set(path, found[i] ?? null)), () => undefined)
           .finally(() => {
             for (const path of wanted) taking.delete(path);
             takenSoon.delete(taken);
