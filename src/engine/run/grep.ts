@@ -141,7 +141,7 @@ async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env
   if (!index) return undefined;
   const listed = target.candidates;
   if (!index.prejudgeListed || !pool || !Array.isArray(listed)) return index.prejudge(request);
-  // Not past the time limit: the scan then stops at once, having judged nothing.
+  // Taking the stamps stops at the time limit; the scan then stops at once, having judged nothing.
   return index.prejudgeListed(request, (listed as Candidate[]).map((candidate) => candidate.path), (paths) => pool.stamps(paths, deadline));
 }
 
