@@ -73,10 +73,6 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   };
 }
 
-export function indexPrejudge(index: ContentIndex, stamp: StampOf = statStamp): SearchIndex {
-  return { prejudge: (request) => planSearch(index, request)?.judge(stamp) };
-}
-
 /** Below this many stamps to take, a search takes them itself: sending them to the workers would cost more. */
 const STAMPS_SENT_AT_LEAST = 512;
 
