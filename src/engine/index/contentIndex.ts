@@ -6,7 +6,7 @@
  */
 import type { FileStamp } from '../source/fileStamp';
 import { ASCII_KEYS, forEachTrigram } from './fold';
-import { ByteWriter, decodeIds, encodeIds, intersect, union } from './postings';
+import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union } from './postings';
 import type { Query } from './query';
 
 /**
@@ -64,6 +64,33 @@ export function inMemory(bytes: Uint8Array): PostingBytes {
   return { byteLength: bytes.byteLength, range: (start, end) => bytes.subarray(start, end) };
 }
 
+/**
+ * A trigram's posting list as held: encoded ranges, one per segment holding it, then the ids added
+ * since the seal; each part's ids are larger than the ones before. `bytes` sizes it (about one byte per
+ * id in a long list).
+ */
+interface TrigramList {
+  ranges: Uint8Array[];
+  tail?: readonly number[];
+  bytes: number;
+}
+
+function decodeList({ ranges, tail }: TrigramList): number[] {
+  const ids: number[] = [];
+  for (const range of ranges) decodeIds(range, 0, range.length, ids);
+  if (tail) for (const id of tail) ids.push(id);
+  return ids;
+}
+
+/** The ids of `sorted` the list holds too. */
+function keepListedIn(sorted: readonly number[], { ranges, tail }: TrigramList): number[] {
+  const kept: number[] = [];
+  let from = 0;
+  for (const range of ranges) from = keepListed(sorted, from, range, 0, range.length, kept);
+  if (tail) for (const id of intersect(sorted.slice(from), tail)) kept.push(id);
+  return kept;
+}
+
 const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: inMemory(new Uint8Array(0)) };
 
 export class ContentIndex {
@@ -76,6 +103,10 @@ export class ContentIndex {
   /** Ids held in the tail's lists (plain arrays: several times the size of the sealed bytes). */
   private tailPostings = 0;
   private dead = 0;
+  /** Counts the changes of which id a path has (set, remove, seal): ids worked out before one are stale. */
+  private version = 0;
+  /** idsOf's answers, per list. */
+  private readonly listedIds = new WeakMap<readonly { path: string }[], { version: number; ids: Int32Array }>();
 
   constructor(files: FileEntry[] = [], sealed: SealedPostings = EMPTY_SEALED) {
     this.files = files.slice();
@@ -97,6 +128,30 @@ export class ContentIndex {
     return this.byPath.get(path);
   }
 
+  /**
+   * The id of each file of a list, in order (-1: not held). Worked out once per list while the index
+   * keeps its ids: a list kept between calls (a resident listing, filtered once) costs one lookup per
+   * file, not one per file and search.
+   */
+  idsOf(list: readonly { path: string }[]): Int32Array {
+    const known = this.listedIds.get(list);
+    if (known?.version === this.version && known.ids.length === list.length) return known.ids;
+    const ids = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) ids[i] = this.byPath.get(list[i].path) ?? -1;
+    this.listedIds.set(list, { version: this.version, ids });
+    return ids;
+  }
+
+  /** One more than the largest id (ids of removed files included): the length of a table by id. */
+  get idLimit(): number {
+    return this.files.length;
+  }
+
+  /** Changes whenever a path's id changes: what was worked out by id under another value is stale. */
+  get idVersion(): number {
+    return this.version;
+  }
+
   /** The entry of a held file's id (idOf). */
   fileOf(id: number): FileEntry {
     return this.files[id]!;
@@ -109,6 +164,7 @@ export class ContentIndex {
   /** Adds a file (replacing the entry of the same path): its text's trigrams when it is text. */
   set(file: FileEntry, text?: string): void {
     this.remove(file.path);
+    this.version++;
     const id = this.files.length;
     this.files.push(file);
     this.byPath.set(file.path, id);
@@ -127,6 +183,7 @@ export class ContentIndex {
     const id = this.byPath.get(path);
     if (id === undefined) return;
     this.byPath.delete(path);
+    this.version++;
     this.files[id] = undefined;
     this.dead++;
   }
@@ -139,10 +196,17 @@ export class ContentIndex {
       case 'none':
         return [];
       case 'trigram':
-        return this.lookup(query.key);
+        return decodeList(this.list(query.key));
       case 'and': {
+        // The trigrams' lists shortest first: the first decoded, each next one walked to keep the ids it holds too.
+        const lists = query.args.flatMap((arg) => (arg.op === 'trigram' ? [this.list(arg.key)] : [])).sort((a, b) => a.bytes - b.bytes);
         let out: number[] | undefined;
+        for (const list of lists) {
+          out = out === undefined ? decodeList(list) : keepListedIn(out, list);
+          if (out.length === 0) return out;
+        }
         for (const arg of query.args) {
+          if (arg.op === 'trigram') continue;
           const ids = this.evaluate(arg);
           if (ids === undefined) continue;
           out = out === undefined ? ids : intersect(out, ids);
@@ -162,8 +226,10 @@ export class ContentIndex {
     }
   }
 
-  private lookup(key: number): number[] {
-    let ids: number[] = [];
+  /** A trigram's posting list: its encoded range in each segment holding it, then the ids added since the seal. */
+  private list(key: number): TrigramList {
+    const ranges: Uint8Array[] = [];
+    let bytes = 0;
     for (const { keys, offsets, data } of this.segments) {
       let lo = 0;
       let hi = keys.length - 1;
@@ -172,14 +238,14 @@ export class ContentIndex {
         if (keys[mid] < key) lo = mid + 1;
         else if (keys[mid] > key) hi = mid - 1;
         else {
-          const bytes = data.range(offsets[mid], offsets[mid + 1]);
-          ids = ids.concat(decodeIds(bytes, 0, bytes.length));
+          ranges.push(data.range(offsets[mid], offsets[mid + 1]));
+          bytes += offsets[mid + 1] - offsets[mid];
           break;
         }
       }
     }
     const tail = this.tail.get(key);
-    return tail ? ids.concat(tail) : ids; // each segment's ids, and the tail's, come after the ones before
+    return { ranges, tail, bytes: bytes + (tail?.length ?? 0) };
   }
 
   /** Encodes the lists added since the last seal into a segment of their own (ids unchanged): cheap, bounds memory. */
@@ -234,6 +300,7 @@ export class ContentIndex {
     }
     const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: inMemory(bytes.result()) };
     this.files = files;
+    this.version++;
     this.byPath.clear();
     files.forEach((file, id) => this.byPath.set(file.path, id));
     this.segments = [postings];

@@ -36,24 +36,44 @@ export function encodeIds(ids: ArrayLike<number>, out: ByteWriter): void {
   }
 }
 
-/** Decodes the ids stored in data[start, end). */
-export function decodeIds(data: Uint8Array, start: number, end: number): number[] {
-  const ids: number[] = [];
+/** Decodes the ids stored in data[start, end), appended to `out`. */
+export function decodeIds(data: Uint8Array, start: number, end: number, out: number[] = []): number[] {
   let previous = -1;
   let i = start;
   while (i < end) {
-    let delta = 0;
-    let shift = 0;
-    let byte: number;
-    do {
+    let byte = data[i++];
+    let delta = byte & 0x7f;
+    for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
       byte = data[i++];
-      delta += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
+      delta += (byte & 0x7f) * scale;
+    }
     previous += delta + 1;
-    ids.push(previous);
+    out.push(previous);
   }
-  return ids;
+  return out;
+}
+
+/**
+ * The ids of `sorted`, from position `from` on, that the list encoded in data[start, end) holds too,
+ * appended to `out` (the list is walked, never decoded into an array); returns the position in `sorted`
+ * reached, for a list continued in another range whose ids are all larger.
+ */
+export function keepListed(sorted: readonly number[], from: number, data: Uint8Array, start: number, end: number, out: number[]): number {
+  let j = from;
+  let previous = -1;
+  let i = start;
+  while (i < end && j < sorted.length) {
+    let byte = data[i++];
+    let delta = byte & 0x7f;
+    for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
+      byte = data[i++];
+      delta += (byte & 0x7f) * scale;
+    }
+    previous += delta + 1;
+    while (j < sorted.length && sorted[j] < previous) j++;
+    if (sorted[j] === previous) out.push(sorted[j++]);
+  }
+  return j;
 }
 
 export function intersect(a: readonly number[], b: readonly number[]): number[] {

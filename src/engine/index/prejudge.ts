@@ -4,6 +4,7 @@
  * (too large, binary, or text without the trigrams every match needs: no match). Every other file is
  * read and searched as without an index, so the answer is the same.
  */
+import type { Candidate } from '../api/types';
 import type { Matcher } from '../matcher/matcher';
 import type { FileOutcome } from '../pool/pool';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
@@ -19,6 +20,9 @@ export interface PrejudgeRequest {
 /** A search's view of a candidate: its known outcome, or undefined when it must be read. */
 export type Prejudge = (path: string) => FileOutcome | undefined;
 
+/** Prejudge for the candidate at this position of the list the search was planned for (prejudgeListed). */
+export type ListedPrejudge = (at: number) => FileOutcome | undefined;
+
 /** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
 export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
 
@@ -27,48 +31,42 @@ export interface SearchIndex {
   /** Undefined when the index cannot narrow this search (invert_match, or nothing usable in the pattern). */
   prejudge(request: PrejudgeRequest): Prejudge | undefined;
   /**
-   * prejudge, for a search of these listed files: the stamps it will need are taken first by
-   * `stampMany`, side by side, so judging them takes none on this thread.
+   * prejudge, for a search of a list of files, each judged by its position: their ids are looked up
+   * once per list (ContentIndex.idsOf), not once per search. In a long-running process the stamps the
+   * search will need are taken first by `stampMany`, side by side, so judging takes none on this thread.
    */
-  prejudgeListed?(request: PrejudgeRequest, paths: readonly string[], stampMany: StampMany): Promise<Prejudge | undefined>;
+  prejudgeListed(request: PrejudgeRequest, listed: readonly Candidate[], stampMany: StampMany): Promise<ListedPrejudge | undefined>;
 }
 
-/** A file's stamp now, given the one the index has for it (a watcher may vouch that they are the same). */
-export type StampOf = (path: string, indexed: FileStamp) => FileStamp | undefined;
+/** Whether a watcher vouches that the file of this id is as the index read it (it saw no change of the file since). */
+export type Vouched = (index: ContentIndex, id: number) => boolean;
 
-/** What the index knows for one search: which files it may settle, and their outcomes once their stamps are known. */
+/** What the index knows for one search, by file id. */
 interface SearchPlan {
-  /** The index's id of a file whose outcome its stamp decides; undefined for a file read whatever its stamp. */
-  settleable(path: string): number | undefined;
-  judge(stamp: StampOf): Prejudge;
+  /** Whether a held file's stamp decides its outcome: false for a file read whatever its stamp (a candidate, one the index could not read). */
+  settles(id: number): boolean;
+  /** The outcome of a file it settles, given its stamp now; undefined when the file is read. */
+  outcome(id: number, now: FileStamp | undefined): FileOutcome | undefined;
 }
 
 function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: PrejudgeRequest): SearchPlan | undefined {
   if (invert) return undefined;
   const ids = index.evaluate(planRegex(matcher.regex));
   if (ids === undefined) return undefined;
-  const candidates = new Set(ids);
-  const settleable = (path: string) => {
-    const id = index.idOf(path);
-    if (id === undefined) return undefined;
-    const file = index.fileOf(id);
-    if (file.kind === 'unread') return undefined;
-    // A candidate is read whatever its stamp: only a file the index would settle needs one.
-    if (file.kind === 'text' && file.size <= maxFileSize && candidates.has(id)) return undefined;
-    return id;
-  };
+  const candidate = new Uint8Array(index.idLimit);
+  for (const id of ids) candidate[id] = 1;
   return {
-    settleable,
-    judge: (stamp) => (path) => {
-      const id = settleable(path);
-      if (id === undefined) return undefined;
+    settles: (id) => {
       const file = index.fileOf(id);
-      const now = stamp(path, file);
+      return file.kind !== 'unread' && !(file.kind === 'text' && file.size <= maxFileSize && candidate[id] === 1);
+    },
+    outcome: (id, now) => {
+      const file = index.fileOf(id);
       if (!now || !sameStamp(now, file)) return undefined;
       if (file.size > maxFileSize) return 'too_large';
       if (file.kind === 'large') return undefined;
       if (file.kind === 'binary') return 'binary';
-      return candidates.has(id) ? undefined : 0;
+      return candidate[id] === 1 ? undefined : 0;
     },
   };
 }
@@ -77,14 +75,19 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
 const STAMPS_SENT_AT_LEAST = 512;
 
 export interface CurrentIndexOptions {
-  /** Whether a watcher vouches that the file is as the index read it (it saw no change of the file since). */
-  vouched?: (path: string) => boolean;
+  vouched?: Vouched;
   /**
    * Whether a search of listed files has the stamps it needs taken by the search workers first
    * (prejudgeListed): for a long-running process, whose workers are warm. A one-off command line call
    * takes them itself while its workers start.
    */
   stampsInWorkers?: boolean;
+}
+
+/** The stamps one call took of one index's files, by id (null: none, the file is gone or not a regular file), and the ids the workers are taking. */
+interface CallStamps {
+  taken: Array<FileStamp | null | undefined>;
+  taking: Set<number>;
 }
 
 /**
@@ -95,48 +98,63 @@ export interface CurrentIndexOptions {
  * a watcher vouches for it.
  */
 export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
-  // null: the file has no stamp (gone, or not a regular file).
-  const stamps = new Map<string, FileStamp | null>();
-  const stampOnce: StampOf = (path, indexed) => {
-    if (vouched?.(path)) return indexed;
-    let stamp = stamps.get(path);
-    if (stamp === undefined) stamps.set(path, (stamp = statStamp(path) ?? null));
-    return stamp ?? undefined;
+  const calls = new WeakMap<ContentIndex, CallStamps>();
+  const stampsOf = (index: ContentIndex): CallStamps => {
+    let stamps = calls.get(index);
+    if (!stamps) calls.set(index, (stamps = { taken: new Array<FileStamp | null | undefined>(index.idLimit), taking: new Set() }));
+    return stamps;
   };
-  const prejudge = (request: PrejudgeRequest) => {
-    const index = current();
-    return index && planSearch(index, request)?.judge(stampOnce);
+  /** The known outcome of the file of an id (-1: not held), its stamp taken once per call. */
+  const judge = (index: ContentIndex, plan: SearchPlan) => {
+    const { taken } = stampsOf(index);
+    return (id: number): FileOutcome | undefined => {
+      if (id < 0 || !plan.settles(id)) return undefined;
+      if (vouched?.(index, id)) return plan.outcome(id, index.fileOf(id));
+      let stamp = taken[id];
+      if (stamp === undefined) taken[id] = stamp = statStamp(index.fileOf(id).path) ?? null;
+      return plan.outcome(id, stamp ?? undefined);
+    };
   };
-  if (!stampsInWorkers) return { prejudge };
   // Stamps being taken by the workers: two searches of one call (the checks of an empty answer run side by side) never take one twice.
-  const taking = new Set<string>();
   const takenSoon = new Set<Promise<void>>();
+  const sendStamps = (index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampMany: StampMany): void => {
+    const { taken, taking } = stampsOf(index);
+    const wanted: number[] = [];
+    for (const id of ids) {
+      if (id < 0 || taken[id] !== undefined || taking.has(id) || !plan.settles(id) || vouched?.(index, id)) continue;
+      taking.add(id); // (a file listed twice is wanted once)
+      wanted.push(id);
+    }
+    if (wanted.length < STAMPS_SENT_AT_LEAST) {
+      for (const id of wanted) taking.delete(id);
+      return;
+    }
+    // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
+    const stamped: Promise<void> = stampMany(wanted.map((id) => index.fileOf(id).path))
+      .then((found) => wanted.forEach((id, i) => (taken[id] = found[i] ?? null)), () => undefined)
+      .finally(() => {
+        for (const id of wanted) taking.delete(id);
+        takenSoon.delete(stamped);
+      });
+    takenSoon.add(stamped);
+  };
   return {
-    prejudge,
-    async prejudgeListed(request, paths, stampMany) {
+    prejudge(request) {
       const index = current();
       const plan = index && planSearch(index, request);
       if (!plan) return undefined;
-      const wanted: string[] = [];
-      for (const path of paths) {
-        if (stamps.has(path) || taking.has(path) || plan.settleable(path) === undefined || vouched?.(path)) continue;
-        taking.add(path); // (a path listed twice is wanted once)
-        wanted.push(path);
-      }
-      if (wanted.length < STAMPS_SENT_AT_LEAST) {
-        for (const path of wanted) taking.delete(path);
-      } else {
-        // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
-        const taken: Promise<void> = stampMany(wanted)
-          .then((found) => wanted.forEach((path, i) => stamps.set(path, found[i] ?? null)), () => undefined)
-          .finally(() => {
-            for (const path of wanted) taking.delete(path);
-            takenSoon.delete(taken);
-          });
-        takenSoon.add(taken);
-      }
+      const byId = judge(index, plan);
+      return (path) => byId(index.idOf(path) ?? -1);
+    },
+    async prejudgeListed(request, listed, stampMany) {
+      const index = current();
+      const plan = index && planSearch(index, request);
+      if (!plan) return undefined;
+      const ids = index.idsOf(listed);
+      if (stampsInWorkers) sendStamps(index, plan, ids, stampMany);
       await Promise.all(takenSoon);
-      return plan.judge(stampOnce);
+      const byId = judge(index, plan);
+      return (at) => byId(at < ids.length ? ids[at] : -1);
     },
   };
 }

@@ -47,6 +47,7 @@ const noChanges = (): TreeChanges => ({ touched: new Set(), structural: false, e
 export class TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private changes = noChanges();
+  private placedOrClosed = 0;
 
   /** `onChange` runs after each event (a refresh can be scheduled there). */
   constructor(
@@ -75,12 +76,7 @@ export class TreeWatcher {
   watch(directories: Iterable<string>): number {
     const added: string[] = [];
     const wanted = new Set(directories);
-    for (const [dir, watcher] of this.watchers) {
-      if (!wanted.has(dir)) {
-        watcher.close();
-        this.watchers.delete(dir);
-      }
-    }
+    for (const dir of [...this.watchers.keys()]) if (!wanted.has(dir)) this.unwatch(dir);
     for (const dir of wanted) {
       if (this.watchers.has(dir)) continue;
       let watcher: FSWatcher;
@@ -89,10 +85,7 @@ export class TreeWatcher {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-          for (const placed of added) {
-            this.watchers.get(placed)?.close();
-            this.watchers.delete(placed);
-          }
+          for (const placed of added) this.unwatch(placed);
           throw error;
         }
         this.changes.structural = true;
@@ -100,15 +93,21 @@ export class TreeWatcher {
         continue;
       }
       watcher.on('error', () => {
-        watcher.close();
-        this.watchers.delete(dir);
+        this.unwatch(dir);
         this.changes.structural = true;
         this.onChange();
       });
       this.watchers.set(dir, watcher);
+      this.placedOrClosed++;
       added.push(dir);
     }
     return added.length;
+  }
+
+  private unwatch(dir: string): void {
+    this.watchers.get(dir)?.close();
+    this.watchers.delete(dir);
+    this.placedOrClosed++;
   }
 
   /** Whether this directory is watched (an event in it would be seen). */
@@ -118,6 +117,11 @@ export class TreeWatcher {
 
   get size(): number {
     return this.watchers.size;
+  }
+
+  /** Changes whenever a watch is placed or closed: what `watches` answered under another value may differ now. */
+  get generation(): number {
+    return this.placedOrClosed;
   }
 
   private event(dir: string, event: string, name: string | Buffer | null): void {
@@ -138,7 +142,6 @@ export class TreeWatcher {
   }
 
   close(): void {
-    for (const watcher of this.watchers.values()) watcher.close();
-    this.watchers.clear();
+    for (const dir of [...this.watchers.keys()]) this.unwatch(dir);
   }
 }

@@ -9,7 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type OutputMode, type SkipC
 import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
-import type { Prejudge, PrejudgeRequest } from '../index/prejudge';
+import type { PrejudgeRequest } from '../index/prejudge';
 import { compilePrefilter, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
@@ -132,23 +132,28 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
   };
 }
 
+/** What the index knows of a candidate, the one at position `at` of the search's candidates (in the order they are scanned). */
+type IndexJudge = (path: string, at: number) => FileOutcome | undefined;
+
 /**
  * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
- * pool, the stamps the index needs are taken by the workers first, off this thread.
+ * pool, each is judged by its position in the list (its id looked up once per list), and in a
+ * long-running process the stamps the index needs are taken by the workers first, off this thread.
  */
-async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment, deadline: number): Promise<Prejudge | undefined> {
+async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment, deadline: number): Promise<IndexJudge | undefined> {
   const { index, pool } = env;
   if (!index) return undefined;
   const listed = target.candidates;
-  if (!index.prejudgeListed || !pool || !Array.isArray(listed)) return index.prejudge(request);
+  if (!pool || !Array.isArray(listed)) return index.prejudge(request);
   // Taking the stamps stops at the time limit; the scan then stops at once, having judged nothing.
-  return index.prejudgeListed(request, (listed as Candidate[]).map((candidate) => candidate.path), (paths) => pool.stamps(paths, deadline));
+  const judgeAt = await index.prejudgeListed(request, listed as Candidate[], (paths) => pool.stamps(paths, deadline));
+  return judgeAt && ((_path, at) => judgeAt(at));
 }
 
 interface ScanPlan {
   spec: SearchSpec;
   matcher: Matcher;
-  prejudge?: Prejudge;
+  prejudge?: IndexJudge;
   deadline: number;
   filterDeadline: { at: number; expired: boolean };
 }
@@ -188,7 +193,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
         listed++;
         const { path } = item.value;
         const content = target.contentOf(path);
-        const known = plan.prejudge && content === undefined ? plan.prejudge(path) : undefined;
+        const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1) : undefined;
         if (known !== undefined) {
           ahead.settled(path, known);
           indexed!.settled++;

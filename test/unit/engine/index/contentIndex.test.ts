@@ -1,8 +1,10 @@
 /**
  * The content index against brute force under random updates: after any sequence of files added,
  * replaced and removed, with seals and trips through the stored format in between, a trigram's
- * candidates are exactly the live files whose folded text holds it (and a removed file is never found
- * by path). Also the stored format's refusal of damaged files, and the posting encoding.
+ * candidates are exactly the live files whose folded text holds it, several trigrams' those holding them
+ * all (and a removed file is never found by path), and the ids of a list kept across the updates
+ * (idsOf) are those of its paths now. Also the stored format's refusal of damaged files, and the
+ * posting encoding.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
@@ -34,6 +36,8 @@ describe('index: the content index under random updates', function () {
       fc.property(fc.array(step, { maxLength: 25 }), fc.array(fc.tuple(char, char, char), { minLength: 1, maxLength: 8 }), (steps, probes) => {
         let index = new ContentIndex();
         const truth = new Map<string, string>();
+        // One list asked about after every step (as a resident listing is, call after call), a file never indexed in it.
+        const listed = [...Array.from({ length: 8 }, (_, i) => ({ path: `/f${7 - i}` })), { path: '/never' }];
         for (const s of steps) {
           if (s.op === 'set') {
             index.set({ path: `/f${s.file}`, kind: 'text', size: s.text.length, mtimeMs: 1, ctimeMs: 1, ino: s.file }, s.text);
@@ -48,6 +52,7 @@ describe('index: the content index under random updates', function () {
           } else {
             index = roundTrip(index);
           }
+          assert.deepStrictEqual([...index.idsOf(listed)], listed.map(({ path }) => index.idOf(path) ?? -1), `ids after ${s.op}`);
         }
         assert.deepStrictEqual([...index.paths()].sort(), [...truth.keys()].sort());
         for (const probe of probes) {
@@ -59,6 +64,16 @@ describe('index: the content index under random updates', function () {
             .map(([path]) => index.entry(path)!.id)
             .sort((a, b) => a - b);
           assert.deepStrictEqual(found, expected, `${JSON.stringify(probe)} in ${JSON.stringify([...truth])}`);
+        }
+        // Several trigrams at once (a probe's and those of each live file's text): the lists met shortest first, each walked (segments, then the unsealed ids) to keep what it holds too.
+        const live = new Set([...truth.keys()].map((path) => index.idOf(path)!));
+        for (const keys of [...truth.values()].map((content) => [...new Set(trigramKeys(content))].slice(0, 4)).concat([probes.map((probe) => trigramKeys(probe.join(''))[0])])) {
+          const all = index.evaluate({ op: 'and', args: keys.map((key) => ({ op: 'trigram' as const, key })) })?.filter((id) => live.has(id));
+          const holdingAll = [...truth]
+            .filter(([, content]) => keys.every((key) => trigramKeys(content).includes(key)))
+            .map(([path]) => index.idOf(path)!)
+            .sort((a, b) => a - b);
+          if (keys.length > 0) assert.deepStrictEqual(all, holdingAll, `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}`);
         }
       }),
       { numRuns: 2000, seed: 20261123 },

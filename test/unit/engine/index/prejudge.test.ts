@@ -95,9 +95,26 @@ describe('index: the stamps of the files it settles, taken by the search workers
     const search = onePerCall().index!;
     const paths = Array.from({ length: FILES }, (_, i) => fx.path(`src/d${i % 7}/m${i}.ts`)).filter((path) => !/m[12]\.ts$/.test(path));
     const request = { matcher: compileMatcher('nowhere', {}), invert: false, maxFileSize: 1 << 20 };
-    const judges = await Promise.all([1, 2].map(() => search.prejudgeListed!(request, [...paths, ...paths], (wanted) => pool.stamps(wanted))));
+    const listed = [...paths, ...paths].map((path) => ({ path, relative: nodePath.relative(fx.root, path) }));
+    const judges = await Promise.all([1, 2].map(() => search.prejudgeListed(request, listed, (wanted) => pool.stamps(wanted))));
     assert.strictEqual(pool.asked.size, paths.length, 'every stamp taken by the workers');
     assert.ok([...pool.asked.values()].every((count) => count === 1), 'none twice');
-    for (const judge of judges) assert.deepStrictEqual(paths.map((path) => judge!(path)), paths.map(() => 0), 'every file settled as holding no match');
+    for (const judge of judges) assert.deepStrictEqual(listed.map((_, at) => judge!(at)), listed.map(() => 0), 'every file settled as holding no match');
+  });
+
+  it('a search of a list judges each file by its position as a search of the same paths judges it by path, again from the ids it remembers', async () => {
+    const search = onePerCall().index!;
+    const paths = [...Array.from({ length: FILES }, (_, i) => fx.path(`src/d${i % 7}/m${i}.ts`)), fx.path('src/absent.ts')];
+    const listed = paths.map((path) => ({ path, relative: nodePath.relative(fx.root, path) }));
+    for (const pattern of ['needle', 'nowhere']) {
+      const request = { matcher: compileMatcher(pattern, {}), invert: false, maxFileSize: 1 << 20 };
+      const byPath = search.prejudge(request)!;
+      const expected = paths.map((path) => byPath(path));
+      assert.ok(expected.includes(0) && expected.includes(undefined), `${pattern}: some files settled, some read`);
+      for (const round of [1, 2]) {
+        const byPosition = (await search.prejudgeListed(request, listed, (wanted) => pool.stamps(wanted)))!;
+        assert.deepStrictEqual(listed.map((_, at) => byPosition(at)), expected, `${pattern}, search ${round}`);
+      }
+    }
   });
 });

@@ -53,6 +53,22 @@ describe('engine/index/treeWatcher', () => {
     assert.strictEqual(calls, 2, 'each gone directory schedules a refresh');
   });
 
+  it('its generation changes whenever a watch is placed or closed, and only then', () => {
+    watcher = new TreeWatcher(() => undefined);
+    const other = fx.mkdir('other');
+    const seen = [watcher.generation];
+    watcher.watch([fx.root, other]);
+    seen.push(watcher.generation);
+    watcher.watch([fx.root, other]);
+    seen.push(watcher.generation);
+    watcher.watch([fx.root]);
+    seen.push(watcher.generation);
+    watcher.close();
+    seen.push(watcher.generation);
+    assert.strictEqual(new Set(seen).size, 4, `generations ${seen.join(', ')}: the same watches again change nothing`);
+    assert.strictEqual(seen[1], seen[2]);
+  });
+
   it('a watch the system refuses (ENOSPC) fails the call, which leaves no watch of its own behind', () => {
     const full = (dir: string) => dir.endsWith('full');
     watcher = new TreeWatcher(() => undefined, undefined, (dir, listener) => {
