@@ -1,8 +1,8 @@
 /**
  * The index build thread (dist/indexWorker.js): refreshes the index stored in a directory from the list
  * of files a search of the workspace reads, and writes it back, at a low priority and pausing between
- * runs of files, so the extension host and its searches go first. Progress and the outcome are posted
- * to the thread that started it.
+ * runs of files, so the extension host and its searches go first; while a search runs it waits, so the
+ * search has the cores. Progress and the outcome are posted to the thread that started it.
  */
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
@@ -25,6 +25,8 @@ export interface BuildRequest {
   pauseRatio: number;
   /** Above these the index keeps the file list only (limits.ts). */
   limits: IndexLimits;
+  /** The searches under way in the process that started the build (an Int32 it counts, then notifies): the build waits while there are any. */
+  searching?: SharedArrayBuffer;
 }
 
 export interface BuildSummary extends RefreshResult {
@@ -45,7 +47,23 @@ export type BuildMessage =
 /** Progress is posted at most this often (ms). */
 const PROGRESS_EVERY_MS = 200;
 
+/** The build pauses after this much work (ms), for its share of it (pauseRatio). */
+const WORK_BETWEEN_PAUSES_MS = 20;
+/** A search under way holds the build this long at most at a time: one that runs on and on slows the build, never stops it. */
+const SEARCH_HOLDS_AT_MOST_MS = 1000;
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Waits while the count of searches under way is above zero (woken when it changes), at most SEARCH_HOLDS_AT_MOST_MS; whether it waited. */
+function waitForSearches(searching: Int32Array): boolean {
+  const until = Date.now() + SEARCH_HOLDS_AT_MOST_MS;
+  let waited = false;
+  for (let under = Atomics.load(searching, 0); under > 0 && Date.now() < until; under = Atomics.load(searching, 0)) {
+    Atomics.wait(searching, 0, under, until - Date.now());
+    waited = true;
+  }
+  return waited;
+}
 
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   const started = Date.now();
@@ -57,6 +75,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
+  const searching = request.searching && new Int32Array(request.searching);
   const stored = loadIndex(request.dir);
   try {
     const sameBuild =
@@ -72,13 +91,14 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       stamps,
       folders: request.folders,
       onProgress: (done, total) => {
+        if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
         const now = Date.now();
         if (now - posted >= PROGRESS_EVERY_MS || done === total) {
           post({ kind: 'progress', done, total });
           posted = now;
         }
-        const pause = Math.round((now - worked) * request.pauseRatio);
-        if (pause > 0) Atomics.wait(sleeper, 0, 0, pause);
+        if (now - worked < WORK_BETWEEN_PAUSES_MS) return;
+        Atomics.wait(sleeper, 0, 0, Math.round((now - worked) * request.pauseRatio));
         worked = Date.now();
       },
     });

@@ -36,6 +36,7 @@ export interface RefreshOptions {
   /** The workspace folders: a file whose real path is not its path below its folder's real path is never relied on. */
   folders: readonly string[];
   isCancelled?: () => boolean;
+  /** Called before each file (the caller may pause there) and once at the end. */
   onProgress?: (done: number, total: number) => void;
   /** Stamps already taken of the listed files (limits.ts), used to tell a kept file instead of a stat of its own. */
   stamps?: ReadonlyMap<string, FileStamp | undefined>;
@@ -115,7 +116,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
       result.read++;
       if (index.pendingPostings() > FLUSH_EVERY) index.flush();
     }
-    if (done % 256 === 0) options.onProgress?.(done, paths.length);
+    options.onProgress?.(done, paths.length);
   });
   options.onProgress?.(paths.length, paths.length);
   return result;

@@ -140,7 +140,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       return;
     }
     // The first build waits for the searches under way (the first call after activation reads every file).
-    while (searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    while (Atomics.load(searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
     let listed: { paths: string[]; withIgnored?: string[] };
     try {
@@ -154,7 +154,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = listed.paths.length;
     this.showProgress();
-    const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() };
+    const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits(), searching: searching.buffer as SharedArrayBuffer };
     // A small young generation, as the search workers have: the build's garbage is short-lived.
     const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     this.worker = worker;
@@ -240,16 +240,20 @@ export class WorkspaceIndexer implements vscode.Disposable {
 }
 
 let shared: WorkspaceIndexer | undefined;
-/** Searches under way (the first build starts when there are none). */
-let searching = 0;
+/**
+ * Searches under way, shared with the build thread: the first build starts when there are none, and
+ * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
+ */
+const searching = new Int32Array(new SharedArrayBuffer(4));
 
 /** Runs a search, counted as under way while it runs. */
 export async function counted<T>(search: () => Promise<T>): Promise<T> {
-  searching++;
+  Atomics.add(searching, 0, 1);
   try {
     return await search();
   } finally {
-    searching--;
+    Atomics.sub(searching, 0, 1);
+    Atomics.notify(searching, 0);
   }
 }
 

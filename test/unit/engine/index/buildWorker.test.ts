@@ -57,6 +57,25 @@ describe('index: the background build', () => {
     }
   });
 
+  it('waits while a search runs in the process that started it: nothing is posted until the count of searches under way is back to zero', () => {
+    const searching = new Int32Array(new SharedArrayBuffer(4));
+    searching[0] = 1;
+    // Another thread ends the search a little later (this one is held by the build, which runs synchronously here).
+    const ender = new Worker(
+      `const { workerData } = require('worker_threads'); const count = new Int32Array(workerData);
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); Atomics.sub(count, 0, 1); Atomics.notify(count, 0);`,
+      { eval: true, workerData: searching.buffer },
+    );
+    const posted: Array<{ kind: string; searching: number }> = [];
+    try {
+      buildIndex(request({ searching: searching.buffer as SharedArrayBuffer }), (message) => posted.push({ kind: message.kind, searching: Atomics.load(searching, 0) }));
+    } finally {
+      void ender.terminate();
+    }
+    assert.strictEqual(posted[posted.length - 1]?.kind, 'done');
+    assert.deepStrictEqual(posted.filter((message) => message.searching !== 0), [], 'posted while a search was under way');
+  });
+
   it('a search that began before a rebuild consults the index open when it asks, not the closed one', () => {
     buildIndex(request(), () => undefined);
     let opened = loadIndex(dir)!;
