@@ -48,7 +48,7 @@ export type BuildMessage =
 const PROGRESS_EVERY_MS = 200;
 
 /** The build pauses after this much work (ms), for its share of it (pauseRatio). */
-const WORK_BETWEEN_PAUSES_MS = 20;
+const WORK_BETWEEN_PAUSES_MS = 250;
 /** A search under way holds the build this long at most at a time: one that runs on and on slows the build, never stops it. */
 const SEARCH_HOLDS_AT_MOST_MS = 1000;
 
