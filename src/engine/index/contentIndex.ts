@@ -65,19 +65,22 @@ export function inMemory(bytes: Uint8Array): PostingBytes {
 }
 
 /**
- * A trigram's posting list as held: encoded ranges, one per segment holding it, then the ids added
- * since the seal; each part's ids are larger than the ones before. `bytes` sizes it (about one byte per
- * id in a long list).
+ * A trigram's posting list as held: where it is encoded in each segment holding it (read only when the
+ * list is decoded or walked), then the ids added since the seal; each part's ids are larger than the
+ * ones before. `bytes` sizes it (about one byte per id in a long list).
  */
 interface TrigramList {
-  ranges: Uint8Array[];
+  ranges: Array<{ data: PostingBytes; start: number; end: number }>;
   tail?: readonly number[];
   bytes: number;
 }
 
 function decodeList({ ranges, tail }: TrigramList): number[] {
   const ids: number[] = [];
-  for (const range of ranges) decodeIds(range, 0, range.length, ids);
+  for (const { data, start, end } of ranges) {
+    const bytes = data.range(start, end);
+    decodeIds(bytes, 0, bytes.length, ids);
+  }
   if (tail) for (const id of tail) ids.push(id);
   return ids;
 }
@@ -86,7 +89,11 @@ function decodeList({ ranges, tail }: TrigramList): number[] {
 function keepListedIn(sorted: readonly number[], { ranges, tail }: TrigramList): number[] {
   const kept: number[] = [];
   let from = 0;
-  for (const range of ranges) from = keepListed(sorted, from, range, 0, range.length, kept);
+  for (const { data, start, end } of ranges) {
+    if (from === sorted.length) return kept;
+    const bytes = data.range(start, end);
+    from = keepListed(sorted, from, bytes, 0, bytes.length, kept);
+  }
   if (tail) for (const id of intersect(sorted.slice(from), tail)) kept.push(id);
   return kept;
 }
@@ -198,7 +205,8 @@ export class ContentIndex {
       case 'trigram':
         return decodeList(this.list(query.key));
       case 'and': {
-        // The trigrams' lists shortest first: the first decoded, each next one walked to keep the ids it holds too.
+        // The trigrams' lists shortest first (sized without reading them): the first decoded, each next one
+        // walked to keep the ids it holds too, none read once nothing is left.
         const lists = query.args.flatMap((arg) => (arg.op === 'trigram' ? [this.list(arg.key)] : [])).sort((a, b) => a.bytes - b.bytes);
         let out: number[] | undefined;
         for (const list of lists) {
@@ -226,9 +234,9 @@ export class ContentIndex {
     }
   }
 
-  /** A trigram's posting list: its encoded range in each segment holding it, then the ids added since the seal. */
+  /** A trigram's posting list: where it is encoded in each segment holding it, then the ids added since the seal. */
   private list(key: number): TrigramList {
-    const ranges: Uint8Array[] = [];
+    const ranges: TrigramList['ranges'] = [];
     let bytes = 0;
     for (const { keys, offsets, data } of this.segments) {
       let lo = 0;
@@ -238,7 +246,7 @@ export class ContentIndex {
         if (keys[mid] < key) lo = mid + 1;
         else if (keys[mid] > key) hi = mid - 1;
         else {
-          ranges.push(data.range(offsets[mid], offsets[mid + 1]));
+          ranges.push({ data, start: offsets[mid], end: offsets[mid + 1] });
           bytes += offsets[mid + 1] - offsets[mid];
           break;
         }
