@@ -2,7 +2,8 @@
 // corpus, both called the same way (vscode.lm.invokeTool from an extension, no chat request) and timed inside
 // the extension host. Per question: a warm-up call of each side, then SAMPLES interleaved rounds (the side
 // that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
-// extension activates, three more of ours right after it while the content index builds, the index's build
+// extension activates, three more of ours right after it while the content index builds, the first call of
+// each side after a window reload (at once, and once the stored index was refreshed), the index's build
 // (waited for before the samples, while a command is run in the extension host every 20 ms: its worst and
 // median round trip), and the extension host's peak RSS at the end.
 // Beside each median wall time, the median time the extension host's thread was busy during the call (event
@@ -14,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openAgentSession } from './lib/agent.mjs';
+import { openAgentSession, waitFor } from './lib/agent.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,13 +82,16 @@ async function main() {
   try {
     const call = (tool, input) => session.bridge.call({ op: 'invoke', tool, input }, { timeoutMs: 120_000 });
     // Copilot's tools are registered once Copilot Chat has started (enabled on this fresh profile by the session).
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const tools = await session.bridge.call({ op: 'tools' });
-      if (tools.includes('copilot_findTextInFiles') && tools.includes('grep')) break;
-      if (Date.now() > deadline) throw new Error(`Copilot's search tools were not registered within 90 s; tools: ${tools.join(', ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    const toolsRegistered = async () => {
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const tools = await session.bridge.call({ op: 'tools' });
+        if (tools.includes('copilot_findTextInFiles') && tools.includes('grep')) break;
+        if (Date.now() > deadline) throw new Error(`Copilot's search tools were not registered within 90 s; tools: ${tools.join(', ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    await toolsRegistered();
     // Our first call activates the extension: the cost a person pays once per window.
     const [firstTool, firstInput] = QUESTIONS[0][2];
     const first = await call(firstTool, firstInput);
@@ -137,6 +141,24 @@ async function main() {
     }
     const memory = await session.bridge.call({ op: 'memory' });
 
+    // The window reloaded (the index stored by now): the first call of each side as soon as the tools are
+    // registered, then, after another reload, once the extension has refreshed the stored index by itself.
+    const reloads = [];
+    for (const refreshed of [false, true]) {
+      const reloadedAt = Date.now();
+      await session.reload();
+      await toolsRegistered();
+      if (refreshed && !INDEX_OFF) await waitFor(async () => (await session.bridge.call({ op: 'indexState' }))?.builds > 0, { timeoutMs: 300_000, what: 'the reloaded window to refresh its stored index' });
+      const waitedMs = Date.now() - reloadedAt;
+      const ours = await call(firstTool, firstInput);
+      const copilot = await call(...QUESTIONS[0][3]);
+      reloads.push({ refreshed, waitedMs, ours: ours.ms, copilot: copilot.ms });
+    }
+    const reloadLine = `First call after a window reload: ${reloads
+      .map((r) => `${r.refreshed ? `once the stored index was refreshed (${(r.waitedMs / 1000).toFixed(1)} s after the reload)` : `as soon as the tools were registered (${(r.waitedMs / 1000).toFixed(1)} s after it)`} ours ${r.ours.toFixed(0)} ms, Copilot ${r.copilot.toFixed(0)} ms`)
+      .join('; ')}.`;
+    process.stdout.write(`${reloadLine}\n`);
+
     const rows = QUESTIONS.map(([id, what]) => {
       const s = samples[id];
       const ours = median(s.ours);
@@ -152,6 +174,7 @@ async function main() {
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       buildingLine,
+      reloadLine,
       indexLine,
       probeLine,
       '',
@@ -160,7 +183,7 @@ async function main() {
     ].join('\n');
     process.stdout.write(`\n${summary}`);
     writeFileSync(join(artifacts, 'bench-host.md'), summary);
-    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, memory, index, during, rows }, null, 2));
+    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, reloads, memory, index, during, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
     ok = true;
   } finally {

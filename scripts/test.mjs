@@ -1,6 +1,7 @@
 // `npm test` (after `npm run pretest`: typecheck and build): unit tests in Node, then the integration
 // suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
@@ -58,6 +59,8 @@ for (const [title, workspace, name] of suites.filter(([, , name]) => runs(name))
       testsPath: join(repo, 'out', 'test', 'integration', 'index.js'),
       // The single folder is then reopened in a new window of the same session, as after a reload (test/integration/reopen/).
       reopenTestsPath: name === 'single' ? join(repo, 'out', 'test', 'integration', 'reopen.js') : undefined,
+      // A file the first window indexed (test/integration/beforeReopen/) changes while no window is open.
+      betweenWindows: name === 'single' ? () => writeFileSync(join(workspace, 'reopen-tmp', 'kept.txt'), 'warm-8b1f after the reopen\n') : undefined,
       reportFile: join(repo, '.test-artifacts', 'integration', `${name}.log`),
     });
     if (failure) process.stdout.write(`\n${title} failed (exit ${code}). Extension host logs:\n${failure}\n`);

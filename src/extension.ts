@@ -36,7 +36,14 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     maxFileSize: () => readEngineConfig().maxFileSize,
     log,
   });
-  return { tools, listings: residentListings(), index: indexer.state };
+  return {
+    tools,
+    // Made on first use: a window whose workspace is never searched watches nothing.
+    get listings() {
+      return residentListings();
+    },
+    index: indexer.state,
+  };
 }
 
 export function deactivate(): void {}

@@ -247,6 +247,15 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
         if (newChat) await command('workbench.action.chat.newChat');
         await bridge.call({ op: 'command', command: 'workbench.action.chat.open', args: [{ query, mode: 'agent', modelSelector: { vendor: MODEL.vendor, id: MODEL.id } }], wait: false });
       },
+      /**
+       * Reloads the window, as a person does (Developer: Reload Window): resolves once the new extension host
+       * answers (an operation sent meanwhile may reach the old one's pending poll, so this asks again until a new one answers).
+       */
+      async reload() {
+        const old = await bridge.call({ op: 'host' });
+        await page.reload();
+        await waitFor(async () => (await bridge.call({ op: 'host' }, { timeoutMs: 5_000 }).catch(() => old)) !== old, { timeoutMs: 120_000, what: 'the reloaded window\'s extension host to answer' });
+      },
       async screenshot(name) {
         const file = join(artifactsDir, `${name}.png`);
         await page.screenshot({ path: file });

@@ -1,6 +1,8 @@
 // Runs an extension test module inside a real VS Code extension host: code-server + chromium, or
 // @vscode/test-electron (VS Code desktop) when GREP_TOOLS_TEST_HOST=electron.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
 
 /** Prints what the suite appends to its report file while it runs. */
@@ -21,14 +23,16 @@ function follow(reportFile) {
   };
 }
 
-async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, timeoutMs }) {
+async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs }) {
   // Tells the first window's suite that the folder is reopened next (its last tests prepare that window's).
   const server = await startServer({ env: { GREP_TOOLS_REOPEN: reopenTestsPath ? '1' : '' } });
   const { browser, close } = await launchBrowser();
   try {
     const first = await runWindow(server, browser, { workspace, extensionPath, testsPath, timeoutMs });
     if (first.code !== 0 || !reopenTestsPath) return first;
-    // The same workspace reopened in a new window of the same session (same user data, same extension storage).
+    // What changes while no window is open, then the same workspace reopened in a new window of the same
+    // session (same user data, same extension storage).
+    betweenWindows?.();
     return await runWindow(server, browser, { workspace, extensionPath, testsPath: reopenTestsPath, timeoutMs });
   } finally {
     close();
@@ -61,31 +65,36 @@ async function runWindow(server, browser, { workspace, extensionPath, testsPath,
 
 async function runInElectron({ workspace, extensionPath, testsPath }) {
   const { runTests } = await import('@vscode/test-electron');
+  const userDataDir = mkdtempSync(join(tmpdir(), 'grep-tools-electron-'));
   try {
     await runTests({
       version: process.env.GREP_TOOLS_VSCODE_VERSION || 'stable',
       extensionDevelopmentPath: extensionPath,
       extensionTestsPath: testsPath,
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
+      // A fresh profile each run, as code-server's: no index stored by an earlier run.
+      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${userDataDir}`],
     });
     return { code: 0 };
   } catch (error) {
     return { code: 1, failure: String(error) };
+  } finally {
+    rmSync(userDataDir, { recursive: true, force: true });
   }
 }
 
 /**
  * Runs the suite; resolves to { code, failure }. reportFile is where the suite writes mocha's report
  * (printed live). reopenTestsPath (code-server only): a suite run next in a new window of the same
- * session on the same workspace, as after a window reload.
+ * session on the same workspace, as after a window reload; betweenWindows runs after the first window
+ * closed and before that one opens.
  */
-export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, reportFile, timeoutMs = 300_000 }) {
+export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, reportFile, timeoutMs = 300_000 }) {
   rmSync(reportFile, { force: true });
   const stopFollowing = follow(reportFile);
   try {
     const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
     if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
-    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, timeoutMs });
+    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs });
   } finally {
     stopFollowing();
   }

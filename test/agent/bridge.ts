@@ -13,6 +13,7 @@ type Operation =
   | { id: number; op: 'tools' }
   | { id: number; op: 'invoke'; tool: string; input: object }
   | { id: number; op: 'memory' }
+  | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
@@ -107,6 +108,7 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
   if (operation.op === 'memory') return await memory();
+  if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));

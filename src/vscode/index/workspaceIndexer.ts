@@ -5,6 +5,10 @@
  * index settles only files whose size, times and inode are those it read (prejudge.ts), so a file
  * changed since is read as without it; watcher events schedule a refresh, which reads only what changed.
  * Progress shows in the status bar while it builds. `grepTools.index.enabled: false` turns it off.
+ * The extension activates once the window has started: where a previous window stored an index, it is
+ * opened and refreshed at once (with it, the build lists the workspace, and that listing stays resident),
+ * so the first search of a reopened window finds both ready; elsewhere nothing is listed, read or watched
+ * until the first search (`wake`).
  */
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
@@ -19,7 +23,7 @@ import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
 const REFRESH_DELAY_MS = 3000;
-/** The build starts this long after activation, so the first calls do not compete with it. */
+/** The first build starts this long after the indexer wakes, so the first calls do not compete with it. */
 const START_DELAY_MS = 1000;
 /** How often a first build waiting for searches to end looks again. */
 const IDLE_POLL_MS = 200;
@@ -31,7 +35,8 @@ const SHOW_AT_ONCE_FILES = 5000;
 const PAUSE_RATIO = 0.25;
 
 export interface IndexState {
-  phase: 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'listOnly' | 'failed';
+  /** `idle` until the first search where no index was stored; `waiting` for its first build to start. */
+  phase: 'idle' | 'off' | 'waiting' | 'listing' | 'building' | 'ready' | 'listOnly' | 'failed';
   done: number;
   total: number;
   /** The last build's outcome, and the directory it was written in. */
@@ -59,7 +64,7 @@ export interface IndexerOptions {
 }
 
 export class WorkspaceIndexer implements vscode.Disposable {
-  readonly state: IndexState = { phase: 'waiting', done: 0, total: 0, builds: 0 };
+  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0 };
   private opened?: { index: ContentIndex; close(): void };
   private worker?: Worker;
   private timer?: NodeJS.Timeout;
@@ -69,14 +74,26 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
   private readonly subscriptions: vscode.Disposable[] = [];
 
+  /** Whether the index is kept (watched, built, refreshed): from activation where one is stored, else from the first search. */
+  private awake = false;
+
   constructor(private readonly options: IndexerOptions) {
     this.status.name = 'Grep Tools Index';
+    this.subscriptions.push(this.status);
+    // A stored index is refreshed at once: its listing is what the window's first search needs too.
+    if (this.openStored()) this.wake(0);
+  }
+
+  /** Starts keeping the index (a search is made, or a stored index was opened): watches the workspace and schedules the first build. */
+  private wake(delayMs = START_DELAY_MS): void {
+    if (this.awake) return;
+    this.awake = true;
+    this.state.phase = 'waiting';
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const changed = (uri: vscode.Uri) => {
       if (!isDenied(uri)) this.schedule(REFRESH_DELAY_MS);
     };
     this.subscriptions.push(
-      this.status,
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidDelete(changed),
@@ -89,20 +106,20 @@ export class WorkspaceIndexer implements vscode.Disposable {
         if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) this.schedule(REFRESH_DELAY_MS);
       }),
     );
-    this.openStored();
-    this.schedule(START_DELAY_MS);
+    this.schedule(delayMs);
   }
 
-  /** The index a previous window stored, used at once: each file it would settle is checked against its stamp. */
-  private openStored(): void {
+  /** The index a previous window stored, used at once: each file it would settle is checked against its stamp. Whether there was one. */
+  private openStored(): boolean {
     const dir = this.options.storageDir;
     const folders = this.options.folders();
-    if (!enabled() || dir === undefined || folders === undefined) return;
+    if (!enabled() || dir === undefined || folders === undefined) return false;
     const stored = loadIndexFor(dir, folders);
-    if (!stored) return;
+    if (!stored) return false;
     this.opened = { index: stored.index, close: stored.close };
     this.state.loaded = { files: stored.index.size };
-    this.options.log.info(`index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh`);
+    this.options.log.info(`index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh, which starts now`);
+    return true;
   }
 
   /**
@@ -111,6 +128,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * workers when the call's files are listed (off this thread).
    */
   search(): SearchIndex | undefined {
+    this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
     return currentIndexPrejudge(() => this.opened?.index, { stampsInWorkers: true });

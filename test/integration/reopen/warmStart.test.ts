@@ -1,8 +1,9 @@
 /**
  * Run in a new window of the same session after the single-folder suite (scripts/test.mjs), as after a
- * window reload: the index the first window stored in the extension's storage is used at once, a file
- * changed while no window was open is read afresh, and the first refresh counts the stored files that
- * were still fresh.
+ * window reload; reopen-tmp/kept.txt, which the first window indexed, was changed while no window was
+ * open. With an index stored, the extension starts by itself once the window has started: it opens the
+ * index and refreshes it before any search, and the refresh's listing stays resident, so the first
+ * search replays it; the changed file is read afresh.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -11,32 +12,41 @@ import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import { folderPath, invokeJson, type GrepAnswer } from '../helpers';
 
+/** Waits until `done()` holds, failing with `what` after 60 s. */
+async function until(done: () => boolean, what: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    assert.ok(Date.now() < deadline, `${what()} within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('the single folder reopened in a new window', () => {
   const kept = () => path.join(folderPath(0), 'reopen-tmp', 'kept.txt');
   const files = async (pattern: string) => (await invokeJson<GrepAnswer>('grep', { pattern, fixed_strings: true, output_mode: 'files_with_matches' })).files;
   after(() => fs.rmSync(path.dirname(kept()), { recursive: true, force: true }));
 
-  it('starts with the stored index, reads a file changed while no window was open, and counts the fresh files', async function () {
+  it('refreshes the stored index and lists the workspace before any search; the first search replays that listing and reads the changed file afresh', async function () {
     this.timeout(90_000);
-    assert.ok(fs.existsSync(kept()), 'the first window left reopen-tmp/kept.txt');
-    fs.writeFileSync(kept(), 'warm-8b1f after the reopen\n');
+    assert.strictEqual(fs.readFileSync(kept(), 'utf8'), 'warm-8b1f after the reopen\n', 'kept.txt was changed between the windows');
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);
-    const api = await extension.activate();
+    await until(() => extension.isActive, () => 'the extension activated by itself (onStartupFinished)');
+    const api = extension.exports;
     const loaded = api.index.loaded;
     assert.ok(loaded && loaded.files > 0, `the stored index was loaded (${JSON.stringify(loaded)})`);
 
-    assert.deepStrictEqual(await files('warm-8b1f after'), [kept()], 'the changed file is read afresh');
-    assert.ok(api.index.lastUse && api.index.lastUse.settled > 0, `the stored index settled files before any build (${JSON.stringify(api.index.lastUse)})`);
-    assert.deepStrictEqual(await files('warm-8b1f before'), [], 'its old text is not found');
-
-    const deadline = Date.now() + 60_000;
-    while (loaded.fresh === undefined) {
-      assert.ok(Date.now() < deadline, `the first refresh ended within 60 s (phase ${api.index.phase})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.ok(loaded.fresh > 0 && loaded.fresh < loaded.files, `${loaded.fresh} of ${loaded.files} stored files were fresh`);
+    // No search has been made in this window: the refresh runs by itself.
+    await until(() => loaded.fresh !== undefined, () => `the first refresh ended by itself (phase ${api.index.phase})`);
+    assert.ok(loaded.fresh! > 0 && loaded.fresh! < loaded.files, `${loaded.fresh} of ${loaded.files} stored files were fresh`);
     assert.ok((api.index.last?.read ?? 0) >= 1, 'the changed file was read again by the refresh');
-    assert.deepStrictEqual(await files('warm-8b1f after'), [kept()]);
+    const { listed, replayed } = api.listings.counts;
+    assert.ok(listed >= 1, `the refresh listed the workspace (${JSON.stringify(api.listings.counts)})`);
+
+    assert.deepStrictEqual(await files('warm-8b1f after'), [kept()], 'the changed file is found with its new text');
+    assert.strictEqual(api.listings.counts.listed, listed, 'the first search listed nothing');
+    assert.ok(api.listings.counts.replayed > replayed, 'the first search replayed the resident listing');
+    assert.ok(api.index.lastUse && api.index.lastUse.settled > 0, `the index settled files for the first search (${JSON.stringify(api.index.lastUse)})`);
+    assert.deepStrictEqual(await files('warm-8b1f before'), [], 'its old text is not found');
   });
 });
