@@ -23,10 +23,13 @@ describe('content index status bar', () => {
     try {
       await page.goto(workbenchUrl(ui.server, { workspace: folder, extensionPath: ui.repo }));
       await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 60_000 });
-      // A command of the extension activates it (the index builds after activation); the palette it opens is closed.
+      // The index of a workspace with none stored builds from its first search: a glob from the Command Palette, then closed.
       await runCommand('Grep Tools: Find Files by Glob', { page, within: 90_000 });
-      // The command ran (its own input is shown): the extension is active; its input is closed.
+      const quickInput = page.locator('.quick-input-widget .quick-input-box input');
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Files by Glob' }).waitFor({ timeout: 30_000 });
+      await quickInput.fill('d0/*.ts');
+      await quickInput.press('Enter');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: /"d0\/\*\.ts": 200 files/ }).waitFor({ timeout: 60_000 });
       await page.keyboard.press('Escape');
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
       const item = page.locator('.statusbar-item', { hasText: /Indexing [\d,]+\/[\d,]+/ });
