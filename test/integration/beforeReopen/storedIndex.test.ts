@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import { loadIndex } from '../../../src/engine/index/store';
-import { folderPath } from '../helpers';
+import { folderPath, waitUntil } from '../helpers';
 
 describe('before the single folder is reopened', () => {
   it('the index in the extension\'s storage holds reopen-tmp/kept.txt as text', async function () {
@@ -30,10 +30,6 @@ describe('before the single folder is reopened', () => {
         stored?.close();
       }
     };
-    const deadline = Date.now() + 60_000;
-    while (!indexedAsText()) {
-      assert.ok(Date.now() < deadline, `a build stored kept.txt as text within 60 s (phase ${api.index.phase})`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitUntil(indexedAsText, () => `a build stored kept.txt as text (phase ${api.index.phase})`, 60_000, 200);
   });
 });

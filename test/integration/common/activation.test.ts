@@ -6,17 +6,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
+import { waitUntil } from '../helpers';
 
 describe('activation in a workspace with no stored index', () => {
   it('the extension activates by itself after startup; the index stays idle until the first search wakes it', async function () {
     this.timeout(60_000);
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);
-    const deadline = Date.now() + 50_000;
-    while (!extension.isActive) {
-      assert.ok(Date.now() < deadline, 'the extension activated by itself (onStartupFinished) within 50 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(() => extension.isActive, () => 'the extension activated by itself (onStartupFinished)', 50_000);
     const index = extension.exports.index;
     assert.strictEqual(index.loaded, undefined, 'a fresh profile has no stored index');
     assert.strictEqual(index.phase, 'idle', 'no build is scheduled before a search');

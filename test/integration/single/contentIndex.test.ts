@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, whileProbing, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, waitUntil, whileProbing, type GrepAnswer } from '../helpers';
 
 describe('the content index in the extension host', () => {
   const dir = () => path.join(folderPath(0), 'index-tmp');
@@ -18,21 +18,13 @@ describe('the content index in the extension host', () => {
   /** Waits until a build that started after now has finished (its files are then settled by the index). */
   async function nextBuild(): Promise<void> {
     const builds = api.index.builds;
-    const deadline = Date.now() + 60_000;
-    while (api.index.builds === builds) {
-      assert.ok(Date.now() < deadline, `an index build finished within 60 s (phase ${api.index.phase})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(() => api.index.builds !== builds, () => `an index build finished (phase ${api.index.phase})`);
     assert.strictEqual(api.index.phase, 'ready');
   }
 
   /** Waits until the index's state satisfies `done` (a build after a change of settings). */
   async function until(what: string, done: () => boolean): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while (!done()) {
-      assert.ok(Date.now() < deadline, `${what} within 60 s (phase ${api.index.phase})`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(done, () => `${what} (phase ${api.index.phase})`);
   }
 
   const setEnabled = (value: boolean | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.enabled', value, vscode.ConfigurationTarget.Global);
