@@ -82,15 +82,12 @@ async function main() {
   try {
     const call = (tool, input) => session.bridge.call({ op: 'invoke', tool, input }, { timeoutMs: 120_000 });
     // Copilot's tools are registered once Copilot Chat has started (enabled on this fresh profile by the session).
-    const toolsRegistered = async () => {
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        const tools = await session.bridge.call({ op: 'tools' });
-        if (tools.includes('copilot_findTextInFiles') && tools.includes('grep')) break;
-        if (Date.now() > deadline) throw new Error(`Copilot's search tools were not registered within 90 s; tools: ${tools.join(', ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    };
+    let tools = [];
+    const toolsRegistered = () =>
+      waitFor(async () => {
+        tools = await session.bridge.call({ op: 'tools' });
+        return tools.includes('copilot_findTextInFiles') && tools.includes('grep');
+      }, { timeoutMs: 90_000, intervalMs: 500, what: "Copilot's search tools and ours to be registered", details: () => `tools: ${tools.join(', ')}` });
     await toolsRegistered();
     // Our first call activates the extension: the cost a person pays once per window.
     const [firstTool, firstInput] = QUESTIONS[0][2];
