@@ -1,7 +1,8 @@
 // `npm test` (after `npm run pretest`: typecheck and build): unit tests in Node, then the integration
 // suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
@@ -14,9 +15,9 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const results = [];
 
-// GREP_TOOLS_SECTIONS (comma-separated: unit, single, multi, vfs, ui, vsix, agent) runs only those sections,
+// GREP_TOOLS_SECTIONS (comma-separated: unit, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
 // for a developer's quicker loop; unset, everything runs (CI never sets it).
-const ALL_SECTIONS = ['unit', 'single', 'multi', 'vfs', 'ui', 'vsix', 'agent'];
+const ALL_SECTIONS = ['unit', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
 const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = chosen.filter((name) => !ALL_SECTIONS.includes(name));
 if (unknown.length > 0) {
@@ -44,13 +45,34 @@ if (runs('unit')) {
   results.push(['unit', unit.status === 0]);
 }
 
+/** Directories on the wide workspace's top level, and the descriptor limit its VS Code runs under (fewer). */
+const WIDE_DIRECTORIES = 2400;
+const WIDE_DESCRIPTOR_LIMIT = 1024;
+
+/**
+ * A workspace with more directories on one level than the descriptor limit (test/integration/wide/): each
+ * pkgNNNN/ holds src/index.ts (with the marker the test counts) and README.md. Made in a temporary directory.
+ */
+function wideWorkspace() {
+  const root = join(mkdtempSync(join(tmpdir(), 'grep-tools-wide-')), 'wide-workspace');
+  for (let i = 0; i < WIDE_DIRECTORIES; i++) {
+    const dir = join(root, `pkg${String(i).padStart(4, '0')}`);
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src', 'index.ts'), `export const marker = 'wide-needle-4e1d'; // package ${i}\n`);
+    writeFileSync(join(dir, 'README.md'), `# Package ${i}\n`);
+  }
+  return root;
+}
+
 const suites = [
-  ['integration: single-folder workspace', join(repo, 'test', 'fixtures', 'single'), 'single'],
-  ['integration: multi-root workspace', join(repo, 'test', 'fixtures', 'multi', 'multi.code-workspace'), 'multi'],
+  ['integration: single-folder workspace', () => join(repo, 'test', 'fixtures', 'single'), 'single'],
+  ['integration: multi-root workspace', () => join(repo, 'test', 'fixtures', 'multi', 'multi.code-workspace'), 'multi'],
   // A workspace folder on memfs:, the test file system provider of test/fixtures/memfs-extension.
-  ['integration: virtual file system (memfs:)', join(repo, 'test', 'fixtures', 'vfs', 'vfs.code-workspace'), 'vfs'],
+  ['integration: virtual file system (memfs:)', () => join(repo, 'test', 'fixtures', 'vfs', 'vfs.code-workspace'), 'vfs'],
+  [`integration: ${WIDE_DIRECTORIES} directories on one level, VS Code limited to ${WIDE_DESCRIPTOR_LIMIT} open files`, wideWorkspace, 'wide'],
 ];
-for (const [title, workspace, name] of suites.filter(([, , name]) => runs(name))) {
+for (const [title, makeWorkspace, name] of suites.filter(([, , name]) => runs(name))) {
+  const workspace = makeWorkspace();
   section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
   try {
     const { code, failure } = await runExtensionTests({
@@ -62,12 +84,15 @@ for (const [title, workspace, name] of suites.filter(([, , name]) => runs(name))
       // A file the first window indexed (test/integration/beforeReopen/) changes while no window is open.
       betweenWindows: name === 'single' ? () => writeFileSync(join(workspace, 'reopen-tmp', 'kept.txt'), 'warm-8b1f after the reopen\n') : undefined,
       reportFile: join(repo, '.test-artifacts', 'integration', `${name}.log`),
+      descriptorLimit: name === 'wide' ? WIDE_DESCRIPTOR_LIMIT : undefined,
     });
     if (failure) process.stdout.write(`\n${title} failed (exit ${code}). Extension host logs:\n${failure}\n`);
     results.push([title, code === 0]);
   } catch (error) {
     process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
     results.push([title, false]);
+  } finally {
+    if (name === 'wide') rmSync(dirname(workspace), { recursive: true, force: true });
   }
 }
 

@@ -36,7 +36,7 @@ process.once('exit', () => {
  * (`--install-extension`). `workspaceTrust`: keep VS Code's workspace trust on (a folder opened for the
  * first time is then in restricted mode until someone trusts it).
  */
-export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels, installExtensions = [], workspaceTrust = false } = {}) {
+export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels, installExtensions = [], workspaceTrust = false, descriptorLimit } = {}) {
   const { node, entry } = await ensureCodeServer();
   const dir = mkdtempSync(join(tmpdir(), 'grep-tools-vscode-'));
   const userDataDir = join(dir, 'user-data');
@@ -66,7 +66,9 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000,
     '--extensions-dir', join(dir, 'extensions'),
     '--vscode-option', 'enable-smoke-test-driver',
   ];
-  const child = spawn(node, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // descriptorLimit: the server, its extension hosts and their workers may hold at most this many open files (prlimit, util-linux).
+  const [command, commandArgs] = descriptorLimit ? ['prlimit', [`--nofile=${descriptorLimit}:${descriptorLimit}`, '--', node, ...args]] : [node, args];
+  const child = spawn(command, commandArgs, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   let stopped = false;
   const stop = () => {

@@ -23,9 +23,9 @@ function follow(reportFile) {
   };
 }
 
-async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs }) {
+async function runInCodeServer({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs, descriptorLimit }) {
   // Tells the first window's suite that the folder is reopened next (its last tests prepare that window's).
-  const server = await startServer({ env: { GREP_TOOLS_REOPEN: reopenTestsPath ? '1' : '' } });
+  const server = await startServer({ env: { GREP_TOOLS_REOPEN: reopenTestsPath ? '1' : '' }, descriptorLimit });
   const { browser, close } = await launchBrowser();
   try {
     const first = await runWindow(server, browser, { workspace, extensionPath, testsPath, timeoutMs });
@@ -88,13 +88,13 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
  * session on the same workspace, as after a window reload; betweenWindows runs after the first window
  * closed and before that one opens.
  */
-export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, reportFile, timeoutMs = 300_000 }) {
+export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, reportFile, timeoutMs = 300_000, descriptorLimit }) {
   rmSync(reportFile, { force: true });
   const stopFollowing = follow(reportFile);
   try {
     const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
     if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
-    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs });
+    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs, descriptorLimit });
   } finally {
     stopFollowing();
   }

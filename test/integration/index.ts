@@ -9,14 +9,21 @@ import * as path from 'path';
 import { format } from 'util';
 import * as vscode from 'vscode';
 
-export function suiteName(): 'single' | 'multi' | 'vfs' {
-  if (vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'memfs') return 'vfs';
+/** The folder name of the wide workspace (scripts/test.mjs). */
+const WIDE_WORKSPACE = 'wide-workspace';
+
+export function suiteName(): 'single' | 'multi' | 'vfs' | 'wide' {
+  const first = vscode.workspace.workspaceFolders?.[0];
+  if (first?.uri.scheme === 'memfs') return 'vfs';
+  // The wide workspace the runner generates (scripts/test.mjs) runs its own suite alone.
+  if (first && path.basename(first.uri.fsPath) === WIDE_WORKSPACE) return 'wide';
   return vscode.workspace.workspaceFile ? 'multi' : 'single';
 }
 
 export async function run(): Promise<void> {
   const suite = suiteName();
   // Where the runner reopens the single folder next (GREP_TOOLS_REOPEN, code-server), its last tests prepare that window's.
+  if (suite === 'wide') return runSuites(['wide']);
   await runSuites(['common', suite, ...(suite === 'single' && process.env.GREP_TOOLS_REOPEN === '1' ? ['beforeReopen'] : [])]);
 }
 

@@ -201,7 +201,20 @@ export function grepNotes(report: GrepAnswer, cut?: BudgetCut, inAnswer = false)
   if (hidden) notes.push(hidden);
   const large = report.largeFilesCheck && largeFilesNote(report.largeFilesCheck, report.totalResults === 0);
   if (large) notes.push(large);
+  const unread = unreadableNote(report.skipped, 'searched', 'matches');
+  if (unread) notes.push(unread);
   return notes;
+}
+
+/**
+ * What an answer that could not read everything it should have says, so its totals are not taken as the
+ * whole: files or directories that failed to open or read (no permission, gone while searching, the
+ * system short of file descriptors for longer than the reads wait).
+ */
+function unreadableNote(skipped: SkipCounts, verb: string, totals: string): string | undefined {
+  const count = skipped.unreadable;
+  if (!count) return undefined;
+  return `${count} ${count === 1 ? 'file or directory' : 'files or directories'} could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not ${verb} and the ${totals} cover only the rest.`;
 }
 
 /** The first `shown` results of a page (content: matching lines, possibly part of a file's; else files). */
@@ -346,6 +359,8 @@ export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
   }
   const directories = report.total > 0 ? directoriesNote(report) : undefined;
   if (directories) notes.push(directories);
+  const unread = unreadableNote(report.skipped, 'listed', 'files');
+  if (unread) notes.push(unread);
   return notes;
 }
 

@@ -4,6 +4,7 @@
  * cannot slip through) leaves the granted roots or is denied.
  */
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync, realpathSync } from 'fs';
+import { openRetrying, openRetryingSync } from './descriptors';
 import { openedRealPath } from './openedPath';
 import { judgeOpened, type ReadScope } from '../guard/scope';
 
@@ -76,7 +77,7 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
   let handle: fs.FileHandle | undefined;
   try {
     // O_NONBLOCK: a FIFO or device never blocks the open.
-    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await openRetrying(() => fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK));
     const refused = refuseOpened(handle.fd, path, scope);
     if (refused) return refused;
     const steps = cappedRead(maxSize, Buffer.allocUnsafe);
@@ -106,7 +107,7 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
 export function readFileCappedSync(path: string, maxSize: number, buffer: (size: number) => Buffer = Buffer.allocUnsafe, scope?: ReadScope): ReadOutcome {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openRetryingSync(() => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
     const refused = refuseOpened(fd, path, scope);
     if (refused) return refused;
     const steps = cappedRead(maxSize, buffer);

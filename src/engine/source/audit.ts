@@ -8,6 +8,7 @@
 import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { listDirectory } from './directory';
+import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
 import { EntryPolicy, type DirectoryAt } from './entryPolicy';
 import { resolveLinkSync } from '../guard/links';
 import { realPathOf, relativePosix } from '../guard/paths';
@@ -87,9 +88,11 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
   const next: string[] = [];
   // A level's directories are read at once; their entries are then gone through a slice at a time
   // (the reads complete together, and handling each in its callback would run them back to back).
-  const listings = await Promise.all(
-    level.map(async (dir) => ({ dir, listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, audit.linked.has(dir)).catch(() => undefined) })),
-  );
+  // At most OPENS_AT_ONCE directories open at a time: a level of a large tree holds thousands.
+  const listings = await mapAtMost(level, OPENS_AT_ONCE, async (dir) => ({
+    dir,
+    listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, audit.linked.has(dir)).catch(() => undefined),
+  }));
   for (const { dir, listing } of listings) {
     const block = (relative: string, reason: PrunedEntry['reason'] | undefined, directory: boolean) => {
       if (reason) audit.pruned.push({ base: baseIndex, relative, reason, directory });

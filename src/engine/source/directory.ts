@@ -5,6 +5,7 @@
  * check and the listing is judged by where it really is, not by its name.
  */
 import { closeSync, constants, openSync, promises as fs, readdirSync, readlinkSync, realpathSync, type Dirent } from 'fs';
+import { openRetrying, openRetryingSync } from '../searcher/descriptors';
 import { descriptorPath, HAS_PROC } from '../searcher/openedPath';
 
 export interface Listing {
@@ -13,31 +14,37 @@ export interface Listing {
   real: string;
 }
 
-
 function flags(follow: boolean): number {
   return constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK | (follow ? 0 : constants.O_NOFOLLOW);
 }
 
-/** The directory at `path`: its entries and real path; throws as readdir does (ELOOP for a symlink when `follow` is false). */
+/**
+ * The directory at `path`: its entries and real path; throws as readdir does (ELOOP for a symlink when
+ * `follow` is false). Tried again while the process is short of descriptors (descriptors.ts).
+ */
 export function listDirectorySync(path: string, follow: boolean): Listing {
-  if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync(path) };
-  const fd = openSync(path, flags(follow));
-  try {
-    const opened = descriptorPath(fd);
-    return { real: readlinkSync(opened), entries: readdirSync(opened, { withFileTypes: true }) };
-  } finally {
-    closeSync(fd);
-  }
+  return openRetryingSync(() => {
+    if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync(path) };
+    const fd = openSync(path, flags(follow));
+    try {
+      const opened = descriptorPath(fd);
+      return { real: readlinkSync(opened), entries: readdirSync(opened, { withFileTypes: true }) };
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
 
 /** The same without holding the caller's thread (the extension host). */
-export async function listDirectory(path: string, follow: boolean): Promise<Listing> {
-  if (!HAS_PROC) return { entries: await fs.readdir(path, { withFileTypes: true }), real: await fs.realpath(path) };
-  const handle = await fs.open(path, flags(follow));
-  try {
-    const opened = descriptorPath(handle.fd);
-    return { real: await fs.readlink(opened), entries: await fs.readdir(opened, { withFileTypes: true }) };
-  } finally {
-    await handle.close();
-  }
+export function listDirectory(path: string, follow: boolean): Promise<Listing> {
+  return openRetrying(async () => {
+    if (!HAS_PROC) return { entries: await fs.readdir(path, { withFileTypes: true }), real: await fs.realpath(path) };
+    const handle = await fs.open(path, flags(follow));
+    try {
+      const opened = descriptorPath(handle.fd);
+      return { real: await fs.readlink(opened), entries: await fs.readdir(opened, { withFileTypes: true }) };
+    } finally {
+      await handle.close();
+    }
+  });
 }

@@ -7,6 +7,7 @@
 import ignore, { type Ignore } from 'ignore';
 import * as nodePath from 'path';
 import type { ReadScope } from '../guard/scope';
+import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
 import { parentOf } from './fileSource';
 import { readIgnoreFile, readIgnoreFileSync, skippedIgnoreNote, type IgnoreFileRead } from './ignoreFile';
 
@@ -125,22 +126,12 @@ export function loadGitignore(dir: string, options: IgnoreFileScope = {}): Ignor
   return text === undefined ? undefined : parseGitignore(text);
 }
 
-/** Ignore files read at once, so none waits for another. */
-const CONCURRENT_READS = 32;
-
 /**
  * The `.gitignore` texts of root-relative directories, read without holding the caller's thread (the
- * extension host): for `GitignoreRules`' `read`, so its tests never touch the disk.
+ * extension host), OPENS_AT_ONCE at a time: for `GitignoreRules`' `read`, so its tests never touch the disk.
  */
 export async function loadGitignoreTexts(root: string, dirs: Iterable<string>, options: IgnoreFileScope = {}): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  const queue = [...dirs];
-  const next = async (): Promise<void> => {
-    for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
-      const text = ignoreFileText(await readIgnoreFile(nodePath.join(root, dir), options.scope), options);
-      if (text !== undefined) texts.set(dir, text);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENT_READS }, next));
-  return texts;
+  const list = [...dirs];
+  const texts = await mapAtMost(list, OPENS_AT_ONCE, async (dir) => ignoreFileText(await readIgnoreFile(nodePath.join(root, dir), options.scope), options));
+  return new Map(list.flatMap((dir, i) => (texts[i] === undefined ? [] : [[dir, texts[i]!] as [string, string]])));
 }

@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
 import * as nodePath from 'path';
 import { judgeReal, type ReadScope } from '../guard/scope';
+import { openRetrying, openRetryingSync } from '../searcher/descriptors';
 import { openedRealPath } from '../searcher/openedPath';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
@@ -47,7 +48,7 @@ export function readIgnoreFileSync(dir: string, scope?: ReadScope): IgnoreFileRe
   const path = nodePath.join(dir, '.gitignore');
   let fd: number;
   try {
-    fd = openSync(path, FLAGS);
+    fd = openRetryingSync(() => openSync(path, FLAGS));
   } catch (error) {
     return openFailure(path, error);
   }
@@ -71,7 +72,7 @@ export async function readIgnoreFile(dir: string, scope?: ReadScope): Promise<Ig
   const path = nodePath.join(dir, '.gitignore');
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(path, FLAGS);
+    handle = await openRetrying(() => fs.open(path, FLAGS));
   } catch (error) {
     return openFailure(path, error);
   }

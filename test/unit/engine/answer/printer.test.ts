@@ -116,8 +116,18 @@ describe('engine/printer', () => {
       assert.deepStrictEqual(grepNotes(grepReport()), ['No matches in 10 files searched.']);
       assert.deepStrictEqual(
         grepNotes(grepReport({ skipped: { binary: 1, too_large: 2, denied: 3, unreadable: 4, outside_workspace: 5 } })),
-        ['No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).'],
+        [
+          'No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).',
+          '4 files or directories could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.',
+        ],
       );
+    });
+
+    it('says in the model\'s answer that files it could not read were not searched, with or without matches', () => {
+      const empty = JSON.parse(printGrep(grepReport({ skipped: { ...emptySkips(), unreadable: 1 } })));
+      assert.deepStrictEqual(empty.notes, ['1 file or directory could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.']);
+      const found = grepReport({ skipped: { ...emptySkips(), unreadable: 2 }, totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1, files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'TODO' }] }] });
+      assert.match(grepNotes(found).at(-1) ?? '', /^2 files or directories could not be read .* the matches cover only the rest\.$/);
     });
 
     it("leaves out of the model's answer the sentence its fields say: no match in N files, what was skipped", () => {

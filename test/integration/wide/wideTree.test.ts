@@ -1,0 +1,66 @@
+/**
+ * A workspace wider than the extension host's file descriptors: one level of the tree holds more
+ * directories than the process may keep open at once (the runner starts code-server with a descriptor
+ * limit below that count, scripts/test.mjs). Every file must still be searched, listed and indexed: a
+ * listing that opened all of a level's directories at once lost the subtrees whose open failed (EMFILE),
+ * and with them most of the workspace, answering with fewer files and matches without a word.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../../src/extension';
+import { folderPath, invokeJson, waitUntil, type GlobAnswer, type GrepAnswer } from '../helpers';
+
+/** The marker every `src/index.ts` of the workspace holds once (scripts/test.mjs, wideWorkspace). */
+const MARKER = 'wide-needle-4e1d';
+
+/** The files on disk below `dir`, walked here with Node (the truth the answers are held to). */
+function filesOnDisk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('a workspace with more directories on one level than the extension host may open at once', () => {
+  let api: GrepToolsApi;
+  let files: string[];
+  let markers: number;
+
+  before(async function () {
+    this.timeout(60_000);
+    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+    assert.ok(extension);
+    api = await extension.activate();
+    files = filesOnDisk(folderPath());
+    markers = files.filter((file) => file.endsWith(`${path.sep}index.ts`)).length;
+    const widest = fs.readdirSync(folderPath()).length;
+    assert.ok(widest > 2000, `the workspace's top level holds ${widest} directories, more than the descriptor limit the runner sets`);
+  });
+
+  const grep = (input: object) => invokeJson<GrepAnswer>('grep', input);
+
+  async function expectExact(when: string): Promise<void> {
+    const found = await grep({ pattern: MARKER, fixed_strings: true, output_mode: 'count', max_results: 1 });
+    assert.strictEqual(found.files_matched, markers, `${when}: every file holding the marker is found`);
+    assert.strictEqual(found.total_matches, markers, `${when}: every marker is counted`);
+    assert.strictEqual(found.files_searched, files.length, `${when}: every file on disk is searched`);
+    assert.strictEqual(found.skipped?.unreadable ?? 0, 0, `${when}: nothing is unreadable (${JSON.stringify(found.skipped)})`);
+    const none = await grep({ pattern: 'zq-no-such-text-qz', fixed_strings: true });
+    assert.strictEqual(none.files_searched, files.length, `${when}: an empty answer searched every file`);
+    const listed = await invokeJson<GlobAnswer>('glob', { pattern: '**/index.ts', max_results: 1 });
+    assert.strictEqual(listed.total, markers, `${when}: glob lists every index.ts`);
+  }
+
+  it('searches every file before the index is built', async function () {
+    this.timeout(120_000);
+    await expectExact('before the index');
+  });
+
+  it('indexes every file, and the indexed searches stay exact', async function () {
+    this.timeout(300_000);
+    await waitUntil(() => api.index.builds > 0 || api.index.phase === 'failed' || api.index.phase === 'listOnly', () => `the first index build ended (phase ${api.index.phase}, ${api.index.done}/${api.index.total})`, 240_000, 200);
+    assert.strictEqual(api.index.phase, 'ready', `the index is ready (${api.index.listOnly ?? ''})`);
+    assert.strictEqual(api.index.last?.files, files.length, 'the index holds every file on disk');
+    await expectExact('with the index');
+    assert.ok(api.index.lastUse && api.index.lastUse.settled > 0, `the index settled files (${JSON.stringify(api.index.lastUse)})`);
+  });
+});
