@@ -11,18 +11,25 @@
 // sample, to .test-artifacts/bench-host/.
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
-// matches; BENCH_HOST_INDEX=off runs the session with the content index turned off.
+// matches; BENCH_HOST_INDEX=off runs the session with the content index turned off; BENCH_HOST_COPIES=n runs it
+// on n copies of the corpus side by side (`npm run bench:scale`), with the index's limits raised to hold them,
+// and checks each grep's total against the command line's and ripgrep's on the same tree.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession, waitFor } from './lib/agent.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
+import { ensureCodeServer } from './lib/install.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = Number(process.env.BENCH_HOST_SAMPLES ?? 7);
 /** BENCH_HOST_INDEX=off: the same session with grepTools.index.enabled false (the first call and every answer without the index). */
 const INDEX_OFF = process.env.BENCH_HOST_INDEX === 'off';
-const artifacts = join(repo, '.test-artifacts', 'bench-host');
+/** BENCH_HOST_COPIES=n: the workspace is n copies of the corpus (hard links, side by side). */
+const COPIES = Number(process.env.BENCH_HOST_COPIES ?? 1);
+const artifacts = join(repo, '.test-artifacts', COPIES > 1 ? `bench-host-x${COPIES}` : 'bench-host');
 
 /** [id, what it asks, our call, Copilot's call]. Copilot's maxResults is what its chat side passes by default. */
 const QUESTIONS = [
@@ -67,15 +74,37 @@ function reported(tool, text) {
   return found ? `${found[1]}${tool === 'copilot_findFiles' ? ' files' : ' lines'}` : text === '' ? '0 (empty)' : text.slice(0, 40);
 }
 
+/** Each grep question's total by `dist/cli.js` without an index and by ripgrep (the same flags as `npm run bench`), on `tree`. */
+async function referenceTotals(tree) {
+  const require = createRequire(import.meta.url);
+  const { ripgrepArgs } = require(join(repo, 'out', 'test', 'support', 'ripgrep.js'));
+  const { rg } = await ensureCodeServer();
+  const totals = {};
+  for (const [id, , [tool, input]] of QUESTIONS) {
+    if (tool !== 'grep') continue;
+    const cli = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count', max_results: 1 }), '--workspace', tree, '--no-index'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const theirs = spawnSync(rg, ['--count', ...ripgrepArgs(input), '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 256 << 20 });
+    const rgTotal = theirs.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+    totals[id] = { cli: JSON.parse(cli.stdout).total_matches ?? 0, rg: rgTotal };
+    process.stdout.write(`Reference total of ${id}: command line ${totals[id].cli}, ripgrep ${totals[id].rg}\n`);
+  }
+  return totals;
+}
+
 async function main() {
-  const corpus = ensureCorpus();
+  const base = ensureCorpus();
+  const corpus = COPIES > 1 ? { tree: base.copies(COPIES), files: base.files * COPIES, bytes: base.bytes * COPIES } : base;
   process.stdout.write(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB at ${corpus.tree}\n`);
   mkdirSync(artifacts, { recursive: true });
+  // The grep questions' totals by the command line (no index) and by ripgrep on the same tree: the answers in VS Code must equal them.
+  const expected = COPIES > 1 ? await referenceTotals(corpus.tree) : undefined;
+  // Copies hold more text than the default limits index: raised to hold them, so the figures are those of an indexed workspace.
+  const limits = COPIES > 1 ? { 'grepTools.index.maxIndexedBytes': 4 * corpus.bytes, 'grepTools.index.maxFiles': 2 * corpus.files } : {};
   const session = await openAgentSession({
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
     artifactsDir: artifacts,
-    settings: INDEX_OFF ? { 'grepTools.index.enabled': false } : {},
+    settings: { ...limits, ...(INDEX_OFF ? { 'grepTools.index.enabled': false } : {}) },
     lifetimeSeconds: 3600,
   });
   let ok = false;
@@ -124,6 +153,11 @@ async function main() {
       const a = await call(...ours);
       const b = await call(...copilot);
       Object.assign(samples[id], { oursBytes: Buffer.byteLength(a.text), copilotBytes: Buffer.byteLength(b.text), oursReported: reported(ours[0], a.text), copilotReported: reported(copilot[0], b.text) });
+      if (expected?.[id]) {
+        const total = JSON.parse(a.text).total_matches ?? 0;
+        samples[id].agrees = total === expected[id].cli && total === expected[id].rg;
+        samples[id].reference = `${expected[id].cli} / ${expected[id].rg}${samples[id].agrees ? '' : ' (DIFFERS)'}`;
+      }
     }
     for (let round = 0; round < SAMPLES; round++) {
       for (const [id, , ours, copilot] of QUESTIONS) {
@@ -162,12 +196,16 @@ async function main() {
       const copilot = median(s.copilot);
       return { ...s, id, what, oursMs: ours, copilotMs: copilot, ratio: ours / copilot, oursBusyMs: median(s.oursBusy), copilotBusyMs: median(s.copilotBusy) };
     });
+    const reference = expected ? ' command line / ripgrep total |' : '';
     const table = [
-      `| question | ours (ms) | Copilot (ms) | ratio | host busy, ours / Copilot (ms) | ours reports | Copilot reports | ours bytes | Copilot bytes |`,
-      `| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |`,
-      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} | ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
+      `| question | ours (ms) | Copilot (ms) | ratio | host busy, ours / Copilot (ms) | ours reports |${reference} Copilot reports | ours bytes | Copilot bytes |`,
+      `| --- | ---: | ---: | ---: | ---: | --- |${expected ? ' --- |' : ''} --- | ---: | ---: |`,
+      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} |${expected ? ` ${r.reference ?? '(glob)'} |` : ''} ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
     ].join('\n');
+    const differs = rows.filter((r) => r.agrees === false);
+    if (differs.length) process.exitCode = 1;
     const summary = [
+      ...(expected ? [differs.length ? `TOTALS DIFFER from the command line's or ripgrep's: ${differs.map((r) => r.id).join(', ')}.` : "Every grep total equals the command line's and ripgrep's on the same tree."] : []),
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       buildingLine,
