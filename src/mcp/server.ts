@@ -95,7 +95,7 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
     }
   }
   const pool = new SearchPool().warm();
-  const workspaces = new Workspaces(request, pool, log);
+  const workspaces = new Workspaces(request, log);
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions: 'grep searches file contents and glob finds files by path in the workspace folders (the roots): exact, fast, read-only. Paths outside the folders are refused.',

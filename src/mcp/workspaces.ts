@@ -9,7 +9,6 @@ import { fileURLToPath } from 'url';
 import * as nodePath from 'path';
 import { sameList } from '../engine/index/listing';
 import { checkIndexDir, defaultIndexDir } from '../engine/index/location';
-import type { SearchPool } from '../engine/pool/pool';
 import type { SearchEnvironment } from '../engine/run/environment';
 import { ResidentWorkspace } from '../engine/run/residentWorkspace';
 import type { NodeFileSource } from '../engine/source/walker';
@@ -81,7 +80,6 @@ export class Workspaces {
 
   constructor(
     private readonly request: CliRequest,
-    readonly pool: SearchPool,
     private readonly log: (line: string) => void,
   ) {}
 
