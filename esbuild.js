@@ -11,6 +11,8 @@ async function main() {
     // The CLI's entry stays small (it asks a running server first); the engine it loads on demand is its own bundle.
     esbuild.build({ ...common, entryPoints: ['src/cli.ts'], bundle: true, outfile: 'dist/cli.js' }),
     esbuild.build({ ...common, entryPoints: ['src/cliEngine.ts'], bundle: true, outfile: 'dist/cliEngine.js' }),
+    // The MCP server with the MCP SDK, its own bundle (the package's grep-tools-mcp bin): the other commands never load the SDK.
+    esbuild.build({ ...common, entryPoints: ['src/mcp.ts'], bundle: true, outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } }),
     esbuild.build({ ...common, entryPoints: ['src/engine/pool/worker.ts'], bundle: true, outfile: 'dist/worker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/engine/index/buildWorker.ts'], bundle: true, outfile: 'dist/indexWorker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),

@@ -6,16 +6,19 @@ import { defaultIndexDir } from '../engine/index/location';
 export const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
        node dist/cli.js index [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]
        node dist/cli.js serve [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]
+       node dist/cli.js mcp [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]   (MCP server on stdio)
   e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
 
 export interface CliRequest {
-  tool: 'grep' | 'glob' | 'index' | 'serve';
+  tool: 'grep' | 'glob' | 'index' | 'serve' | 'mcp';
   /** The tool's input, as JSON text (grep and glob). */
   json?: string;
   /** The workspace folders, absolute. */
   folders: string[];
   allowOutside: boolean;
   indexDir: string;
+  /** Whether --index-dir chose indexDir (otherwise it is the default one of the folders). */
+  indexDirGiven?: boolean;
   useIndex: boolean;
   limits: IndexLimits;
 }
@@ -34,7 +37,7 @@ const count = (value: string | undefined) => (value !== undefined && /^\d+$/.tes
 /** The request `argv` makes, relative paths resolved against `cwd`; or the usage error to print. */
 export function parseArguments(argv: readonly string[], cwd: string): CliRequest | CliOutcome {
   const tool = argv[0];
-  if (tool !== 'grep' && tool !== 'glob' && tool !== 'index' && tool !== 'serve') return { code: 1, stderr: USAGE };
+  if (tool !== 'grep' && tool !== 'glob' && tool !== 'index' && tool !== 'serve' && tool !== 'mcp') return { code: 1, stderr: USAGE };
   const search = tool === 'grep' || tool === 'glob';
   const json = search ? argv[1] : undefined;
   if (search && json === undefined) return { code: 1, stderr: USAGE };
@@ -54,7 +57,7 @@ export function parseArguments(argv: readonly string[], cwd: string): CliRequest
     else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
   }
   if (folders.length === 0) folders.push(cwd);
-  return { tool, json, folders, allowOutside, indexDir: indexDir ?? defaultIndexDir(folders), useIndex, limits };
+  return { tool, json, folders, allowOutside, indexDir: indexDir ?? defaultIndexDir(folders), ...(indexDir !== undefined ? { indexDirGiven: true } : {}), useIndex, limits };
 }
 
 export const isOutcome = (parsed: CliRequest | CliOutcome): parsed is CliOutcome => 'code' in parsed;

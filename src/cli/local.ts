@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG } from '../engine/api/config';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';
+import type { GrepProgress } from '../engine/run/grep';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../engine/run/workspaceIndex';
 import { readFileCapped } from '../engine/searcher/reader';
 import { NodeFileSource } from '../engine/source/walker';
@@ -31,6 +32,19 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
 }
 
 /**
+ * The text the model receives for a grep or glob input, within the output budget of a call without a
+ * token budget (grepTools.maxOutputBytes' default, 50 KB); throws the error the model is told. `indexUse`
+ * is told what the content index did for a grep (describeIndexUse); `progress` sees each file a grep adds.
+ */
+export async function renderAnswer(tool: 'grep' | 'glob', input: unknown, env: SearchEnvironment, indexUse?: (line: string) => void, progress?: GrepProgress): Promise<string> {
+  const budget = byteBudget(env.config.maxOutputBytes);
+  if (tool === 'glob') return renderGlob(await answerGlob(input, env), budget);
+  const answer = await answerGrep(input, env, progress);
+  indexUse?.(describeIndexUse(answer, env.index !== undefined));
+  return renderGrep(answer, budget);
+}
+
+/**
  * The answer to a grep or glob request as the model would receive it, or the error; `indexUse` is told
  * what the content index did for a grep (describeIndexUse).
  */
@@ -42,14 +56,7 @@ export async function answerRequest(request: CliRequest, env: SearchEnvironment,
     return { code: 1, stderr: `The input is not valid JSON: ${(error as Error).message}\n${USAGE}` };
   }
   try {
-    // The output budget of a call without a token budget: grepTools.maxOutputBytes' default (50 KB).
-    const budget = byteBudget(env.config.maxOutputBytes);
-    let text: string;
-    if (request.tool === 'grep') {
-      const answer = await answerGrep(input, env);
-      indexUse?.(describeIndexUse(answer, env.index !== undefined));
-      text = await renderGrep(answer, budget);
-    } else text = await renderGlob(await answerGlob(input, env), budget);
+    const text = await renderAnswer(request.tool === 'grep' ? 'grep' : 'glob', input, env, indexUse);
     // Lines for the log (ignore files skipped): printed on stderr, the answer staying alone on stdout.
     return { code: 0, stdout: text, ...(warnings.length ? { stderr: warnings.join('\n') } : {}) };
   } catch (error) {

@@ -11,7 +11,7 @@ import { sameList } from '../engine/index/listing';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach } from '../engine/run/environment';
-import { ResidentWorkspace } from '../engine/run/residentWorkspace';
+import { ResidentWorkspace, type ResidentLog } from '../engine/run/residentWorkspace';
 import { failure, type CliOutcome, type CliRequest } from './arguments';
 import { MAX_SOCKET_PATH, readMessage, socketPath, type ServerQuestion, type ServerReply } from './client';
 import { answerRequest, cliEnvironment } from './local';
@@ -44,6 +44,18 @@ export function signalled(): Promise<void> {
   });
 }
 
+/** The log lines of a resident index (its refreshes, and what it cannot watch), shared by `serve` and `mcp`. */
+export function residentLog(log: (line: string) => void): ResidentLog {
+  return {
+    refreshed: (summary, watched) =>
+      log(`index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`),
+    unwatched: (reason) => log(`index: the tree cannot be watched (${reason}); each call checks every file it relies on, as the command line alone does`),
+    ignoredUnwatched: (reason) =>
+      log(`index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`),
+    failed: (reason) => log(`index: refresh failed (${reason}); each call checks every file it relies on`),
+  };
+}
+
 export async function serve(request: CliRequest, engine: string, { print, log, stopped }: ServerIo): Promise<CliOutcome> {
   const started = Date.now();
   const path = socketPath(request.indexDir);
@@ -60,14 +72,7 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     return failure(error);
   }
   const base = cliEnvironment(request, log);
-  const resident = new ResidentWorkspace(base, request.indexDir, request.limits, {
-    refreshed: (summary, watched) =>
-      log(`index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`),
-    unwatched: (reason) => log(`index: the tree cannot be watched (${reason}); each call checks every file it relies on, as the command line alone does`),
-    ignoredUnwatched: (reason) =>
-      log(`index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`),
-    failed: (reason) => log(`index: refresh failed (${reason}); each call checks every file it relies on`),
-  });
+  const resident = new ResidentWorkspace(base, request.indexDir, request.limits, residentLog(log));
   const pool = new SearchPool().warm();
   let server: Server | undefined;
   try {

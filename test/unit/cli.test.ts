@@ -12,6 +12,7 @@ const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
 const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
        node dist/cli.js index [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]
        node dist/cli.js serve [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]
+       node dist/cli.js mcp [--workspace DIR]... [--index-dir D] [--max-indexed-bytes N] [--max-files N]   (MCP server on stdio)
   e.g. node dist/cli.js grep '{"pattern":"TODO","output_mode":"count"}' --workspace .`;
 
 describe('cli', () => {

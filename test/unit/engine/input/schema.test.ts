@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { inputErrorOf } from '../../fixture';
+import { modelDescription, TOOL_TITLES } from '../../../../src/engine/input/descriptions';
 import { GLOB_SCHEMA, GREP_SCHEMA, validate } from '../../../../src/engine/input/schema';
 
 /** The repository root: this file runs from out/test/unit/engine/input/. */
@@ -11,6 +12,7 @@ describe('engine/schema', () => {
   describe('package.json inputSchema', () => {
     interface ToolContribution {
       name: string;
+      displayName: string;
       modelDescription: string;
       inputSchema: unknown;
     }
@@ -25,6 +27,16 @@ describe('engine/schema', () => {
 
     it('declares the glob schema exactly as the engine validates it', () => {
       assert.deepStrictEqual(tool('glob')?.inputSchema, GLOB_SCHEMA);
+    });
+
+    it('declares the titles and model descriptions of src/engine/input/descriptions.ts (the MCP server sends the same, but for the budget and outside paths)', () => {
+      for (const name of ['grep', 'glob'] as const) {
+        assert.strictEqual(tool(name)?.displayName, TOOL_TITLES[name]);
+        assert.strictEqual(tool(name)?.modelDescription, modelDescription(name, 'vscode'));
+      }
+      const grep = { vscode: modelDescription('grep', 'vscode'), mcp: modelDescription('grep', 'mcp') };
+      assert.strictEqual(grep.mcp.replace('about 50 KB', 'about 7.7 KB in chat').replace(/A path outside the workspace folders .*$/, ''), grep.vscode.replace(/A path outside the workspace is .*$/, ''));
+      assert.strictEqual(modelDescription('glob', 'mcp'), modelDescription('glob', 'vscode'));
     });
 
     it('costs every chat request at most 4,600 bytes of descriptions and schemas for both tools (7,143 before they were rewritten)', () => {
