@@ -77,6 +77,11 @@ const STAMPS_SENT_AT_LEAST = 512;
 export interface CurrentIndexOptions {
   vouched?: Vouched;
   /**
+   * Resolves once the events that vouching relies on have been delivered (treeWatcher.ts,
+   * eventsDelivered): awaited by a listed search before it takes a watcher's word for a file.
+   */
+  fence?: () => Promise<void>;
+  /**
    * Whether a search of listed files has the stamps it needs taken by the search workers first
    * (prejudgeListed): for a long-running process, whose workers are warm. A one-off command line call
    * takes them itself while its workers start.
@@ -97,7 +102,7 @@ interface CallStamps {
  * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
  * a watcher vouches for it.
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, fence, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
   const calls = new WeakMap<ContentIndex, CallStamps>();
   const stampsOf = (index: ContentIndex): CallStamps => {
     let stamps = calls.get(index);
@@ -147,6 +152,7 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
       return (path) => byId(index.idOf(path) ?? -1);
     },
     async prejudgeListed(request, listed, stampMany) {
+      await fence?.();
       const index = current();
       const plan = index && planSearch(index, request);
       if (!plan) return undefined;

@@ -7,6 +7,7 @@
  * events came that the kernel may have dropped some (then nothing is vouched for).
  */
 import { readFileSync, watch, type FSWatcher } from 'fs';
+import type { ContentIndex } from './contentIndex';
 
 /** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
 export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
@@ -143,5 +144,44 @@ export class TreeWatcher {
 
   close(): void {
     for (const dir of [...this.watchers.keys()]) this.unwatch(dir);
+  }
+}
+
+/**
+ * Resolves once every file event the kernel queued before the call has reached the watchers: the event
+ * loop polls its descriptors (the inotify one among them) before it runs the second of two immediates.
+ * A search awaits it before relying on the watcher, so a change completed before the search began
+ * (saved by an editor, written by a terminal command) is always seen.
+ */
+export async function eventsDelivered(): Promise<void> {
+  for (let hop = 0; hop < 2; hop++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Whether a watcher vouches that an indexed file is as the index read it: its directory is watched, no
+ * event named the file since the record began, and no event can have been dropped (overflow). Whether a
+ * file's directory is watched is worked out once per file, while the index's ids and the watches stay.
+ */
+export class WatchVouching {
+  private readonly watchedDirs = new WeakMap<ContentIndex, { idVersion: number; generation: number; flags: Uint8Array }>();
+
+  constructor(private readonly watcher: TreeWatcher) {}
+
+  vouches(index: ContentIndex, id: number, stale?: ReadonlySet<string>): boolean {
+    const changes = this.watcher.current;
+    if (changes.overflowed) return false;
+    const path = index.fileOf(id).path;
+    if (changes.touched.size > 0 && changes.touched.has(path)) return false;
+    if (stale && stale.size > 0 && stale.has(path)) return false;
+    return this.dirWatched(index, id, path);
+  }
+
+  private dirWatched(index: ContentIndex, id: number, path: string): boolean {
+    let known = this.watchedDirs.get(index);
+    if (known?.idVersion !== index.idVersion || known.generation !== this.watcher.generation) {
+      this.watchedDirs.set(index, (known = { idVersion: index.idVersion, generation: this.watcher.generation, flags: new Uint8Array(index.idLimit) }));
+    }
+    if (known.flags[id] === 0) known.flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
+    return known.flags[id] === 1;
   }
 }

@@ -13,7 +13,7 @@ import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
-import { TreeWatcher, type WatchDirectory } from '../index/treeWatcher';
+import { eventsDelivered, TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
 import type { SearchEnvironment } from './environment';
 import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
 
@@ -45,8 +45,7 @@ export class ResidentWorkspace {
   /** Whether the directories of the ignored files' listing may be watched (no ENOSPC placing them yet). */
   private ignoredWatchable = true;
   private closed = false;
-  /** Per index: whether the directory of each file, by id, is watched (0: not asked yet, 1: watched, 2: not), while the ids and the watches stay. */
-  private readonly watchedDirs = new WeakMap<ContentIndex, { idVersion: number; generation: number; flags: Uint8Array }>();
+  private readonly vouching: WatchVouching;
 
   constructor(
     private readonly env: SearchEnvironment & { source: StreamingSource },
@@ -56,6 +55,7 @@ export class ResidentWorkspace {
     watchDirectory?: WatchDirectory,
   ) {
     this.watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS), undefined, watchDirectory);
+    this.vouching = new WatchVouching(this.watcher);
   }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
@@ -68,28 +68,12 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (index, id) => this.vouches(index, id), stampsInWorkers: true }) };
+    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, stampsInWorkers: true }) };
   }
 
-  /**
-   * Whether the watcher vouches that a file is as the index read it: it watched the file's directory
-   * since, no event named the file, and no event can have been dropped (TreeChanges.overflowed).
-   */
+  /** Whether the watcher vouches that a file is as the index read it (WatchVouching), while no refresh runs. */
   private vouches(index: ContentIndex, id: number): boolean {
-    const changes = this.watcher.current;
-    if (!this.trusted() || changes.overflowed) return false;
-    const path = index.fileOf(id).path;
-    return (changes.touched.size === 0 || !changes.touched.has(path)) && this.dirWatched(index, id, path);
-  }
-
-  /** Whether the directory of an indexed file is watched, worked out once per file while the index's ids and the watches stay. */
-  private dirWatched(index: ContentIndex, id: number, path: string): boolean {
-    let known = this.watchedDirs.get(index);
-    if (known?.idVersion !== index.idVersion || known.generation !== this.watcher.generation) {
-      this.watchedDirs.set(index, (known = { idVersion: index.idVersion, generation: this.watcher.generation, flags: new Uint8Array(index.idLimit) }));
-    }
-    if (known.flags[id] === 0) known.flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
-    return known.flags[id] === 1;
+    return this.trusted() && this.vouching.vouches(index, id);
   }
 
   /** The stored listings a call may replay: all of them, unless the ignored ones' directories could not be watched while the others are. */

@@ -17,6 +17,10 @@ import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/inde
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { currentIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
+import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
+import { sameStamp, type FileStamp } from '../../engine/source/fileStamp';
+import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
+import { promises as fs } from 'fs';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { isDenied } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
@@ -33,6 +37,14 @@ const SHOW_AFTER_MS = 500;
 const SHOW_AT_ONCE_FILES = 5000;
 /** The build pauses this share of its work time. */
 const PAUSE_RATIO = 0.25;
+/**
+ * The background audit of a watched index: every AUDIT_EVERY_MS while no search and no build runs, the
+ * stamps of the next AUDIT_FILES files are taken and compared with the index's, so a change no file event
+ * reported (a write through a hard link elsewhere, a network file system, a bind mount) is found within
+ * files / AUDIT_FILES seconds (50 s at 100,000 files).
+ */
+const AUDIT_EVERY_MS = 1000;
+const AUDIT_FILES = 2000;
 
 export interface IndexState {
   /** `idle` until the first search where no index was stored; `waiting` for its first build to start. */
@@ -50,6 +62,14 @@ export interface IndexState {
   builds: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
   lastUse?: { settled: number; read: number };
+  /**
+   * Whether the index is watched: its files' directories are watched since before it was built, so a file
+   * no event named since is taken as indexed without a stamp; `unwatched` says why not, when it cannot be.
+   */
+  watched: boolean;
+  unwatched?: string;
+  /** The background audit: files whose stamps it compared, and those it found changed without an event. */
+  audit: { checked: number; changed: number };
 }
 
 export interface IndexerOptions {
@@ -64,7 +84,20 @@ export interface IndexerOptions {
 }
 
 export class WorkspaceIndexer implements vscode.Disposable {
-  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0 };
+  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0, watched: false, audit: { checked: 0, changed: 0 } };
+  /** Watches the directories of the indexed files (one inotify watch each), from before a build reads them. */
+  private readonly watcher = new TreeWatcher(() => {
+    if (this.awake) this.schedule(REFRESH_DELAY_MS);
+  });
+  private readonly vouching = new WatchVouching(this.watcher);
+  /** The index built while the watches were in place: the only one the watcher vouches for. */
+  private watchedIndex?: ContentIndex;
+  /** Whether the build under way began with its files' directories watched. */
+  private buildWatched = false;
+  /** Files the audit found changed without an event: read as without the watcher until the next build. */
+  private readonly stale = new Set<string>();
+  private auditTimer?: NodeJS.Timeout;
+  private auditNext = 0;
   private opened?: { index: ContentIndex; close(): void };
   private worker?: Worker;
   private timer?: NodeJS.Timeout;
@@ -131,7 +164,64 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index, { stampsInWorkers: true });
+    return currentIndexPrejudge(() => this.opened?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, stampsInWorkers: true });
+  }
+
+  /**
+   * Whether the watcher vouches for an indexed file (WatchVouching): the index was built with its
+   * directory watched, no build runs now, no event named it since, and the audit did not find it changed.
+   */
+  private vouches(index: ContentIndex, id: number): boolean {
+    return index === this.watchedIndex && this.worker === undefined && this.vouching.vouches(index, id, this.stale);
+  }
+
+  /**
+   * Watches the directories of the files about to be indexed, before the build reads them; the record of
+   * changes starts anew. False when they cannot all be watched (the inotify limit): then, for the rest of
+   * the session, every file the index settles is checked by its stamp, as without a watcher.
+   */
+  private watchFor(paths: readonly string[]): boolean {
+    this.watchedIndex = undefined;
+    this.stale.clear();
+    this.watcher.reset();
+    if (this.state.unwatched !== undefined) return false;
+    const dirs = new Set<string>();
+    for (const path of paths) dirs.add(path.slice(0, path.lastIndexOf('/')));
+    try {
+      this.watcher.watch(dirs);
+      return true;
+    } catch (error) {
+      this.watcher.close();
+      this.state.unwatched = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      this.options.log.warn(`index: the ${dirs.size} directories of the indexed files cannot be watched (${this.state.unwatched}); each search checks every file it skips by its stamp`);
+      return false;
+    }
+  }
+
+  /**
+   * One step of the background audit: the stamps of the next AUDIT_FILES watched files, compared with
+   * the index's. A file changed without an event is read by searches from then on, and a refresh reads it.
+   */
+  private async audit(): Promise<void> {
+    const index = this.watchedIndex;
+    if (!index || this.worker || Atomics.load(searching, 0) > 0) return;
+    const ids: number[] = [];
+    for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
+      if (this.auditNext >= index.idLimit) this.auditNext = 0;
+      const file = index.fileOf(this.auditNext);
+      if (file && this.vouches(index, this.auditNext)) ids.push(this.auditNext);
+    }
+    const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) =>
+      fs.stat(index.fileOf(id).path).then((stat): FileStamp | undefined => (stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined), () => undefined),
+    );
+    if (index !== this.watchedIndex) return;
+    const changed = ids.filter((id, i) => !stamps[i] || !sameStamp(stamps[i], index.fileOf(id)));
+    this.state.audit.checked += ids.length;
+    if (changed.length === 0) return;
+    this.state.audit.changed += changed.length;
+    for (const id of changed) this.stale.add(index.fileOf(id).path);
+    this.options.log.info(`index: the audit found ${changed.length} files changed that no file event reported (${index.fileOf(changed[0]).path}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`);
+    this.schedule(0);
   }
 
   private schedule(delayMs: number): void {
@@ -146,6 +236,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private close(): void {
     this.opened?.close();
     this.opened = undefined;
+    this.watchedIndex = undefined;
+    this.state.watched = false;
   }
 
   private async build(): Promise<void> {
@@ -167,6 +259,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.fail(error);
       return;
     }
+    this.buildWatched = this.watchFor(listed.paths);
     this.state.phase = 'building';
     this.buildStarted = Date.now();
     this.state.done = 0;
@@ -203,6 +296,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const stored = loadIndex(dir);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
+    this.watchedIndex = stored && this.buildWatched ? stored.index : undefined;
+    this.state.watched = this.watchedIndex !== undefined;
+    this.auditNext = 0;
+    if (this.watchedIndex && !this.auditTimer) {
+      this.auditTimer = setInterval(() => void this.audit().catch((error: Error) => this.options.log.warn(`index: audit failed (${error.message})`)), AUDIT_EVERY_MS);
+      this.auditTimer.unref();
+    }
     this.state.phase = stored ? 'ready' : 'failed';
     this.state.listOnly = undefined;
     this.state.last = summary;
@@ -251,6 +351,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearInterval(this.auditTimer);
+    this.watcher.close();
     void this.worker?.terminate();
     this.close();
     for (const subscription of this.subscriptions) subscription.dispose();

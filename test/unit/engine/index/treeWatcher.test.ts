@@ -5,7 +5,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { overflowThreshold, TreeWatcher } from '../../../../src/engine/index/treeWatcher';
+import { ContentIndex } from '../../../../src/engine/index/contentIndex';
+import { eventsDelivered, overflowThreshold, TreeWatcher, WatchVouching } from '../../../../src/engine/index/treeWatcher';
 import { Fixture } from '../../fixture';
 
 /** Waits until `done` holds (events arrive on the event loop), failing after 10 s with `what`. */
@@ -91,5 +92,61 @@ describe('engine/index/treeWatcher', () => {
     assert.ok(calls >= 10, 'each event schedules a refresh');
     watcher.reset();
     assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched] }, { touched: [], structural: false, events: 0, overflowed: false });
+  });
+});
+
+describe('engine/index/treeWatcher: eventsDelivered and WatchVouching', () => {
+  let fx: Fixture;
+  let watcher: TreeWatcher | undefined;
+  beforeEach(() => {
+    fx = new Fixture('grep-tools-vouch-');
+    fx.write('watched/a.txt', 'old\n');
+    fx.write('watched/b.txt', 'old\n');
+    fx.write('unwatched/c.txt', 'old\n');
+  });
+  afterEach(() => {
+    watcher?.close();
+    fx.remove();
+  });
+
+  /** An index holding the fixture's three files, stamped as they are now. */
+  function indexOfFixture(): ContentIndex {
+    const index = new ContentIndex();
+    for (const relative of ['watched/a.txt', 'watched/b.txt', 'unwatched/c.txt']) {
+      const path = `${fx.root}/${relative}`;
+      const stat = fs.statSync(path);
+      index.set({ path, kind: 'text', size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino }, 'old\n');
+    }
+    return index;
+  }
+
+  it('a change completed before eventsDelivered() resolves is always seen: a write, then a search at once', async () => {
+    watcher = new TreeWatcher(() => undefined);
+    watcher.watch([`${fx.root}/watched`]);
+    for (let i = 0; i < 200; i++) {
+      watcher.reset();
+      fs.writeFileSync(`${fx.root}/watched/a.txt`, `new ${i}\n`);
+      await eventsDelivered();
+      assert.ok(watcher.current.touched.has(`${fx.root}/watched/a.txt`), `write ${i} seen`);
+    }
+  });
+
+  it('vouches only for a file of a watched directory that no event named, that the audit did not find stale, and never after an overflow', async () => {
+    watcher = new TreeWatcher(() => undefined, 3);
+    watcher.watch([`${fx.root}/watched`]);
+    const index = indexOfFixture();
+    const vouching = new WatchVouching(watcher);
+    const id = (relative: string) => index.idOf(`${fx.root}/${relative}`)!;
+    assert.strictEqual(vouching.vouches(index, id('watched/a.txt')), true);
+    assert.strictEqual(vouching.vouches(index, id('unwatched/c.txt')), false, 'its directory is not watched');
+    assert.strictEqual(vouching.vouches(index, id('watched/b.txt'), new Set([`${fx.root}/watched/b.txt`])), false, 'the audit found it changed');
+    fs.appendFileSync(`${fx.root}/watched/a.txt`, 'more\n');
+    await eventsDelivered();
+    assert.strictEqual(vouching.vouches(index, id('watched/a.txt')), false, 'an event named it');
+    assert.strictEqual(vouching.vouches(index, id('watched/b.txt')), true, 'no event named it');
+    // (inotify merges an event identical to the one before it: a burst of distinct ones)
+    for (let i = 0; i < 3; i++) fs.writeFileSync(`${fx.root}/watched/new${i}.txt`, 'x\n');
+    await until('the burst is seen', () => watcher!.current.overflowed);
+    assert.strictEqual(vouching.vouches(index, id('watched/b.txt')), false, 'events may have been dropped');
   });
 });

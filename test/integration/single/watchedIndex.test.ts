@@ -1,0 +1,65 @@
+/**
+ * The watched index (workspaceIndexer.ts): once built with its files' directories watched, a search
+ * skips the files it rules out without taking their stamps. A change written through the workspace is
+ * seen by the very next search (the search waits for the file events already queued); a change no
+ * event reports (here a write through a hard link in `node_modules/*`, which VS Code's watcher excludes
+ * and ours does not watch) is found by the background audit, which then makes searches read the file.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../../src/extension';
+import { folderPath, invokeJson, waitUntil, type GrepAnswer } from '../helpers';
+
+describe('the watched content index in the extension host', () => {
+  const dir = () => path.join(folderPath(0), 'watch-tmp');
+  const file = (relative: string) => path.join(dir(), relative);
+  let api: GrepToolsApi;
+  /** The files a grep finds the text in. */
+  const count = async (pattern: string) => {
+    const answer = await invokeJson<GrepAnswer>('grep', { pattern, fixed_strings: true, output_mode: 'count' });
+    return answer.files_matched ?? Object.keys(answer.files).length;
+  };
+
+  before(async function () {
+    this.timeout(90_000);
+    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+    assert.ok(extension);
+    api = await extension.activate();
+    fs.mkdirSync(path.join(dir(), 'node_modules', 'pkg'), { recursive: true });
+    fs.writeFileSync(file('edited.txt'), 'watch-old-5c2e\n');
+    fs.writeFileSync(file('linked.txt'), 'link-old-5c2e\n');
+    fs.linkSync(file('linked.txt'), file('node_modules/pkg/linked.txt'));
+    // A build that holds these files, made with their directories watched.
+    const builds = api.index.builds;
+    await invokeJson<GrepAnswer>('grep', { pattern: 'watch-old-5c2e', fixed_strings: true });
+    await waitUntil(() => api.index.builds > builds && api.index.phase === 'ready' && api.index.watched, () => `a watched index was built (phase ${api.index.phase}, watched ${api.index.watched})`, 60_000);
+    assert.strictEqual(await count('link-old-5c2e'), 1, 'the linked file is indexed and found (its node_modules twin is excluded)');
+  });
+
+  after(() => fs.rmSync(dir(), { recursive: true, force: true }));
+
+  it('sees a change written through the workspace in the very next search', async () => {
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(file('edited.txt'), `watch-new-5c2e-${i}\n`);
+      assert.strictEqual(await count(`watch-new-5c2e-${i}`), 1, `write ${i} is searched at once`);
+      assert.strictEqual(await count('watch-old-5c2e'), 0, `the old text is gone after write ${i}`);
+    }
+  });
+
+  it('finds by its audit a change no file event reported, and searches then read the file', async function () {
+    this.timeout(60_000);
+    const changed = api.index.audit.changed;
+    // The same inode written through a path neither watcher reports: the workspace's file changed unseen.
+    fs.writeFileSync(file('node_modules/pkg/linked.txt'), 'link-new-5c2e\n');
+    const deadline = Date.now() + 30_000;
+    while ((await count('link-new-5c2e')) !== 1) {
+      assert.ok(Date.now() < deadline, `the audit found the change within 30 s (audit ${JSON.stringify(api.index.audit)})`);
+      // Leaves the extension host idle for a moment: the audit runs when no search does.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.ok(api.index.audit.changed > changed, `the audit counted the change (${JSON.stringify(api.index.audit)})`);
+    assert.strictEqual(await count('link-old-5c2e'), 0);
+  });
+});
