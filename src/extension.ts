@@ -1,12 +1,12 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
-import { disposeResidentListings, residentListings, type ResidentListings } from './vscode/sources/residentListing';
+import { disposeResidentListings, residentListings, watchListingsWith, type ResidentListings } from './vscode/sources/residentListing';
 import { disposeSharedPool } from './vscode/searchPool';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
-import { startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
+import { currentListingWatch, startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
 export interface GrepToolsApi {
@@ -29,6 +29,8 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     { dispose: disposeResidentListings },
     { dispose: stopIndexer },
   );
+  // A listing whose directories the watched index watches is not statted again while its shape holds.
+  watchListingsWith(currentListingWatch);
   const indexer = startIndexer({
     storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
     folders: indexedFolders,

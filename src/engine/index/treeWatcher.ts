@@ -49,6 +49,8 @@ export class TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private changes = noChanges();
   private placedOrClosed = 0;
+  /** Counts the changes of the tree's shape ever seen (not reset): a listing checked under one value still holds under it. */
+  private shapes = 0;
 
   /** `onChange` runs after each event (a refresh can be scheduled there). */
   constructor(
@@ -89,13 +91,13 @@ export class TreeWatcher {
           for (const placed of added) this.unwatch(placed);
           throw error;
         }
-        this.changes.structural = true;
+        this.shapeChanged();
         this.onChange();
         continue;
       }
       watcher.on('error', () => {
         this.unwatch(dir);
-        this.changes.structural = true;
+        this.shapeChanged();
         this.onChange();
       });
       this.watchers.set(dir, watcher);
@@ -125,19 +127,34 @@ export class TreeWatcher {
     return this.placedOrClosed;
   }
 
+  /**
+   * Changes whenever the tree's shape may have changed in a watched directory (an entry appeared, went or
+   * was renamed, a .gitignore or a directory changed, a watch failed, events may have been dropped), and
+   * whenever a watch is closed: a listing whose directories are all watched and that was found current
+   * under one value is current while the value stays.
+   */
+  get shapeMark(): number {
+    return this.shapes * 1_000_003 + this.placedOrClosed;
+  }
+
+  private shapeChanged(): void {
+    this.changes.structural = true;
+    this.shapes++;
+  }
+
   private event(dir: string, event: string, name: string | Buffer | null): void {
     const changes = this.changes;
     if (++changes.events >= this.overflowAt) {
       changes.overflowed = true;
-      changes.structural = true;
+      this.shapeChanged();
       changes.touched.clear();
     }
-    if (name === null) changes.structural = true;
-    else if (!changes.overflowed) {
+    if (name === null) this.shapeChanged();
+    else {
       const entry = name.toString();
       const path = `${dir}/${entry}`;
-      changes.touched.add(path);
-      if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) changes.structural = true;
+      if (!changes.overflowed) changes.touched.add(path);
+      if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) this.shapeChanged();
     }
     this.onChange();
   }

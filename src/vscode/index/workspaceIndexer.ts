@@ -22,7 +22,7 @@ import { sameStamp, type FileStamp } from '../../engine/source/fileStamp';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { promises as fs } from 'fs';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
-import { isDenied } from '../sources/residentListing';
+import { isDenied, type ListingWatch } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
@@ -98,6 +98,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly stale = new Set<string>();
   private auditTimer?: NodeJS.Timeout;
   private auditNext = 0;
+  /** Whether the ignored files' directories could not be watched as well (ENOSPC): from then on, only the searched files' are. */
+  private ignoredUnwatched = false;
   private opened?: { index: ContentIndex; close(): void };
   private worker?: Worker;
   private timer?: NodeJS.Timeout;
@@ -180,13 +182,34 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * changes starts anew. False when they cannot all be watched (the inotify limit): then, for the rest of
    * the session, every file the index settles is checked by its stamp, as without a watcher.
    */
-  private watchFor(paths: readonly string[]): boolean {
+  private watchFor(listed: { paths: readonly string[]; withIgnored?: readonly string[] }): boolean {
     this.watchedIndex = undefined;
     this.stale.clear();
     this.watcher.reset();
     if (this.state.unwatched !== undefined) return false;
-    const dirs = new Set<string>();
-    for (const path of paths) dirs.add(path.slice(0, path.lastIndexOf('/')));
+    // Every directory holding a listed file, and those above it up to its workspace folder (where an entry can appear too).
+    const roots = new Set(this.options.folders() ?? []);
+    const directoriesOf = (paths: readonly string[]) => {
+      const dirs = new Set<string>(roots);
+      for (const path of paths) {
+        for (let dir = path.slice(0, path.lastIndexOf('/')); dir.length > 1 && !dirs.has(dir); dir = dir.slice(0, dir.lastIndexOf('/'))) {
+          dirs.add(dir);
+          if (roots.has(dir)) break;
+        }
+      }
+      return dirs;
+    };
+    // The directories of the ignored files too (include_ignored, an empty answer's check) while the system allows that many watches.
+    if (listed.withIgnored && !this.ignoredUnwatched) {
+      try {
+        this.watcher.watch(directoriesOf(listed.withIgnored));
+        return true;
+      } catch (error) {
+        this.ignoredUnwatched = true;
+        this.options.log.info(`index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`);
+      }
+    }
+    const dirs = directoriesOf(listed.paths);
     try {
       this.watcher.watch(dirs);
       return true;
@@ -196,6 +219,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.options.log.warn(`index: the ${dirs.size} directories of the indexed files cannot be watched (${this.state.unwatched}); each search checks every file it skips by its stamp`);
       return false;
     }
+  }
+
+  /**
+   * The watcher, for the resident listings (residentListing.ts), while the index is watched: a listing
+   * whose directories are all watched and that was found current stays current while no event changes
+   * the tree's shape (TreeWatcher.shapeMark), without statting its directories again.
+   */
+  listingWatch(): ListingWatch | undefined {
+    if (!this.watchedIndex || this.worker) return undefined;
+    const watcher = this.watcher;
+    return { shapeMark: () => watcher.shapeMark, watches: (dir) => watcher.watches(dir) };
   }
 
   /**
@@ -259,7 +293,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.fail(error);
       return;
     }
-    this.buildWatched = this.watchFor(listed.paths);
+    this.buildWatched = this.watchFor(listed);
     this.state.phase = 'building';
     this.buildStarted = Date.now();
     this.state.done = 0;
@@ -381,6 +415,11 @@ export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
   shared?.dispose();
   shared = new WorkspaceIndexer(options);
   return shared;
+}
+
+/** The watcher the resident listings may rely on now (WorkspaceIndexer.listingWatch). */
+export function currentListingWatch(): ListingWatch | undefined {
+  return shared?.listingWatch();
 }
 
 /** The index searches consult now (see WorkspaceIndexer.search). */

@@ -12,13 +12,14 @@
  *   findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
  */
-import { statSync } from 'fs';
+import { lstatSync, statSync } from 'fs';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
 import { SETTLE_MS } from '../../engine/index/builder';
 import { deniedRule } from '../../engine/globset/globs';
 import { relativePosix } from '../../engine/guard/paths';
 import { TimeSlices } from '../../engine/source/timeSlices';
+import { eventsDelivered } from '../../engine/index/treeWatcher';
 import { policySettings } from '../settings';
 import type { Candidate } from '../../engine/api/types';
 
@@ -31,6 +32,16 @@ export interface BaseListing {
   warnings: string[];
   /** Absolute directories that held a listed file (the base among them). */
   directories: string[];
+}
+
+/**
+ * A watcher of the listed directories (the watched content index's, WorkspaceIndexer.listingWatch):
+ * `shapeMark` changes whenever an entry appears, goes or is renamed in a watched directory, a .gitignore
+ * changes, or events may have been dropped.
+ */
+export interface ListingWatch {
+  shapeMark(): number;
+  watches(dir: string): boolean;
 }
 
 interface Resident extends BaseListing {
@@ -47,6 +58,11 @@ interface Resident extends BaseListing {
    * created, deleted or renamed since changes its directory's times; one edited in place, its own).
    */
   gitignores: boolean[];
+  /**
+   * The watcher's shape mark when the directories were last found unchanged, all watched and none a
+   * symlink: while the mark stays, the listing is current without statting them again.
+   */
+  vouchedAt?: number;
 }
 
 /** A directory's identity (device and inode, links followed), or undefined when it is not one. */
@@ -87,6 +103,14 @@ async function unchangedSince(listing: Resident, isCancelled: () => boolean): Pr
   return true;
 }
 
+/**
+ * Whether every directory of a listing is watched and none is a symlink (a link retargeted where no
+ * watched directory changes leaves the listing's directories as they were, but elsewhere).
+ */
+function watchedWhole(listing: Resident, watch: ListingWatch): boolean {
+  return listing.directories.every((dir) => watch.watches(dir) && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
+}
+
 /** The directories holding these absolute paths, up to `base` (included). */
 export function directoriesOf(base: string, paths: Iterable<string>): string[] {
   const dirs = new Set<string>([base]);
@@ -124,10 +148,10 @@ export class ResidentListings implements vscode.Disposable {
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** Listings replayed and made since activation (for the log and the tests). */
-  readonly counts = { replayed: 0, listed: 0 };
+  /** Listings replayed (`vouched`: of those, without statting their directories) and made since activation (for the log and the tests). */
+  readonly counts = { replayed: 0, vouched: 0, listed: 0 };
 
-  constructor() {
+  constructor(private readonly watch: () => ListingWatch | undefined = () => undefined) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const drop = (uri: vscode.Uri) => {
       if (!isDenied(uri)) this.invalidate();
@@ -160,7 +184,14 @@ export class ResidentListings implements vscode.Disposable {
     const resident = this.listings.get(key);
     if (resident) {
       this.listings.delete(key);
-      if (await unchangedSince(resident, isCancelled)) {
+      // The file events queued so far arrive first: a change made before this call moves the mark.
+      await eventsDelivered();
+      const watch = this.watch();
+      const mark = watch?.shapeMark();
+      const vouched = mark !== undefined && resident.vouchedAt === mark;
+      if (vouched || (await unchangedSince(resident, isCancelled))) {
+        if (vouched) this.counts.vouched++;
+        if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = watchedWhole(resident, watch) ? mark : undefined;
         this.listings.set(key, resident);
         this.counts.replayed++;
         return { listing: resident, made: false };
@@ -205,10 +236,16 @@ export class ResidentListings implements vscode.Disposable {
 }
 
 let shared: ResidentListings | undefined;
+let sharedWatch: (() => ListingWatch | undefined) | undefined;
+
+/** The watcher the extension's resident listings may rely on (set in activate()). */
+export function watchListingsWith(watch: () => ListingWatch | undefined): void {
+  sharedWatch = watch;
+}
 
 /** The extension's resident listings, made on first use and dropped with the extension. */
 export function residentListings(): ResidentListings {
-  shared ??= new ResidentListings();
+  shared ??= new ResidentListings(sharedWatch);
   return shared;
 }
 

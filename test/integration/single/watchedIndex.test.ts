@@ -48,6 +48,19 @@ describe('the watched content index in the extension host', () => {
     }
   });
 
+  it('replays the file list without statting its directories while no entry appears or goes, and lists a new file at once', async () => {
+    await count('watch-old-5c2e'); // the listing checked once with the watcher in place
+    const vouched = api.listings.counts.vouched;
+    await count('watch-old-5c2e');
+    assert.ok(api.listings.counts.vouched > vouched, `the listing was replayed on the watcher's word (${JSON.stringify(api.listings.counts)})`);
+    for (let i = 0; i < 3; i++) {
+      fs.writeFileSync(file(`added-${i}.txt`), `added-5c2e-${i}\n`);
+      assert.strictEqual(await count(`added-5c2e-${i}`), 1, `a file created just before the search is searched (${i})`);
+    }
+    fs.rmSync(file('added-0.txt'));
+    assert.strictEqual(await count('added-5c2e-0'), 0, 'a file removed just before the search is not');
+  });
+
   it('finds by its audit a change no file event reported, and searches then read the file', async function () {
     this.timeout(60_000);
     const changed = api.index.audit.changed;

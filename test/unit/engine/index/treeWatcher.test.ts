@@ -131,6 +131,32 @@ describe('engine/index/treeWatcher: eventsDelivered and WatchVouching', () => {
     }
   });
 
+  it("its shape mark moves when an entry appears or goes or a .gitignore changes, not when a file's content does, and is not reset", async () => {
+    watcher = new TreeWatcher(() => undefined);
+    watcher.watch([`${fx.root}/watched`]);
+    const before = watcher.shapeMark;
+    fs.appendFileSync(`${fx.root}/watched/a.txt`, 'more\n');
+    await eventsDelivered();
+    assert.strictEqual(watcher.shapeMark, before, 'an edit leaves the shape');
+    fs.writeFileSync(`${fx.root}/watched/new.txt`, 'x\n');
+    await eventsDelivered();
+    const added = watcher.shapeMark;
+    assert.notStrictEqual(added, before, 'a new entry moves it');
+    watcher.reset();
+    assert.strictEqual(watcher.shapeMark, added, 'a reset keeps it');
+    fs.writeFileSync(`${fx.root}/watched/.gitignore`, '*.log\n');
+    await eventsDelivered();
+    const ignored = watcher.shapeMark;
+    assert.notStrictEqual(ignored, added, 'a new .gitignore moves it');
+    fs.appendFileSync(`${fx.root}/watched/.gitignore`, '*.tmp\n');
+    await eventsDelivered();
+    assert.notStrictEqual(watcher.shapeMark, ignored, 'an edited .gitignore moves it');
+    const now = watcher.shapeMark;
+    fs.rmSync(`${fx.root}/watched/new.txt`);
+    await eventsDelivered();
+    assert.notStrictEqual(watcher.shapeMark, now, 'a removed entry moves it');
+  });
+
   it('vouches only for a file of a watched directory that no event named, that the audit did not find stale, and never after an overflow', async () => {
     watcher = new TreeWatcher(() => undefined, 3);
     watcher.watch([`${fx.root}/watched`]);
