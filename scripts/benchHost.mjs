@@ -182,7 +182,7 @@ async function main() {
       const reloadedAt = Date.now();
       await session.reload();
       await toolsRegistered();
-      if (refreshed && !INDEX_OFF) await waitFor(async () => (await session.bridge.call({ op: 'indexState' }))?.builds > 0, { timeoutMs: 300_000, what: 'the reloaded window to refresh its stored index' });
+      if (refreshed && !INDEX_OFF) await waitFor(async () => (await session.bridge.call({ op: 'indexState' }).catch(() => undefined))?.builds > 0, { timeoutMs: 300_000, what: 'the reloaded window to refresh its stored index' }); // (undefined until the extension has activated)
       const waitedMs = Date.now() - reloadedAt;
       const ours = await call(firstTool, firstInput);
       const copilot = await call(...QUESTIONS[0][3]);
