@@ -15,13 +15,24 @@ export interface PrejudgeRequest {
   matcher: Matcher;
   invert: boolean;
   maxFileSize: number;
+  /**
+   * The search's whole spec (pattern, options, size limit, scope), when the outcomes of the files it
+   * reads may be remembered for later searches of the same spec (a repeated question, the next page):
+   * kept by file id while a watcher vouches for the file (RecentResults).
+   */
+  resultsKey?: string;
 }
 
 /** A search's view of a candidate: its known outcome, or undefined when it must be read. */
 export type Prejudge = (path: string) => FileOutcome | undefined;
 
-/** Prejudge for the candidate at this position of the list the search was planned for (prejudgeListed). */
-export type ListedPrejudge = (at: number) => FileOutcome | undefined;
+/**
+ * Prejudge for the candidate at this position of the list the search was planned for (prejudgeListed),
+ * with room for `pageRoom` more lines on the page (a remembered outcome without its lines serves only a
+ * file past the page); `remember` keeps the outcome of a file the search read, for the next search of the
+ * same spec, when the request allowed it.
+ */
+export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | undefined) & { remember?(at: number, outcome: FileOutcome): void };
 
 /** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
 export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
@@ -103,6 +114,7 @@ interface CallStamps {
  * a watcher vouches for it.
  */
 export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, fence, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
+  const recent = new RecentResults();
   const calls = new WeakMap<ContentIndex, CallStamps>();
   const stampsOf = (index: ContentIndex): CallStamps => {
     let stamps = calls.get(index);
@@ -154,13 +166,88 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
     async prejudgeListed(request, listed, stampMany) {
       await fence?.();
       const index = current();
-      const plan = index && planSearch(index, request);
-      if (!plan) return undefined;
+      if (!index) return undefined;
+      const plan = planSearch(index, request);
+      // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
+      const results = vouched && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
+      if (!plan && !results) return undefined;
       const ids = index.idsOf(listed);
-      if (stampsInWorkers) sendStamps(index, plan, ids, stampMany);
+      if (plan && stampsInWorkers) sendStamps(index, plan, ids, stampMany);
       await Promise.all(takenSoon);
-      const byId = judge(index, plan);
-      return (at) => byId(at < ids.length ? ids[at] : -1);
+      const byId = plan && judge(index, plan);
+      const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
+      const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
+        const id = idAt(at);
+        return byId?.(id) ?? (results && id >= 0 && vouched!(index, id) ? results.get(id, pageRoom) : undefined);
+      };
+      if (results) {
+        listedJudge.remember = (at, outcome) => {
+          const id = idAt(at);
+          if (id >= 0 && vouched!(index, id)) results.set(id, outcome);
+        };
+      }
+      return listedJudge;
     },
   };
+}
+
+/** Specs whose outcomes are kept per index, the least recently searched dropped first. */
+const RESULT_SPECS = 16;
+/** Reported lines kept in all (a file's lines are kept only when it has at most LINES_PER_FILE; else its count). */
+const RESULT_LINES = 100_000;
+const LINES_PER_FILE = 200;
+
+/** The outcomes of one spec's files, by id. */
+interface SpecResults {
+  get(id: number, pageRoom: number): FileOutcome | undefined;
+  set(id: number, outcome: FileOutcome): void;
+}
+
+/**
+ * The outcomes of the files recent searches read, per index (a new index starts empty) and spec: a
+ * file's outcome as it was read (0, binary, too large, or its count with its lines when all of them were
+ * collected and few, else its count and first line). Whoever asks checks that a watcher still vouches for
+ * the file (a file changed since is read again). Bounded in specs and in lines.
+ */
+class RecentResults {
+  private readonly byIndex = new WeakMap<ContentIndex, { specs: Map<string, Map<number, FileOutcome>>; lines: number }>();
+
+  of(index: ContentIndex, key: string): SpecResults {
+    let kept = this.byIndex.get(index);
+    if (!kept) this.byIndex.set(index, (kept = { specs: new Map(), lines: 0 }));
+    const all = kept;
+    let outcomes = all.specs.get(key);
+    if (outcomes) all.specs.delete(key); // most recently searched last
+    else outcomes = new Map();
+    all.specs.set(key, outcomes);
+    const lines = (outcome: FileOutcome | undefined) => (typeof outcome === 'object' ? outcome.lines.length : 0);
+    const evict = () => {
+      for (const [oldest, dropped] of all.specs) {
+        if (all.specs.size <= RESULT_SPECS && all.lines <= RESULT_LINES) return;
+        if (dropped === outcomes) return;
+        for (const outcome of dropped.values()) all.lines -= lines(outcome);
+        all.specs.delete(oldest);
+      }
+    };
+    evict();
+    const mine = outcomes;
+    return {
+      get(id, pageRoom) {
+        const outcome = mine.get(id);
+        // Kept without its lines: it serves only a file whose lines the page has no room for.
+        return typeof outcome === 'object' && outcome.lines.length < outcome.count && pageRoom > 0 ? undefined : outcome;
+      },
+      set(id, outcome) {
+        if (outcome === 'unreadable' || outcome === 'denied' || outcome === 'outside_workspace') return;
+        let kept: FileOutcome = outcome;
+        if (typeof outcome === 'object' && (outcome.lines.length < outcome.count || outcome.count > LINES_PER_FILE)) {
+          const first = outcome.lines[0] ?? outcome.first;
+          kept = { count: outcome.count, lines: [], ...(first ? { first: { line: first.line, text: first.text } } : {}) } as FileOutcome;
+        }
+        all.lines += lines(kept) - lines(mine.get(id));
+        mine.set(id, kept);
+        evict();
+      },
+    };
+  }
 }

@@ -81,7 +81,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
-  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize }, target, env, deadline);
+  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
   const scanned = await scan(target, { spec, matcher, prejudge, deadline, filterDeadline }, env, collector);
   if (env.isCancelled()) throw new CancelledError();
 
@@ -116,7 +116,8 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
 function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: SearchEnvironment): SearchSpec {
   return {
     pattern: input.pattern,
-    matcher: input,
+    // The matcher's options alone: with the rest below, the spec is what decides a file's outcome (and keys what is remembered of it).
+    matcher: { case_insensitive: input.case_insensitive, fixed_strings: input.fixed_strings, word: input.word, multiline: input.multiline },
     maxFileSize: env.config.maxFileSize,
     scope: { granted, denied: env.config.deniedPaths, allowed: env.config.allowedPaths },
     search: {
@@ -132,8 +133,12 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
   };
 }
 
-/** What the index knows of a candidate, the one at position `at` of the search's candidates (in the order they are scanned). */
-type IndexJudge = (path: string, at: number) => FileOutcome | undefined;
+/**
+ * What the index knows of a candidate, the one at position `at` of the search's candidates (in the order
+ * they are scanned), with room for `pageRoom` more lines on the page; `remember` keeps what reading one
+ * gave, for a later search of the same spec (prejudge.ts, RecentResults).
+ */
+type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome | undefined) & { remember?(at: number, outcome: FileOutcome): void };
 
 /**
  * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
@@ -147,7 +152,10 @@ async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env
   if (!pool || !Array.isArray(listed)) return index.prejudge(request);
   // Taking the stamps stops at the time limit; the scan then stops at once, having judged nothing.
   const judgeAt = await index.prejudgeListed(request, listed as Candidate[], (paths) => pool.stamps(paths, deadline));
-  return judgeAt && ((_path, at) => judgeAt(at));
+  if (!judgeAt) return undefined;
+  const judge: IndexJudge = (_path, at, pageRoom) => judgeAt(at, pageRoom);
+  judge.remember = judgeAt.remember;
+  return judge;
 }
 
 interface ScanPlan {
@@ -171,6 +179,9 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
   const indexed = plan.prejudge ? { settled: 0, read: 0 } : undefined;
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
   const next = target.candidates[Symbol.iterator]();
+  // The positions of the files read, when their outcomes are remembered for the next search of the same spec.
+  const remember = plan.prejudge?.remember;
+  const readAt = new Map<string, number>();
   let listed = 0;
   let exhausted = false;
   let timedOut = false;
@@ -193,13 +204,15 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
         listed++;
         const { path } = item.value;
         const content = target.contentOf(path);
-        const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1) : undefined;
+        // A count or a list of files needs no lines: a remembered count serves a file on the page too.
+        const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
         if (known !== undefined) {
           ahead.settled(path, known);
           indexed!.settled++;
           continue;
         }
         if (indexed) indexed.read++;
+        if (remember && content === undefined) readAt.set(path, listed - 1);
         if (poolSearch && content === undefined) ahead.batched(path);
         else ahead.one(path, searchOne(item.value, content, ahead.pageRoom));
       }
@@ -215,7 +228,11 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
       }
       if (stop.reason() === 'cancelled') break; // nothing more is reported once the caller has been told
       ahead.take();
-      chunk.files.forEach((file, i) => collector.add(file, outcomes[i]));
+      chunk.files.forEach((file, i) => {
+        collector.add(file, outcomes[i]);
+        const at = remember ? readAt.get(file) : undefined;
+        if (at !== undefined) remember!(at, outcomes[i]);
+      });
     }
   } finally {
     if (stop.reason() === 'timeout' || plan.filterDeadline.expired) timedOut = true;

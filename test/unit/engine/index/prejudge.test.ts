@@ -118,3 +118,80 @@ describe('index: the stamps of the files it settles, taken by the search workers
     }
   });
 });
+
+describe('index: the outcomes of recent searches, kept while a watcher vouches for their files', function () {
+  this.timeout(60_000);
+  const fx = new Fixture('grep-tools-recent-');
+  const indexDir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-recent-index-'));
+  const pool = new SearchPool(2);
+  /** Files no longer vouched for (a watcher saw them change). */
+  const changed = new Set<string>();
+  let off: SearchEnvironment;
+  let watched: SearchEnvironment;
+  const opened: Array<() => void> = [];
+  const FILES = 300;
+
+  before(async () => {
+    for (let i = 0; i < FILES; i++) fx.write(`src/d${i % 5}/m${i}.ts`, `export const value${i} = ${i};\n${i % 10 === 0 ? `const rare = "needle ${i}"; // needle again\n` : ''}`);
+    age(fx.root);
+    off = { ...makeEnv(fx.root), pool };
+    await buildWorkspaceIndex(off, indexDir);
+    const workspace = openWorkspaceIndex(indexDir, [fx.root], new NodeFileSource());
+    const stored = loadIndex(indexDir);
+    assert.ok(workspace && stored);
+    opened.push(workspace.close, stored.close);
+    // One index for every call, as in VS Code: what it remembers lives as long as the index.
+    const index = currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), stampsInWorkers: true });
+    watched = { ...off, index, source: workspace.source };
+  });
+  after(() => {
+    for (const close of opened) close();
+    pool.dispose();
+    fx.remove();
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  const run = async (input: GrepInput, env: SearchEnvironment) => {
+    const report = await answerGrep(input, env);
+    return { text: await renderGrep(report, byteBudget(env.config.maxOutputBytes)), read: report.indexed?.read ?? -1 };
+  };
+
+  it('a repeated search reads no file again, and answers the same', async () => {
+    for (const input of [{ pattern: 'needle' }, { pattern: 'needle', output_mode: 'count' as const }, { pattern: 'value\\d+ = 1\\d;' }]) {
+      const first = await run(input, watched);
+      assert.ok(first.read > 0, `${input.pattern}: the first search reads the candidates`);
+      const again = await run(input, watched);
+      assert.strictEqual(again.read, 0, `${JSON.stringify(input)}: nothing read again`);
+      assert.strictEqual(again.text, first.text);
+      assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
+    }
+  });
+
+  it('a walk through the pages reads only the files whose lines a page shows, and every page is the one without the index', async () => {
+    const pages = async (env: SearchEnvironment) => {
+      const texts: string[] = [];
+      let reads = 0;
+      for (let offset = 0; offset < 60; offset += 7) {
+        const page = await run({ pattern: 'needle', max_results: 7, offset }, env);
+        texts.push(page.text);
+        reads += Math.max(0, page.read);
+      }
+      return { texts, reads };
+    };
+    const expected = await pages(off);
+    await run({ pattern: 'needle', max_results: 7 }, watched); // the first page: every candidate read
+    const walked = await pages(watched);
+    assert.deepStrictEqual(walked.texts, expected.texts);
+    assert.ok(walked.reads <= 7, `${walked.reads} files read over 9 pages of 7 lines (30 files hold the 30 lines; the first page read them all)`);
+  });
+
+  it('a file the watcher saw change is read again', async () => {
+    const file = fx.path('src/d0/m10.ts');
+    await run({ pattern: 'needle' }, watched);
+    fs.writeFileSync(file, 'const changed = "needle moved"; // and longer than before\n');
+    changed.add(file);
+    const after = await run({ pattern: 'needle', output_mode: 'content' }, watched);
+    assert.match(after.text, /needle moved/);
+    assert.strictEqual(after.read, 1, 'only the changed file is read');
+  });
+});
