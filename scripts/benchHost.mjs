@@ -173,6 +173,11 @@ async function main() {
       }
       process.stdout.write(`  round ${round + 1}/${SAMPLES} done\n`);
     }
+    // A model paging through a frequent literal: ten pages of 100 lines, each call timed (Copilot's tool has no paging).
+    const walk = [];
+    for (let page = 0; page < 10; page++) walk.push((await call('grep', { pattern: 'TODO', fixed_strings: true, max_results: 100, offset: 100 * page })).ms);
+    const walkLine = `A 10-page walk of \`TODO\` (100 lines a page): ${walk.map((ms) => ms.toFixed(0)).join(', ')} ms (pages 2-10 median ${median(walk.slice(1)).toFixed(0)} ms).`;
+    process.stdout.write(`${walkLine}\n`);
     const memory = await session.bridge.call({ op: 'memory' });
 
     // The window reloaded (the index stored by now): the first call of each side as soon as the tools are
@@ -212,6 +217,7 @@ async function main() {
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       buildingLine,
+      walkLine,
       reloadLine,
       indexLine,
       probeLine,
@@ -228,7 +234,7 @@ async function main() {
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
       writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores\n\n${summary}`);
     }
-    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, reloads, memory, index, during, rows }, null, 2));
+    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
     ok = true;
   } finally {
