@@ -93,6 +93,11 @@ export interface CurrentIndexOptions {
    */
   fence?: () => Promise<void>;
   /**
+   * Where the outcomes of files read are kept for later searches of the same spec (while `vouched`
+   * vouches for them): one per long-running index, shared by its calls.
+   */
+  recent?: RecentResults;
+  /**
    * Whether a search of listed files has the stamps it needs taken by the search workers first
    * (prejudgeListed): for a long-running process, whose workers are warm. A one-off command line call
    * takes them itself while its workers start.
@@ -113,8 +118,7 @@ interface CallStamps {
  * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
  * a watcher vouches for it.
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, fence, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
-  const recent = new RecentResults();
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, fence, recent, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
   const calls = new WeakMap<ContentIndex, CallStamps>();
   const stampsOf = (index: ContentIndex): CallStamps => {
     let stamps = calls.get(index);
@@ -169,7 +173,7 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
       if (!index) return undefined;
       const plan = planSearch(index, request);
       // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
-      const results = vouched && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
+      const results = vouched && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
       if (!plan && !results) return undefined;
       const ids = index.idsOf(listed);
       if (plan && stampsInWorkers) sendStamps(index, plan, ids, stampMany);
@@ -209,7 +213,7 @@ interface SpecResults {
  * collected and few, else its count and first line). Whoever asks checks that a watcher still vouches for
  * the file (a file changed since is read again). Bounded in specs and in lines.
  */
-class RecentResults {
+export class RecentResults {
   private readonly byIndex = new WeakMap<ContentIndex, { specs: Map<string, Map<number, FileOutcome>>; lines: number }>();
 
   of(index: ContentIndex, key: string): SpecResults {

@@ -11,7 +11,7 @@ import { SETTLE_MS } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
-import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
+import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
 import type { SearchEnvironment } from './environment';
@@ -46,6 +46,8 @@ export class ResidentWorkspace {
   private ignoredWatchable = true;
   private closed = false;
   private readonly vouching: WatchVouching;
+  /** What the calls found in the files they read, kept for the next call of the same question (prejudge.ts). */
+  private readonly recent = new RecentResults();
 
   constructor(
     private readonly env: SearchEnvironment & { source: StreamingSource },
@@ -68,7 +70,7 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, stampsInWorkers: true }) };
+    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, recent: this.recent, stampsInWorkers: true }) };
   }
 
   /** Whether the watcher vouches that a file is as the index read it (WatchVouching), while no refresh runs. */

@@ -15,7 +15,7 @@ import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
-import { currentIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
+import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { sameStamp, type FileStamp } from '../../engine/source/fileStamp';
@@ -90,6 +90,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (this.awake) this.schedule(REFRESH_DELAY_MS);
   });
   private readonly vouching = new WatchVouching(this.watcher);
+  /** What the calls found in the files they read, kept for the next call of the same question (prejudge.ts). */
+  private readonly recent = new RecentResults();
   /** The index built while the watches were in place: the only one the watcher vouches for. */
   private watchedIndex?: ContentIndex;
   /** Whether the build under way began with its files' directories watched. */
@@ -166,7 +168,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, stampsInWorkers: true });
+    return currentIndexPrejudge(() => this.opened?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, recent: this.recent, stampsInWorkers: true });
   }
 
   /**

@@ -30,6 +30,7 @@ describe('the watched content index in the extension host', () => {
     fs.mkdirSync(path.join(dir(), 'node_modules', 'pkg'), { recursive: true });
     fs.writeFileSync(file('edited.txt'), 'watch-old-5c2e\n');
     fs.writeFileSync(file('linked.txt'), 'link-old-5c2e\n');
+    for (const name of ['r1', 'r2', 'r3']) fs.writeFileSync(file(`${name}.txt`), 'repeat-7d1f one\nrepeat-7d1f two\n');
     fs.linkSync(file('linked.txt'), file('node_modules/pkg/linked.txt'));
     // A build that holds these files, made with their directories watched.
     const builds = api.index.builds;
@@ -39,6 +40,24 @@ describe('the watched content index in the extension host', () => {
   });
 
   after(() => fs.rmSync(dir(), { recursive: true, force: true }));
+
+  it('asks a repeated question, or for its next page, without reading its files again, until one changes', async () => {
+    const question = { pattern: 'repeat-7d1f', max_results: 2 };
+    const first = await invokeJson<GrepAnswer>('grep', question);
+    assert.strictEqual(first.total_matches, 6);
+    const readFirst = api.index.lastUse?.read ?? -1;
+    assert.deepStrictEqual(await invokeJson<GrepAnswer>('grep', question), first, 'the same answer');
+    // (files reached through a symlink, which the index never vouches for, are read every time)
+    const readAgain = api.index.lastUse?.read ?? -1;
+    assert.strictEqual(readAgain, readFirst - 3, `the three files holding it are not read again (${readFirst}, then ${readAgain})`);
+    const next = await invokeJson<GrepAnswer>('grep', { ...question, offset: 2 });
+    assert.deepStrictEqual(next.files, [{ file: file('r2.txt'), matches: [{ line: 1, text: 'repeat-7d1f one' }, { line: 2, text: 'repeat-7d1f two' }] }], 'the next page');
+    assert.strictEqual(api.index.lastUse?.read, readAgain, 'nor for its next page');
+    fs.writeFileSync(file('r2.txt'), 'repeat-7d1f changed\n');
+    const changed = await invokeJson<GrepAnswer>('grep', { ...question, offset: 2 });
+    assert.strictEqual(changed.total_matches, 5, 'the changed file is searched at once');
+    assert.strictEqual(api.index.lastUse?.read, readAgain + 1, 'and only it is read');
+  });
 
   it('sees a change written through the workspace in the very next search', async () => {
     for (let i = 0; i < 5; i++) {

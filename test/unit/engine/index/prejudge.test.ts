@@ -13,7 +13,7 @@ import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { renderGrep } from '../../../../src/engine/answer/printer';
 import type { GrepInput } from '../../../../src/engine/api/types';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
-import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
+import { currentIndexPrejudge, RecentResults } from '../../../../src/engine/index/prejudge';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
@@ -141,8 +141,11 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     assert.ok(workspace && stored);
     opened.push(workspace.close, stored.close);
     // One index for every call, as in VS Code: what it remembers lives as long as the index.
-    const index = currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), stampsInWorkers: true });
-    watched = { ...off, index, source: workspace.source };
+    // A new view of the index for every call, as VS Code and serve make, sharing what they remember.
+    const recent = new RecentResults();
+    Object.defineProperty((watched = { ...off, source: workspace.source }), 'index', {
+      get: () => currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), recent, stampsInWorkers: true }),
+    });
   });
   after(() => {
     for (const close of opened) close();
