@@ -155,7 +155,8 @@ async function main() {
     for (const [id, , ours, copilot] of QUESTIONS) {
       const a = await call(...ours);
       const b = await call(...copilot);
-      Object.assign(samples[id], { oursBytes: Buffer.byteLength(a.text), copilotBytes: Buffer.byteLength(b.text), oursReported: reported(ours[0], a.text), copilotReported: reported(copilot[0], b.text) });
+      // The warm-up is the question's first ask: the index warm, nothing remembered of its files yet (later asks reuse what it read).
+      Object.assign(samples[id], { oursFirstAskMs: a.ms, oursBytes: Buffer.byteLength(a.text), copilotBytes: Buffer.byteLength(b.text), oursReported: reported(ours[0], a.text), copilotReported: reported(copilot[0], b.text) });
       if (expected?.[id]) {
         const total = JSON.parse(a.text).total_matches ?? 0;
         samples[id].agrees = total === expected[id].cli && total === expected[id].rg;
@@ -206,9 +207,9 @@ async function main() {
     });
     const reference = expected ? ' command line / ripgrep total |' : '';
     const table = [
-      `| question | ours (ms) | Copilot (ms) | ratio | host busy, ours / Copilot (ms) | ours reports |${reference} Copilot reports | ours bytes | Copilot bytes |`,
-      `| --- | ---: | ---: | ---: | ---: | --- |${expected ? ' --- |' : ''} --- | ---: | ---: |`,
-      ...rows.map((r) => `| ${r.what} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} |${expected ? ` ${r.reference ?? '(glob)'} |` : ''} ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
+      `| question | ours, first ask (ms) | ours, asked again (ms) | Copilot (ms) | ratio (again) | host busy, ours / Copilot (ms) | ours reports |${reference} Copilot reports | ours bytes | Copilot bytes |`,
+      `| --- | ---: | ---: | ---: | ---: | ---: | --- |${expected ? ' --- |' : ''} --- | ---: | ---: |`,
+      ...rows.map((r) => `| ${r.what} | ${r.oursFirstAskMs.toFixed(0)} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} |${expected ? ` ${r.reference ?? '(glob)'} |` : ''} ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
     ].join('\n');
     const differs = rows.filter((r) => r.agrees === false);
     if (differs.length) process.exitCode = 1;
