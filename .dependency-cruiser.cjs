@@ -1,4 +1,4 @@
-// The direction of the source's dependencies (docs/internals.md, "Layout"), checked by `npm run lint`,
+// The direction of the source's dependencies (docs/architecture.md, "Layers"), checked by `npm run lint`,
 // which `npm test` runs first. The engine's folders are layers: a module may import from its own folder
 // and from the folders before it in ENGINE_LAYERS, never from one after it. The engine never imports
 // the VS Code layer, the CLI, the MCP server or the `vscode` API; nothing in src/ imports tests; no import cycle anywhere.

@@ -1,5 +1,6 @@
-// `npm test` (after `npm run pretest`: typecheck and build): unit tests in Node, then the integration
-// suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
+// `npm test` (after `npm run pretest`: typecheck, lint and build): unit tests in Node (test/unit/, fast),
+// system tests in Node (test/system/: large trees, fuzzing, the CLI and the MCP server as processes), then
+// the integration suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,9 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const results = [];
 
-// GREP_TOOLS_SECTIONS (comma-separated: unit, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
+// GREP_TOOLS_SECTIONS (comma-separated: unit, system, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
 // for a developer's quicker loop; unset, everything runs (CI never sets it).
-const ALL_SECTIONS = ['unit', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
+const ALL_SECTIONS = ['unit', 'system', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
 const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = chosen.filter((name) => !ALL_SECTIONS.includes(name));
 if (unknown.length > 0) {
@@ -30,19 +31,30 @@ function section(title) {
   process.stdout.write(`\n=== ${title}\n`);
 }
 
-// The VS Code host is installed (or reused) first: it also brings the ripgrep the differential unit test compares with.
+// The VS Code host is installed (or reused) first: it also brings the ripgrep the differential system test compares with.
 section('VS Code host (code-server, cached)');
 const { rg } = await ensureCodeServer();
 process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
 
-if (runs('unit')) {
-  section('Unit tests (mocha, Node ' + process.version + ')');
-  const unit = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', 'out/test/unit/**/*.test.js', 'test/unit/**/*.test.mjs'], {
+/** Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); whether it passed. */
+function mochaTier(tier) {
+  const run = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', `out/test/${tier}/**/*.test.js`, `test/${tier}/**/*.test.mjs`], {
     cwd: repo,
     stdio: 'inherit',
     env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg },
   });
-  results.push(['unit', unit.status === 0]);
+  return run.status === 0;
+}
+
+if (runs('unit')) {
+  section('Unit tests (mocha, Node ' + process.version + ', test/unit/)');
+  results.push(['unit', mochaTier('unit')]);
+}
+
+// Large trees, fuzzing, ripgrep differentials, the CLI, serve and the MCP server as processes, the bench corpus's questions.
+if (runs('system')) {
+  section('System tests (mocha, Node ' + process.version + ', test/system/)');
+  results.push(['system', mochaTier('system')]);
 }
 
 /** Directories on the wide workspace's top level, and the descriptor limit its VS Code runs under (fewer). */

@@ -16,14 +16,16 @@ export function outOfDescriptors(error: unknown): boolean {
 /** Waits between tries, in milliseconds: about 2.5 s in all before the error is reported. */
 const WAITS_MS = [5, 10, 20, 40, 80, 160, 320, 640, 1280];
 
-/** `open()`, tried again after a wait while it fails for want of descriptors. */
-export async function openRetrying<T>(open: () => Promise<T>): Promise<T> {
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `open()`, tried again after a wait while it fails for want of descriptors; `wait` sleeps (a test passes its own clock). */
+export async function openRetrying<T>(open: () => Promise<T>, wait: (ms: number) => Promise<void> = sleep): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await open();
     } catch (error) {
       if (!outOfDescriptors(error) || attempt === WAITS_MS.length) throw error;
-      await new Promise((resolve) => setTimeout(resolve, WAITS_MS[attempt]));
+      await wait(WAITS_MS[attempt]);
     }
   }
 }

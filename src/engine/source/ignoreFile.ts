@@ -43,6 +43,24 @@ function decode(bytes: Buffer, length: number, path: string): IgnoreFileRead {
   return { kind: 'text', text: bytes.subarray(0, length).toString('utf8') };
 }
 
+/** An I/O step of reading an open ignore file, which the sync and the async driver perform. */
+type Step = { op: 'stat' } | { op: 'read'; into: Buffer; offset: number; length: number };
+type Reply = number | { isFile: boolean; size: number };
+
+/**
+ * The one read of an open ignore file, as steps (reader.ts's pattern): its stat, the refusals, then
+ * reads until the end of the file or one byte past the size it had, which means it grew.
+ */
+function* readOpened(fd: number, path: string, scope: ReadScope | undefined): Generator<Step, IgnoreFileRead, Reply> {
+  const stat = (yield { op: 'stat' }) as { isFile: boolean; size: number };
+  const refused = refusal(fd, path, stat.size, stat.isFile, scope);
+  if (refused) return { kind: 'skipped', path, reason: refused };
+  const bytes = Buffer.allocUnsafe(stat.size + 1);
+  let filled = 0;
+  for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = (yield { op: 'read', into: bytes, offset: filled, length: bytes.length - filled }) as number;
+  return decode(bytes, filled, path);
+}
+
 /** `<dir>/.gitignore`, read synchronously (the CLI's walker). */
 export function readIgnoreFileSync(dir: string, scope?: ReadScope): IgnoreFileRead {
   const path = nodePath.join(dir, '.gitignore');
@@ -53,13 +71,18 @@ export function readIgnoreFileSync(dir: string, scope?: ReadScope): IgnoreFileRe
     return openFailure(path, error);
   }
   try {
-    const stat = fstatSync(fd);
-    const refused = refusal(fd, path, stat.size, stat.isFile(), scope);
-    if (refused) return { kind: 'skipped', path, reason: refused };
-    const bytes = Buffer.allocUnsafe(stat.size + 1);
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = readSync(fd, bytes, filled, bytes.length - filled, filled);
-    return decode(bytes, filled, path);
+    const steps = readOpened(fd, path, scope);
+    let reply: Reply = 0;
+    for (let step = steps.next(); ; step = steps.next(reply)) {
+      if (step.done) return step.value;
+      const s = step.value;
+      if (s.op === 'stat') {
+        const stat = fstatSync(fd);
+        reply = { isFile: stat.isFile(), size: stat.size };
+      } else {
+        reply = readSync(fd, s.into, s.offset, s.length, s.offset);
+      }
+    }
   } catch (error) {
     return openFailure(path, error);
   } finally {
@@ -77,13 +100,18 @@ export async function readIgnoreFile(dir: string, scope?: ReadScope): Promise<Ig
     return openFailure(path, error);
   }
   try {
-    const stat = await handle.stat();
-    const refused = refusal(handle.fd, path, stat.size, stat.isFile(), scope);
-    if (refused) return { kind: 'skipped', path, reason: refused };
-    const bytes = Buffer.allocUnsafe(stat.size + 1);
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) ({ bytesRead: read } = await handle.read(bytes, filled, bytes.length - filled, filled));
-    return decode(bytes, filled, path);
+    const steps = readOpened(handle.fd, path, scope);
+    let reply: Reply = 0;
+    for (let step = steps.next(); ; step = steps.next(reply)) {
+      if (step.done) return step.value;
+      const s = step.value;
+      if (s.op === 'stat') {
+        const stat = await handle.stat();
+        reply = { isFile: stat.isFile(), size: stat.size };
+      } else {
+        reply = (await handle.read(s.into, s.offset, s.length, s.offset)).bytesRead;
+      }
+    }
   } catch (error) {
     return openFailure(path, error);
   } finally {

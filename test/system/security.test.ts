@@ -18,8 +18,8 @@ import { answerGlob } from '../../src/engine/answer/globAnswer';
 import { type SearchEnvironment } from '../../src/engine/run/environment';
 import { answerGrep } from '../../src/engine/answer/grepAnswer';
 import { printGlob, printGrep } from '../../src/engine/answer/printer';
-import { Fixture, folders, makeEnv, type EnvOptions } from './fixture';
-import { FsRecorder } from './recorder';
+import { Fixture, folders, makeEnv, type EnvOptions } from '../unit/fixture';
+import { FsRecorder } from '../unit/recorder';
 
 interface Row {
   name: string;

@@ -16,8 +16,8 @@ import { modelDescription, TOOL_TITLES } from '../../../src/engine/input/descrip
 import { GLOB_SCHEMA, GREP_SCHEMA } from '../../../src/engine/input/schema';
 import { MCP_OUTSIDE_HINT } from '../../../src/mcp/workspaces';
 import { SERVER_INFO } from '../../../src/mcp/server';
-import { age } from '../engine/index/age';
-import { Fixture } from '../fixture';
+import { age } from '../../unit/engine/index/age';
+import { Fixture } from '../../unit/fixture';
 
 const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');

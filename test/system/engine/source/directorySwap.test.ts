@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import { answerGlob } from '../../../../src/engine/answer/globAnswer';
-import { Fixture, makeEnv } from '../../fixture';
+import { Fixture, makeEnv } from '../../../unit/fixture';
 
 /** How long the race runs (the unit suite's share; RACE_MS=60000 for a longer one). */
 const RACE_MS = Number(process.env.RACE_MS ?? 3000);

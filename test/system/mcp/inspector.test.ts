@@ -6,8 +6,8 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as nodePath from 'path';
-import { age } from '../engine/index/age';
-import { Fixture } from '../fixture';
+import { age } from '../../unit/engine/index/age';
+import { Fixture } from '../../unit/fixture';
 
 const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');

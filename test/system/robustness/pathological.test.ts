@@ -22,7 +22,7 @@ import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGrep } from '../../../src/engine/answer/printer';
 import type { FileSource } from '../../../src/engine/source/fileSource';
 import { main as cli } from '../../../src/cli';
-import { Fixture, makeEnv, type EnvOptions, type GrepAnswer, type GlobAnswer } from '../fixture';
+import { Fixture, makeEnv, type EnvOptions, type GrepAnswer, type GlobAnswer } from '../../unit/fixture';
 
 const MANY = Number(process.env.PATHOLOGICAL_FILES ?? 100_000);
 

@@ -8,8 +8,8 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { main } from '../../src/cli';
 import { defaultIndexDir } from '../../src/engine/index/location';
-import { age } from './engine/index/age';
-import { Fixture } from './fixture';
+import { age } from '../unit/engine/index/age';
+import { Fixture } from '../unit/fixture';
 
 
 describe('cli: the content index', () => {

@@ -4,7 +4,7 @@
  * differential.test.ts, with and without the index in index/indexDifferential.test.ts).
  */
 import type { GrepInput } from '../../../../src/engine/api/types';
-import type { Fixture } from '../../fixture';
+import type { Fixture } from '../../../unit/fixture';
 
 export function writeDifferentialTree(fx: Fixture): void {
   const utf16 = (text: string, bigEndian = false) => {

@@ -3,9 +3,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { main } from '../../src/cli';
-import { Fixture } from './fixture';
+import { Fixture } from '../unit/fixture';
 
-/** The repository root: this file runs from out/test/unit/. */
+/** The repository root: this file runs from out/test/system/. */
 const repoRoot = nodePath.resolve(__dirname, '../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
 

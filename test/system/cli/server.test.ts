@@ -10,8 +10,8 @@ import * as nodePath from 'path';
 import { engineIdentity, main } from '../../../src/cli';
 import { parseArguments, type CliOutcome, type CliRequest } from '../../../src/cli/arguments';
 import { serve } from '../../../src/cli/server';
-import { age } from '../engine/index/age';
-import { Fixture } from '../fixture';
+import { age } from '../../unit/engine/index/age';
+import { Fixture } from '../../unit/fixture';
 
 const distCli = nodePath.resolve(__dirname, '../../../..', 'dist', 'cli.js');
 

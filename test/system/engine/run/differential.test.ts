@@ -10,7 +10,7 @@ import * as nodePath from 'path';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { findRipgrep, ripgrepArgs } from '../../../support/ripgrep';
-import { Fixture, makeEnv } from '../../fixture';
+import { Fixture, makeEnv } from '../../../unit/fixture';
 import { DIFFERENTIAL_TABLE, writeDifferentialTree } from './differentialTable';
 
 interface RipgrepEvent {

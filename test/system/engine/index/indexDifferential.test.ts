@@ -21,9 +21,9 @@ import { renderGrep } from '../../../../src/engine/answer/printer';
 import type { GrepInput } from '../../../../src/engine/api/types';
 import { checkedFileSize } from '../../../../src/engine/api/config';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
-import { Fixture, makeEnv } from '../../fixture';
+import { Fixture, makeEnv } from '../../../unit/fixture';
 import { DIFFERENTIAL_TABLE, writeDifferentialTree } from '../run/differentialTable';
-import { age } from './age';
+import { age } from '../../../unit/engine/index/age';
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
   const report = await answerGrep(input, env);

@@ -2,7 +2,7 @@
 // pinned npm packages, installed once into the cache by scripts/lib/corpus.mjs. Each answer, through the
 // CLI, must still hold its expected file and line (or note, or error) and grow at most 10% past its
 // recorded size (test/support/agentQuestions.ts). Re-record on purpose with
-// `AGENT_QUESTIONS_RECORD=1 npx mocha test/unit/benchQuestions.test.mjs`.
+// `AGENT_QUESTIONS_RECORD=1 npx mocha test/system/benchQuestions.test.mjs`.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -23,7 +23,7 @@ import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';
 import { InputError } from '../../../src/engine/api/errors';
 import { GLOB_SCHEMA, GREP_SCHEMA, type ObjectSchema } from '../../../src/engine/input/schema';
 import { main as cli } from '../../../src/cli';
-import { Fixture, makeEnv } from '../fixture';
+import { Fixture, makeEnv } from '../../unit/fixture';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 5000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
