@@ -233,7 +233,7 @@ async function main() {
       const results = join(repo, 'bench', 'results');
       mkdirSync(results, { recursive: true });
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-      writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores\n\n${summary}`);
+      writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores\n\n${summary}`);
     }
     writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
