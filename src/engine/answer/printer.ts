@@ -45,8 +45,14 @@ function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boo
 
 /** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
 export function logSummary(report: GrepAnswer | GlobAnswer): string {
-  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched` : `${report.total} files`;
+  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched${describeOutline(report)}` : `${report.total} files`;
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
+}
+
+/** What giving the page's lines their definitions cost, for the log. */
+function describeOutline(report: GrepAnswer): string {
+  const { parsed, cached, ms } = report.outlined ?? { parsed: 0, cached: 0, ms: 0 };
+  return parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
 }
 
 /**
@@ -232,14 +238,23 @@ function firstResults(report: GrepAnswer, shown: number): GrepFileEntry[] {
 
 /**
  * A file's reported lines in the compact form: "42: text" for a result, "41- text" for a context line
- * (as grep and ripgrep print them), in line order. Context windows are already merged by the searcher.
+ * (as grep and ripgrep print them), in line order; context windows are already merged by the searcher.
+ * With definitions (searcher/outline.ts): a result that defines a name the pattern matches reads
+ * "42 def: text", and a row "class A › method()" (not starting with a digit) names the definitions
+ * enclosing the results after it, written when they change (once per run of lines in the same
+ * definitions); "top level" when a result after such a row is in none.
  */
 export function compactLines(matches: readonly LineResult[]): string[] {
   const lines: string[] = [];
+  let scope: string | undefined;
   for (const match of matches) {
+    if (match.in !== scope) {
+      lines.push(match.in ?? 'top level');
+      scope = match.in;
+    }
     const before = match.before ?? [];
     before.forEach((text, i) => lines.push(`${match.line - before.length + i}- ${text}`));
-    lines.push(`${match.line}: ${match.text}`);
+    lines.push(`${match.line}${match.defines ? ' def' : ''}: ${match.text}`);
     (match.after ?? []).forEach((text, i) => lines.push(`${match.line + 1 + i}- ${text}`));
   }
   return lines;

@@ -9,7 +9,8 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { compilePrefilter, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { fileStamp, grammarOf, outlineLines, OUTLINE_MAX_BYTES } from '../searcher/outline';
+import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type FileMatches, type SearchOptions } from '../searcher/searcher';
 import { packStamps, statStamp } from '../source/fileStamp';
 import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
 
@@ -51,21 +52,69 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions): FileOutcome {
+/** A file on the page whose lines are to be given their definitions once the batch is searched. */
+interface OutlineTask {
+  path: string;
+  source: string;
+  found: FileMatches;
+  onDisk: boolean;
+}
+
+/** The time a batch may spend outlining its files: past it, the rest answer without their definitions. */
+const OUTLINE_BATCH_MS = 1000;
+
+/** The page's room left in a batch: a file past it is not on the page, and is not outlined. */
+interface OutlineRoom {
+  lines: number;
+  tasks: OutlineTask[];
+}
+
+function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions, room: OutlineRoom): FileOutcome {
   let found: ReturnType<typeof searchBytes>;
+  let bytes: Uint8Array | undefined;
+  let source: string | undefined;
+  const path = typeof item === 'string' ? item : item.path;
   if (typeof item !== 'string') {
-    found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
+    if (typeof item.content === 'string') {
+      source = item.content;
+      found = searchText(source, matcher, options);
+    } else {
+      bytes = item.content;
+      found = searchBytes(bytes, matcher, prefilter, options);
+    }
   } else {
     const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
     if (read.kind !== 'bytes') return read.kind;
-    found = searchBytes(read.bytes, matcher, prefilter, options);
+    bytes = read.bytes;
+    found = searchBytes(bytes, matcher, prefilter, options);
   }
-  return found !== 'binary' && found.count === 0 ? 0 : found;
+  if (found === 'binary' || found.count === 0) return found === 'binary' ? found : 0;
+  // The page's files in a language with a grammar: their text is kept (the read buffer is reused) for outlining.
+  if (options.outline && found.lines.length > 0 && room.lines > 0 && grammarOf(path) && (source ?? bytes!).length <= OUTLINE_MAX_BYTES) {
+    source ??= decodeText(bytes!);
+    if (source !== undefined) room.tasks.push({ path, source, found, onDisk: typeof item === 'string' });
+  }
+  room.lines -= found.lines.length;
+  return found;
+}
+
+/** Gives the page's lines their definitions (outline.ts), one file after the other. */
+async function outline(tasks: OutlineTask[], matcher: Matcher): Promise<void> {
+  const until = Date.now() + OUTLINE_BATCH_MS;
+  for (const task of tasks) {
+    if (Date.now() > until) break;
+    const cost = await outlineLines(task.path, task.source, task.found.lines, matcher, task.onDisk ? fileStamp(task.path) : undefined);
+    if (cost) task.found.outline = cost;
+  }
 }
 
 if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
+  void answer(request);
+});
+
+async function answer(request: BatchRequest): Promise<void> {
   const job = prepare(request.specKey, request.spec);
   if ('stamps' in job) {
     const packed = packStamps((request.items as string[]).map(statStamp));
@@ -77,8 +126,10 @@ parentPort?.on('message', (request: BatchRequest) => {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
     const options = pageOptions(job.spec.search, request.pageRoom);
-    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
+    const room: OutlineRoom = { lines: request.pageRoom, tasks: [] };
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options, room));
+    if (room.tasks.length > 0) await outline(room.tasks, job.matcher);
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);
-});
+}

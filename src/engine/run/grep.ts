@@ -10,7 +10,8 @@ import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { compilePrefilter, pageOptions, searchBytes, searchText } from '../searcher/searcher';
+import { fileStamp, outlineLines } from '../searcher/outline';
+import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { authorizeSearch, type SearchEnvironment } from './environment';
@@ -46,6 +47,8 @@ export interface GrepReport {
   matched: MatchedFile[];
   /** The first files skipped as over grepTools.maxFileSize (bounded: grepCollector.ts). */
   largeFiles: string[];
+  /** Files whose lines were given their definitions: parsed for this search, known from a parse before, and the time it took (summed over the workers). */
+  outlined?: { parsed: number; cached: number; ms: number };
 }
 
 /** Optional progress of runGrep: the Command Palette search shows results as they are found. */
@@ -109,6 +112,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     indexed: scanned.indexed,
     matched: collector.matched,
     largeFiles: collector.largeFiles,
+    outlined: collector.outlined,
   };
 }
 
@@ -128,6 +132,8 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
       maxLineLength: env.config.maxLineLength,
       collect: mode === 'content',
       first: mode === 'content',
+      // The definitions enclosing each line (searcher/outline.ts), unless turned off or the lines do not match.
+      outline: mode === 'content' && env.config.definitions && input.invert_match !== true,
     },
   };
 }
@@ -240,10 +246,22 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: S
       if (content === undefined) return 'unreadable';
       if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
       if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content }], pageRoom))[0];
-      return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
+      const found = typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
+      return withOutline(candidate.path, found, () => (typeof content === 'string' ? content : decodeText(content)), false);
     }
     const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
     if (read.kind !== 'bytes') return read.kind;
-    return searchBytes(read.bytes, matcher, prefilter, options);
+    return withOutline(candidate.path, searchBytes(read.bytes, matcher, prefilter, options), () => decodeText(read.bytes), true);
   };
+
+  /** Without a pool: the page's lines given their definitions here, as the workers do (worker.ts). */
+  async function withOutline(path: string, found: FileMatches | 'binary', source: () => string | undefined, onDisk: boolean): Promise<FileOutcome> {
+    if (found === 'binary' || found.count === 0) return found === 'binary' ? found : 0;
+    if (spec.search.outline && found.lines.length > 0) {
+      const text = source();
+      const cost = text === undefined ? undefined : await outlineLines(path, text, found.lines, matcher, onDisk ? fileStamp(path) : undefined);
+      if (cost) found.outline = cost;
+    }
+    return found;
+  }
 }

@@ -33,6 +33,8 @@ export class GrepCollector {
   readonly matched: MatchedFile[] = [];
   /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
   readonly largeFiles: string[] = [];
+  /** Files whose lines were given their definitions (searcher/outline.ts): parsed for this search or known, and the time taken. */
+  readonly outlined = { parsed: 0, cached: 0, ms: 0 };
 
   constructor(
     private readonly mode: OutputMode,
@@ -57,6 +59,10 @@ export class GrepCollector {
     this.filesSearched++;
     if (outcome === 0 || outcome.count === 0) return;
     this.filesMatched++;
+    if (outcome.outline) {
+      this.outlined[outcome.outline.parsed ? 'parsed' : 'cached']++;
+      this.outlined.ms += outcome.outline.ms;
+    }
     if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
     this.totalMatches += outcome.count;
     if (this.mode === 'content') {

@@ -449,7 +449,7 @@ class SearchTextSession {
     for (const match of entry.matches as LineResult[]) {
       run.items.push({
         label: resultLabel(match.text, run.regex, run.search.pattern),
-        description: `${where}:${match.line}`,
+        description: resultDescription(where, match),
         iconPath: vscode.ThemeIcon.File,
         resourceUri: uri,
         alwaysShow: true,
@@ -559,6 +559,11 @@ function pickInclude(current: string, history: History<string>): Promise<string 
 function readMaxResults(): number {
   const cap = vscode.workspace.getConfiguration('grepTools').get<unknown>('maxResultsCap');
   return typeof cap === 'number' && Number.isSafeInteger(cap) && cap >= 1 ? cap : 1000;
+}
+
+/** Where a result is: its file and line, the definitions it is in and whether it defines the name (searcher/outline.ts). */
+export function resultDescription(where: string, match: LineResult): string {
+  return `${where}:${match.line}${match.in ? ` · ${match.in}` : ''}${match.defines ? ' · definition' : ''}`;
 }
 
 /** Opens a result with its first match on the line selected (the line start when the file changed since). */

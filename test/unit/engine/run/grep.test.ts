@@ -64,7 +64,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         files: {
           [p('docs/guide.md')]: ['1: Call authenticate() first.'],
           [p('src/app.ts')]: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'],
-          [p('src/auth.py')]: ['3: def authenticate(self, username, password):'],
+          [p('src/auth.py')]: ['3 def: def authenticate(self, username, password):'],
         },
         files_searched: 4,
       });
@@ -161,9 +161,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('before_lines and after_lines override context_lines', async () => {
       const json = await grepJson({ pattern: '^def logout', context_lines: 2, before_lines: 0, after_lines: 1 }, env);
-      assert.deepStrictEqual(contentFiles(json)[0].matches, [{ line: 6, text: 'def logout(self):', after: ['    pass'] }]);
+      assert.deepStrictEqual(contentFiles(json)[0].matches, [{ line: 6, text: 'def logout(self):', after: ['    pass'], defines: true }]);
       const before = await grepJson({ pattern: '^def logout', before_lines: 1 }, env);
-      assert.deepStrictEqual(contentFiles(before)[0].matches, [{ line: 6, text: 'def logout(self):', before: [''] }]);
+      assert.deepStrictEqual(contentFiles(before)[0].matches, [{ line: 6, text: 'def logout(self):', before: [''], defines: true }]);
     });
 
     it('max_matches_per_file stops each file after that many lines, and totals count what was taken', async () => {
