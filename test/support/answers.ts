@@ -57,7 +57,8 @@ export function readLines(lines: readonly string[]): GrepContentMatch[] {
   let scope: string | undefined;
   for (const row of lines) {
     if (!/^\d/.test(row)) {
-      scope = row === 'top level' ? undefined : row;
+      // "… > m()": in the outermost definition of the row before.
+      scope = row === 'top level' ? undefined : row.startsWith('… > ') ? `${scope!.split(' > ')[0]}${row.slice(1)}` : row;
       continue;
     }
     const parsed = /^(\d+)( def)?([:-]) ([\s\S]*)$/.exec(row);

@@ -16,7 +16,7 @@ import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 
 export const OUTLINE_MAX_BYTES = 512 * 1024;
 /** A parse that takes longer than this is given up (the file is answered without its definitions). */
 const PARSE_BUDGET_MS = 250;
-/** Definitions named at most for a line: past them the middle ones are left out ("class A › m() › … › f()"). */
+/** Definitions named at most for a line: past them the middle ones are left out ("A > m() > … > f()"). */
 const MAX_CHAIN = 3;
 /** Files whose definitions a worker keeps. */
 const CACHED_FILES = 256;
@@ -65,6 +65,11 @@ const keyword = (word: string) => (node: TSNode) => {
   const name = nameOf(node);
   return name ? { name, label: `${word} ${text(name)}` } : undefined;
 };
+/** A class: its name alone (the most common container; other kinds keep their keyword). */
+const named = (node: TSNode) => {
+  const name = nameOf(node);
+  return name ? { name, label: text(name)! } : undefined;
+};
 const callable = (node: TSNode) => {
   const name = nameOf(node);
   return name ? { name, label: `${text(name)}()` } : undefined;
@@ -87,9 +92,9 @@ const withBody = (word: string) => (node: TSNode) => (node.childForFieldName('bo
 type Describe = (node: TSNode) => { name: TSNode; label: string } | undefined;
 
 const SCRIPT: Record<string, Describe> = {
-  class_declaration: keyword('class'),
-  abstract_class_declaration: keyword('class'),
-  class: keyword('class'),
+  class_declaration: named,
+  abstract_class_declaration: named,
+  class: named,
   interface_declaration: keyword('interface'),
   enum_declaration: keyword('enum'),
   type_alias_declaration: keyword('type'),
@@ -111,7 +116,7 @@ const DEFINITIONS: Record<string, Record<string, Describe>> = {
   typescript: SCRIPT,
   tsx: SCRIPT,
   javascript: SCRIPT,
-  python: { class_definition: keyword('class'), function_definition: callable },
+  python: { class_definition: named, function_definition: callable },
   rust: {
     impl_item: (node) => {
       const type = node.childForFieldName('type');
@@ -137,7 +142,7 @@ const DEFINITIONS: Record<string, Record<string, Describe>> = {
     type_spec: keyword('type'),
   },
   java: {
-    class_declaration: keyword('class'),
+    class_declaration: named,
     interface_declaration: keyword('interface'),
     enum_declaration: keyword('enum'),
     record_declaration: keyword('record'),
@@ -146,7 +151,7 @@ const DEFINITIONS: Record<string, Record<string, Describe>> = {
     constructor_declaration: callable,
   },
   'c-sharp': {
-    class_declaration: keyword('class'),
+    class_declaration: named,
     struct_declaration: keyword('struct'),
     interface_declaration: keyword('interface'),
     enum_declaration: keyword('enum'),
@@ -157,19 +162,19 @@ const DEFINITIONS: Record<string, Record<string, Describe>> = {
     local_function_statement: callable,
   },
   cpp: {
-    class_specifier: withBody('class'),
+    class_specifier: (node) => (node.childForFieldName('body') ? named(node) : undefined),
     struct_specifier: withBody('struct'),
     union_specifier: withBody('union'),
     enum_specifier: withBody('enum'),
     namespace_definition: keyword('namespace'),
     function_definition: cppFunction,
   },
-  ruby: { class: keyword('class'), module: keyword('module'), method: callable, singleton_method: (node) => {
+  ruby: { class: named, module: keyword('module'), method: callable, singleton_method: (node) => {
     const name = nameOf(node);
     return name ? { name, label: `self.${text(name)}()` } : undefined;
   } },
   php: {
-    class_declaration: keyword('class'),
+    class_declaration: named,
     interface_declaration: keyword('interface'),
     trait_declaration: keyword('trait'),
     enum_declaration: keyword('enum'),
@@ -336,7 +341,7 @@ export async function outlineLines(path: string, source: string, lines: readonly
       if (definition.nameRow === row) own ??= definition;
       else chain.push(definition.label);
     }
-    if (chain.length > 0) line.in = (chain.length > MAX_CHAIN ? [...chain.slice(0, MAX_CHAIN - 1), '…', chain[chain.length - 1]] : chain).join(' › ');
+    if (chain.length > 0) line.in = (chain.length > MAX_CHAIN ? [...chain.slice(0, MAX_CHAIN - 1), '…', chain[chain.length - 1]] : chain).join(' > ');
     if (own && matcher && !matcher.multiline) {
       rows ??= source.split('\n');
       if (definesName(rows[row] ?? '', definitions, row, matcher)) line.defines = true;

@@ -17,10 +17,10 @@ describe('grep names the definitions its lines are in', () => {
       {
         file: abs('src/auth/client.py'),
         matches: [
-          { line: 6, text: '        self.store = store', in: 'class Client › __init__()' },
-          { line: 9, text: '    def authenticate(self, username, password):', in: 'class Client', defines: true },
-          { line: 10, text: '        record = self.store.get(username)', in: 'class Client › authenticate()' },
-          { line: 17, text: '        self.store.drop(username)', in: 'class Client › logout()' },
+          { line: 6, text: '        self.store = store', in: 'Client > __init__()' },
+          { line: 9, text: '    def authenticate(self, username, password):', in: 'Client', defines: true },
+          { line: 10, text: '        record = self.store.get(username)', in: 'Client > authenticate()' },
+          { line: 17, text: '        self.store.drop(username)', in: 'Client > logout()' },
         ],
       },
     ]);

@@ -17,7 +17,7 @@ describe('grep in a single-folder workspace', () => {
     assert.deepStrictEqual(answer.files, [
       { file: abs('docs/notes.md'), matches: [{ line: 4, text: 'TODO: document the logout flow.' }] },
       { file: abs('src/app.ts'), matches: [{ line: 3, text: '// TODO: read the name from the command line' }] },
-      { file: abs('src/auth/client.py'), matches: [{ line: 16, text: '        # TODO: revoke the session token', in: 'class Client › logout()' }] },
+      { file: abs('src/auth/client.py'), matches: [{ line: 16, text: '        # TODO: revoke the session token', in: 'Client > logout()' }] },
     ]);
     assert.strictEqual(answer.total_matches, 3);
     assert.strictEqual(answer.returned_matches, 3);

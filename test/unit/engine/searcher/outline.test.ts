@@ -29,17 +29,17 @@ describe('outline: the definitions enclosing a matching line', function () {
 
   it('TypeScript: a method in a class, a function nested in a method, an arrow function bound to a const', async () => {
     assert.deepStrictEqual(await outline('store.ts', 'sessions'), [
-      '2: class SessionStore',
-      '5: class SessionStore › get()',
-      '12: class SessionStore › expire()',
+      '2: SessionStore',
+      '5: SessionStore > get()',
+      '12: SessionStore > expire()',
     ]);
-    assert.deepStrictEqual(await outline('store.ts', 'now - stamp'), ['10: class SessionStore › expire() › isOld()']);
+    assert.deepStrictEqual(await outline('store.ts', 'now - stamp'), ['10: SessionStore > expire() > isOld()']);
     assert.deepStrictEqual(await outline('store.ts', 'new SessionStore'), ['17: makeStore()']);
   });
 
   it('TypeScript: a line that defines the searched name is marked, a use of it is not', async () => {
     assert.deepStrictEqual(await outline('store.ts', 'SessionStore', { word: true }), ['1:  | def', '17: makeStore()']);
-    assert.deepStrictEqual(await outline('store.ts', 'isOld'), ['9: class SessionStore › expire() | def', '12: class SessionStore › expire()']);
+    assert.deepStrictEqual(await outline('store.ts', 'isOld'), ['9: SessionStore > expire() | def', '12: SessionStore > expire()']);
   });
 
   it('Rust: an impl block, a function in a module', async () => {
@@ -47,15 +47,15 @@ describe('outline: the definitions enclosing a matching line', function () {
       '6: impl SearchWorker<W> | def',
       '17: mod tests | def',
     ]);
-    assert.deepStrictEqual(await outline('worker.rs', 'self.printer'), ['12: impl SearchWorker<W> › search()']);
-    assert.deepStrictEqual(await outline('worker.rs', 'let path'), ['18: mod tests › search_path_works()']);
+    assert.deepStrictEqual(await outline('worker.rs', 'self.printer'), ['12: impl SearchWorker<W> > search()']);
+    assert.deepStrictEqual(await outline('worker.rs', 'let path'), ['18: mod tests > search_path_works()']);
   });
 
   it('Python: a decorated method is in its class, its decorator and body in the method; a nested decorated function', async () => {
-    assert.deepStrictEqual(await outline('app.py', '@cached'), ['12: class Migrator › run_migrations()']);
-    assert.deepStrictEqual(await outline('app.py', 'step.apply'), ['15: class Migrator › run_migrations()']);
-    assert.deepStrictEqual(await outline('app.py', 'return func'), ['7: cached() › wrapper()']);
-    assert.deepStrictEqual(await outline('app.py', 'def run_migrations'), ['13: class Migrator | def']);
+    assert.deepStrictEqual(await outline('app.py', '@cached'), ['12: Migrator > run_migrations()']);
+    assert.deepStrictEqual(await outline('app.py', 'step.apply'), ['15: Migrator > run_migrations()']);
+    assert.deepStrictEqual(await outline('app.py', 'return func'), ['7: cached() > wrapper()']);
+    assert.deepStrictEqual(await outline('app.py', 'def run_migrations'), ['13: Migrator | def']);
   });
 
   it('Go: a method with a receiver, a type', async () => {
@@ -64,8 +64,8 @@ describe('outline: the definitions enclosing a matching line', function () {
   });
 
   it('Java: a constructor and a method in a class', async () => {
-    assert.deepStrictEqual(await outline('Store.java', 'this.size'), ['7: class Store › Store()']);
-    assert.deepStrictEqual(await outline('Store.java', 'return size'), ['11: class Store › size()']);
+    assert.deepStrictEqual(await outline('Store.java', 'this.size'), ['7: Store > Store()']);
+    assert.deepStrictEqual(await outline('Store.java', 'return size'), ['11: Store > size()']);
   });
 
   it('the answer writes a row naming the definitions when they change, "def" on a defining line', async () => {
@@ -76,11 +76,11 @@ describe('outline: the definitions enclosing a matching line', function () {
     await outlineLines(path, source, found.lines, matcher, undefined);
     assert.deepStrictEqual(compactLines(found.lines), [
       '1 def: export class SessionStore {',
-      'class SessionStore',
+      'SessionStore',
       '2:   private readonly sessions = new Map<string, string>();',
-      'class SessionStore › get()',
+      '… > get()',
       '5:     return this.sessions.get(id);',
-      'class SessionStore › expire()',
+      '… > expire()',
       '12:     for (const [id] of this.sessions) if (isOld(Number(id))) this.sessions.delete(id);',
       'makeStore()',
       '17:   return new SessionStore();',
