@@ -9,10 +9,22 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { fileStamp, grammarOf, outlineLines, OUTLINE_MAX_BYTES } from '../searcher/outline';
-import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type FileMatches, type SearchOptions } from '../searcher/searcher';
+import { fileStamp, outlineFile } from '../searcher/outline';
+import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, statStamp } from '../source/fileStamp';
-import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
+import {
+  SPECS_KEPT,
+  type BatchRequest,
+  type BatchResult,
+  type FileItem,
+  type FileOutcome,
+  type JobSpec,
+  type OutlineItem,
+  type OutlineOutcome,
+  type OutlineSpec,
+  type SearchSpec,
+  type WorkerOptions,
+} from './pool';
 
 interface PreparedSearch {
   spec: SearchSpec;
@@ -20,7 +32,12 @@ interface PreparedSearch {
   prefilter: ((bytes: Uint8Array) => boolean) | undefined;
 }
 
-type Prepared = PreparedSearch | { nameTest: (name: string) => boolean } | { stamps: true };
+interface PreparedOutline {
+  outline: OutlineSpec['outline'];
+  matcher: Matcher;
+}
+
+type Prepared = PreparedSearch | PreparedOutline | { nameTest: (name: string) => boolean } | { stamps: true };
 
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
@@ -29,6 +46,8 @@ function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
     if ('stamps' in spec) {
       prepared.set(key, spec);
+    } else if ('outline' in spec) {
+      prepared.set(key, { outline: spec.outline, matcher: compileMatcher(spec.outline.pattern, spec.outline.matcher) });
     } else if ('nameRegex' in spec) {
       const regex = new RegExp(spec.nameRegex, 'u');
       prepared.set(key, { nameTest: (name) => regex.test(name) });
@@ -52,60 +71,38 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-/** A file on the page whose lines are to be given their definitions once the batch is searched. */
-interface OutlineTask {
-  path: string;
-  source: string;
-  found: FileMatches;
-  onDisk: boolean;
+function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions): FileOutcome {
+  let found: ReturnType<typeof searchBytes>;
+  if (typeof item !== 'string') {
+    found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
+  } else {
+    const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
+    if (read.kind !== 'bytes') return read.kind;
+    found = searchBytes(read.bytes, matcher, prefilter, options);
+  }
+  return found !== 'binary' && found.count === 0 ? 0 : found;
 }
 
 /** The time a batch may spend outlining its files: past it, the rest answer without their definitions. */
 const OUTLINE_BATCH_MS = 1000;
 
-/** The page's room left in a batch: a file past it is not on the page, and is not outlined. */
-interface OutlineRoom {
-  lines: number;
-  tasks: OutlineTask[];
-}
-
-function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions, room: OutlineRoom): FileOutcome {
-  let found: ReturnType<typeof searchBytes>;
-  let bytes: Uint8Array | undefined;
-  let source: string | undefined;
-  const path = typeof item === 'string' ? item : item.path;
-  if (typeof item !== 'string') {
-    if (typeof item.content === 'string') {
-      source = item.content;
-      found = searchText(source, matcher, options);
-    } else {
-      bytes = item.content;
-      found = searchBytes(bytes, matcher, prefilter, options);
-    }
-  } else {
-    const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
-    if (read.kind !== 'bytes') return read.kind;
-    bytes = read.bytes;
-    found = searchBytes(bytes, matcher, prefilter, options);
-  }
-  if (found === 'binary' || found.count === 0) return found === 'binary' ? found : 0;
-  // The page's files in a language with a grammar: their text is kept (the read buffer is reused) for outlining.
-  if (options.outline && found.lines.length > 0 && room.lines > 0 && grammarOf(path) && (source ?? bytes!).length <= OUTLINE_MAX_BYTES) {
-    source ??= decodeText(bytes!);
-    if (source !== undefined) room.tasks.push({ path, source, found, onDisk: typeof item === 'string' });
-  }
-  room.lines -= found.lines.length;
-  return found;
-}
-
-/** Gives the page's lines their definitions (outline.ts), one file after the other. */
-async function outline(tasks: OutlineTask[], matcher: Matcher): Promise<void> {
+/** Gives each file's lines their definitions (searcher/outline.ts), one file after the other. */
+async function outlineBatch(items: OutlineItem[], { outline, matcher }: PreparedOutline): Promise<OutlineOutcome[]> {
   const until = Date.now() + OUTLINE_BATCH_MS;
-  for (const task of tasks) {
-    if (Date.now() > until) break;
-    const cost = await outlineLines(task.path, task.source, task.found.lines, matcher, task.onDisk ? fileStamp(task.path) : undefined);
-    if (cost) task.found.outline = cost;
+  const outcomes: OutlineOutcome[] = [];
+  for (const item of items) {
+    if (Date.now() > until) {
+      outcomes.push(undefined);
+      continue;
+    }
+    let source = item.content;
+    if (source === undefined) {
+      const read = readFileCappedSync(item.path, outline.maxFileSize, lend, outline.scope);
+      source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+    }
+    outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? fileStamp(item.path) : undefined));
   }
+  return outcomes;
 }
 
 if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
@@ -121,14 +118,14 @@ async function answer(request: BatchRequest): Promise<void> {
     parentPort!.postMessage({ batchId: request.batchId, outcomes: packed } satisfies BatchResult, [packed.buffer]);
     return;
   }
-  let outcomes: boolean[] | FileOutcome[];
-  if ('nameTest' in job) {
+  let outcomes: boolean[] | FileOutcome[] | OutlineOutcome[];
+  if ('outline' in job) {
+    outcomes = await outlineBatch(request.items as OutlineItem[], job);
+  } else if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
     const options = pageOptions(job.spec.search, request.pageRoom);
-    const room: OutlineRoom = { lines: request.pageRoom, tasks: [] };
-    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options, room));
-    if (room.tasks.length > 0) await outline(room.tasks, job.matcher);
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);

@@ -59,10 +59,6 @@ export class GrepCollector {
     this.filesSearched++;
     if (outcome === 0 || outcome.count === 0) return;
     this.filesMatched++;
-    if (outcome.outline) {
-      this.outlined[outcome.outline.parsed ? 'parsed' : 'cached']++;
-      this.outlined.ms += outcome.outline.ms;
-    }
     if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
     this.totalMatches += outcome.count;
     if (this.mode === 'content') {

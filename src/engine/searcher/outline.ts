@@ -2,9 +2,9 @@
  * What a matching line is in: the definitions enclosing it (class / impl / trait / module › function /
  * method), read from the file's syntax tree (tree-sitter, VS Code's own WASM grammars in
  * @vscode/tree-sitter-wasm: no native module), and whether the line defines a name the pattern matches.
- * Parsed only for the files on a page, in the search workers, at most OUTLINE_MAX_BYTES and
- * PARSE_BUDGET_MS per file; a file's definitions are kept by its stamp, so paging through it parses it
- * once. docs/tools.md, "Answers", says how an answer prints them.
+ * Parsed only for the files on a page, once it is known (run/grep.ts, outlinePage), in the search
+ * workers, at most OUTLINE_MAX_BYTES and PARSE_BUDGET_MS per file; a file's definitions are kept by its
+ * stamp, so paging through it parses it once. docs/tools.md, "Definitions", says how an answer prints them.
  */
 import * as fs from 'fs';
 import * as nodePath from 'path';
@@ -361,4 +361,15 @@ function definesName(lineText: string, definitions: readonly Definition[], row: 
     if (match[0].length === 0) regex.lastIndex++;
   }
   return false;
+}
+
+/**
+ * The definitions of a file's lines (1-based numbers), as `outlineLines` gives them: one mark per line,
+ * in order, and the cost; undefined when the file has no grammar, is too large or could not be parsed.
+ */
+export async function outlineFile(path: string, source: string, lineNumbers: readonly number[], matcher: Matcher | undefined, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined> {
+  const lines: LineResult[] = lineNumbers.map((line) => ({ line, text: '' }));
+  const cost = await outlineLines(path, source, lines, matcher, stamp);
+  if (!cost) return undefined;
+  return { marks: lines.map((line) => ({ ...(line.in !== undefined ? { in: line.in } : {}), ...(line.defines ? { defines: true } : {}) })), cost };
 }

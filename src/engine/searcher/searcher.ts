@@ -5,7 +5,6 @@
  * decoded), and attaches before/after context without repeating a line.
  */
 import { escapeRegExp, type Matcher } from '../matcher/matcher';
-import type { OutlineCost } from './outline';
 import type { LineResult } from '../api/types';
 
 export const BINARY_PROBE_BYTES = 8192;
@@ -119,8 +118,6 @@ export interface SearchOptions {
   collectLimit?: number;
   /** Without collect: still give the first reported line (`FileMatches.first`: mode content, past the page). */
   first?: boolean;
-  /** Give the collected lines their enclosing definitions (outline.ts): grep's content mode, unless turned off. */
-  outline?: boolean;
 }
 
 export interface FileMatches {
@@ -130,8 +127,6 @@ export interface FileMatches {
   lines: LineResult[];
   /** Without options.collect: the first reported line, with no context (a cut page's note quotes it). */
   first?: LineResult;
-  /** With options.outline, when the file's language has a grammar: whether it was parsed for this, and the time taken. */
-  outline?: OutlineCost;
 }
 
 /**

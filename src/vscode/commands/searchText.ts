@@ -56,6 +56,8 @@ interface Item extends ResourceItem {
   typed?: boolean;
   recent?: RecentSearch;
   match?: { file: string; line: number };
+  /** A result's line and file, described again once the page's definitions are known (resultDescription). */
+  result?: { line: LineResult; where: string };
 }
 
 /** Progress appears only for searches that take longer than this, so quick ones do not flash a notification. */
@@ -408,6 +410,8 @@ class SearchTextSession {
       const report = await counted(() => answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry) }));
       run.report = report;
       run.state = 'done';
+      // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).
+      for (const item of run.items) if (item.result) item.description = resultDescription(item.result.where, item.result.line);
       this.log.info(
         `command grep done: base ${JSON.stringify(report.basePaths)}, ${report.filesSearched} files searched, ${report.filesMatched} matched, ` +
           `${report.totalResults} matching lines (${report.returnedResults} shown), skipped ${JSON.stringify(report.skipped)}, ` +
@@ -455,6 +459,7 @@ class SearchTextSession {
         alwaysShow: true,
         buttons: [OPEN_TO_SIDE],
         match: { file: entry.file, line: match.line },
+        result: { line: match, where },
       });
     }
     run.files++;
