@@ -17,6 +17,21 @@ async function main() {
     esbuild.build({ ...common, entryPoints: ['src/engine/index/buildWorker.ts'], bundle: true, outfile: 'dist/indexWorker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),
   ]);
+  copyGrammars();
+}
+
+/**
+ * The tree-sitter runtime and the grammars of the languages whose definitions grep names
+ * (src/engine/searcher/outline.ts, GRAMMARS), beside the bundles that load them: dist/wasm/.
+ */
+function copyGrammars() {
+  const fs = require('fs');
+  const path = require('path');
+  const from = path.dirname(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm'));
+  const grammars = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go', 'java', 'c-sharp', 'cpp', 'ruby', 'php'];
+  fs.rmSync('dist/wasm', { recursive: true, force: true });
+  fs.mkdirSync('dist/wasm', { recursive: true });
+  for (const name of ['tree-sitter.wasm', ...grammars.map((grammar) => `tree-sitter-${grammar}.wasm`)]) fs.copyFileSync(path.join(from, name), path.join('dist/wasm', name));
 }
 
 main().catch((error) => {

@@ -25,6 +25,7 @@ export function readEngineConfig(): EngineConfig {
     maxLineLength: integer(section, 'maxLineLength', 20),
     timeoutSeconds: integer(section, 'timeoutSeconds', 1),
     respectGitignore: section.get<unknown>('respectGitignore') !== false,
+    definitions: section.get<unknown>('definitions.enabled') !== false,
     ...policySettings(section),
   };
 }

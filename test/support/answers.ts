@@ -8,6 +8,9 @@ export interface GrepContentMatch {
   text: string;
   before?: string[];
   after?: string[];
+  /** The definitions enclosing the line (a row before it that does not start with a digit), and whether it defines the name ("42 def: …"). */
+  in?: string;
+  defines?: boolean;
 }
 
 export type SkipCountsJson = { binary: number; too_large: number; denied: number; unreadable: number; outside_workspace: number };
@@ -51,14 +54,20 @@ export function readLines(lines: readonly string[]): GrepContentMatch[] {
   const matches: GrepContentMatch[] = [];
   let pending: string[] = [];
   let previous = 0;
+  let scope: string | undefined;
   for (const row of lines) {
-    const parsed = /^(\d+)([:-]) ([\s\S]*)$/.exec(row);
+    if (!/^\d/.test(row)) {
+      // "… > m()": in the outermost definition of the row before.
+      scope = row === 'top level' ? undefined : row.startsWith('… > ') ? `${scope!.split(' > ')[0]}${row.slice(1)}` : row;
+      continue;
+    }
+    const parsed = /^(\d+)( def)?([:-]) ([\s\S]*)$/.exec(row);
     if (!parsed) throw new Error(`not a compact line: ${JSON.stringify(row)}`);
     const line = Number(parsed[1]);
-    const text = parsed[3];
+    const text = parsed[4];
     const last = matches[matches.length - 1];
-    if (parsed[2] === ':') {
-      matches.push({ line, text, ...(pending.length > 0 ? { before: pending } : {}) });
+    if (parsed[3] === ':') {
+      matches.push({ line, text, ...(pending.length > 0 ? { before: pending } : {}), ...(scope !== undefined ? { in: scope } : {}), ...(parsed[2] ? { defines: true } : {}) });
       pending = [];
     } else if (last && pending.length === 0 && line === previous + 1) {
       (last.after ??= []).push(text);

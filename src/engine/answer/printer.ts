@@ -45,8 +45,14 @@ function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boo
 
 /** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
 export function logSummary(report: GrepAnswer | GlobAnswer): string {
-  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched` : `${report.total} files`;
+  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched${describeOutline(report)}` : `${report.total} files`;
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
+}
+
+/** What giving the page's lines their definitions cost, for the log. */
+function describeOutline(report: GrepAnswer): string {
+  const { parsed, cached, ms } = report.outlined ?? { parsed: 0, cached: 0, ms: 0 };
+  return parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
 }
 
 /**
@@ -232,17 +238,34 @@ function firstResults(report: GrepAnswer, shown: number): GrepFileEntry[] {
 
 /**
  * A file's reported lines in the compact form: "42: text" for a result, "41- text" for a context line
- * (as grep and ripgrep print them), in line order. Context windows are already merged by the searcher.
+ * (as grep and ripgrep print them), in line order; context windows are already merged by the searcher.
+ * With definitions (searcher/outline.ts): a result that defines a name the pattern matches reads
+ * "42 def: text", and a row "class A › method()" (not starting with a digit) names the definitions
+ * enclosing the results after it, written when they change (once per run of lines in the same
+ * definitions), "… > m()" when the outermost one is the row before's; "top level" when a result after
+ * such a row is in none.
  */
 export function compactLines(matches: readonly LineResult[]): string[] {
   const lines: string[] = [];
+  let scope: string | undefined;
+  let outermost: string | undefined;
   for (const match of matches) {
+    if (match.in !== scope) {
+      lines.push(match.in === undefined ? 'top level' : sharedOutermost(match.in, outermost));
+      scope = match.in;
+      outermost = match.in?.split(' > ')[0];
+    }
     const before = match.before ?? [];
     before.forEach((text, i) => lines.push(`${match.line - before.length + i}- ${text}`));
-    lines.push(`${match.line}: ${match.text}`);
+    lines.push(`${match.line}${match.defines ? ' def' : ''}: ${match.text}`);
     (match.after ?? []).forEach((text, i) => lines.push(`${match.line + 1 + i}- ${text}`));
   }
   return lines;
+}
+
+/** A row of definitions in the same outermost one as the row before it: "… > seal()" after "Compilation > finish()". */
+function sharedOutermost(chain: string, outermost: string | undefined): string {
+  return outermost !== undefined && chain.startsWith(`${outermost} > `) ? `…${chain.slice(outermost.length)}` : chain;
 }
 
 /**
@@ -266,7 +289,12 @@ function cutGrep(report: GrepAnswer, cut: BudgetCut | undefined): GrepAnswer {
   return { ...report, files: firstResults(report, cut.shown), returnedResults: cut.shown, nextOffset: report.offset + cut.shown };
 }
 
-function grepText(whole: GrepAnswer, cut: BudgetCut | undefined): string {
+/**
+ * The answer's JSON. The model's answer (`echo` false) leaves out the pattern: it is the call's own
+ * input, and the answer is tied to its call; its bytes pay for the definitions (docs/tools.md). A
+ * person's copy (printGrep) names it.
+ */
+function grepText(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): string {
   const report = cutGrep(whole, cut);
   const truncated = report.nextOffset !== undefined;
   // A whole answer (one page, not cut) shows every result: its line and file counts would repeat it.
@@ -278,7 +306,7 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined): string {
         ? { total_matches: report.totalMatches, ...(partial ? { returned_files: report.returnedResults } : {}) }
         : partial ? { returned_files: report.returnedResults } : {};
   return JSON.stringify({
-    pattern: report.pattern,
+    ...(echo ? { pattern: report.pattern } : {}),
     ...baseField(report),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
     files: printedFiles(report),
@@ -291,7 +319,7 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined): string {
 
 /** The whole report as JSON, whatever its size (the Command Palette's "copy as JSON"). */
 export function printGrep(report: GrepAnswer): string {
-  return grepText(report, undefined);
+  return grepText(report, undefined, true);
 }
 
 /** The JSON text the model receives: the report within the output budget. */
@@ -369,10 +397,11 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function globText(whole: GlobAnswer, cut: BudgetCut | undefined): string {
+/** The answer's JSON; as grep's (grepText), the model's answer leaves out the pattern, a person's copy names it. */
+function globText(whole: GlobAnswer, cut: BudgetCut | undefined, echo = false): string {
   const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
   return JSON.stringify({
-    pattern: report.pattern,
+    ...(echo ? { pattern: report.pattern } : {}),
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     ...baseField(report),
     files: report.mtimes ? Object.fromEntries(report.files.map((file) => [file, isoSeconds(report.mtimes!.get(file) ?? 0)])) : report.files,
@@ -384,7 +413,7 @@ function globText(whole: GlobAnswer, cut: BudgetCut | undefined): string {
 
 /** The whole report as JSON, whatever its size. */
 export function printGlob(report: GlobAnswer): string {
-  return globText(report, undefined);
+  return globText(report, undefined, true);
 }
 
 /** The JSON text the model receives: the report within the output budget. */

@@ -9,6 +9,8 @@ export interface EngineConfig {
   deniedPaths: string[];
   allowedPaths: string[];
   respectGitignore: boolean;
+  /** Content answers name the definitions enclosing each line and mark the lines that define the name (grepTools.definitions.enabled). */
+  definitions: boolean;
 }
 
 export const DEFAULT_DENIED_PATHS: readonly string[] = [
@@ -52,6 +54,7 @@ export const DEFAULT_CONFIG: Readonly<EngineConfig> = Object.freeze({
   deniedPaths: [...DEFAULT_DENIED_PATHS],
   allowedPaths: [],
   respectGitignore: true,
+  definitions: true,
 });
 
 /** VS Code's default `files.exclude` and `search.exclude` globs; the CLI applies them as VS Code would. */

@@ -39,6 +39,10 @@ export interface LineResult {
   text: string;
   before?: string[];
   after?: string[];
+  /** The definitions enclosing the line, outermost first, joined by " > " (searcher/outline.ts). */
+  in?: string;
+  /** The line defines a name the pattern matches (a declaration's name node holds the match). */
+  defines?: boolean;
 }
 
 export interface SkipCounts {

@@ -40,7 +40,7 @@ export function modelDescription(tool: ToolName, host: ToolHost): string {
   }
   return (
     'Search file contents in the workspace with a JavaScript regex, like ripgrep: definitions, usages, config keys, error messages. Exact and fast; prefer it to reading files to find something.\n' +
-    'Answer: JSON. files maps each path to its lines "42: text" (context "41- text"); paths are absolute, for your other tools. Totals are exact. To learn only where, use output_mode files_with_matches or count first.\n' +
+    'Answer: JSON. files maps each path to its lines "42: text" (context "41- text"; "42 def: text" where it defines a name the pattern matches), under rows such as "Class > method()" naming the definitions they are in; paths are absolute, for your other tools. Totals are exact. To learn only where, use output_mode files_with_matches or count first.\n' +
     `A page holds max_results lines and stays within the output budget (${BUDGET[host]}): when truncated, call again with offset = next_offset; notes then name the matching files not on the page. notes explain an empty answer and give fixes that were checked to find matches, with the exact call.\n` +
     `Not searched: binary files; files over 1 MB (an empty or cut answer checks them); what .gitignore, files.exclude and search.exclude leave out, unless include_ignored; secrets (.env, keys) and .git, ever. ${OUTSIDE[host]}`
   );

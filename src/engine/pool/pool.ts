@@ -12,6 +12,7 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import type { ReadScope } from '../guard/scope';
 import type { MatcherOptions } from '../matcher/matcher';
+import type { OutlineCost } from '../searcher/outline';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
 import { unpackStamps, type FileStamp } from '../source/fileStamp';
 
@@ -35,7 +36,22 @@ export interface StampSpec {
   stamps: true;
 }
 
-export type JobSpec = SearchSpec | NameTestSpec | StampSpec;
+/** Gives a page's lines their definitions (searcher/outline.ts): the matcher says which lines define the name. */
+export interface OutlineSpec {
+  outline: { pattern: string; matcher: MatcherOptions; maxFileSize: number; scope?: ReadScope };
+}
+
+/** A file on the page: its reported lines (1-based), and its content when it is not read from disk (an editor's text). */
+export interface OutlineItem {
+  path: string;
+  lines: number[];
+  content?: string;
+}
+
+/** The definitions of an OutlineItem's lines, in order, and what they cost; undefined when the file was not outlined. */
+export type OutlineOutcome = { marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined;
+
+export type JobSpec = SearchSpec | NameTestSpec | StampSpec | OutlineSpec;
 
 /** A file to search: its path (the worker reads it), or the content to search in its place (already within maxFileSize). */
 export type FileItem = string | { path: string; content: string | Uint8Array };
@@ -166,6 +182,12 @@ export class SearchPool {
   }
 
   search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome[]> {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    return new PoolSearch(this, spec);
+  }
+
+  /** Gives the lines of a page's files their definitions, a file an item. */
+  outline(spec: OutlineSpec): PoolSearch<OutlineItem, OutlineOutcome[]> {
     if (this.disposed) throw new Error('The search pool was disposed.');
     return new PoolSearch(this, spec);
   }

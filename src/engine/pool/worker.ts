@@ -9,9 +9,22 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { compilePrefilter, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { fileStamp, outlineFile } from '../searcher/outline';
+import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, statStamp } from '../source/fileStamp';
-import { SPECS_KEPT, type BatchRequest, type BatchResult, type FileItem, type FileOutcome, type JobSpec, type SearchSpec, type WorkerOptions } from './pool';
+import {
+  SPECS_KEPT,
+  type BatchRequest,
+  type BatchResult,
+  type FileItem,
+  type FileOutcome,
+  type JobSpec,
+  type OutlineItem,
+  type OutlineOutcome,
+  type OutlineSpec,
+  type SearchSpec,
+  type WorkerOptions,
+} from './pool';
 
 interface PreparedSearch {
   spec: SearchSpec;
@@ -19,7 +32,12 @@ interface PreparedSearch {
   prefilter: ((bytes: Uint8Array) => boolean) | undefined;
 }
 
-type Prepared = PreparedSearch | { nameTest: (name: string) => boolean } | { stamps: true };
+interface PreparedOutline {
+  outline: OutlineSpec['outline'];
+  matcher: Matcher;
+}
+
+type Prepared = PreparedSearch | PreparedOutline | { nameTest: (name: string) => boolean } | { stamps: true };
 
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
@@ -28,6 +46,8 @@ function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
     if ('stamps' in spec) {
       prepared.set(key, spec);
+    } else if ('outline' in spec) {
+      prepared.set(key, { outline: spec.outline, matcher: compileMatcher(spec.outline.pattern, spec.outline.matcher) });
     } else if ('nameRegex' in spec) {
       const regex = new RegExp(spec.nameRegex, 'u');
       prepared.set(key, { nameTest: (name) => regex.test(name) });
@@ -63,17 +83,45 @@ function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch
   return found !== 'binary' && found.count === 0 ? 0 : found;
 }
 
+/** The time a batch may spend outlining its files: past it, the rest answer without their definitions. */
+const OUTLINE_BATCH_MS = 1000;
+
+/** Gives each file's lines their definitions (searcher/outline.ts), one file after the other. */
+async function outlineBatch(items: OutlineItem[], { outline, matcher }: PreparedOutline): Promise<OutlineOutcome[]> {
+  const until = Date.now() + OUTLINE_BATCH_MS;
+  const outcomes: OutlineOutcome[] = [];
+  for (const item of items) {
+    if (Date.now() > until) {
+      outcomes.push(undefined);
+      continue;
+    }
+    let source = item.content;
+    if (source === undefined) {
+      const read = readFileCappedSync(item.path, outline.maxFileSize, lend, outline.scope);
+      source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+    }
+    outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? fileStamp(item.path) : undefined));
+  }
+  return outcomes;
+}
+
 if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
 
 parentPort?.on('message', (request: BatchRequest) => {
+  void answer(request);
+});
+
+async function answer(request: BatchRequest): Promise<void> {
   const job = prepare(request.specKey, request.spec);
   if ('stamps' in job) {
     const packed = packStamps((request.items as string[]).map(statStamp));
     parentPort!.postMessage({ batchId: request.batchId, outcomes: packed } satisfies BatchResult, [packed.buffer]);
     return;
   }
-  let outcomes: boolean[] | FileOutcome[];
-  if ('nameTest' in job) {
+  let outcomes: boolean[] | FileOutcome[] | OutlineOutcome[];
+  if ('outline' in job) {
+    outcomes = await outlineBatch(request.items as OutlineItem[], job);
+  } else if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
     const options = pageOptions(job.spec.search, request.pageRoom);
@@ -81,4 +129,4 @@ parentPort?.on('message', (request: BatchRequest) => {
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);
-});
+}

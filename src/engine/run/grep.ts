@@ -5,12 +5,13 @@
  * above this module and call it; it never formats.
  */
 import { CancelledError } from '../api/errors';
-import { emptySkips, type Candidate, type GrepInput, type OutputMode, type SkipCounts } from '../api/types';
+import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
-import type { FileOutcome, PoolSearch, SearchSpec } from '../pool/pool';
+import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { compilePrefilter, pageOptions, searchBytes, searchText } from '../searcher/searcher';
+import { fileStamp, grammarOf, outlineFile } from '../searcher/outline';
+import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { authorizeSearch, type SearchEnvironment } from './environment';
@@ -46,6 +47,8 @@ export interface GrepReport {
   matched: MatchedFile[];
   /** The first files skipped as over grepTools.maxFileSize (bounded: grepCollector.ts). */
   largeFiles: string[];
+  /** Files whose lines were given their definitions: parsed for this search, known from a parse before, and the time it took (summed over the workers). */
+  outlined?: { parsed: number; cached: number; ms: number };
 }
 
 /** Optional progress of runGrep: the Command Palette search shows results as they are found. */
@@ -84,6 +87,11 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
   const scanned = await scan(target, { spec, matcher, prejudge, deadline, filterDeadline }, env, collector);
   if (env.isCancelled()) throw new CancelledError();
+  // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
+  if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
+    await outlinePage(collector.files, input, spec, target, env, collector.outlined);
+    if (env.isCancelled()) throw new CancelledError();
+  }
 
   const returnedResults = collector.returnedResults;
   const end = offset + returnedResults;
@@ -109,6 +117,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     indexed: scanned.indexed,
     matched: collector.matched,
     largeFiles: collector.largeFiles,
+    outlined: collector.outlined,
   };
 }
 
@@ -263,4 +272,57 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: S
     if (read.kind !== 'bytes') return read.kind;
     return searchBytes(read.bytes, matcher, prefilter, options);
   };
+}
+
+/** Files of a page outlined in one batch: a few, so both workers share a page. */
+const OUTLINE_BATCH = 4;
+
+/**
+ * Gives the page's lines their definitions (searcher/outline.ts), once the page is known: only its
+ * files in a language with a grammar are read again and parsed, in the pool's workers when there is
+ * one (a file's definitions are kept there by its stamp), else here. Counts what it cost in `outlined`.
+ */
+async function outlinePage(files: GrepFileEntry[], input: GrepInput, spec: SearchSpec, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
+  const page: Array<{ file: string; matches: LineResult[] }> = [];
+  for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
+  if (page.length === 0) return;
+  const items: OutlineItem[] = [];
+  for (const entry of page) {
+    const override = target.contentOf(entry.file);
+    const content = override === undefined ? undefined : typeof override === 'string' ? override : await override();
+    const text = content === undefined || typeof content === 'string' ? content : decodeText(content);
+    if (override !== undefined && text === undefined) continue;
+    items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
+  }
+  const outlineSpec = { outline: { pattern: input.pattern, matcher: input, maxFileSize: spec.maxFileSize, scope: spec.scope } };
+  let outcomes: OutlineOutcome[];
+  if (env.pool) {
+    const job = env.pool.outline(outlineSpec);
+    const batches: Array<Promise<OutlineOutcome[]>> = [];
+    for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
+    outcomes = (await Promise.all(batches)).flat();
+  } else {
+    const matcher = compileMatcher(input.pattern, input);
+    outcomes = [];
+    for (const item of items) {
+      let source = item.content;
+      if (source === undefined) {
+        const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
+        source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+      }
+      outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? fileStamp(item.path) : undefined));
+    }
+  }
+  const byFile = new Map(items.map((item, i) => [item.path, outcomes[i]]));
+  for (const entry of page) {
+    const outcome = byFile.get(entry.file);
+    if (!outcome) continue;
+    outlined[outcome.cost.parsed ? 'parsed' : 'cached']++;
+    outlined.ms += outcome.cost.ms;
+    entry.matches.forEach((match, i) => {
+      const mark = outcome.marks[i];
+      if (mark?.in !== undefined) match.in = mark.in;
+      if (mark?.defines) match.defines = true;
+    });
+  }
 }

@@ -33,6 +33,8 @@ export class GrepCollector {
   readonly matched: MatchedFile[] = [];
   /** The first files skipped as over grepTools.maxFileSize (at most MAX_LARGE_FILES). */
   readonly largeFiles: string[] = [];
+  /** Files whose lines were given their definitions (searcher/outline.ts): parsed for this search or known, and the time taken. */
+  readonly outlined = { parsed: 0, cached: 0, ms: 0 };
 
   constructor(
     private readonly mode: OutputMode,
@@ -62,7 +64,8 @@ export class GrepCollector {
     if (this.mode === 'content') {
       const from = Math.max(0, this.offset - this.totalResults);
       const to = Math.min(outcome.count, this.offset + this.limit - this.totalResults);
-      if (from < to) this.page({ file, matches: outcome.lines.slice(from, to) });
+      // Copies: the page's lines get their definitions (grep.ts), and an outcome may be remembered for a later search.
+      if (from < to) this.page({ file, matches: outcome.lines.slice(from, to).map((line) => ({ ...line })) });
       this.totalResults += outcome.count;
     } else {
       if (this.totalResults >= this.offset && this.totalResults < this.offset + this.limit) this.page(this.mode === 'count' ? { file, count: outcome.count } : file);

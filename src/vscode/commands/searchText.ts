@@ -56,6 +56,8 @@ interface Item extends ResourceItem {
   typed?: boolean;
   recent?: RecentSearch;
   match?: { file: string; line: number };
+  /** A result's line and file, described again once the page's definitions are known (resultDescription). */
+  result?: { line: LineResult; where: string };
 }
 
 /** Progress appears only for searches that take longer than this, so quick ones do not flash a notification. */
@@ -408,6 +410,8 @@ class SearchTextSession {
       const report = await counted(() => answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry) }));
       run.report = report;
       run.state = 'done';
+      // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).
+      for (const item of run.items) if (item.result) item.description = resultDescription(item.result.where, item.result.line);
       this.log.info(
         `command grep done: base ${JSON.stringify(report.basePaths)}, ${report.filesSearched} files searched, ${report.filesMatched} matched, ` +
           `${report.totalResults} matching lines (${report.returnedResults} shown), skipped ${JSON.stringify(report.skipped)}, ` +
@@ -449,12 +453,13 @@ class SearchTextSession {
     for (const match of entry.matches as LineResult[]) {
       run.items.push({
         label: resultLabel(match.text, run.regex, run.search.pattern),
-        description: `${where}:${match.line}`,
+        description: resultDescription(where, match),
         iconPath: vscode.ThemeIcon.File,
         resourceUri: uri,
         alwaysShow: true,
         buttons: [OPEN_TO_SIDE],
         match: { file: entry.file, line: match.line },
+        result: { line: match, where },
       });
     }
     run.files++;
@@ -559,6 +564,11 @@ function pickInclude(current: string, history: History<string>): Promise<string 
 function readMaxResults(): number {
   const cap = vscode.workspace.getConfiguration('grepTools').get<unknown>('maxResultsCap');
   return typeof cap === 'number' && Number.isSafeInteger(cap) && cap >= 1 ? cap : 1000;
+}
+
+/** Where a result is: its file and line, the definitions it is in and whether it defines the name (searcher/outline.ts). */
+export function resultDescription(where: string, match: LineResult): string {
+  return `${where}:${match.line}${match.in ? ` · ${match.in}` : ''}${match.defines ? ' · definition' : ''}`;
 }
 
 /** Opens a result with its first match on the line selected (the line start when the file changed since). */

@@ -11,13 +11,13 @@ const abs = (relative: string) => path.join(root(), relative);
 describe('grep in a single-folder workspace', () => {
   it('content mode returns the JSON of the contract (docs/tools.md) with absolute paths, lines and exact totals', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO' });
-    assert.strictEqual(answer.pattern, 'TODO');
+    assert.strictEqual(answer.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
     assert.strictEqual(answer.base_path, undefined, 'the workspace folder: the default, not repeated');
     assert.strictEqual(answer.output_mode, 'content');
     assert.deepStrictEqual(answer.files, [
       { file: abs('docs/notes.md'), matches: [{ line: 4, text: 'TODO: document the logout flow.' }] },
       { file: abs('src/app.ts'), matches: [{ line: 3, text: '// TODO: read the name from the command line' }] },
-      { file: abs('src/auth/client.py'), matches: [{ line: 16, text: '        # TODO: revoke the session token' }] },
+      { file: abs('src/auth/client.py'), matches: [{ line: 16, text: '        # TODO: revoke the session token', in: 'Client > logout()' }] },
     ]);
     assert.strictEqual(answer.total_matches, 3);
     assert.strictEqual(answer.returned_matches, 3);

@@ -142,7 +142,7 @@ function checkSkipped(skipped: unknown): void {
 }
 
 function checkCommon(json: Record<string, unknown>, root: string): void {
-  assert.strictEqual(typeof json.pattern, 'string');
+  assert.strictEqual(json.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
   // base_path is left out when no path was given (all workspace folders).
   const bases = json.base_path === undefined ? [] : Array.isArray(json.base_path) ? json.base_path : [json.base_path];
   for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
@@ -187,7 +187,12 @@ function checkGrepText(text: string, root: string): void {
   for (const [file, value] of Object.entries(json.files as object)) {
     checkFile(file, root);
     if (mode === 'count') assert.ok(Number.isInteger(value) && (value as number) > 0);
-    else for (const line of value as unknown[]) assert.ok(typeof line === 'string' && /^[1-9]\d*[:-] /.test(line), `a compact line: ${String(line)}`);
+    else {
+      // A result or context line, or a row naming the definitions of the results after it (docs/tools.md, "Definitions").
+      const rows = value as unknown[];
+      for (const line of rows) assert.ok(typeof line === 'string' && (/^[1-9]\d*( def:|[:-]) /.test(line) || (line.length > 0 && !/^\d/.test(line))), `a compact line: ${String(line)}`);
+      assert.ok(/^\d/.test(String(rows[rows.length - 1])), 'a file ends with a line, never with a row naming definitions');
+    }
   }
 }
 

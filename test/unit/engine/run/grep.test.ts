@@ -60,11 +60,10 @@ describe('engine/grep (answerGrep + printGrep)', () => {
   describe('output modes', () => {
     it('content: matching lines grouped by file, in path order, with exact totals', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate' }, env), {
-        pattern: 'authenticate',
         files: {
           [p('docs/guide.md')]: ['1: Call authenticate() first.'],
           [p('src/app.ts')]: ["1: import { authenticate } from './auth';", '2: authenticate(user); authenticate(admin);'],
-          [p('src/auth.py')]: ['3: def authenticate(self, username, password):'],
+          [p('src/auth.py')]: ['3 def: def authenticate(self, username, password):'],
         },
         files_searched: 4,
       });
@@ -75,14 +74,14 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('content is the default and prints its fields in the documented order, without the default output_mode', async () => {
       const json = await grepRaw({ pattern: 'absent-zz' }, env);
-      assert.deepStrictEqual(Object.keys(json), ['pattern', 'files', 'files_searched']);
+      // The pattern is the call's own input: the model's answer leaves it out (docs/tools.md).
+      assert.deepStrictEqual(Object.keys(json), ['files', 'files_searched']);
       const cut = await grepRaw({ pattern: 'authenticate', max_results: 1 }, env);
-      assert.deepStrictEqual(Object.keys(cut), ['pattern', 'files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
+      assert.deepStrictEqual(Object.keys(cut), ['files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
     });
 
     it('files_with_matches: only the paths of matching files', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate', output_mode: 'files_with_matches' }, env), {
-        pattern: 'authenticate',
         output_mode: 'files_with_matches',
         files: [p('docs/guide.md'), p('src/app.ts'), p('src/auth.py')],
         files_searched: 4,
@@ -91,7 +90,6 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('count: matching lines per file (several matches on a line count once)', async () => {
       assert.deepStrictEqual(await stable({ pattern: 'authenticate', output_mode: 'count' }, env), {
-        pattern: 'authenticate',
         output_mode: 'count',
         files: { [p('docs/guide.md')]: 1, [p('src/app.ts')]: 2, [p('src/auth.py')]: 1 },
         total_matches: 4,
@@ -112,7 +110,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.strictEqual((await grepJson({ pattern: 'AUTHENTICATE', case_insensitive: true }, env)).total_matches, 4);
       const inline = await grepJson({ pattern: '(?i)AUTHENTICATE' }, env);
       assert.strictEqual(inline.total_matches, 4);
-      assert.strictEqual(inline.pattern, '(?i)AUTHENTICATE', 'the pattern is echoed as given');
+      assert.strictEqual(inline.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
     });
 
     it('fixed_strings searches the text literally', async () => {
@@ -161,9 +159,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('before_lines and after_lines override context_lines', async () => {
       const json = await grepJson({ pattern: '^def logout', context_lines: 2, before_lines: 0, after_lines: 1 }, env);
-      assert.deepStrictEqual(contentFiles(json)[0].matches, [{ line: 6, text: 'def logout(self):', after: ['    pass'] }]);
+      assert.deepStrictEqual(contentFiles(json)[0].matches, [{ line: 6, text: 'def logout(self):', after: ['    pass'], defines: true }]);
       const before = await grepJson({ pattern: '^def logout', before_lines: 1 }, env);
-      assert.deepStrictEqual(contentFiles(before)[0].matches, [{ line: 6, text: 'def logout(self):', before: [''] }]);
+      assert.deepStrictEqual(contentFiles(before)[0].matches, [{ line: 6, text: 'def logout(self):', before: [''], defines: true }]);
     });
 
     it('max_matches_per_file stops each file after that many lines, and totals count what was taken', async () => {

@@ -1,0 +1,375 @@
+/**
+ * What a matching line is in: the definitions enclosing it (class / impl / trait / module › function /
+ * method), read from the file's syntax tree (tree-sitter, VS Code's own WASM grammars in
+ * @vscode/tree-sitter-wasm: no native module), and whether the line defines a name the pattern matches.
+ * Parsed only for the files on a page, once it is known (run/grep.ts, outlinePage), in the search
+ * workers, at most OUTLINE_MAX_BYTES and PARSE_BUDGET_MS per file; a file's definitions are kept by its
+ * stamp, so paging through it parses it once. docs/tools.md, "Definitions", says how an answer prints them.
+ */
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import type { LineResult } from '../api/types';
+import type { Matcher } from '../matcher/matcher';
+import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from '@vscode/tree-sitter-wasm';
+
+/** Files larger than this are answered without their definitions. */
+export const OUTLINE_MAX_BYTES = 512 * 1024;
+/** A parse that takes longer than this is given up (the file is answered without its definitions). */
+const PARSE_BUDGET_MS = 250;
+/** Definitions named at most for a line: past them the middle ones are left out ("A > m() > … > f()"). */
+const MAX_CHAIN = 3;
+/** Files whose definitions a worker keeps. */
+const CACHED_FILES = 256;
+
+/** The grammars shipped (dist/wasm/, esbuild.js), by file extension. */
+export const GRAMMARS: Readonly<Record<string, string>> = {
+  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  py: 'python', pyi: 'python',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  cs: 'c-sharp',
+  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', c: 'cpp', h: 'cpp',
+  rb: 'ruby',
+  php: 'php',
+};
+
+/** One definition of a file: the rows it spans (0-based), the row and columns of its name, its label. */
+export interface Definition {
+  start: number;
+  end: number;
+  nameRow: number;
+  nameStart: number;
+  nameEnd: number;
+  label: string;
+}
+
+/** How a line of a file was outlined, for the log: parsed now (with the time), or known from the cache. */
+export interface OutlineCost {
+  parsed: boolean;
+  ms: number;
+}
+
+/** The grammar of a path, or undefined when the language is not one of GRAMMARS (or it is minified). */
+export function grammarOf(path: string): string | undefined {
+  if (/\.min\.[cm]?js$/i.test(path)) return undefined;
+  const dot = path.lastIndexOf('.');
+  return dot === -1 ? undefined : GRAMMARS[path.slice(dot + 1).toLowerCase()];
+}
+
+const text = (node: TSNode | null | undefined) => node?.text.replace(/\s+/g, ' ');
+const nameOf = (node: TSNode) => node.childForFieldName('name');
+const keyword = (word: string) => (node: TSNode) => {
+  const name = nameOf(node);
+  return name ? { name, label: `${word} ${text(name)}` } : undefined;
+};
+/** A class: its name alone (the most common container; other kinds keep their keyword). */
+const named = (node: TSNode) => {
+  const name = nameOf(node);
+  return name ? { name, label: text(name)! } : undefined;
+};
+const callable = (node: TSNode) => {
+  const name = nameOf(node);
+  return name ? { name, label: `${text(name)}()` } : undefined;
+};
+/** A JS/TS variable or field holding a function: `const f = () => …`. */
+const boundFunction = (field: string) => (node: TSNode) => {
+  const value = node.childForFieldName('value');
+  const name = node.childForFieldName(field);
+  if (!name || !value || !/^(arrow_function|function_expression|function|generator_function)$/.test(value.type)) return undefined;
+  return { name, label: `${text(name)}()` };
+};
+/** A C++ function's name: down its declarators to the identifier. */
+const cppFunction = (node: TSNode) => {
+  let declarator = node.childForFieldName('declarator');
+  while (declarator && !/identifier$|^destructor_name$|^operator_name$/.test(declarator.type)) declarator = declarator.childForFieldName('declarator');
+  return declarator ? { name: declarator, label: `${text(declarator)}()` } : undefined;
+};
+const withBody = (word: string) => (node: TSNode) => (node.childForFieldName('body') ? keyword(word)(node) : undefined);
+
+type Describe = (node: TSNode) => { name: TSNode; label: string } | undefined;
+
+const SCRIPT: Record<string, Describe> = {
+  class_declaration: named,
+  abstract_class_declaration: named,
+  class: named,
+  interface_declaration: keyword('interface'),
+  enum_declaration: keyword('enum'),
+  type_alias_declaration: keyword('type'),
+  internal_module: keyword('namespace'),
+  module: keyword('module'),
+  function_declaration: callable,
+  generator_function_declaration: callable,
+  function_expression: callable,
+  method_definition: callable,
+  method_signature: callable,
+  abstract_method_signature: callable,
+  variable_declarator: boundFunction('name'),
+  public_field_definition: boundFunction('name'),
+  field_definition: boundFunction('property'),
+};
+
+/** Per grammar: the node types that are definitions, and how each is named. */
+const DEFINITIONS: Record<string, Record<string, Describe>> = {
+  typescript: SCRIPT,
+  tsx: SCRIPT,
+  javascript: SCRIPT,
+  python: { class_definition: named, function_definition: callable },
+  rust: {
+    impl_item: (node) => {
+      const type = node.childForFieldName('type');
+      const trait = node.childForFieldName('trait');
+      return type ? { name: type, label: `impl ${trait ? `${text(trait)} for ` : ''}${text(type)}` } : undefined;
+    },
+    struct_item: keyword('struct'),
+    enum_item: keyword('enum'),
+    union_item: keyword('union'),
+    trait_item: keyword('trait'),
+    mod_item: keyword('mod'),
+    function_item: callable,
+    function_signature_item: callable,
+    macro_definition: keyword('macro_rules!'),
+  },
+  go: {
+    function_declaration: callable,
+    method_declaration: (node) => {
+      const name = nameOf(node);
+      const receiver = node.childForFieldName('receiver');
+      return name ? { name, label: `${receiver ? `${text(receiver)} ` : ''}${text(name)}()` } : undefined;
+    },
+    type_spec: keyword('type'),
+  },
+  java: {
+    class_declaration: named,
+    interface_declaration: keyword('interface'),
+    enum_declaration: keyword('enum'),
+    record_declaration: keyword('record'),
+    annotation_type_declaration: keyword('@interface'),
+    method_declaration: callable,
+    constructor_declaration: callable,
+  },
+  'c-sharp': {
+    class_declaration: named,
+    struct_declaration: keyword('struct'),
+    interface_declaration: keyword('interface'),
+    enum_declaration: keyword('enum'),
+    record_declaration: keyword('record'),
+    namespace_declaration: keyword('namespace'),
+    method_declaration: callable,
+    constructor_declaration: callable,
+    local_function_statement: callable,
+  },
+  cpp: {
+    class_specifier: (node) => (node.childForFieldName('body') ? named(node) : undefined),
+    struct_specifier: withBody('struct'),
+    union_specifier: withBody('union'),
+    enum_specifier: withBody('enum'),
+    namespace_definition: keyword('namespace'),
+    function_definition: cppFunction,
+  },
+  ruby: { class: named, module: keyword('module'), method: callable, singleton_method: (node) => {
+    const name = nameOf(node);
+    return name ? { name, label: `self.${text(name)}()` } : undefined;
+  } },
+  php: {
+    class_declaration: named,
+    interface_declaration: keyword('interface'),
+    trait_declaration: keyword('trait'),
+    enum_declaration: keyword('enum'),
+    namespace_definition: keyword('namespace'),
+    function_definition: callable,
+    method_declaration: callable,
+  },
+};
+
+/** Where the grammars are: dist/wasm/ beside the bundle, else the package in node_modules (tests run from out/). */
+function wasmDirectory(): string {
+  const shipped = nodePath.join(__dirname, 'wasm');
+  if (fs.existsSync(nodePath.join(shipped, 'tree-sitter.wasm'))) return shipped;
+  return nodePath.join(__dirname, '..', '..', '..', '..', 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm');
+}
+
+interface Runtime {
+  parser: TSParser;
+  languages: Map<string, Promise<TSLanguage | undefined>>;
+  Language: typeof TSLanguage;
+  directory: string;
+}
+
+let runtime: Promise<Runtime | undefined> | undefined;
+
+/** The tree-sitter runtime, loaded once per thread on first use; undefined when it cannot load. */
+function loadRuntime(): Promise<Runtime | undefined> {
+  runtime ??= (async () => {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { Parser, Language } = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
+      const directory = wasmDirectory();
+      await Parser.init({ locateFile: (file: string) => nodePath.join(directory, file) });
+      return { parser: new Parser(), languages: new Map(), Language, directory };
+    } catch {
+      return undefined;
+    }
+  })();
+  return runtime;
+}
+
+function loadLanguage(rt: Runtime, grammar: string): Promise<TSLanguage | undefined> {
+  let language = rt.languages.get(grammar);
+  if (!language) {
+    language = rt.Language.load(nodePath.join(rt.directory, `tree-sitter-${grammar}.wasm`)).catch(() => undefined);
+    rt.languages.set(grammar, language);
+  }
+  return language;
+}
+
+/** The definitions of a file's text, outermost first (by start); undefined when it could not be parsed in time. */
+export async function parseDefinitions(source: string, grammar: string): Promise<Definition[] | undefined> {
+  const rt = await loadRuntime();
+  const language = rt && (await loadLanguage(rt, grammar));
+  if (!rt || !language) return undefined;
+  rt.parser.setLanguage(language);
+  const until = Date.now() + PARSE_BUDGET_MS;
+  let tree;
+  try {
+    tree = rt.parser.parse(source, null, { progressCallback: () => Date.now() > until } as never);
+  } catch {
+    return undefined;
+  }
+  if (!tree) return undefined;
+  try {
+    return collectDefinitions(tree.rootNode, DEFINITIONS[grammar] ?? {});
+  } finally {
+    tree.delete();
+  }
+}
+
+function collectDefinitions(root: TSNode, kinds: Record<string, Describe>): Definition[] {
+  const found: Definition[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      const describe = Object.prototype.hasOwnProperty.call(kinds, type) ? kinds[type] : type === 'decorated_definition' ? decorated(kinds) : undefined;
+      if (describe) {
+        const node = cursor.currentNode;
+        // A Python definition under its decorators is taken once, with them (decorated_definition).
+        const described = node.parent?.type === 'decorated_definition' && type !== 'decorated_definition' ? undefined : describe(node);
+        if (described) {
+          const { name, label } = described;
+          found.push({
+            start: node.startPosition.row,
+            end: node.endPosition.row,
+            nameRow: name.startPosition.row,
+            nameStart: name.startPosition.column,
+            nameEnd: name.startPosition.row === name.endPosition.row ? name.endPosition.column : Number.MAX_SAFE_INTEGER,
+            label: label.length > 80 ? `${label.slice(0, 79)}…` : label,
+          });
+        }
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return found;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** A decorated Python definition: named as the definition it decorates, spanning its decorators. */
+function decorated(kinds: Record<string, Describe>): Describe {
+  return (node) => {
+    const inner = node.childForFieldName('definition');
+    const describe = inner && kinds[inner.type];
+    return describe ? describe(inner) : undefined;
+  };
+}
+
+interface Cached {
+  stamp: string;
+  definitions: Definition[] | undefined;
+}
+
+const cache = new Map<string, Cached>();
+
+/** A file's stamp: its size and modification time (undefined: not on disk, never cached). */
+export function fileStamp(path: string): string | undefined {
+  try {
+    const stat = fs.statSync(path);
+    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
+ * out one that the line itself begins) and whether it defines a name the pattern matches (`defines`).
+ * `stamp` keys the cache (undefined: the text is not the file on disk). Returns what it cost, or
+ * undefined when the file has no grammar, is too large or could not be parsed (its lines are left as they are).
+ */
+export async function outlineLines(path: string, source: string, lines: readonly LineResult[], matcher: Matcher | undefined, stamp: string | undefined): Promise<OutlineCost | undefined> {
+  const grammar = grammarOf(path);
+  if (!grammar || lines.length === 0 || source.length > OUTLINE_MAX_BYTES) return undefined;
+  const started = Date.now();
+  let definitions: Definition[] | undefined;
+  const known = stamp === undefined ? undefined : cache.get(path);
+  const parsed = !known || known.stamp !== stamp;
+  if (!parsed) {
+    definitions = known.definitions;
+    cache.delete(path);
+    cache.set(path, known); // most recently used last
+  } else {
+    definitions = await parseDefinitions(source, grammar);
+    if (stamp !== undefined) {
+      cache.set(path, { stamp, definitions });
+      if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+    }
+  }
+  if (!definitions) return { parsed, ms: Date.now() - started };
+  let rows: string[] | undefined;
+  for (const line of lines) {
+    const row = line.line - 1;
+    const chain: string[] = [];
+    let own: Definition | undefined;
+    for (const definition of definitions) {
+      if (definition.start > row) break;
+      if (definition.end < row) continue;
+      if (definition.nameRow === row) own ??= definition;
+      else chain.push(definition.label);
+    }
+    if (chain.length > 0) line.in = (chain.length > MAX_CHAIN ? [...chain.slice(0, MAX_CHAIN - 1), '…', chain[chain.length - 1]] : chain).join(' > ');
+    if (own && matcher && !matcher.multiline) {
+      rows ??= source.split('\n');
+      if (definesName(rows[row] ?? '', definitions, row, matcher)) line.defines = true;
+    }
+  }
+  return { parsed, ms: Date.now() - started };
+}
+
+/** Whether a match of the pattern on the line overlaps the name of a definition named on that row. */
+function definesName(lineText: string, definitions: readonly Definition[], row: number, matcher: Matcher): boolean {
+  const regex = new RegExp(matcher.lineRegex.source, `${matcher.lineRegex.flags.replace('g', '')}g`);
+  const names = definitions.filter((definition) => definition.nameRow === row);
+  for (let match = regex.exec(lineText); match; match = regex.exec(lineText)) {
+    const start = match.index;
+    const end = start + Math.max(1, match[0].length);
+    if (names.some((name) => start < name.nameEnd && end > name.nameStart)) return true;
+    if (match[0].length === 0) regex.lastIndex++;
+  }
+  return false;
+}
+
+/**
+ * The definitions of a file's lines (1-based numbers), as `outlineLines` gives them: one mark per line,
+ * in order, and the cost; undefined when the file has no grammar, is too large or could not be parsed.
+ */
+export async function outlineFile(path: string, source: string, lineNumbers: readonly number[], matcher: Matcher | undefined, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined> {
+  const lines: LineResult[] = lineNumbers.map((line) => ({ line, text: '' }));
+  const cost = await outlineLines(path, source, lines, matcher, stamp);
+  if (!cost) return undefined;
+  return { marks: lines.map((line) => ({ ...(line.in !== undefined ? { in: line.in } : {}), ...(line.defines ? { defines: true } : {}) })), cost };
+}

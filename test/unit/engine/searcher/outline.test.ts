@@ -1,0 +1,109 @@
+/**
+ * The definitions enclosing a matching line (searcher/outline.ts), per language, on the small files of
+ * test/fixtures/outline: a method in a class, a nested function, a Rust impl block, a Python decorator,
+ * a Go method with a receiver, a Java constructor; and the lines that define the searched name.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
+import { grammarOf, outlineLines } from '../../../../src/engine/searcher/outline';
+import { searchText } from '../../../../src/engine/searcher/searcher';
+import { compactLines } from '../../../../src/engine/answer/printer';
+
+const fixtures = nodePath.resolve(__dirname, '../../../../../test/fixtures/outline');
+
+/** The file's matching lines as `line: in | def`, after outlining. */
+async function outline(file: string, pattern: string, options: MatcherOptions = {}, stamp?: string): Promise<string[]> {
+  const path = nodePath.join(fixtures, file);
+  const source = fs.readFileSync(path, 'utf8');
+  const matcher = compileMatcher(pattern, options);
+  const found = searchText(source, matcher, { invert: false, before: 0, after: 0, maxPerFile: 1000, maxLineLength: 500, collect: true });
+  const cost = await outlineLines(path, source, found.lines, matcher, stamp);
+  assert.ok(cost, `${file} was outlined`);
+  return found.lines.map((line) => `${line.line}: ${line.in ?? ''}${line.defines ? ' | def' : ''}`);
+}
+
+describe('outline: the definitions enclosing a matching line', function () {
+  this.timeout(20_000);
+
+  it('TypeScript: a method in a class, a function nested in a method, an arrow function bound to a const', async () => {
+    assert.deepStrictEqual(await outline('store.ts', 'sessions'), [
+      '2: SessionStore',
+      '5: SessionStore > get()',
+      '12: SessionStore > expire()',
+    ]);
+    assert.deepStrictEqual(await outline('store.ts', 'now - stamp'), ['10: SessionStore > expire() > isOld()']);
+    assert.deepStrictEqual(await outline('store.ts', 'new SessionStore'), ['17: makeStore()']);
+  });
+
+  it('TypeScript: a line that defines the searched name is marked, a use of it is not', async () => {
+    assert.deepStrictEqual(await outline('store.ts', 'SessionStore', { word: true }), ['1:  | def', '17: makeStore()']);
+    assert.deepStrictEqual(await outline('store.ts', 'isOld'), ['9: SessionStore > expire() | def', '12: SessionStore > expire()']);
+  });
+
+  it('Rust: an impl block, a function in a module', async () => {
+    assert.deepStrictEqual(await outline('worker.rs', 'search_path'), [
+      '6: impl SearchWorker<W> | def',
+      '17: mod tests | def',
+    ]);
+    assert.deepStrictEqual(await outline('worker.rs', 'self.printer'), ['12: impl SearchWorker<W> > search()']);
+    assert.deepStrictEqual(await outline('worker.rs', 'let path'), ['18: mod tests > search_path_works()']);
+  });
+
+  it('Python: a decorated method is in its class, its decorator and body in the method; a nested decorated function', async () => {
+    assert.deepStrictEqual(await outline('app.py', '@cached'), ['12: Migrator > run_migrations()']);
+    assert.deepStrictEqual(await outline('app.py', 'step.apply'), ['15: Migrator > run_migrations()']);
+    assert.deepStrictEqual(await outline('app.py', 'return func'), ['7: cached() > wrapper()']);
+    assert.deepStrictEqual(await outline('app.py', 'def run_migrations'), ['13: Migrator | def']);
+  });
+
+  it('Go: a method with a receiver, a type', async () => {
+    assert.deepStrictEqual(await outline('queue.go', 'append'), ['13: (q *Queue) Push()']);
+    assert.deepStrictEqual(await outline('queue.go', 'Job', { word: true }), ['3:  | def', '9: type Queue', '12: ']);
+  });
+
+  it('Java: a constructor and a method in a class', async () => {
+    assert.deepStrictEqual(await outline('Store.java', 'this.size'), ['7: Store > Store()']);
+    assert.deepStrictEqual(await outline('Store.java', 'return size'), ['11: Store > size()']);
+  });
+
+  it('the answer writes a row naming the definitions when they change, "def" on a defining line', async () => {
+    const path = nodePath.join(fixtures, 'store.ts');
+    const source = fs.readFileSync(path, 'utf8');
+    const matcher = compileMatcher('SessionStore|sessions', {});
+    const found = searchText(source, matcher, { invert: false, before: 0, after: 0, maxPerFile: 1000, maxLineLength: 500, collect: true });
+    await outlineLines(path, source, found.lines, matcher, undefined);
+    assert.deepStrictEqual(compactLines(found.lines), [
+      '1 def: export class SessionStore {',
+      'SessionStore',
+      '2:   private readonly sessions = new Map<string, string>();',
+      '… > get()',
+      '5:     return this.sessions.get(id);',
+      '… > expire()',
+      '12:     for (const [id] of this.sessions) if (isOld(Number(id))) this.sessions.delete(id);',
+      'makeStore()',
+      '17:   return new SessionStore();',
+    ]);
+  });
+
+  it('a file is parsed once for its stamp, again when the stamp changes', async () => {
+    const path = nodePath.join(fixtures, 'queue.go');
+    const source = fs.readFileSync(path, 'utf8');
+    const matcher = compileMatcher('append', {});
+    const lines = () => searchText(source, matcher, { invert: false, before: 0, after: 0, maxPerFile: 1000, maxLineLength: 500, collect: true }).lines;
+    assert.strictEqual((await outlineLines(path, source, lines(), matcher, 'stamp-1'))?.parsed, true);
+    assert.strictEqual((await outlineLines(path, source, lines(), matcher, 'stamp-1'))?.parsed, false);
+    assert.strictEqual((await outlineLines(path, source, lines(), matcher, 'stamp-2'))?.parsed, true);
+  });
+
+  it('other languages, minified bundles and files over the bound answer as before', async () => {
+    assert.strictEqual(grammarOf('/a/README.md'), undefined);
+    assert.strictEqual(grammarOf('/a/dist/app.min.js'), undefined);
+    assert.strictEqual(grammarOf('/a/src/app.TSX'), 'tsx');
+    const lines = [{ line: 1, text: 'x' }];
+    assert.strictEqual(await outlineLines('/a/notes.txt', 'x', lines, undefined, undefined), undefined);
+    assert.strictEqual(await outlineLines('/a/big.ts', 'x'.repeat(600 * 1024), lines, undefined, undefined), undefined);
+    assert.deepStrictEqual(lines, [{ line: 1, text: 'x' }]);
+  });
+});
