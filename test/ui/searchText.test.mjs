@@ -44,6 +44,12 @@ async function descriptions() {
   return (await rows().locator('.label-description').allInnerTexts()).filter(Boolean);
 }
 
+/** The descriptions once the search has named the definitions its lines are in ("path:line · Class > m()"). */
+async function describedDescriptions() {
+  await rows().locator('.label-description').filter({ hasText: ' · ' }).first().waitFor();
+  return descriptions();
+}
+
 describe('Search Text in Workspace', () => {
   beforeEach(resetWorkbench);
 
@@ -56,7 +62,8 @@ describe('Search Text in Workspace', () => {
     await type('todo');
     await press('Enter');
     await waitForTitle('"todo": 4 results in 4 files');
-    assert.deepEqual(await descriptions(), ['docs/notes.md:4', 'src/app.ts:3', 'src/auth/client.py:16', 'src/util/strings.ts:5']);
+    // A line in a definition is described with it (the search's outline of the page, once it ends).
+    assert.deepEqual(await describedDescriptions(), ['docs/notes.md:4', 'src/app.ts:3', 'src/auth/client.py:16 · Client > logout()', 'src/util/strings.ts:5']);
     assert.deepEqual(await labelHighlights().allInnerTexts(), ['TODO', 'TODO', 'TODO', 'todo']);
     assert.equal(await rows().nth(2).locator('.label-name').innerText(), '# TODO: revoke the session token');
     await screenshot('search-1-results-ignoring-case');
@@ -67,8 +74,9 @@ describe('Search Text in Workspace', () => {
     const copied = JSON.parse(await clipboardText());
     assert.equal(copied.pattern, 'todo');
     // A whole answer: its 4 matching lines are all there ("42: text"), with no count repeating them.
-    // files maps each path to its lines.
-    assert.equal(Object.values(copied.files).reduce((n, lines) => n + lines.length, 0), 4);
+    // files maps each path to its lines, a line in a definition after a row naming it.
+    assert.equal(Object.values(copied.files).reduce((n, lines) => n + lines.filter((line) => /^\d/.test(line)).length, 0), 4);
+    assert.deepEqual(copied.files[join(ui.workspace, 'src/auth/client.py')], ['Client > logout()', '16:         # TODO: revoke the session token']);
     assert.equal(copied.total_matches, undefined);
     assert.deepEqual(Object.keys(copied.files), ['docs/notes.md', 'src/app.ts', 'src/auth/client.py', 'src/util/strings.ts'].map((p) => join(ui.workspace, p)));
 
@@ -256,7 +264,7 @@ describe('Search Text in Workspace', () => {
     await type('TODO');
     await press('Enter');
     await waitForTitle('"TODO": 1 result in 1 file');
-    assert.deepEqual(await descriptions(), ['src/auth/client.py:16']);
+    assert.deepEqual(await describedDescriptions(), ['src/auth/client.py:16 · Client > logout()']);
     await press('Escape');
 
     await runCommand(COMMAND);
@@ -266,6 +274,6 @@ describe('Search Text in Workspace', () => {
     await screenshot('search-10-recent-searches');
     await recent.click();
     await waitForTitle('"TODO": 1 result in 1 file');
-    assert.deepEqual(await descriptions(), ['src/auth/client.py:16']);
+    assert.deepEqual(await describedDescriptions(), ['src/auth/client.py:16 · Client > logout()']);
   });
 });
