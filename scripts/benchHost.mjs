@@ -66,7 +66,8 @@ function reported(tool, text) {
       const answer = JSON.parse(text);
       // files lists paths, or maps each path to its lines, count or time.
       const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files);
-      const shown = entries.reduce((n, value) => n + (Array.isArray(value) ? value.length : 1), 0);
+      // (a content answer's rows naming definitions do not start with a line number: not counted)
+      const shown = entries.reduce((n, value) => n + (Array.isArray(value) ? value.filter((row) => typeof row !== 'string' || /^\d/.test(row)).length : 1), 0);
       const partial = answer.timed_out ? ' (timed out, partial)' : '';
       return tool === 'grep' ? `${answer.total_matches ?? shown} lines${partial}` : `${answer.total_files ?? answer.total ?? entries.length} files${partial}`;
     } catch {

@@ -2,7 +2,7 @@
  * A file's stamp: its size, times and inode. The index relies on a file it read only while the file's
  * stamp is the one it had then (index/prejudge.ts); the search workers take stamps in bulk (pool.ts).
  */
-import { statSync } from 'fs';
+import { promises, statSync } from 'fs';
 
 export interface FileStamp {
   size: number;
@@ -14,6 +14,12 @@ export interface FileStamp {
 /** The file's stamp now, or undefined when it is not a regular file (or is gone). */
 export function statStamp(path: string): FileStamp | undefined {
   const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+}
+
+/** The same without holding the caller's thread (the background audit of a watched index). */
+export async function statStampAsync(path: string): Promise<FileStamp | undefined> {
+  const stat = await promises.stat(path).catch(() => undefined);
   return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
 }
 

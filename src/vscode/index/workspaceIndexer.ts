@@ -18,9 +18,8 @@ import type { ContentIndex } from '../../engine/index/contentIndex';
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
-import { sameStamp, type FileStamp } from '../../engine/source/fileStamp';
+import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
-import { promises as fs } from 'fs';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { isDenied, type ListingWatch } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
@@ -247,9 +246,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       const file = index.fileOf(this.auditNext);
       if (file && this.vouches(index, this.auditNext)) ids.push(this.auditNext);
     }
-    const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) =>
-      fs.stat(index.fileOf(id).path).then((stat): FileStamp | undefined => (stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined), () => undefined),
-    );
+    const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) => statStampAsync(index.fileOf(id).path));
     if (index !== this.watchedIndex) return;
     const changed = ids.filter((id, i) => !stamps[i] || !sameStamp(stamps[i], index.fileOf(id)));
     this.state.audit.checked += ids.length;
