@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
-import { ensureCodeServer } from './lib/install.mjs';
+import { ensureCodeServer, ensureCodex } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
 import { runUiTests } from './lib/ui.mjs';
 import { runVsixTest } from './lib/vsix.mjs';
@@ -37,11 +37,11 @@ const { rg } = await ensureCodeServer();
 process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
 
 /** Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); whether it passed. */
-function mochaTier(tier) {
+function mochaTier(tier, env = {}) {
   const run = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', `out/test/${tier}/**/*.test.js`, `test/${tier}/**/*.test.mjs`], {
     cwd: repo,
     stdio: 'inherit',
-    env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg },
+    env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, ...env },
   });
   return run.status === 0;
 }
@@ -54,7 +54,9 @@ if (runs('unit')) {
 // Large trees, fuzzing, ripgrep differentials, the CLI, serve and the MCP server as processes, the bench corpus's questions.
 if (runs('system')) {
   section('System tests (mocha, Node ' + process.version + ', test/system/)');
-  results.push(['system', mochaTier('system')]);
+  // The real agent the MCP server is driven by (test/system/mcp/codex.test.ts), installed once into the cache.
+  const { codex } = await ensureCodex();
+  results.push(['system', mochaTier('system', { GREP_TOOLS_CODEX: process.env.GREP_TOOLS_CODEX || codex })]);
 }
 
 /** Directories on the wide workspace's top level, and the descriptor limit its VS Code runs under (fewer). */

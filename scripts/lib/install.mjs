@@ -175,6 +175,18 @@ export async function ensureCodeServer() {
   return { node, entry, codeServer, rg };
 }
 
+/** The Codex CLI the MCP system test drives as a real agent (test/system/mcp/codex.test.ts). */
+export const CODEX_VERSION = '0.169.0';
+
+/** OpenAI's Codex CLI (`@openai/codex`, its Linux binary from the npm registry), installed once into the cache: the path of its `bin/codex.js`. */
+export async function ensureCodex() {
+  const dir = join(cacheDir(), `codex-${CODEX_VERSION}`);
+  const bin = join(dir, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
+  const binary = join(dir, 'node_modules', '@openai', 'codex-linux-x64');
+  await ensureNpmPackage(dir, `@openai/codex@${CODEX_VERSION}`, {}, () => existsSync(bin) && existsSync(binary));
+  return { codex: bin };
+}
+
 /** Debian's chromium: the browser that opens the workbench (the workbench only starts an extension host for a browser). */
 export function ensureChromium() {
   const path = '/usr/bin/chromium';
