@@ -27,7 +27,8 @@ const PATTERNS = [
 ];
 
 const { rg } = await ensureCodeServer();
-const corpus = join(ensureCorpus().tree, 'lodash');
+// BENCH_MCP_WHOLE=1: the whole bench corpus (about 10,000 files) instead of lodash.
+const corpus = process.env.BENCH_MCP_WHOLE ? ensureCorpus().tree : join(ensureCorpus().tree, 'lodash');
 const cli = join(repo, 'dist', 'cli.js');
 const indexDir = mkdtempSync(join(tmpdir(), 'grep-tools-bench-mcp-'));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
