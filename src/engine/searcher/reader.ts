@@ -31,9 +31,40 @@ function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): R
  */
 const FIRST_READ = 64 * 1024;
 
-/** An I/O step of the capped read, which the sync and the async driver perform on the open file. */
-type Step = { op: 'read'; into: Buffer; offset: number; length: number } | { op: 'stat' };
-type Reply = number | { isFile: boolean; size: number };
+/** An I/O step on an open file, written once as a generator and performed by the sync or the async driver below. */
+export type FileStep = { op: 'read'; into: Buffer; offset: number; length: number } | { op: 'stat' };
+/** What a step gives back: the bytes read, or the file's type and size. */
+export type FileReply = number | { isFile: boolean; size: number };
+
+/** Performs the steps on an open descriptor, synchronously; returns what the generator returns. */
+export function performSync<T>(fd: number, steps: Generator<FileStep, T, FileReply>): T {
+  let reply: FileReply = 0;
+  for (let step = steps.next(); ; step = steps.next(reply)) {
+    if (step.done) return step.value;
+    const s = step.value;
+    if (s.op === 'stat') {
+      const stat = fstatSync(fd);
+      reply = { isFile: stat.isFile(), size: stat.size };
+    } else {
+      reply = readSync(fd, s.into, s.offset, s.length, s.offset);
+    }
+  }
+}
+
+/** The same on an open file handle, without holding the caller's thread. */
+export async function perform<T>(handle: fs.FileHandle, steps: Generator<FileStep, T, FileReply>): Promise<T> {
+  let reply: FileReply = 0;
+  for (let step = steps.next(); ; step = steps.next(reply)) {
+    if (step.done) return step.value;
+    const s = step.value;
+    if (s.op === 'stat') {
+      const stat = await handle.stat();
+      reply = { isFile: stat.isFile(), size: stat.size };
+    } else {
+      reply = (await handle.read(s.into, s.offset, s.length, s.offset)).bytesRead;
+    }
+  }
+}
 
 /**
  * The one capped read, as steps: a first read of FIRST_READ bytes (at most the cap + 1), a second one
@@ -41,10 +72,10 @@ type Reply = number | { isFile: boolean; size: number };
  * reads as empty (a FIFO also does), is fstat'ed. `buffer(size)` may lend a reusable buffer of at
  * least `size` bytes.
  */
-function* cappedRead(maxSize: number, buffer: (size: number) => Buffer): Generator<Step, ReadOutcome, Reply> {
+function* cappedRead(maxSize: number, buffer: (size: number) => Buffer): Generator<FileStep, ReadOutcome, FileReply> {
   const first = Math.min(FIRST_READ, maxSize + 1);
   let bytes = buffer(first);
-  const readAt = (filled: number, length: number): Step => ({ op: 'read', into: bytes, offset: filled, length });
+  const readAt = (filled: number, length: number): FileStep => ({ op: 'read', into: bytes, offset: filled, length });
   let filled = (yield readAt(0, first)) as number;
   if (filled > 0 && filled < first) {
     // Short: the end of the file, which the next read confirms (or, rarely, more bytes came).
@@ -80,18 +111,7 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
     handle = await openRetrying(() => fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK));
     const refused = refuseOpened(handle.fd, path, scope);
     if (refused) return refused;
-    const steps = cappedRead(maxSize, Buffer.allocUnsafe);
-    let reply: Reply = 0;
-    for (let step = steps.next(); ; step = steps.next(reply)) {
-      if (step.done) return step.value;
-      const s = step.value;
-      if (s.op === 'stat') {
-        const stat = await handle.stat();
-        reply = { isFile: stat.isFile(), size: stat.size };
-      } else {
-        reply = (await handle.read(s.into, s.offset, s.length, s.offset)).bytesRead;
-      }
-    }
+    return await perform(handle, cappedRead(maxSize, Buffer.allocUnsafe));
   } catch (error) {
     return unreadable(error);
   } finally {
@@ -110,18 +130,7 @@ export function readFileCappedSync(path: string, maxSize: number, buffer: (size:
     fd = openRetryingSync(() => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
     const refused = refuseOpened(fd, path, scope);
     if (refused) return refused;
-    const steps = cappedRead(maxSize, buffer);
-    let reply: Reply = 0;
-    for (let step = steps.next(); ; step = steps.next(reply)) {
-      if (step.done) return step.value;
-      const s = step.value;
-      if (s.op === 'stat') {
-        const stat = fstatSync(fd);
-        reply = { isFile: stat.isFile(), size: stat.size };
-      } else {
-        reply = readSync(fd, s.into, s.offset, s.length, s.offset);
-      }
-    }
+    return performSync(fd, cappedRead(maxSize, buffer));
   } catch (error) {
     return unreadable(error);
   } finally {

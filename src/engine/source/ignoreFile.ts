@@ -5,10 +5,11 @@
  * actually opened lies in a granted root and is not denied. Anything else is skipped with a reason,
  * which the caller writes to its log; the search goes on without those rules.
  */
-import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'fs';
+import { closeSync, constants, openSync, promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { judgeReal, type ReadScope } from '../guard/scope';
 import { openRetrying, openRetryingSync } from '../searcher/descriptors';
+import { perform, performSync, type FileReply, type FileStep } from '../searcher/reader';
 import { openedRealPath } from '../searcher/openedPath';
 
 /** The largest ignore file read (git's own templates are under 10 KB; the biggest real ones about 100 KB). */
@@ -43,15 +44,11 @@ function decode(bytes: Buffer, length: number, path: string): IgnoreFileRead {
   return { kind: 'text', text: bytes.subarray(0, length).toString('utf8') };
 }
 
-/** An I/O step of reading an open ignore file, which the sync and the async driver perform. */
-type Step = { op: 'stat' } | { op: 'read'; into: Buffer; offset: number; length: number };
-type Reply = number | { isFile: boolean; size: number };
-
 /**
  * The one read of an open ignore file, as steps (reader.ts's pattern): its stat, the refusals, then
  * reads until the end of the file or one byte past the size it had, which means it grew.
  */
-function* readOpened(fd: number, path: string, scope: ReadScope | undefined): Generator<Step, IgnoreFileRead, Reply> {
+function* readOpened(fd: number, path: string, scope: ReadScope | undefined): Generator<FileStep, IgnoreFileRead, FileReply> {
   const stat = (yield { op: 'stat' }) as { isFile: boolean; size: number };
   const refused = refusal(fd, path, stat.size, stat.isFile, scope);
   if (refused) return { kind: 'skipped', path, reason: refused };
@@ -71,18 +68,7 @@ export function readIgnoreFileSync(dir: string, scope?: ReadScope): IgnoreFileRe
     return openFailure(path, error);
   }
   try {
-    const steps = readOpened(fd, path, scope);
-    let reply: Reply = 0;
-    for (let step = steps.next(); ; step = steps.next(reply)) {
-      if (step.done) return step.value;
-      const s = step.value;
-      if (s.op === 'stat') {
-        const stat = fstatSync(fd);
-        reply = { isFile: stat.isFile(), size: stat.size };
-      } else {
-        reply = readSync(fd, s.into, s.offset, s.length, s.offset);
-      }
-    }
+    return performSync(fd, readOpened(fd, path, scope));
   } catch (error) {
     return openFailure(path, error);
   } finally {
@@ -100,18 +86,7 @@ export async function readIgnoreFile(dir: string, scope?: ReadScope): Promise<Ig
     return openFailure(path, error);
   }
   try {
-    const steps = readOpened(handle.fd, path, scope);
-    let reply: Reply = 0;
-    for (let step = steps.next(); ; step = steps.next(reply)) {
-      if (step.done) return step.value;
-      const s = step.value;
-      if (s.op === 'stat') {
-        const stat = await handle.stat();
-        reply = { isFile: stat.isFile(), size: stat.size };
-      } else {
-        reply = (await handle.read(s.into, s.offset, s.length, s.offset)).bytesRead;
-      }
-    }
+    return await perform(handle, readOpened(handle.fd, path, scope));
   } catch (error) {
     return openFailure(path, error);
   } finally {
