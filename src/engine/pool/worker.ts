@@ -9,9 +9,9 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { fileStamp, outlineFile } from '../searcher/outline';
+import { outlineFile } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
-import { packStamps, statStamp } from '../source/fileStamp';
+import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
   SPECS_KEPT,
   type BatchRequest,
@@ -100,7 +100,7 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
       const read = readFileCappedSync(item.path, outline.maxFileSize, lend, outline.scope);
       source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
     }
-    outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? fileStamp(item.path) : undefined));
+    outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? stampKey(item.path) : undefined));
   }
   return outcomes;
 }

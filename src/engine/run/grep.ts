@@ -10,10 +10,11 @@ import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { fileStamp, grammarOf, outlineFile } from '../searcher/outline';
+import { grammarOf, outlineFile } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
+import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type SearchEnvironment } from './environment';
 import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
 import { ReadAhead } from './readAhead';
@@ -89,7 +90,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   if (env.isCancelled()) throw new CancelledError();
   // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
   if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
-    await outlinePage(collector.files, input, spec, target, env, collector.outlined);
+    await outlinePage(collector.files, spec, matcher, target, env, collector.outlined);
     if (env.isCancelled()) throw new CancelledError();
   }
 
@@ -282,7 +283,7 @@ const OUTLINE_BATCH = 4;
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
  * one (a file's definitions are kept there by its stamp), else here. Counts what it cost in `outlined`.
  */
-async function outlinePage(files: GrepFileEntry[], input: GrepInput, spec: SearchSpec, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
+async function outlinePage(files: GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
   const page: Array<{ file: string; matches: LineResult[] }> = [];
   for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
   if (page.length === 0) return;
@@ -294,7 +295,7 @@ async function outlinePage(files: GrepFileEntry[], input: GrepInput, spec: Searc
     if (override !== undefined && text === undefined) continue;
     items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
   }
-  const outlineSpec = { outline: { pattern: input.pattern, matcher: input, maxFileSize: spec.maxFileSize, scope: spec.scope } };
+  const outlineSpec = { outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } };
   let outcomes: OutlineOutcome[];
   if (env.pool) {
     const job = env.pool.outline(outlineSpec);
@@ -302,7 +303,6 @@ async function outlinePage(files: GrepFileEntry[], input: GrepInput, spec: Searc
     for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
     outcomes = (await Promise.all(batches)).flat();
   } else {
-    const matcher = compileMatcher(input.pattern, input);
     outcomes = [];
     for (const item of items) {
       let source = item.content;
@@ -310,7 +310,7 @@ async function outlinePage(files: GrepFileEntry[], input: GrepInput, spec: Searc
         const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
         source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
       }
-      outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? fileStamp(item.path) : undefined));
+      outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? stampKey(item.path) : undefined));
     }
   }
   const byFile = new Map(items.map((item, i) => [item.path, outcomes[i]]));

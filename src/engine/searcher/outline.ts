@@ -295,16 +295,6 @@ interface Cached {
 
 const cache = new Map<string, Cached>();
 
-/** A file's stamp: its size and modification time (undefined: not on disk, never cached). */
-export function fileStamp(path: string): string | undefined {
-  try {
-    const stat = fs.statSync(path);
-    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
  * out one that the line itself begins) and whether it defines a name the pattern matches (`defines`).

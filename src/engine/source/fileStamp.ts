@@ -2,7 +2,7 @@
  * A file's stamp: its size, times and inode. The index relies on a file it read only while the file's
  * stamp is the one it had then (index/prejudge.ts); the search workers take stamps in bulk (pool.ts).
  */
-import { promises, statSync } from 'fs';
+import { promises, statSync, type Stats } from 'fs';
 
 export interface FileStamp {
   size: number;
@@ -11,16 +11,25 @@ export interface FileStamp {
   ino: number;
 }
 
+/** The stamp of a stat, or undefined when it is not a regular file's (or there is none). */
+function stampOf(stat: Stats | undefined): FileStamp | undefined {
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+}
+
 /** The file's stamp now, or undefined when it is not a regular file (or is gone). */
 export function statStamp(path: string): FileStamp | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+  return stampOf(statSync(path, { throwIfNoEntry: false }));
 }
 
 /** The same without holding the caller's thread (the background audit of a watched index). */
 export async function statStampAsync(path: string): Promise<FileStamp | undefined> {
-  const stat = await promises.stat(path).catch(() => undefined);
-  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+  return stampOf(await promises.stat(path).catch(() => undefined));
+}
+
+/** The file's stamp now as a cache key (a file's definitions, searcher/outline.ts), or undefined when it has none. */
+export function stampKey(path: string): string | undefined {
+  const stamp = statStamp(path);
+  return stamp && `${stamp.size}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.ino}`;
 }
 
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
