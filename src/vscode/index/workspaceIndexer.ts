@@ -21,7 +21,7 @@ import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/
 import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
-import { isDenied, type ListingWatch } from '../sources/residentListing';
+import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
@@ -91,7 +91,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly vouching = new WatchVouching(this.watcher);
   /** What the calls found in the files they read, kept for the next call of the same question (prejudge.ts). */
   private readonly recent = new RecentResults();
-  /** The index built while the watches were in place: the only one the watcher vouches for. */
+  /** The index built while the watches were in place: the only one the watcher vouches for (set through `watchIndex`). */
   private watchedIndex?: ContentIndex;
   /** Whether the build under way began with its files' directories watched. */
   private buildWatched = false;
@@ -184,22 +184,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * the session, every file the index settles is checked by its stamp, as without a watcher.
    */
   private watchFor(listed: { paths: readonly string[]; withIgnored?: readonly string[] }): boolean {
-    this.watchedIndex = undefined;
+    this.watchIndex(undefined);
     this.stale.clear();
     this.watcher.reset();
     if (this.state.unwatched !== undefined) return false;
     // Every directory holding a listed file, and those above it up to its workspace folder (where an entry can appear too).
-    const roots = new Set(this.options.folders() ?? []);
-    const directoriesOf = (paths: readonly string[]) => {
-      const dirs = new Set<string>(roots);
-      for (const path of paths) {
-        for (let dir = path.slice(0, path.lastIndexOf('/')); dir.length > 1 && !dirs.has(dir); dir = dir.slice(0, dir.lastIndexOf('/'))) {
-          dirs.add(dir);
-          if (roots.has(dir)) break;
-        }
-      }
-      return dirs;
-    };
+    const roots = this.options.folders() ?? [];
+    const directoriesOf = (paths: readonly string[]) => new Set(roots.flatMap((root) => listedDirectories(root, paths)));
     // The directories of the ignored files too (include_ignored, an empty answer's check) while the system allows that many watches.
     if (listed.withIgnored && !this.ignoredUnwatched) {
       try {
@@ -269,8 +260,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private close(): void {
     this.opened?.close();
     this.opened = undefined;
-    this.watchedIndex = undefined;
-    this.state.watched = false;
+    this.watchIndex(undefined);
+  }
+
+  /** The index the watcher vouches for, if any: the state says whether there is one. */
+  private watchIndex(index: ContentIndex | undefined): void {
+    this.watchedIndex = index;
+    this.state.watched = index !== undefined;
   }
 
   private async build(): Promise<void> {
@@ -329,8 +325,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const stored = loadIndex(dir);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
-    this.watchedIndex = stored && this.buildWatched ? stored.index : undefined;
-    this.state.watched = this.watchedIndex !== undefined;
+    this.watchIndex(stored && this.buildWatched ? stored.index : undefined);
     this.auditNext = 0;
     if (this.watchedIndex && !this.auditTimer) {
       this.auditTimer = setInterval(() => void this.audit().catch((error: Error) => this.options.log.warn(`index: audit failed (${error.message})`)), AUDIT_EVERY_MS);
