@@ -5,31 +5,8 @@ import { CancelledError } from '../../../../src/engine/api/errors';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
+import { Cancellation } from '../../../support/cancellation';
 import { Fixture, makeEnv } from '../../fixture';
-
-/** A cancellation as VS Code's CancellationTokenSource gives it: a flag and an event. */
-class Cancellation {
-  private listeners = new Set<() => void>();
-  cancelled = false;
-
-  cancel(): void {
-    this.cancelled = true;
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  /** The two members of SearchEnvironment it answers. */
-  readonly env: Pick<SearchEnvironment, 'isCancelled' | 'onCancelled'> = {
-    isCancelled: () => this.cancelled,
-    onCancelled: (listener) => {
-      this.listeners.add(listener);
-      return { dispose: () => this.listeners.delete(listener) };
-    },
-  };
-
-  get listening(): number {
-    return this.listeners.size;
-  }
-}
 
 /** A source whose listing is under way until `finish()`: `started` resolves when it is asked. */
 function slowSource(inner: FileSource) {

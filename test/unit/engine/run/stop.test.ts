@@ -1,31 +1,8 @@
 import * as assert from 'assert';
 import { CancelledError } from '../../../../src/engine/api/errors';
-import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { stopWatch, unlessCancelled } from '../../../../src/engine/run/stop';
+import { Cancellation } from '../../../support/cancellation';
 import { Fixture, makeEnv } from '../../fixture';
-
-/** A cancellation as VS Code's CancellationTokenSource gives it: a flag and an event. */
-class Cancellation {
-  private readonly listeners = new Set<() => void>();
-  cancelled = false;
-
-  cancel(): void {
-    this.cancelled = true;
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  readonly env: Pick<SearchEnvironment, 'isCancelled' | 'onCancelled'> = {
-    isCancelled: () => this.cancelled,
-    onCancelled: (listener) => {
-      this.listeners.add(listener);
-      return { dispose: () => this.listeners.delete(listener) };
-    },
-  };
-
-  get listening(): number {
-    return this.listeners.size;
-  }
-}
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
