@@ -10,7 +10,7 @@ import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, type RefreshResult } from './builder';
 import type { FileStamp } from '../source/fileStamp';
 import { ContentIndex } from './contentIndex';
-import { loadIndex, removeIndex, saveIndex } from './store';
+import { loadIndex, removeIndex, saveIndex, storingAsItGoes, type IndexMeta } from './store';
 
 export interface BuildRequest {
   /** Where the index is kept (never in the workspace). */
@@ -31,7 +31,7 @@ export interface BuildRequest {
 
 export interface BuildSummary extends RefreshResult {
   files: number;
-  /** Bytes of the index file and of the postings held in memory while building. */
+  /** Bytes of the index on disk, and of its postings. */
   indexBytes: number;
   postingBytes: number;
   elapsedMs: number;
@@ -84,12 +84,14 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       stored.meta.folders.length === request.folders.length &&
       stored.meta.folders.every((folder, i) => folder === request.folders[i]);
     const index = sameBuild ? stored.index : new ContentIndex();
+    const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
     let posted = 0;
     let worked = Date.now();
     const result = refreshIndex(index, chosen.paths, {
       maxFileSize: request.maxFileSize,
       stamps,
       folders: request.folders,
+      onFlush: storingAsItGoes(request.dir, meta, index),
       onProgress: (done, total) => {
         if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
         const now = Date.now();
@@ -102,10 +104,10 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
         worked = Date.now();
       },
     });
-    index.seal();
+    index.flush();
     const tooLarge = postingsOverBudget(index.postingBytes(), index.textBytes());
     if (tooLarge !== undefined) return listOnly(tooLarge);
-    const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
+    const indexBytes = saveIndex(request.dir, meta(), index);
     post({ kind: 'done', summary: { ...result, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started } });
   } finally {
     stored?.close();

@@ -38,6 +38,10 @@ export interface RefreshOptions {
   isCancelled?: () => boolean;
   /** Called before each file (the caller may pause there) and once at the end. */
   onProgress?: (done: number, total: number) => void;
+  /** Called after the lists added so far were encoded into a segment (index.flush): the caller may store it (store.ts storingAsItGoes). */
+  onFlush?: () => void;
+  /** Postings added before a flush (default FLUSH_EVERY). */
+  flushEvery?: number;
   /** Stamps already taken of the listed files (limits.ts), used to tell a kept file instead of a stat of its own. */
   stamps?: ReadonlyMap<string, FileStamp | undefined>;
 }
@@ -114,7 +118,10 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
     } else {
       result.bytes += indexFile(index, path, options.maxFileSize, direct, now);
       result.read++;
-      if (index.pendingPostings() > FLUSH_EVERY) index.flush();
+      if (index.pendingPostings() > (options.flushEvery ?? FLUSH_EVERY)) {
+        index.flush();
+        options.onFlush?.();
+      }
     }
     options.onProgress?.(done, paths.length);
   });

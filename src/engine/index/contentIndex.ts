@@ -6,7 +6,7 @@
  */
 import type { FileStamp } from '../source/fileStamp';
 import { ASCII_KEYS, forEachTrigram } from './fold';
-import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union } from './postings';
+import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
 
 /**
@@ -46,18 +46,54 @@ export interface FileEntry extends FileStamp {
   kind: FileKind;
 }
 
+/** A segment: the encoded lists of the files added between two flushes (or of every file, once compacted). */
 export interface SealedPostings {
   /** Sorted trigram keys. */
   keys: Uint32Array;
   /** keys.length + 1 offsets into data. */
   offsets: Uint32Array;
   data: PostingBytes;
+  /** The file it is stored in (store.ts); undefined while it is held in memory only. */
+  name?: string;
 }
 
-/** The posting lists' bytes: in memory, or read from the index file a range at a time (store.ts). */
+/** The posting lists' bytes: in memory, or read from a segment file a range at a time (store.ts). */
 export interface PostingBytes {
   byteLength: number;
   range(start: number, end: number): Uint8Array;
+  /** Lets go of the file it reads (a stored segment). */
+  close?(): void;
+}
+
+/** Where a compaction writes the merged lists (bytes), and what makes them a segment once every list is written. */
+export interface PostingsSink extends ByteSink {
+  finish(keys: Uint32Array, offsets: Uint32Array): SealedPostings;
+}
+
+/** A PostingsSink in memory. */
+export class MemoryPostings extends ByteWriter implements PostingsSink {
+  finish(keys: Uint32Array, offsets: Uint32Array): SealedPostings {
+    return { keys, offsets, data: inMemory(this.result()) };
+  }
+}
+
+/** More segments than this, or more than a quarter of the ids dead, and a save compacts the index into one segment. */
+export const MAX_SEGMENTS = 8;
+
+/** Bytes read at a time when a compaction walks a segment's lists in order. */
+const READ_WINDOW = 1 << 20;
+
+/** Reads ranges of `data` that come in increasing order through a window of READ_WINDOW bytes (one read per window, not per list). */
+function readInOrder(data: PostingBytes): (start: number, end: number) => Uint8Array {
+  let base = 0;
+  let window: Uint8Array = new Uint8Array(0);
+  return (start, end) => {
+    if (start < base || end > base + window.length) {
+      base = start;
+      window = data.range(start, Math.min(data.byteLength, Math.max(end, start + READ_WINDOW)));
+    }
+    return window.subarray(start - base, end - base);
+  };
 }
 
 export function inMemory(bytes: Uint8Array): PostingBytes {
@@ -98,7 +134,38 @@ function keepListedIn(sorted: readonly number[], { ranges, tail }: TrigramList):
   return kept;
 }
 
-const EMPTY_SEALED: SealedPostings = { keys: new Uint32Array(0), offsets: new Uint32Array([0]), data: inMemory(new Uint8Array(0)) };
+/**
+ * The lists of `segments` (in id order) merged key by key into `sink`, each segment read in order a window
+ * at a time; with `renumber`, each id becomes renumber[id] (-1: dropped).
+ */
+function mergeSegments(segments: readonly SealedPostings[], sink: PostingsSink, renumber?: Int32Array): SealedPostings {
+  const readers = segments.map((segment) => ({ ...segment, read: readInOrder(segment.data), at: 0 }));
+  const kept: number[] = [];
+  const offsets: number[] = [0];
+  const decoded: number[] = [];
+  const ids: number[] = [];
+  for (;;) {
+    let key = Infinity;
+    for (const reader of readers) if (reader.at < reader.keys.length && reader.keys[reader.at] < key) key = reader.keys[reader.at];
+    if (key === Infinity) break;
+    ids.length = 0;
+    for (const reader of readers) {
+      if (reader.at >= reader.keys.length || reader.keys[reader.at] !== key) continue;
+      decoded.length = 0;
+      const bytes = reader.read(reader.offsets[reader.at], reader.offsets[reader.at + 1]);
+      for (const id of decodeIds(bytes, 0, bytes.length, decoded)) {
+        const kept = renumber ? renumber[id] : id;
+        if (kept !== -1) ids.push(kept);
+      }
+      reader.at++;
+    }
+    if (ids.length === 0) continue;
+    encodeIds(ids, sink);
+    kept.push(key);
+    offsets.push(sink.length);
+  }
+  return sink.finish(Uint32Array.from(kept), Uint32Array.from(offsets));
+}
 
 export class ContentIndex {
   private files: Array<FileEntry | undefined> = [];
@@ -115,10 +182,14 @@ export class ContentIndex {
   /** idsOf's answers, per list. */
   private readonly listedIds = new WeakMap<readonly { path: string }[], { version: number; ids: Int32Array }>();
 
-  constructor(files: FileEntry[] = [], sealed: SealedPostings = EMPTY_SEALED) {
+  /** `files` by id: undefined for the id of a file replaced or removed since the segments were compacted. */
+  constructor(files: ReadonlyArray<FileEntry | undefined> = [], segments: readonly SealedPostings[] = []) {
     this.files = files.slice();
-    files.forEach((file, id) => this.byPath.set(file.path, id));
-    this.segments = [sealed];
+    files.forEach((file, id) => {
+      if (file) this.byPath.set(file.path, id);
+      else this.dead++;
+    });
+    this.segments = segments.slice();
   }
 
   get size(): number {
@@ -271,12 +342,28 @@ export class ContentIndex {
     this.tailPostings = 0;
   }
 
+  /** The files by id (undefined: a replaced or removed file's id) and the segments, as they are stored (store.ts). */
+  held(): { files: ReadonlyArray<FileEntry | undefined>; segments: readonly SealedPostings[] } {
+    return { files: this.files, segments: this.segments };
+  }
+
+  /** Replaces each segment held in memory only with what `store` makes of it (the same lists, read from a file). */
+  storeSegments(store: (segment: SealedPostings) => SealedPostings): void {
+    this.segments = this.segments.map((segment) => (segment.name === undefined ? store(segment) : segment));
+  }
+
+  /** Whether a save should compact: too many segments, or too many ids of replaced and removed files left in them. */
+  needsCompaction(): boolean {
+    return this.segments.length > MAX_SEGMENTS || this.dead * 4 > this.files.length;
+  }
+
   /**
-   * Compacts into one segment: drops the ids of replaced and removed files, renumbers the rest in order
-   * and encodes every list once. Returns the file table and postings as they are stored.
+   * Compacts into one segment, written to `sink` a list at a time (the segments are read in order, a
+   * window at a time: memory holds the keys and offsets, never all the lists): drops the ids of replaced
+   * and removed files, renumbers the rest in order and encodes every list once. The segments it replaces
+   * let go of their files.
    */
-  seal(): { files: FileEntry[]; postings: SealedPostings } {
-    if (this.dead === 0 && this.tail.size === 0 && this.segments.length === 1) return { files: this.files as FileEntry[], postings: this.segments[0] };
+  compact(sink: PostingsSink = new MemoryPostings()): void {
     this.flush();
     const renumber = new Int32Array(this.files.length).fill(-1);
     const files: FileEntry[] = [];
@@ -286,34 +373,42 @@ export class ContentIndex {
         files.push(file);
       }
     });
-    // The segments' keys merged in order: one list at a time is decoded and re-encoded.
-    const segments = this.segments.map((segment) => ({ ...segment, all: segment.data.range(0, segment.data.byteLength), at: 0 }));
-    const bytes = new ByteWriter();
-    const kept: number[] = [];
-    const newOffsets: number[] = [0];
-    for (;;) {
-      let key = Infinity;
-      for (const segment of segments) if (segment.at < segment.keys.length && segment.keys[segment.at] < key) key = segment.keys[segment.at];
-      if (key === Infinity) break;
-      const ids: number[] = [];
-      for (const segment of segments) {
-        if (segment.at >= segment.keys.length || segment.keys[segment.at] !== key) continue;
-        for (const id of decodeIds(segment.all, segment.offsets[segment.at], segment.offsets[segment.at + 1])) if (renumber[id] !== -1) ids.push(renumber[id]);
-        segment.at++;
-      }
-      if (ids.length === 0) continue;
-      encodeIds(ids, bytes);
-      kept.push(key);
-      newOffsets.push(bytes.length);
-    }
-    const postings: SealedPostings = { keys: Uint32Array.from(kept), offsets: Uint32Array.from(newOffsets), data: inMemory(bytes.result()) };
+    const compacted = mergeSegments(this.segments, sink, renumber);
+    for (const segment of this.segments) segment.data.close?.();
     this.files = files;
     this.version++;
     this.byPath.clear();
     files.forEach((file, id) => this.byPath.set(file.path, id));
-    this.segments = [postings];
+    this.segments = [compacted];
     this.dead = 0;
-    return { files, postings };
+  }
+
+  /**
+   * Merges the newest segments into one while the last is at least half the size of the one before it
+   * (ids unchanged, each into a new `sink`): a build that flushes again and again keeps about log2 of its
+   * flushes as segments (the keys and offsets memory holds), and writes each list a few times, not once
+   * per flush. The segments it replaces let go of their files.
+   */
+  mergeNewest(sink: () => PostingsSink): void {
+    for (;;) {
+      const [before, last] = this.segments.slice(-2);
+      if (!last || last.data.byteLength * 2 < before.data.byteLength) return;
+      const merged = mergeSegments([before, last], sink());
+      before.data.close?.();
+      last.data.close?.();
+      this.segments.splice(-2, 2, merged);
+    }
+  }
+
+  /** Compacts in memory when there is anything to compact. Returns the file table and the one segment. */
+  seal(): { files: FileEntry[]; postings: SealedPostings } {
+    if (this.dead > 0 || this.tail.size > 0 || this.segments.length !== 1) this.compact();
+    return { files: this.files as FileEntry[], postings: this.segments[0] };
+  }
+
+  /** Lets go of the files the stored segments are read from. */
+  close(): void {
+    for (const segment of this.segments) segment.data.close?.();
   }
 
   /** Postings added since the last seal. */
@@ -331,7 +426,7 @@ export class ContentIndex {
     return total;
   }
 
-  /** Bytes held by the sealed postings (keys, offsets, lists). */
+  /** Bytes of the sealed postings (keys, offsets, lists), in memory or stored. */
   postingBytes(): number {
     return this.segments.reduce((sum, { keys, offsets, data }) => sum + keys.byteLength + offsets.byteLength + data.byteLength, 0);
   }

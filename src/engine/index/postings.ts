@@ -3,8 +3,14 @@
  * query needs on decoded lists.
  */
 
+/** Where encoded bytes go, one at a time; `length` counts them. */
+export interface ByteSink {
+  push(byte: number): void;
+  readonly length: number;
+}
+
 /** A growing byte array. */
-export class ByteWriter {
+export class ByteWriter implements ByteSink {
   private bytes = new Uint8Array(1 << 16);
   length = 0;
 
@@ -23,7 +29,7 @@ export class ByteWriter {
 }
 
 /** Appends the delta-varint encoding of `ids` (sorted, distinct) to `out`. */
-export function encodeIds(ids: ArrayLike<number>, out: ByteWriter): void {
+export function encodeIds(ids: ArrayLike<number>, out: ByteSink): void {
   let previous = -1;
   for (let i = 0; i < ids.length; i++) {
     let delta = ids[i] - previous - 1;

@@ -1,22 +1,35 @@
 /**
- * The index on disk: one file, written to a temporary name and renamed into place (a reader never sees
- * half of it). Layout: "GTIX", format version, header length (u32 LE each), the header as JSON (what
- * was indexed, the file table's paths and kinds as strings), the file table's stamps (f64: size, mtime,
- * ctime, inode per file), then the keys (u32), the offsets (u32) and the posting bytes.
+ * The index on disk, in its own directory: a table file (index.bin) and one file per segment of posting
+ * lists (postings-*.bin). The table names the segments it uses; it is written to a temporary name and
+ * renamed into place (a reader never sees half of it), after the segments it names are written. A build
+ * stores each segment as soon as it is encoded and the table now and then, so a build stopped half way
+ * keeps what it finished; a refresh that changes a few files adds a small segment and rewrites the
+ * table, not the postings; a save compacts the segments into one when there are too many
+ * (contentIndex.ts needsCompaction), a list at a time.
+ *
+ * index.bin: "GTIX", format version, header length (u32 LE each), the header as JSON (what was indexed,
+ * the segments' names, the file table's paths and kinds as strings), then the file table's stamps (f64:
+ * size, mtime, ctime, inode per file).
+ * postings-*.bin: the posting bytes, the keys (u32), the offsets (u32), then the number of keys (u32)
+ * and "GTSG": written in one pass, the lists first.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'fs';
+import { randomBytes } from 'crypto';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { packStamps } from '../source/fileStamp';
-import { ContentIndex, type FileEntry, type FileKind, type SealedPostings } from './contentIndex';
+import { ContentIndex, type FileEntry, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
+const SEGMENT_MAGIC = 'GTSG';
 /**
  * 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread).
  * 5: recorded listings, with ignored files left out and (when kept) with them (format 4 kept the first only).
+ * 6: the postings in segment files of their own, the table naming them (format 5 held one segment in index.bin).
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 export const INDEX_FILE = 'index.bin';
+const SEGMENT_FILE = /^postings-[0-9a-z-]+\.bin$/;
 
 /** What the index was built for: a different one is rebuilt rather than used. */
 export interface IndexMeta {
@@ -39,14 +52,15 @@ const SEPARATOR = '\0';
 
 interface Header {
   meta: Omit<IndexMeta, 'listings'> & { listings?: StoredListing[] };
+  /** The segment files, in id order. */
+  segments: string[];
   paths: string;
   kinds: string;
   files: number;
-  keys: number;
-  offsets: number;
-  data: number;
 }
 
+/** The kind of an id whose file was replaced or removed (its ids stay in the segments until a compaction). */
+const DEAD = 'x';
 const KIND_CODES: Record<FileKind, string> = { text: 't', binary: 'b', large: 'l', unread: 'u' };
 const KINDS_BY_CODE: Record<string, FileKind> = { t: 'text', b: 'binary', l: 'large', u: 'unread' };
 
@@ -56,74 +70,134 @@ function u32(value: number): Buffer {
   return buffer;
 }
 
-export function serialise(meta: IndexMeta, files: FileEntry[], postings: SealedPostings): Buffer[] {
+const view = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** Reads `length` bytes at `position` of an open file (fewer at the end). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const read = readSync(fd, buffer, filled, length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/** Writes all of `bytes` at the end of what was written to an open file. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/** Bytes gathered before a write while a segment file is written. */
+const WRITE_CHUNK = 1 << 20;
+
+/** A segment file being written: the lists as they come (a chunk at a time), then the keys and offsets. */
+class SegmentFile implements PostingsSink {
+  readonly name = `postings-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.bin`;
+  private readonly fd: number;
+  private chunk = Buffer.allocUnsafe(WRITE_CHUNK);
+  private used = 0;
+  private written = 0;
+
+  constructor(private readonly dir: string) {
+    this.fd = openSync(nodePath.join(dir, this.name), 'w', 0o600);
+  }
+
+  get length(): number {
+    return this.written + this.used;
+  }
+
+  push(byte: number): void {
+    if (this.used === this.chunk.length) this.drain();
+    this.chunk[this.used++] = byte;
+  }
+
+  write(bytes: Uint8Array): void {
+    this.drain();
+    writeAll(this.fd, bytes);
+    this.written += bytes.length;
+  }
+
+  private drain(): void {
+    writeAll(this.fd, this.chunk.subarray(0, this.used));
+    this.written += this.used;
+    this.used = 0;
+  }
+
+  finish(keys: Uint32Array, offsets: Uint32Array): SealedPostings {
+    try {
+      this.drain();
+      for (const part of [view(keys), view(offsets), u32(keys.length), Buffer.from(SEGMENT_MAGIC, 'latin1')]) writeAll(this.fd, part);
+      fsyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+    }
+    this.chunk = Buffer.alloc(0);
+    return openSegment(this.dir, this.name);
+  }
+}
+
+/** A stored segment: its keys and offsets read at once, its lists a range at a time while it is open. */
+function openSegment(dir: string, name: string): SealedPostings {
+  if (!SEGMENT_FILE.test(name)) throw new Error(`not a segment file name: ${name}`);
+  const fd = openSync(nodePath.join(dir, name), 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const trailer = size < 8 ? Buffer.alloc(0) : readAt(fd, size - 8, 8);
+    if (trailer.length < 8 || trailer.toString('latin1', 4, 8) !== SEGMENT_MAGIC) throw new Error('a truncated segment file');
+    const count = trailer.readUInt32LE(0);
+    const tableAt = size - 8 - 4 * (2 * count + 1);
+    if (tableAt < 0) throw new Error('a truncated segment file');
+    // Copied into fresh (aligned) arrays.
+    const words = new Uint32Array(new Uint8Array(readAt(fd, tableAt, size - 8 - tableAt)).buffer);
+    const keys = words.subarray(0, count);
+    const offsets = words.subarray(count);
+    if (offsets[count] !== tableAt) throw new Error('a damaged segment file');
+    let open = true;
+    const data: PostingBytes = {
+      byteLength: tableAt,
+      range: (start, end) => readAt(fd, start, end - start),
+      close: () => {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    };
+    return { keys, offsets, data, name };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Writes a segment held in memory to a file of its own in `dir`; returns it as read from there. */
+function storeSegment(dir: string, segment: SealedPostings): SealedPostings {
+  const file = new SegmentFile(dir);
+  file.write(segment.data.range(0, segment.data.byteLength));
+  return file.finish(segment.keys, segment.offsets);
+}
+
+/** Writes the table (index.bin) naming the index's segments, all stored. Returns its bytes. */
+function writeTable(dir: string, meta: IndexMeta, index: ContentIndex): number {
+  const { files, segments } = index.held();
   const header: Header = {
     meta: { ...meta, listings: meta.listings?.map((listing) => ({ ...listing, relatives: listing.relatives.join(SEPARATOR) })) },
-    paths: files.map((file) => file.path).join(SEPARATOR),
-    kinds: files.map((file) => KIND_CODES[file.kind]).join(''),
+    segments: segments.map((segment) => segment.name!),
+    paths: files.map((file) => file?.path ?? '').join(SEPARATOR),
+    kinds: files.map((file) => (file ? KIND_CODES[file.kind] : DEAD)).join(''),
     files: files.length,
-    keys: postings.keys.length,
-    offsets: postings.offsets.length,
-    data: postings.data.byteLength,
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const view = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-  const data = postings.data.range(0, postings.data.byteLength);
-  const stamps = packStamps(files);
-  return [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(stamps), view(postings.keys), view(postings.offsets), view(data)];
-}
-
-/** Reads `length` bytes at `position` (fewer at the end). */
-export type ReadAt = (position: number, length: number) => Buffer;
-
-export function bufferReader(bytes: Buffer): ReadAt {
-  return (position, length) => bytes.subarray(position, position + length);
-}
-
-/**
- * The index from its stored form: the header and the keys and offsets are read at once, the posting
- * bytes a list at a time when a query needs it (an index file is mostly postings).
- */
-export function deserialise(readAt: ReadAt, totalLength: number): { meta: IndexMeta; index: ContentIndex } {
-  const start = readAt(0, 12);
-  if (start.length < 12 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not an index file');
-  if (start.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
-  const jsonLength = start.readUInt32LE(8);
-  const header = JSON.parse(readAt(12, jsonLength).toString('utf8')) as Header;
-  const stampsAt = 12 + jsonLength;
-  const keysAt = stampsAt + 32 * header.files;
-  const dataAt = keysAt + 4 * (header.keys + header.offsets);
-  if (dataAt + header.data !== totalLength) throw new Error('a truncated index file');
-  // Copied into fresh (aligned) arrays.
-  const words = new Uint32Array(new Uint8Array(readAt(keysAt, dataAt - keysAt)).buffer);
-  const keys = words.subarray(0, header.keys);
-  const offsets = words.subarray(header.keys);
-  const data = { byteLength: header.data, range: (from: number, to: number) => readAt(dataAt + from, to - from) };
-  const stamps = new Float64Array(new Uint8Array(readAt(stampsAt, keysAt - stampsAt)).buffer);
-  const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
-  const files: FileEntry[] = paths.map((path, i) => ({
-    path,
-    kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
-    size: stamps[4 * i],
-    mtimeMs: stamps[4 * i + 1],
-    ctimeMs: stamps[4 * i + 2],
-    ino: stamps[4 * i + 3],
-  }));
-  const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
-  const meta: IndexMeta = { ...header.meta, listings };
-  return { meta, index: new ContentIndex(files, { keys, offsets, data }) };
-}
-
-/** Writes the index into `dir` (created when missing). Returns the bytes written. */
-export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): number {
-  const { files, postings } = index.seal();
-  mkdirSync(dir, { recursive: true });
+  const parts = [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(packStamps(files))];
   const target = nodePath.join(dir, INDEX_FILE);
   const temporary = `${target}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
   let written = 0;
   try {
-    for (const part of serialise(meta, files, postings)) written += writeSync(fd, part);
+    for (const part of parts) {
+      writeAll(fd, part);
+      written += part.length;
+    }
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -132,39 +206,126 @@ export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex): nu
   return written;
 }
 
+/** Removes the segment files of `dir` the table does not name (a file still open elsewhere stays readable there; one that cannot be removed now is removed by a later save). */
+function removeUnnamed(dir: string, named: ReadonlySet<string>): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!SEGMENT_FILE.test(entry) || named.has(entry)) continue;
+    try {
+      rmSync(nodePath.join(dir, entry), { force: true });
+    } catch {
+      // removed by a later save
+    }
+  }
+}
+
+export interface SaveOptions {
+  /** Compact when the index has too many segments (default); false for a save half way through a build. */
+  compact?: boolean;
+}
+
+/**
+ * Writes the index into `dir` (created when missing): the segments held in memory to files of their
+ * own, compacted first when there are too many (written a list at a time), then the table naming them;
+ * segment files no longer named are removed. Returns the bytes the index takes on disk.
+ */
+export function saveIndex(dir: string, meta: IndexMeta, index: ContentIndex, options: SaveOptions = {}): number {
+  mkdirSync(dir, { recursive: true });
+  storeSegments(dir, index);
+  if (options.compact !== false && index.needsCompaction()) index.compact(new SegmentFile(dir));
+  const tableBytes = writeTable(dir, meta, index);
+  const { segments } = index.held();
+  removeUnnamed(dir, new Set(segments.map((segment) => segment.name!)));
+  return segments.reduce((sum, { keys, offsets, data }) => sum + data.byteLength + keys.byteLength + offsets.byteLength + 8, tableBytes);
+}
+
+/**
+ * Stores the lists added so far (a build calls it after each flush, builder.ts), so they leave memory,
+ * and merges the newest segments while they are of a size (contentIndex.ts mergeNewest).
+ */
+export function storeSegments(dir: string, index: ContentIndex): void {
+  mkdirSync(dir, { recursive: true });
+  index.flush();
+  index.storeSegments((segment) => storeSegment(dir, segment));
+  index.mergeNewest(() => new SegmentFile(dir));
+}
+
+/** A build stores the table of what it finished at most this often (ms): a build stopped then (a window reloaded) keeps it. */
+const CHECKPOINT_EVERY_MS = 10_000;
+
+/**
+ * A build's onFlush (builder.ts) that stores as it goes: each segment as soon as it is encoded (its lists
+ * leave memory), and the table naming them at most every `everyMs`, so a build stopped half way keeps
+ * what it finished and the next one reads only the rest.
+ */
+export function storingAsItGoes(dir: string, meta: () => IndexMeta, index: ContentIndex, everyMs = CHECKPOINT_EVERY_MS): () => void {
+  let stored = Date.now();
+  return () => {
+    storeSegments(dir, index);
+    if (Date.now() - stored < everyMs) return;
+    saveIndex(dir, meta(), index, { compact: false });
+    stored = Date.now();
+  };
+}
+
 /** Removes the index stored in `dir` (a workspace that keeps its file list only stores no content). */
 export function removeIndex(dir: string): void {
   rmSync(nodePath.join(dir, INDEX_FILE), { force: true });
+  removeUnnamed(dir, new Set());
+}
+
+/** Reads the table of `dir`; throws with the reason when it is not one this version can use. */
+function readTable(dir: string): { header: Header; stamps: Float64Array } {
+  const fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = readAt(fd, 0, 12);
+    if (start.length < 12 || start.toString('latin1', 0, 4) !== MAGIC) throw new Error('not an index file');
+    if (start.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
+    const jsonLength = start.readUInt32LE(8);
+    const header = JSON.parse(readAt(fd, 12, jsonLength).toString('utf8')) as Header;
+    const stampsAt = 12 + jsonLength;
+    if (stampsAt + 32 * header.files !== size) throw new Error('a truncated index file');
+    return { header, stamps: new Float64Array(new Uint8Array(readAt(fd, stampsAt, 32 * header.files)).buffer) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * The index stored in `dir`, or undefined when there is none or it cannot be used (another format,
- * damaged). Its posting lists are read from the open file as queries need them, until `close()` (a
- * rebuild renames a new file into place and leaves the open one intact).
+ * damaged, a segment missing). Its posting lists are read from the open segment files as queries need
+ * them, until `close()` (a later save renames a new table into place and leaves open files intact).
  */
 export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; close(): void } | undefined {
-  let fd: number;
+  let table: ReturnType<typeof readTable>;
   try {
-    fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
+    table = readTable(dir);
   } catch {
     return undefined;
   }
-  const readAt: ReadAt = (position, length) => {
-    const buffer = Buffer.allocUnsafe(length);
-    let filled = 0;
-    while (filled < length) {
-      const read = readSync(fd, buffer, filled, length - filled, position + filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return buffer.subarray(0, filled);
-  };
+  const { header, stamps } = table;
+  const segments: SealedPostings[] = [];
   try {
-    return { ...deserialise(readAt, fstatSync(fd).size), close: () => closeSync(fd) };
+    for (const name of header.segments) segments.push(openSegment(dir, name));
   } catch {
-    closeSync(fd);
+    for (const segment of segments) segment.data.close?.();
     return undefined;
   }
+  const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
+  const files = paths.map((path, i): FileEntry | undefined =>
+    header.kinds[i] === DEAD
+      ? undefined
+      : { path, kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread', size: stamps[4 * i], mtimeMs: stamps[4 * i + 1], ctimeMs: stamps[4 * i + 2], ino: stamps[4 * i + 3] },
+  );
+  const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
+  const index = new ContentIndex(files, segments);
+  return { meta: { ...header.meta, listings }, index, close: () => index.close() };
 }
 
 /** The index stored in `dir` when it was built for these folders, in this order; undefined otherwise (none, or another set of folders). */

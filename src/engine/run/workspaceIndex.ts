@@ -13,7 +13,7 @@ import type { FileStamp } from '../source/fileStamp';
 import { ListingSource, recordListing, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { DEFAULT_INDEX_LIMITS, ignoredListingAtMost, indexedFilesOf, type IndexLimits } from '../index/limits';
-import { loadIndexFor, saveIndex } from '../index/store';
+import { loadIndexFor, saveIndex, storingAsItGoes, type IndexMeta } from '../index/store';
 
 /** The files of a listing, in order, and the listing recorded on the way (when it can be relied on). */
 interface ListedFiles {
@@ -49,7 +49,7 @@ export interface IndexSummary extends RefreshResult {
   withIgnored: boolean;
   /** Bytes of the index file written. */
   indexBytes: number;
-  /** Bytes of the postings held in memory. */
+  /** Bytes of the postings (stored in segment files, read a list at a time). */
   postingBytes: number;
   elapsedMs: number;
   /** Why the index keeps the file list (the recorded listing) only: over a size limit (limits.ts). */
@@ -70,6 +70,7 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
   let withIgnored = false;
   let listOnly: string | undefined;
   let indexBytes: number;
+  const meta = (): IndexMeta => ({ folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listings });
   try {
     const listed = await listWorkspaceFiles(env);
     const stamps = new Map<string, FileStamp | undefined>();
@@ -78,8 +79,8 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
     listings = [listed.searched.listing, withIgnored ? listed.withIgnored?.listing : undefined].filter((listing): listing is RecordedListing => listing !== undefined);
     listOnly = chosen.listOnly;
     if (listOnly !== undefined) index = new ContentIndex();
-    else result = refreshIndex(index, chosen.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps });
-    indexBytes = saveIndex(dir, { folders, maxFileSize: env.config.maxFileSize, builtAt: Date.now(), listings }, index);
+    else result = refreshIndex(index, chosen.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps, onFlush: storingAsItGoes(dir, meta, index) });
+    indexBytes = saveIndex(dir, meta(), index);
   } catch (error) {
     if (error instanceof InputError || error instanceof CancelledError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

@@ -15,6 +15,7 @@ import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
+import { buildHeapLimitMb } from '../../engine/index/limits';
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
@@ -295,8 +296,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.total = listed.paths.length;
     this.showProgress();
     const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits(), searching: searching.buffer as SharedArrayBuffer };
-    // A small young generation, as the search workers have: the build's garbage is short-lived.
-    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
+    const files = Math.max(listed.paths.length, listed.withIgnored?.length ?? 0);
+    const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
+    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits });
     this.worker = worker;
     const ended = new Promise<BuildMessage | undefined>((resolve) => {
       worker.on('message', (message: BuildMessage) => {

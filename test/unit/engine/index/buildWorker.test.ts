@@ -10,7 +10,9 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
-import { loadIndex } from '../../../../src/engine/index/store';
+import { loadIndex, storingAsItGoes } from '../../../../src/engine/index/store';
+import { refreshIndex } from '../../../../src/engine/index/builder';
+import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
 import { age } from './age';
@@ -51,7 +53,10 @@ describe('index: the background build', () => {
     assert.ok(stored);
     try {
       assert.strictEqual(stored.index.entry(paths[7])?.file.kind, 'text');
-      assert.strictEqual(fs.statSync(nodePath.join(dir, 'index.bin')).size, done.summary.indexBytes);
+      // The table and the one segment file it names: what the index takes on disk.
+      assert.deepStrictEqual(fs.readdirSync(dir).filter((name) => name !== 'index.bin').map((name) => name.startsWith('postings-')), [true]);
+      const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(nodePath.join(dir, name)).size, 0);
+      assert.strictEqual(onDisk, done.summary.indexBytes);
     } finally {
       stored.close();
     }
@@ -112,6 +117,36 @@ describe('index: the background build', () => {
     const rebuilt = other[other.length - 1];
     assert.ok(rebuilt.kind === 'done');
     assert.strictEqual(rebuilt.summary.read, 600);
+  });
+
+  it('a build stopped half way (a window reloaded) keeps the segments it stored: the next build reads only the rest', () => {
+    const index = new ContentIndex();
+    const meta = () => ({ folders: [folder], maxFileSize: 1 << 20, builtAt: Date.now() });
+    let visited = 0;
+    // Small segments, the table stored after each: the build stops (as a terminated worker does) after 300 files.
+    refreshIndex(index, paths, { maxFileSize: 1 << 20, folders: [folder], flushEvery: 100, onFlush: storingAsItGoes(dir, meta, index, 0), isCancelled: () => visited++ >= 300 });
+    index.close();
+    const stored = loadIndex(dir);
+    assert.ok(stored, 'a table was stored during the build');
+    const kept = stored.index.size;
+    stored.close();
+    assert.ok(kept >= 250 && kept <= 300, `the stored table holds the files of the stored segments (${kept})`);
+    assert.ok(fs.readdirSync(dir).filter((name) => name.startsWith('postings-')).length <= 12, 'the newest segments are merged as the build goes');
+    const messages: BuildMessage[] = [];
+    buildIndex(request(), (message) => messages.push(message));
+    const done = messages[messages.length - 1];
+    assert.ok(done.kind === 'done');
+    assert.deepStrictEqual([done.summary.kept, done.summary.read, done.summary.files], [kept, 600 - kept, 600]);
+    const rebuilt = loadIndex(dir)!;
+    try {
+      const search = currentIndexPrejudge(() => rebuilt.index);
+      const judge = search.prejudge({ matcher: compileMatcher('value123 ', {}), invert: false, maxFileSize: 1 << 20 })!;
+      assert.strictEqual(judge(paths[123]), undefined, 'the file holding it is read');
+      assert.strictEqual(judge(paths[124]), 0, 'another is settled');
+      assert.strictEqual(judge(paths[523]), 0, 'so is one the first build never reached');
+    } finally {
+      rebuilt.close();
+    }
   });
 
   it('above grepTools.index.maxIndexedBytes keeps the file list only, says why, and removes the content it stored', () => {

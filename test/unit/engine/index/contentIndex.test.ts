@@ -11,7 +11,10 @@ import fc from 'fast-check';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import { decodeIds, ByteWriter, encodeIds } from '../../../../src/engine/index/postings';
-import { bufferReader, deserialise, serialise } from '../../../../src/engine/index/store';
+import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as nodePath from 'path';
 
 const char = fc.constantFrom('a', 'b', 'A', 'B', 'k', 'K', '\u212a', '\u017f', 's', 'é', '日', '😀', '\n');
 const text = fc.array(char, { maxLength: 30 }).map((chars) => chars.join(''));
@@ -21,12 +24,16 @@ const step = fc.oneof(
   fc.record({ op: fc.constant('seal' as const) }),
   fc.record({ op: fc.constant('flush' as const) }),
   fc.record({ op: fc.constant('store' as const) }),
+  fc.record({ op: fc.constant('checkpoint' as const) }),
 );
 
-const roundTrip = (index: ContentIndex) => {
-  const { files, postings } = index.seal();
-  const bytes = Buffer.concat(serialise({ folders: ['/w'], maxFileSize: 1, builtAt: 0 }, files, postings));
-  return deserialise(bufferReader(bytes), bytes.length).index;
+const META = { folders: ['/w'], maxFileSize: 1, builtAt: 0 };
+
+/** Saves the index in `dir` (compacting when it asks for it, or never: a build's save half way) and opens it again from there. */
+const roundTrip = (index: ContentIndex, dir: string, compact: boolean) => {
+  saveIndex(dir, META, index, { compact });
+  index.close();
+  return loadIndex(dir)!.index;
 };
 
 describe('index: the content index under random updates', function () {
@@ -35,6 +42,7 @@ describe('index: the content index under random updates', function () {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 25 }), fc.array(fc.tuple(char, char, char), { minLength: 1, maxLength: 8 }), (steps, probes) => {
         let index = new ContentIndex();
+        const dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-index-'));
         const truth = new Map<string, string>();
         // One list asked about after every step (as a resident listing is, call after call), a file never indexed in it.
         const listed = [...Array.from({ length: 8 }, (_, i) => ({ path: `/f${7 - i}` })), { path: '/never' }];
@@ -50,7 +58,9 @@ describe('index: the content index under random updates', function () {
           } else if (s.op === 'flush') {
             index.flush();
           } else {
-            index = roundTrip(index);
+            index = roundTrip(index, dir, s.op === 'store');
+            // The table names every segment file there is: a save removes those it no longer uses.
+            assert.deepStrictEqual(readdirSync(dir).filter((name) => name.startsWith('postings-')).sort(), index.held().segments.map((segment) => segment.name).sort());
           }
           assert.deepStrictEqual([...index.idsOf(listed)], listed.map(({ path }) => index.idOf(path) ?? -1), `ids after ${s.op}`);
         }
@@ -75,6 +85,8 @@ describe('index: the content index under random updates', function () {
             .sort((a, b) => a - b);
           if (keys.length > 0) assert.deepStrictEqual(all, holdingAll, `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}`);
         }
+        index.close();
+        rmSync(dir, { recursive: true, force: true });
       }),
       { numRuns: 2000, seed: 20261123 },
     );
@@ -97,15 +109,46 @@ describe('index: the content index under random updates', function () {
     );
   });
 
-  it('refuses a damaged or foreign index file with a reason', () => {
-    const index = new ContentIndex();
-    index.set({ path: '/a', kind: 'text', size: 3, mtimeMs: 1, ctimeMs: 1, ino: 1 }, 'abcdef');
-    const bytes = Buffer.concat(serialise({ folders: ['/w'], maxFileSize: 1, builtAt: 0 }, ...(Object.values(index.seal()) as [never, never])));
-    const load = (buffer: Buffer) => deserialise(bufferReader(buffer), buffer.length);
-    assert.throws(() => load(bytes.subarray(0, bytes.length - 2)), /truncated/);
-    assert.throws(() => load(Buffer.from('PK\x03\x04 not an index')), /not an index file/);
-    const other = Buffer.from(bytes);
-    other.writeUInt32LE(99, 4);
-    assert.throws(() => load(other), /another format version/);
+  it('does not use a damaged or foreign index (table or segment file): it is rebuilt instead', () => {
+    const dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-index-'));
+    try {
+      const index = new ContentIndex();
+      index.set({ path: '/a', kind: 'text', size: 3, mtimeMs: 1, ctimeMs: 1, ino: 1 }, 'abcdef');
+      saveIndex(dir, META, index);
+      index.close();
+      const table = nodePath.join(dir, 'index.bin');
+      const segment = nodePath.join(dir, readdirSync(dir).find((name) => name.startsWith('postings-'))!);
+      const good = { table: readFileSync(table), segment: readFileSync(segment) };
+      const usable = () => {
+        const stored = loadIndex(dir);
+        stored?.close();
+        return stored !== undefined;
+      };
+      const restore = () => {
+        writeFileSync(table, good.table);
+        writeFileSync(segment, good.segment);
+      };
+      assert.strictEqual(usable(), true);
+      truncateSync(table, good.table.length - 2);
+      assert.strictEqual(usable(), false, 'a truncated table');
+      restore();
+      writeFileSync(table, 'PK\x03\x04 not an index');
+      assert.strictEqual(usable(), false, 'a foreign file');
+      restore();
+      const other = Buffer.from(good.table);
+      other.writeUInt32LE(99, 4);
+      writeFileSync(table, other);
+      assert.strictEqual(usable(), false, 'another format version');
+      restore();
+      truncateSync(segment, good.segment.length - 3);
+      assert.strictEqual(usable(), false, 'a truncated segment');
+      restore();
+      rmSync(segment);
+      assert.strictEqual(usable(), false, 'a missing segment');
+      restore();
+      assert.strictEqual(usable(), true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
