@@ -36,9 +36,12 @@ section('VS Code host (code-server, cached)');
 const { rg } = await ensureCodeServer();
 process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
 
-/** Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); whether it passed. */
+/**
+ * Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); whether it passed.
+ * A test has 10 s unless it says otherwise (mocha's 2 s is too short for a loaded machine's file work).
+ */
 function mochaTier(tier, env = {}) {
-  const run = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', `out/test/${tier}/**/*.test.js`, `test/${tier}/**/*.test.mjs`], {
+  const run = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', '--timeout', '10000', `out/test/${tier}/**/*.test.js`, `test/${tier}/**/*.test.mjs`], {
     cwd: repo,
     stdio: 'inherit',
     env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, ...env },

@@ -7,7 +7,8 @@
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
 import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
-import { refreshIndex, type RefreshResult } from './builder';
+import { directRealPath, indexFile, refreshIndex, type RefreshResult } from './builder';
+import { sameList } from './listing';
 import type { FileStamp } from '../source/fileStamp';
 import { ContentIndex } from './contentIndex';
 import { loadIndex, removeIndex, saveIndex, storingAsItGoes, type IndexMeta } from './store';
@@ -25,6 +26,12 @@ export interface BuildRequest {
   pauseRatio: number;
   /** Above these the index keeps the file list only (limits.ts). */
   limits: IndexLimits;
+  /**
+   * Refresh only these files of the stored index (read again, or dropped when gone), without listing or
+   * statting the others: files a watcher saw change in content while the tree kept its shape. `paths`
+   * and the limits are then not used.
+   */
+  only?: string[];
   /** The searches under way in the process that started the build (an Int32 it counts, then notifies): the build waits while there are any. */
   searching?: SharedArrayBuffer;
 }
@@ -65,7 +72,32 @@ function waitForSearches(searching: Int32Array): boolean {
   return waited;
 }
 
+/** Reads again the files of `request.only` into the stored index: a small segment and the table are written, not the postings. */
+function refreshOnly(request: BuildRequest & { only: string[] }, post: (message: BuildMessage) => void): void {
+  const started = Date.now();
+  const stored = loadIndex(request.dir);
+  try {
+    if (!stored || stored.meta.maxFileSize !== request.maxFileSize || !sameList(stored.meta.folders, request.folders)) {
+      post({ kind: 'failed', message: 'there is no stored index of these folders to refresh' });
+      return;
+    }
+    const { index } = stored;
+    const before = index.size;
+    const direct = directRealPath(request.folders);
+    let bytes = 0;
+    for (const path of request.only) bytes += indexFile(index, path, request.maxFileSize, direct);
+    const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
+    const read = request.only.length;
+    const dropped = before - index.size;
+    const summary: BuildSummary = { read, kept: index.size - (read - dropped), dropped, bytes, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
+    post({ kind: 'done', summary });
+  } finally {
+    stored?.close();
+  }
+}
+
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
+  if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
   const stamps = new Map<string, FileStamp | undefined>();
   const chosen = indexedFilesOf(request.paths, request.withIgnored, request.maxFileSize, request.limits, stamps);

@@ -15,8 +15,8 @@ export type WatchDirectory = (dir: string, listener: (event: string, name: strin
 const watchDirectory: WatchDirectory = (dir, listener) => watch(dir, { persistent: false }, listener);
 
 export interface TreeChanges {
-  /** Paths an event named since the reset (no more are kept once overflowed). */
-  touched: Set<string>;
+  /** Paths an event named since the reset, each with the number of the last event that named it (no more are kept once overflowed). */
+  touched: Map<string, number>;
   /** Whether the listing may no longer be the tree's. */
   structural: boolean;
   /** Events since the reset. */
@@ -43,7 +43,7 @@ export function overflowThreshold(): number {
   return Math.max(1, Math.floor(queued / 2));
 }
 
-const noChanges = (): TreeChanges => ({ touched: new Set(), structural: false, events: 0, overflowed: false });
+const noChanges = (): TreeChanges => ({ touched: new Map(), structural: false, events: 0, overflowed: false });
 
 export class TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
@@ -67,6 +67,17 @@ export class TreeWatcher {
   /** Starts a new record of changes (a refresh is about to read the tree). */
   reset(): void {
     this.changes = noChanges();
+  }
+
+  /**
+   * Drops from the record the paths read again since event number `upTo` (a refresh of these files began
+   * after it): a path an event named after that stays, since it may have changed after it was read.
+   */
+  forget(paths: Iterable<string>, upTo: number): void {
+    for (const path of paths) {
+      const last = this.changes.touched.get(path);
+      if (last !== undefined && last <= upTo) this.changes.touched.delete(path);
+    }
   }
 
   /**
@@ -153,7 +164,7 @@ export class TreeWatcher {
     else {
       const entry = name.toString();
       const path = `${dir}/${entry}`;
-      if (!changes.overflowed) changes.touched.add(path);
+      if (!changes.overflowed) changes.touched.set(path, changes.events);
       if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) this.shapeChanged();
     }
     this.onChange();

@@ -45,6 +45,12 @@ const PAUSE_RATIO = 0.25;
  */
 const AUDIT_EVERY_MS = 1000;
 const AUDIT_FILES = 2000;
+/**
+ * A refresh of a watched index whose tree kept its shape reads only the files that changed when they are
+ * at most this many (a content refresh): no listing, no stamp of the others, and searches keep relying on
+ * the watcher meanwhile.
+ */
+const CONTENT_REFRESH_AT_MOST = 2000;
 
 export interface IndexState {
   /** `idle` until the first search where no index was stored; `waiting` for its first build to start. */
@@ -58,8 +64,10 @@ export interface IndexState {
   listOnly?: string;
   /** The stored index a window opened with, and how many of its files were fresh then (undefined until checked). */
   loaded?: { files: number; fresh?: number };
-  /** Builds finished since activation. */
+  /** Builds finished since activation (content refreshes included). */
   builds: number;
+  /** Of those, content refreshes: only the files a watcher saw change were read again. */
+  contentRefreshes: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
   lastUse?: { settled: number; read: number };
   /**
@@ -84,7 +92,7 @@ export interface IndexerOptions {
 }
 
 export class WorkspaceIndexer implements vscode.Disposable {
-  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0, watched: false, audit: { checked: 0, changed: 0 } };
+  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0, contentRefreshes: 0, watched: false, audit: { checked: 0, changed: 0 } };
   /** Watches the directories of the indexed files (one inotify watch each), from before a build reads them. */
   private readonly watcher = new TreeWatcher(() => {
     if (this.awake) this.schedule(REFRESH_DELAY_MS);
@@ -108,6 +116,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private buildStarted = 0;
   /** Whether something changed while a build ran: another refresh follows it. */
   private again = false;
+  /** Whether the next refresh must list the workspace again (an entry appeared or went, a setting or the folders changed). */
+  private listAgain = false;
+  /** Files VS Code's watcher reported changed in content since the last refresh (the tree watcher may not watch their directory). */
+  private readonly changedFiles = new Set<string>();
+  /** Whether the worker under way refreshes changed files only: the watched index stays relied on meanwhile. */
+  private contentRefresh = false;
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -127,20 +141,27 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.awake = true;
     this.state.phase = 'waiting';
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const changed = (uri: vscode.Uri) => {
-      if (!isDenied(uri)) this.schedule(REFRESH_DELAY_MS);
+    const changed = (shape: boolean) => (uri: vscode.Uri) => {
+      if (isDenied(uri)) return;
+      if (shape) this.listAgain = true;
+      else if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
+      this.schedule(REFRESH_DELAY_MS);
+    };
+    const listAgain = () => {
+      this.listAgain = true;
+      this.schedule(REFRESH_DELAY_MS);
     };
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate(changed),
-      watcher.onDidDelete(changed),
-      watcher.onDidChange(changed),
+      watcher.onDidCreate(changed(true)),
+      watcher.onDidDelete(changed(true)),
+      watcher.onDidChange(changed(false)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.close();
-        this.schedule(REFRESH_DELAY_MS);
+        listAgain();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) this.schedule(REFRESH_DELAY_MS);
+        if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) listAgain();
       }),
     );
     this.schedule(delayMs);
@@ -176,7 +197,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * directory watched, no build runs now, no event named it since, and the audit did not find it changed.
    */
   private vouches(index: ContentIndex, id: number): boolean {
-    return index === this.watchedIndex && this.worker === undefined && this.vouching.vouches(index, id, this.stale);
+    return index === this.watchedIndex && (this.worker === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
   }
 
   /**
@@ -220,7 +241,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * the tree's shape (TreeWatcher.shapeMark), without statting its directories again.
    */
   listingWatch(): ListingWatch | undefined {
-    if (!this.watchedIndex || this.worker) return undefined;
+    if (!this.watchedIndex || (this.worker && !this.contentRefresh)) return undefined;
     const watcher = this.watcher;
     return { shapeMark: () => watcher.shapeMark, watches: (dir) => watcher.watches(dir) };
   }
@@ -279,6 +300,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.close();
       return;
     }
+    const changed = this.contentChanges();
+    if (changed) return this.refreshContent(dir, folders, changed);
+    this.listAgain = false;
+    this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
     while (Atomics.load(searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
@@ -296,8 +321,76 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.total = listed.paths.length;
     this.showProgress();
     const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits(), searching: searching.buffer as SharedArrayBuffer };
+    const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
+    this.status.hide();
+    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
+    else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
+    else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
+    this.scheduleAgain();
+  }
+
+  /**
+   * The files to read again when only file contents changed since the watched index was built (no entry
+   * appeared or went, no setting changed, no event was dropped) and they are few; undefined when the
+   * workspace must be listed again.
+   */
+  private contentChanges(): string[] | undefined {
+    const index = this.watchedIndex;
+    const changes = this.watcher.current;
+    if (this.listAgain || !index || this.opened?.index !== index || changes.structural || changes.overflowed) return undefined;
+    const changed = new Set([...changes.touched.keys(), ...this.stale, ...this.changedFiles]);
+    if (changed.size > CONTENT_REFRESH_AT_MOST) return undefined;
+    // A file the index does not hold is not one it searches (an ignored file it left out, a denied one).
+    return [...changed].filter((path) => index.idOf(path) !== undefined);
+  }
+
+  /**
+   * Reads again the files whose content changed (buildWorker.ts refreshOnly): a small segment and the
+   * table are stored, and the index opened again. Searches keep relying on the watcher meanwhile (a changed
+   * file is read by them until then). A file an event named after the refresh began stays unrelied on.
+   */
+  private async refreshContent(dir: string, folders: string[], changed: string[]): Promise<void> {
+    const upTo = this.watcher.current.events;
+    this.changedFiles.clear();
+    if (changed.length > 0) {
+      this.contentRefresh = true;
+      const outcome = await this.runWorker({ dir, folders, paths: [], only: changed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() }, changed.length);
+      this.contentRefresh = false;
+      if (outcome?.kind !== 'done') {
+        this.options.log.info(`index: the refresh of ${changed.length} changed files did not end (${outcome?.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`);
+        this.listAgain = true;
+        this.schedule(0);
+        return;
+      }
+      const stored = loadIndex(dir);
+      if (!stored) {
+        this.listAgain = true;
+        this.schedule(0);
+        return;
+      }
+      this.close();
+      this.opened = { index: stored.index, close: stored.close };
+      this.watcher.forget(changed, upTo);
+      for (const path of changed) this.stale.delete(path);
+      this.watchIndex(stored.index);
+      this.state.last = outcome.summary;
+      this.state.builds++;
+      this.state.contentRefreshes++;
+      this.options.log.info(`index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`);
+    }
+    this.scheduleAgain();
+  }
+
+  /** Another refresh follows when something changed while one ran. */
+  private scheduleAgain(): void {
+    if (!this.again) return;
+    this.again = false;
+    this.schedule(REFRESH_DELAY_MS);
+  }
+
+  /** Runs the build thread on `request` (`files` sizes its heap); its outcome, undefined when it stopped without one. */
+  private async runWorker(request: BuildRequest, files: number): Promise<BuildMessage | undefined> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
-    const files = Math.max(listed.paths.length, listed.withIgnored?.length ?? 0);
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
     const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits });
     this.worker = worker;
@@ -314,14 +407,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const outcome = await ended;
     this.worker = undefined;
     void worker.terminate();
-    this.status.hide();
-    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
-    else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
-    else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
-    if (this.again) {
-      this.again = false;
-      this.schedule(REFRESH_DELAY_MS);
-    }
+    return outcome;
   }
 
   private open(dir: string, summary: BuildSummary): void {

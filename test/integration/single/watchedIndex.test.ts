@@ -67,6 +67,25 @@ describe('the watched content index in the extension host', () => {
     }
   });
 
+  it('refreshes a change of content by reading only the changed files again, relying on the watcher meanwhile', async function () {
+    this.timeout(60_000);
+    const before = { builds: api.index.builds, refreshes: api.index.contentRefreshes };
+    const phases = new Set<string>();
+    const watching = setInterval(() => phases.add(`${api.index.phase}${api.index.watched ? '' : ' unwatched'}`), 20);
+    try {
+      fs.writeFileSync(file('edited.txt'), 'watch-refreshed-5c2e\n');
+      assert.strictEqual(await count('watch-refreshed-5c2e'), 1, 'searched at once, before any refresh');
+      await waitUntil(() => api.index.contentRefreshes > before.refreshes, () => `a content refresh (${JSON.stringify(api.index)})`, 30_000);
+    } finally {
+      clearInterval(watching);
+    }
+    assert.deepStrictEqual([...phases], ['ready'], 'the index stayed ready and watched: the workspace was not listed again');
+    assert.strictEqual(api.index.builds - before.builds, api.index.contentRefreshes - before.refreshes, 'every refresh since was a content refresh');
+    assert.ok(api.index.last && api.index.last.read >= 1 && api.index.last.read <= 3, `only the changed files were read again (${JSON.stringify(api.index.last)})`);
+    assert.strictEqual(await count('watch-refreshed-5c2e'), 1, 'the new text is found after the refresh');
+    assert.strictEqual(await count('watch-new-5c2e'), 0, 'and the old is not');
+  });
+
   it('replays the file list without statting its directories while no entry appears or goes, and lists a new file at once', async () => {
     await count('watch-old-5c2e'); // the listing checked once with the watcher in place
     const vouched = api.listings.counts.vouched;

@@ -88,10 +88,10 @@ describe('engine/index/treeWatcher', () => {
     watcher.watch([fx.root]);
     for (let i = 0; i < 10; i++) fs.appendFileSync(nodePath.join(fx.root, `f${i}.txt`), 'new\n');
     await until('the burst is counted', () => watcher!.current.events >= 10);
-    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched] }, { touched: [], structural: true, events: watcher.current.events, overflowed: true });
+    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched.keys()] }, { touched: [], structural: true, events: watcher.current.events, overflowed: true });
     assert.ok(calls >= 10, 'each event schedules a refresh');
     watcher.reset();
-    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched] }, { touched: [], structural: false, events: 0, overflowed: false });
+    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched.keys()] }, { touched: [], structural: false, events: 0, overflowed: false });
   });
 });
 
