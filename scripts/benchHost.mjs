@@ -12,9 +12,9 @@
 // Copilot's tools stop at 5 × maxResults + 1 matches and are always case-insensitive; ours count everything.
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
 // matches; BENCH_HOST_INDEX=off runs the session with the content index turned off; BENCH_HOST_COPIES=n runs it
-// on n copies of the corpus side by side (`npm run bench:scale`), with the index's limits raised to hold them
-// up to 2 GiB of text (above it, the defaults: the file list only), and checks each grep's total against the
-// command line's and ripgrep's on the same tree.
+// on n copies of the corpus side by side (`npm run bench:scale`), with the default settings a user has (the
+// index holds up to 1 GiB of text and 500,000 files; above them, the file list only), and checks each grep's
+// total against the command line's and ripgrep's on the same tree.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,14 +102,11 @@ async function main() {
   mkdirSync(artifacts, { recursive: true });
   // The grep questions' totals by the command line (no index) and by ripgrep on the same tree: the answers in VS Code must equal them.
   const expected = COPIES > 1 ? await referenceTotals(corpus.tree) : undefined;
-  // Copies hold more text than the default limits index: raised to hold them, so the figures are those of an indexed workspace.
-  // Up to 2 GiB of text; a larger workspace runs with the default limits (the file list only, every file read), as a user's would.
-  const limits = COPIES > 1 && corpus.bytes <= 2 ** 31 ? { 'grepTools.index.maxIndexedBytes': 4 * corpus.bytes, 'grepTools.index.maxFiles': 2 * corpus.files } : {};
   const session = await openAgentSession({
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
     artifactsDir: artifacts,
-    settings: { ...limits, ...(INDEX_OFF ? { 'grepTools.index.enabled': false } : {}) },
+    settings: INDEX_OFF ? { 'grepTools.index.enabled': false } : {},
     lifetimeSeconds: 3600,
   });
   let ok = false;

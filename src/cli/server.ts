@@ -49,6 +49,7 @@ export function residentLog(log: (line: string) => void): ResidentLog {
   return {
     refreshed: (summary, watched) =>
       log(`index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`),
+    contentRefreshed: (files, ms) => log(`index: ${files} changed files read again in ${ms} ms (the tree kept its shape: nothing listed, no other file checked)`),
     unwatched: (reason) => log(`index: the tree cannot be watched (${reason}); each call checks every file it relies on, as the command line alone does`),
     ignoredUnwatched: (reason) =>
       log(`index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`),

@@ -7,7 +7,7 @@
  * directories watched only since the last refresh read the tree, a watch that failed) is checked by
  * stat, as one command line call checks it, so the answer is always the one a full scan gives.
  */
-import { SETTLE_MS } from '../index/builder';
+import { directRealPath, indexFile, SETTLE_MS } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
@@ -21,9 +21,13 @@ import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
 export const REFRESH_DELAY_MS = 250;
 /** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
 const MAX_SETTLING_REFRESHES = 3;
+/** A change of at most this many files' contents (the tree kept its shape) is refreshed by reading them alone (refreshContent). */
+const CONTENT_REFRESH_AT_MOST = 2000;
 
 export interface ResidentLog {
   refreshed(summary: IndexSummary, watched: number): void;
+  /** Only the contents of these many files changed: they alone were read again (refreshContent). */
+  contentRefreshed(files: number, elapsedMs: number): void;
   /** The tree cannot be watched: calls check every file by stat. */
   unwatched(reason: string): void;
   /** The directories of the ignored files cannot be watched too: include_ignored lists the tree and checks those files by stat. */
@@ -116,7 +120,40 @@ export class ResidentWorkspace {
     this.timer = setTimeout(() => this.refresh().catch((error: Error) => this.log.failed(error.message)), delayMs);
   }
 
+  /**
+   * Reads again into the index held the files an event named, when the watcher vouches for the tree and
+   * its shape did not change (no entry appeared or went, no event was dropped) and they are few: no
+   * listing, no stat of the others, nothing written (a later full refresh stores the index, and takes a
+   * changed file's stamp). Synchronous, so no call sees it half done. Whether it could.
+   */
+  private refreshContent(): boolean {
+    const changes = this.watcher.current;
+    const index = this.stored?.index;
+    if (!index || !this.trusted() || changes.structural || changes.overflowed || changes.touched.size > CONTENT_REFRESH_AT_MOST) return false;
+    const started = Date.now();
+    const upTo = changes.events;
+    const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
+    const direct = directRealPath(this.env.folders.map((folder) => folder.path));
+    const now = Date.now();
+    // A file written in the last SETTLE_MS is held as unread (builder.ts): it stays in the record, and is read again once settled.
+    const recent = new Set<string>();
+    for (const path of changed) {
+      indexFile(index, path, this.env.config.maxFileSize, direct, now);
+      const entry = index.entry(path)?.file;
+      if (entry && now - entry.mtimeMs < SETTLE_MS) recent.add(path);
+    }
+    this.watcher.forget([...changes.touched.keys()].filter((path) => !recent.has(path)), upTo);
+    if (recent.size > 0) this.schedule(SETTLE_MS);
+    this.log.contentRefreshed(changed.length, Date.now() - started);
+    return true;
+  }
+
   private refresh(): Promise<void> {
+    if (this.refreshing === undefined && this.refreshContent()) {
+      if (this.again) this.schedule(REFRESH_DELAY_MS);
+      this.again = false;
+      return Promise.resolve();
+    }
     const ended = (retryMs: number | undefined) => {
       this.refreshing = undefined;
       if (retryMs !== undefined || this.again) this.schedule(retryMs ?? REFRESH_DELAY_MS);

@@ -88,8 +88,18 @@ describe('cli: serve', function () {
     fx.write('ws/build/out.js', 'TODO other\n');
     assert.deepStrictEqual(await files('built', true), []);
     assert.match(JSON.stringify(await same('grep', { pattern: 'other' })), /build\/out\.js:1/);
+    const full = () => log.filter((line) => /^index: \d+ files \(/.test(line)).length;
+    const fullBefore = full();
+    const contentBefore = log.filter((line) => /^index: \d+ changed files read again/.test(line)).length;
     fx.write('ws/lib/util.ts', 'export const b = 2; // TODO later\n');
     assert.deepStrictEqual(await files('TODO'), [`${ws}/README.md`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
+    // A change of contents alone is read into the index without listing the tree again.
+    for (const deadline = Date.now() + 10_000; log.filter((line) => /^index: \d+ changed files read again in \d+ ms/.test(line)).length <= contentBefore; ) {
+      assert.ok(Date.now() < deadline, `a content refresh within 10 s (log: ${log.slice(-5).join(' | ')})`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.strictEqual(full(), fullBefore, 'and no full refresh');
+    assert.deepStrictEqual(await files('TODO'), [`${ws}/README.md`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`], 'the same answer from the refreshed index');
     fx.write('ws/lib/util.ts', 'export const b = 3; // DONE later\n'); // the same size
     fx.write('ws/src/new.ts', 'TODO new\n');
     fs.rmSync(fx.path('ws/README.md'));

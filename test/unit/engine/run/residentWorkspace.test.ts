@@ -53,6 +53,7 @@ describe('engine/run/residentWorkspace: a full inotify table', function () {
     const env = { ...makeEnv(ws), source: new NodeFileSource(), pool };
     resident = new ResidentWorkspace(env, fx.path('index'), DEFAULT_INDEX_LIMITS, {
       refreshed: (_summary, watched) => log.push(`refreshed, watching ${watched}`),
+      contentRefreshed: (files) => log.push(`content refreshed, ${files} files`),
       unwatched: (reason) => log.push(`unwatched ${reason}`),
       ignoredUnwatched: (reason) => log.push(`ignored unwatched ${reason}`),
       failed: (reason) => log.push(`failed ${reason}`),
