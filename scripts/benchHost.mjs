@@ -154,7 +154,7 @@ async function main() {
     }
     const built = index?.last;
     const indexLine = built
-      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB in memory; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
+      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB of it; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
       : `Index: not built (${index ? index.phase : 'no index state'}).`;
     process.stdout.write(`${indexLine}\n`);
 

@@ -12,6 +12,7 @@ type Operation =
   | { id: number; op: 'command'; command: string; args?: unknown[]; wait?: boolean }
   | { id: number; op: 'tools' }
   | { id: number; op: 'invoke'; tool: string; input: object }
+  | { id: number; op: 'profile'; tool: string; input: object; file: string }
   | { id: number; op: 'memory' }
   | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
@@ -67,6 +68,40 @@ async function invoke(tool: string, input: object): Promise<{ ms: number; busyMs
   return { ms, busyMs, text: text || (result.content.length > 0 ? `(unread: ${JSON.stringify(result.content).slice(0, 300)})` : '') };
 }
 
+/**
+ * Invokes a tool as `invoke` does while V8's sampling profiler records the extension host's thread; the
+ * profile is written to `file` (a .cpuprofile, for Chrome's DevTools or speedscope) and the functions
+ * that held the thread longest are returned (self time, ms).
+ */
+async function profile(tool: string, input: object, file: string): Promise<{ ms: number; busyMs: number; top: Array<{ ms: number; fn: string }> }> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+    const { ms, busyMs } = await invoke(tool, input);
+    const { profile: recorded } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(recorded));
+    const self = new Map<string, number>();
+    const byId = new Map(recorded.nodes.map((node) => [node.id, node]));
+    const deltas = recorded.timeDeltas ?? [];
+    (recorded.samples ?? []).forEach((id, i) => {
+      const node = byId.get(id);
+      if (!node) return;
+      const frame = node.callFrame;
+      const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
+      self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    });
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([fn, self]) => ({ ms: Math.round(self), fn }));
+    return { ms, busyMs, top };
+  } finally {
+    session.disconnect();
+  }
+}
+
 /** The extension host's memory: resident now and its peak (VmHWM), in bytes. */
 async function memory(): Promise<{ rss: number; peakRss: number }> {
   const { readFile } = await import('node:fs/promises');
@@ -107,6 +142,7 @@ async function probeUntilIndexed(timeoutMs: number): Promise<{ probes: number; w
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
+  if (operation.op === 'profile') return await profile(operation.tool, operation.input, operation.file);
   if (operation.op === 'memory') return await memory();
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
