@@ -126,7 +126,7 @@ export async function launchBrowser() {
   return { browser, close };
 }
 
-/** Every extension host log and the server's own output, for a failure report. */
+/** Every extension host log (with the extension's own output channel) and the server's own output, for a failure report. */
 export function collectLogs(server) {
   const files = [];
   const walk = (dir) => {
@@ -139,10 +139,11 @@ export function collectLogs(server) {
     for (const name of entries) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/exthost|remoteagent|server/i.test(name) && name.endsWith('.log')) files.push(path);
+      else if (/exthost|remoteagent|server|Grep Tools/i.test(name) && name.endsWith('.log')) files.push(path);
     }
   };
   walk(join(server.userDataDir, 'logs'));
-  const parts = files.map((file) => `----- ${file}\n${readFileSync(file, 'utf8').split('\n').slice(-80).join('\n')}`);
+  // The extension's own log whole (a few hundred lines), the others' last 80 lines.
+  const parts = files.map((file) => `----- ${file}\n${readFileSync(file, 'utf8').split('\n').slice(/Grep Tools/.test(file) ? -600 : -80).join('\n')}`);
   return `----- code-server output\n${server.output().split('\n').slice(-40).join('\n')}\n${parts.join('\n')}`;
 }

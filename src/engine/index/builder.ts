@@ -68,7 +68,7 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
   const entry = (kind: FileEntry['kind'], at: FileStamp = stamp): FileEntry => ({ path, kind, ...at });
   const real = realPathOfSync(path);
   if (real === undefined || real !== direct(path)) {
-    index.set(entry('unread'));
+    index.set(entry(real === undefined ? 'unread' : 'linked'));
     return 0;
   }
   // Files over maxFileSize are indexed too, up to the size of the large-file check they may get.
@@ -112,7 +112,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
   paths.forEach((path, done) => {
     if (options.isCancelled?.()) return;
     const known = index.entry(path)?.file;
-    const stamp = known && known.kind !== 'unread' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
+    const stamp = known && known.kind !== 'unread' && known.kind !== 'linked' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
     if (known && stamp && sameStamp(stamp, known)) {
       result.kept++;
     } else {

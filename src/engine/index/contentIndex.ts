@@ -36,10 +36,11 @@ function forEachNewTrigram(text: string, visit: (key: number) => void): void {
 
 /**
  * What the index knows of a file's content: text (its trigrams are indexed), binary (a NUL byte in its
- * first 8 KB), larger than the index takes (`large`), or nothing to rely on (`unread`: it could not be
- * read, is reached through a symlink, or changed while it was indexed), so a search always reads it.
+ * first 8 KB), larger than the index takes (`large`), or nothing to rely on, so a search always reads
+ * it: `unread` (it could not be read, or changed while it was indexed) or `linked` (reached through a
+ * symlink: a change of its target is no event in its directory, so no watcher vouches for it either).
  */
-export type FileKind = 'text' | 'binary' | 'large' | 'unread';
+export type FileKind = 'text' | 'binary' | 'large' | 'unread' | 'linked';
 
 export interface FileEntry extends FileStamp {
   path: string;

@@ -69,7 +69,7 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   return {
     settles: (id) => {
       const file = index.fileOf(id);
-      return file.kind !== 'unread' && !(file.kind === 'text' && file.size <= maxFileSize && candidate[id] === 1);
+      return file.kind !== 'unread' && file.kind !== 'linked' && !(file.kind === 'text' && file.size <= maxFileSize && candidate[id] === 1);
     },
     outcome: (id, now) => {
       const file = index.fileOf(id);
@@ -180,14 +180,16 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
       await Promise.all(takenSoon);
       const byId = plan && judge(index, plan);
       const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
+      // Never for a file reached through a symlink: a change of its target is no event in its directory.
+      const remembers = (id: number) => id >= 0 && index.fileOf(id).kind !== 'linked' && vouched!(index, id);
       const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
         const id = idAt(at);
-        return byId?.(id) ?? (results && id >= 0 && vouched!(index, id) ? results.get(id, pageRoom) : undefined);
+        return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
       };
       if (results) {
         listedJudge.remember = (at, outcome) => {
           const id = idAt(at);
-          if (id >= 0 && vouched!(index, id)) results.set(id, outcome);
+          if (remembers(id)) results.set(id, outcome);
         };
       }
       return listedJudge;

@@ -61,8 +61,8 @@ interface Header {
 
 /** The kind of an id whose file was replaced or removed (its ids stay in the segments until a compaction). */
 const DEAD = 'x';
-const KIND_CODES: Record<FileKind, string> = { text: 't', binary: 'b', large: 'l', unread: 'u' };
-const KINDS_BY_CODE: Record<string, FileKind> = { t: 'text', b: 'binary', l: 'large', u: 'unread' };
+const KIND_CODES: Record<FileKind, string> = { text: 't', binary: 'b', large: 'l', unread: 'u', linked: 'k' };
+const KINDS_BY_CODE: Record<string, FileKind> = { t: 'text', b: 'binary', l: 'large', u: 'unread', k: 'linked' };
 
 function u32(value: number): Buffer {
   const buffer = Buffer.alloc(4);

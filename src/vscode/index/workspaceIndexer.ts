@@ -10,6 +10,7 @@
  * so the first search of a reopened window finds both ready; elsewhere nothing is listed, read or watched
  * until the first search (`wake`).
  */
+import * as fs from 'fs';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
@@ -64,9 +65,9 @@ export interface IndexState {
   listOnly?: string;
   /** The stored index a window opened with, and how many of its files were fresh then (undefined until checked). */
   loaded?: { files: number; fresh?: number };
-  /** Builds finished since activation (content refreshes included). */
+  /** Builds finished since activation (each lists the workspace). */
   builds: number;
-  /** Of those, content refreshes: only the files a watcher saw change were read again. */
+  /** Content refreshes finished since activation: only the files a watcher saw change were read again (no listing). */
   contentRefreshes: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
   lastUse?: { settled: number; read: number };
@@ -116,8 +117,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private buildStarted = 0;
   /** Whether something changed while a build ran: another refresh follows it. */
   private again = false;
-  /** Whether the next refresh must list the workspace again (an entry appeared or went, a setting or the folders changed). */
+  /** Whether the next refresh must list the workspace again (a setting or the folders changed). */
   private listAgain = false;
+  /** Entries VS Code's watcher reported created or deleted since the last listing (its events may come late: weighed by contentChanges). */
+  private readonly shapeReports = new Set<string>();
   /** Files VS Code's watcher reported changed in content since the last refresh (the tree watcher may not watch their directory). */
   private readonly changedFiles = new Set<string>();
   /** Whether the worker under way refreshes changed files only: the watched index stays relied on meanwhile. */
@@ -143,8 +146,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const changed = (shape: boolean) => (uri: vscode.Uri) => {
       if (isDenied(uri)) return;
-      if (shape) this.listAgain = true;
-      else if (uri.scheme === 'file') this.changedFiles.add(uri.fsPath);
+      if (uri.scheme !== 'file') this.listAgain = true;
+      else (shape ? this.shapeReports : this.changedFiles).add(uri.fsPath);
       this.schedule(REFRESH_DELAY_MS);
     };
     const listAgain = () => {
@@ -303,6 +306,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const changed = this.contentChanges();
     if (changed) return this.refreshContent(dir, folders, changed);
     this.listAgain = false;
+    this.shapeReports.clear();
     this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
     while (Atomics.load(searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
@@ -337,9 +341,27 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private contentChanges(): string[] | undefined {
     const index = this.watchedIndex;
     const changes = this.watcher.current;
-    if (this.listAgain || !index || this.opened?.index !== index || changes.structural || changes.overflowed) return undefined;
+    const listing = (why: string) => {
+      if (index) this.options.log.info(`index: the workspace is listed again (${why})`);
+      return undefined;
+    };
+    if (!index || this.opened?.index !== index) return undefined;
+    if (this.listAgain) return listing('an entry was created or deleted, or a setting or the folders changed');
+    if (changes.overflowed) return listing('more file events than the system may have kept');
+    if (changes.structural) return listing('an entry appeared, went or was renamed in a watched directory');
     const changed = new Set([...changes.touched.keys(), ...this.stale, ...this.changedFiles]);
-    if (changed.size > CONTENT_REFRESH_AT_MOST) return undefined;
+    // VS Code's reports of entries created or deleted, which may come after the listing that saw them: a file the index holds
+    // and that is there changed at most in content; a directory there above held files was listed with them; an entry neither
+    // there, nor held, nor above a held file went before the listing. Anything else is new to the index, or gone from it.
+    let heldDirectories: Set<string> | undefined;
+    for (const path of this.shapeReports) {
+      const exists = fs.existsSync(path);
+      const held = index.idOf(path) !== undefined;
+      heldDirectories ??= directoriesHeld(index);
+      if (exists && held) changed.add(path);
+      else if (exists !== heldDirectories.has(path) || held) return listing(`${path} was created or deleted`);
+    }
+    if (changed.size > CONTENT_REFRESH_AT_MOST) return listing(`${changed.size} files changed`);
     // A file the index does not hold is not one it searches (an ignored file it left out, a denied one).
     return [...changed].filter((path) => index.idOf(path) !== undefined);
   }
@@ -352,6 +374,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private async refreshContent(dir: string, folders: string[], changed: string[]): Promise<void> {
     const upTo = this.watcher.current.events;
     this.changedFiles.clear();
+    this.shapeReports.clear();
     if (changed.length > 0) {
       this.contentRefresh = true;
       const outcome = await this.runWorker({ dir, folders, paths: [], only: changed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() }, changed.length);
@@ -374,7 +397,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
       for (const path of changed) this.stale.delete(path);
       this.watchIndex(stored.index);
       this.state.last = outcome.summary;
-      this.state.builds++;
       this.state.contentRefreshes++;
       this.options.log.info(`index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`);
     }
@@ -474,6 +496,18 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.close();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+/** The directories above the files the index holds. */
+function directoriesHeld(index: ContentIndex): Set<string> {
+  const directories = new Set<string>();
+  for (const path of index.paths()) {
+    for (let dir = nodePath.dirname(path); !directories.has(dir); dir = nodePath.dirname(dir)) {
+      directories.add(dir);
+      if (nodePath.dirname(dir) === dir) break;
+    }
+  }
+  return directories;
 }
 
 let shared: WorkspaceIndexer | undefined;
