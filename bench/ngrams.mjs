@@ -2,7 +2,7 @@
 // index leaves to read, per question. For each question: the trigram lists its plan reads and their bytes,
 // the candidates it leaves, the files that really match (the candidates read and searched), the time of
 // the index lookup alone (median of BENCH_RUNS, warm); with --serve, the warm answer of `cli.js serve` of
-// each build given (interleaved, medians, each round a fresh spec) and its total beside ripgrep's; with --sparse, a prototype of
+// each build given (interleaved, the order reversed every other round, medians, each round a fresh spec) and its total beside ripgrep's; with --sparse, a prototype of
 // sparse n-grams (bench/ngrams/sparse.mjs): the candidates it would leave, the lists it would read, and
 // the size of its index. The index in INDEX_DIR is built by `cli.js index` first (not changed here).
 import { spawn, spawnSync } from 'node:child_process';
@@ -264,7 +264,12 @@ async function serve(dists) {
       };
       const samples = servers.map(() => []);
       for (const server of servers) await ask(server, 0); // warm-up
-      for (let i = 0; i < RUNS; i++) for (const [k, server] of servers.entries()) samples[k].push(await ask(server, i + 1));
+      for (let i = 0; i < RUNS; i++) {
+        // Every other round in the reverse order: neither build always runs right after the other.
+        const order = [...servers.entries()];
+        if (i % 2 === 1) order.reverse();
+        for (const [k, server] of order) samples[k].push(await ask(server, i + 1));
+      }
       const run = spawnSync(rg, ['--count', ...probe.ripgrepArgs(input), '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
       const rgTotal = run.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
       const totals = samples.map((s) => s[0].total);
