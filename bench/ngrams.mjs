@@ -1,10 +1,12 @@
-// `node bench/ngrams.mjs TREE INDEX_DIR [--serve DIST[,DIST...]] [--sparse] [--no-verify]`: what the content
-// index leaves to read, per question. For each question: the trigram lists its plan reads and their bytes,
-// the candidates it leaves, the files that really match (the candidates read and searched), the time of
-// the index lookup alone (median of BENCH_RUNS, warm); with --serve, the warm answer of `cli.js serve` of
-// each build given (interleaved, the order reversed every other round, medians, each round a fresh spec) and its total beside ripgrep's; with --sparse, a prototype of
-// sparse n-grams (bench/ngrams/sparse.mjs): the candidates it would leave, the lists it would read, and
-// the size of its index. The index in INDEX_DIR is built by `cli.js index` first (not changed here).
+// `node bench/ngrams.mjs TREE INDEX_DIR [--serve DIST[,DIST...]] [--sparse] [--case] [--no-verify]`:
+// what the content index leaves to read, per question. For each question: the trigram lists its plan
+// reads and their bytes, the candidates it leaves, the files that really match (the candidates read and
+// searched), the time of the index lookup alone (median of BENCH_RUNS, warm); with --serve, the warm
+// answer of `cli.js serve` of each build given (interleaved, the order reversed every other round,
+// medians, each round a fresh spec) and its total beside ripgrep's; with --sparse, a prototype of sparse
+// n-grams (bench/ngrams/sparse.mjs): the candidates it would leave, the lists it would read, and the
+// size of its index; with --case, the candidates and size of trigrams kept in their case. The index in
+// INDEX_DIR is built by `cli.js index` first (not changed here).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +25,7 @@ const flag = (name) => args.includes(name);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const [tree, indexDir] = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1] === '--serve')).map((a) => resolve(a));
 if (!tree || !indexDir) {
-  console.error('usage: node bench/ngrams.mjs TREE INDEX_DIR [--serve DIST[,DIST...]] [--sparse] [--no-verify]');
+  console.error('usage: node bench/ngrams.mjs TREE INDEX_DIR [--serve DIST[,DIST...]] [--sparse] [--case] [--no-verify]');
   process.exit(1);
 }
 
@@ -65,9 +67,16 @@ await build({
     {
       name: 'literal-planner',
       setup(build) {
-        build.onResolve({ filter: /^literal-planner$/ }, () => ({ path: plannerPath, namespace: 'literal' }));
+        const here = (name) => JSON.stringify(join(repo, 'bench', 'ngrams', name));
+        build.onResolve({ filter: /^(literal|case)-planner$/ }, ({ path }) => ({ path: plannerPath, namespace: path.slice(0, -'-planner'.length) }));
         build.onLoad({ filter: /.*/, namespace: 'literal' }, () => ({
-          contents: readFileSync(plannerPath, 'utf8').replace("from './query'", `from ${JSON.stringify(join(repo, 'bench', 'ngrams', 'literalQuery.ts'))}`),
+          contents: readFileSync(plannerPath, 'utf8').replace("from './query'", `from ${here('literalQuery.ts')}`),
+          loader: 'ts',
+          resolveDir: dirname(plannerPath),
+        }));
+        // The same planner with its literals in their own case (what an index that kept case could use).
+        build.onLoad({ filter: /.*/, namespace: 'case' }, () => ({
+          contents: readFileSync(plannerPath, 'utf8').replace("from './query'", `from ${here('literalQuery.ts')}`).replace("from './fold'", `from ${here('keepCase.ts')}`),
           loader: 'ts',
           resolveDir: dirname(plannerPath),
         }));
@@ -152,6 +161,7 @@ for (const row of rows) {
 }
 
 if (flag('--sparse')) sparse();
+if (flag('--case')) keepingCase();
 if (option('--serve')) await serve(option('--serve').split(','));
 
 /** The sparse n-gram prototype on the index's text files: weights, index size, candidates per question. */
@@ -220,6 +230,55 @@ function sparse() {
     const looked = [...grams.values()].reduce((sum, list) => sum + list.length, 0);
     const shown = [...grams.entries()].map(([text, list]) => `${JSON.stringify(text)} → ${list.map((g) => JSON.stringify(g)).join(' ')}`).join('; ');
     console.log(`| ${row.name} | ${row.count} | ${looked}${shown ? ` (${shown.replace(/\|/g, '\\|')})` : ''} | ${literalPlan.op === 'all' ? 'all' : sparseCount} | ${literalPlan.op === 'all' ? 'all' : ideal} | ${row.matching ?? '-'} |`);
+  }
+}
+
+/**
+ * An index that kept case (trigrams of the text as it is), for the questions that do not ignore case:
+ * the candidates it would leave, and its size beside the folded trigrams' (`--case`).
+ */
+function keepingCase() {
+  const texts = textIds.map((id) => {
+    try {
+      return probe.readText(index.fileOf(id).path);
+    } catch {
+      return '';
+    }
+  });
+  const folded = new SparseSizer(24);
+  const exact = new SparseSizer(24);
+  texts.forEach((text, id) => {
+    const none = new Float64Array(Math.max(0, text.length - 1)); // equal weights: trigrams only
+    exact.addFile(id, text, none);
+    folded.addFile(id, text.replace(/[A-Z\u212a\u017f]/g, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase())), none);
+  });
+  console.log(
+    `\nTrigrams in their case: ${exact.keyCount} keys, ${exact.postings} postings, lists ${(exact.bytes / 1048576).toFixed(1)} MiB ` +
+      `(folded: ${folded.keyCount} keys, ${folded.postings} postings, ${(folded.bytes / 1048576).toFixed(1)} MiB: ${(exact.bytes / folded.bytes).toFixed(2)}x).`,
+  );
+  console.log('\n| question | folded trigram candidates | trigrams in their case: candidates | files holding each literal in its case | files matching |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const row of rows) {
+    const matcher = probe.compileMatcher(row.input.pattern, row.input);
+    if (matcher.regex.ignoreCase) continue;
+    const plan = probe.planCaseLiterals(matcher.regex);
+    const trigramsOf = (literal) => Array.from({ length: literal.length - 2 }, (_, i) => literal.slice(i, i + 3));
+    const holds = (text, query, whole) => {
+      switch (query.op) {
+        case 'all':
+          return true;
+        case 'none':
+          return false;
+        case 'literal':
+          return whole ? text.includes(query.text) : trigramsOf(query.text).every((t) => text.includes(t));
+        case 'and':
+          return query.args.every((arg) => holds(text, arg, whole));
+        case 'or':
+          return query.args.some((arg) => holds(text, arg, whole));
+      }
+    };
+    const count = (whole) => (plan.op === 'all' ? 'all' : texts.filter((text) => holds(text, plan, whole)).length);
+    console.log(`| ${row.name} | ${row.count} | ${count(false)} | ${count(true)} | ${row.matching ?? '-'} |`);
   }
 }
 

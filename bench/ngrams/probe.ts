@@ -12,8 +12,9 @@ import { askServer } from '../../src/cli/client';
 import { parseArguments, type CliRequest } from '../../src/cli/arguments';
 import { ripgrepArgs, findRipgrep } from '../../test/support/ripgrep';
 import { planLiterals } from './literalPlanner';
+import { planCaseLiterals } from './casePlanner';
 
-export { planRegex, compileMatcher, escapeRegExp, searchText, askServer, parseArguments, ripgrepArgs, findRipgrep, planLiterals };
+export { planRegex, compileMatcher, escapeRegExp, searchText, askServer, parseArguments, ripgrepArgs, findRipgrep, planLiterals, planCaseLiterals };
 export type { CliRequest };
 
 /** The stored index, its posting bytes read a range at a time through a reader that counts what it reads. */
