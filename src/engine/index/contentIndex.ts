@@ -176,7 +176,7 @@ export const SETTLED_AFTER = 3;
  * list) than the candidates left. The trigrams of one literal go together: once its rarest ones agree,
  * a frequent one (`ion`, `err`) rarely removes a file, and walking it costs more than reading the few
  * it might. Leaving lists unread only keeps more candidates (each is read and searched): never a file
- * less. Measured on the bench questions (bench/README.md, frequency-weighted trigram choice).
+ * less. Measured on the bench questions: bench/results/ngrams.md.
  */
 export function settled(candidates: number, unchanged: number, nextBytes: number): boolean {
   return unchanged >= SETTLED_AFTER && nextBytes > candidates;
