@@ -8,7 +8,7 @@
 // size of its index; with --case, the candidates and size of trigrams kept in their case. The index in
 // INDEX_DIR is built by `cli.js index` first (not changed here).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -92,7 +92,7 @@ const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 const { index, counts, size: indexSize } = probe.loadCounting(indexDir);
 const textIds = [];
 for (let id = 0; id < index.idLimit; id++) if (index.fileOf(id).kind === 'text') textIds.push(id);
-console.log(`${tree}: ${index.size} files in the index (${textIds.length} text), index file ${(indexSize / 1048576).toFixed(1)} MB.`);
+console.log(`${tree}: ${index.size} files in the index (${textIds.length} text), index ${(indexSize / 1048576).toFixed(1)} MiB on disk.`);
 
 /** The trigram lists a query reads (all of them, today's evaluation) and their bytes. */
 function listsOf(query) {
@@ -288,7 +288,7 @@ async function serve(dists) {
   const servers = [];
   for (const dist of dists.map((d) => resolve(d))) {
     const dir = mkdtempSync(join(tmpdir(), 'grep-tools-ngrams-'));
-    copyFileSync(join(indexDir, 'index.bin'), join(dir, 'index.bin'));
+    for (const name of readdirSync(indexDir)) if (name.endsWith('.bin')) copyFileSync(join(indexDir, name), join(dir, name));
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [join(dist, 'cli.js'), 'serve', '--workspace', tree, '--index-dir', dir, ...limits], { cwd: tree, stdio: ['ignore', 'pipe', 'ignore'] });
     await new Promise((done, fail) => {

@@ -1,10 +1,10 @@
 /**
- * The engine pieces the n-gram bench uses, bundled by bench/ngrams.mjs (esbuild): the stored index read
- * through a counting reader, the planner, the matcher and searcher, the serve client, ripgrep's flags;
- * and a prototype of sparse n-grams (sparse.ts) with the planner's literals kept as strings.
+ * The engine pieces the n-gram bench uses, bundled by bench/ngrams.mjs (esbuild): the stored index with
+ * its list reads counted, the planner, the matcher and searcher, the serve client, ripgrep's flags; and
+ * the planner again over literal strings, folded and in their case (the prototypes' plans).
  */
-import { readSync, openSync, fstatSync, readFileSync, statSync } from 'fs';
-import { deserialise } from '../../src/engine/index/store';
+import { readdirSync, readFileSync, statSync } from 'fs';
+import { loadIndex } from '../../src/engine/index/store';
 import { planRegex } from '../../src/engine/index/planner';
 import { compileMatcher, escapeRegExp } from '../../src/engine/matcher/matcher';
 import { searchText } from '../../src/engine/searcher/searcher';
@@ -17,24 +17,20 @@ import { planCaseLiterals } from './casePlanner';
 export { planRegex, compileMatcher, escapeRegExp, searchText, askServer, parseArguments, ripgrepArgs, findRipgrep, planLiterals, planCaseLiterals };
 export type { CliRequest };
 
-/** The stored index, its posting bytes read a range at a time through a reader that counts what it reads. */
+/** The stored index, its posting lists read from its segment files through a counter of the reads and bytes. */
 export function loadCounting(indexDir: string) {
-  const fd = openSync(`${indexDir}/index.bin`, 'r');
+  const loaded = loadIndex(indexDir);
+  if (!loaded) throw new Error(`no index of this version in ${indexDir}: build it with node dist/cli.js index --index-dir ${indexDir}`);
   const counts = { reads: 0, bytes: 0 };
-  const readAt = (position: number, length: number) => {
-    counts.reads++;
-    counts.bytes += length;
-    const buffer = Buffer.allocUnsafe(length);
-    let filled = 0;
-    while (filled < length) {
-      const read = readSync(fd, buffer, filled, length - filled, position + filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return buffer.subarray(0, filled);
-  };
-  const size = fstatSync(fd).size;
-  const loaded = deserialise(readAt, size);
+  for (const { data } of loaded.index.held().segments) {
+    const range = data.range.bind(data);
+    data.range = (start, end) => {
+      counts.reads++;
+      counts.bytes += end - start;
+      return range(start, end);
+    };
+  }
+  const size = readdirSync(indexDir).reduce((sum, name) => sum + statSync(`${indexDir}/${name}`).size, 0);
   return { ...loaded, counts, size };
 }
 
