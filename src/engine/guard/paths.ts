@@ -26,10 +26,11 @@ export function relativePosix(dir: string, absolute: string, flavour: PathFlavou
 /**
  * The absolute path of `relative` ('/'-separated, non-empty) below the directory `dir`, spelled with the
  * flavour's separator, so every absolute path an answer names is spelled one way (on Windows,
- * `C:\ws\src\a.ts`, never `C:\ws/src/a.ts`). On POSIX it is the plain concatenation.
+ * `C:\ws\src\a.ts`, never `C:\ws/src/a.ts`). On POSIX it is the plain concatenation. A directory
+ * spelled with '/' from its start (a virtual file system's path, `/mem/ws`) keeps '/' on every platform.
  */
 export function below(dir: string, relative: string, flavour: PathFlavour = nodePath): string {
-  const sep = flavour.sep;
+  const sep = dir.startsWith('/') ? '/' : flavour.sep;
   const tail = sep === '/' ? relative : relative.replace(/\//g, sep);
   return dir.endsWith(sep) ? `${dir}${tail}` : `${dir}${sep}${tail}`;
 }

@@ -1,0 +1,65 @@
+/**
+ * The CLI's answers on this platform (Linux in the unit section; Windows in the windows section, under a
+ * real Windows Node): every absolute path is spelled with the platform's separator, the same whether the
+ * search covers the workspace or `path` names the file, and a denied file is refused however it is spelled.
+ */
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as nodePath from 'path';
+import { main } from '../../../src/cli';
+import { Fixture } from '../fixture';
+
+const repoRoot = nodePath.resolve(__dirname, '../../../..');
+const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
+const WINDOWS = process.platform === 'win32';
+
+describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.sep)})`, () => {
+  let fx: Fixture;
+  let ws: string;
+  let file: string;
+
+  before(() => {
+    fx = new Fixture('grep-tools-cli-paths-');
+    ws = fx.mkdir('ws');
+    file = fx.write('ws/src/lib/a.ts', 'export const needle = 1;\n');
+    fx.files({ 'ws/.ssh/id_rsa': 'needle key\n', 'ws/.env': 'needle=secret\n', 'ws/notes.md': 'no match\n' });
+  });
+  after(() => fx.remove());
+
+  const grep = async (input: object) => {
+    const result = await main(['grep', JSON.stringify(input), '--workspace', ws, '--no-index']);
+    return { ...result, json: result.code === 0 ? JSON.parse(result.stdout ?? '') : undefined };
+  };
+
+  it('names a file the same way in a workspace-wide answer and when path names it, with the platform separator only', async () => {
+    const wide = await grep({ pattern: 'needle' });
+    assert.deepStrictEqual(Object.keys(wide.json.files), [file]);
+    const named = await grep({ pattern: 'needle', path: 'src/lib/a.ts' });
+    assert.deepStrictEqual(Object.keys(named.json.files), [file]);
+    const inDirectory = await grep({ pattern: 'needle', path: 'src' });
+    assert.deepStrictEqual(Object.keys(inDirectory.json.files), [file]);
+    const other = WINDOWS ? '/' : '\\';
+    assert.ok(!file.slice(nodePath.parse(file).root.length).includes(other), `${file} has no ${other}`);
+  });
+
+  it('lists glob results with the platform separator', async () => {
+    const result = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws, '--no-index']);
+    assert.deepStrictEqual(JSON.parse(result.stdout ?? '').files, [file]);
+  });
+
+  it('prints the same answer from a separate process (real stdout)', () => {
+    const run = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"needle","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index'], { encoding: 'utf8' });
+    assert.strictEqual(run.stderr, '');
+    assert.deepStrictEqual(JSON.parse(run.stdout).files, [file]);
+  });
+
+  const denied = ['.ssh/id_rsa', '.SSH/id_rsa', '.ssh/ID_RSA', '.Ssh', '.ENV', 'src/../.env', 'src/lib/../../.ssh'];
+  const windowsOnly = ['.ssh\\id_rsa', 'src\\..\\.env', '.SSH\\', '.env.', '.env ', '.env::$DATA', '.ssh./id_rsa'];
+  for (const path of [...denied, ...(WINDOWS ? windowsOnly : [])]) {
+    it(`refuses the denied ${JSON.stringify(path)}`, async () => {
+      const result = await grep({ pattern: 'needle', path });
+      assert.strictEqual(result.code, 1, result.stdout);
+      assert.match(result.stderr ?? '', /^permission denied by policy: /);
+    });
+  }
+});
