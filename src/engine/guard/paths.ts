@@ -59,12 +59,17 @@ export async function realPathOf(path: string, fallback?: string): Promise<strin
   return fs.realpath(path).catch(() => fallback);
 }
 
-/** The same, synchronously. */
+/**
+ * The same, synchronously: the operating system's own answer (`realpath.native`), as the async one gives.
+ * On Windows it resolves what only the file system knows: 8.3 short names (`SSH~1` is `.ssh`), the case
+ * of each name, junctions, and links that the per-segment lstat of Node's JavaScript realpath does not
+ * see as links (such as a Unix symlink under wine).
+ */
 export function realPathOfSync(path: string): string | undefined;
 export function realPathOfSync(path: string, fallback: string): string;
 export function realPathOfSync(path: string, fallback?: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return fallback;
   }

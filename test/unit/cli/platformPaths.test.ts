@@ -13,7 +13,9 @@ const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
 const WINDOWS = process.platform === 'win32';
 
-describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.sep)})`, () => {
+describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.sep)})`, function () {
+  // The first call loads the engine's bundle and starts its workers.
+  this.timeout(20_000);
   let fx: Fixture;
   let ws: string;
   let file: string;
@@ -62,4 +64,55 @@ describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.
       assert.match(result.stderr ?? '', /^permission denied by policy: /);
     });
   }
+});
+
+/**
+ * Links that lead to secrets or out of the workspace. On Linux the test makes them; under the Windows
+ * Node (wine) a program cannot make links (wine's CreateSymbolicLink makes nothing, junctions fail), so the
+ * windows section makes the same tree with Unix links beforehand and names it in GREP_TOOLS_WINDOWS_LINKS:
+ * wine shows those to the Windows program as links (as a junction or a directory symlink shows on Windows).
+ */
+describe(`cli and links on ${process.platform}`, () => {
+  let fx: Fixture | undefined;
+  let ws: string;
+
+  before(() => {
+    if (WINDOWS) {
+      const made = process.env.GREP_TOOLS_WINDOWS_LINKS;
+      assert.ok(made, 'the windows section names its linked tree in GREP_TOOLS_WINDOWS_LINKS');
+      ws = nodePath.join(made, 'ws');
+      return;
+    }
+    fx = new Fixture('grep-tools-cli-links-');
+    ws = fx.mkdir('ws');
+    fx.files({ 'ws/src/a.ts': 'needle\n', 'ws/.env': 'needle SECRET\n', 'ws/.ssh/config': 'needle SECRET\n', 'outside/o.txt': 'needle SECRET\n' });
+    fx.symlink(fx.path('ws/.env'), 'ws/notes.txt');
+    fx.symlink(fx.path('ws/.ssh'), 'ws/keys');
+    fx.symlink(fx.path('outside'), 'ws/out');
+  });
+  after(() => fx?.remove());
+
+  const grep = (input: object) => main(['grep', JSON.stringify(input), '--workspace', ws, '--no-index']);
+
+  it('a workspace-wide search reads nothing behind a link to a secret or out of the workspace', async () => {
+    const result = await grep({ pattern: 'needle', output_mode: 'content' });
+    assert.strictEqual(result.code, 0, result.stderr);
+    assert.ok(!(result.stdout ?? '').includes('SECRET'), result.stdout);
+    assert.deepStrictEqual(Object.keys(JSON.parse(result.stdout ?? '').files), [nodePath.join(ws, 'src', 'a.ts')]);
+  });
+
+  // Windows and macOS compare names ignoring case: there KEYS is the link keys.
+  for (const path of ['notes.txt', 'keys', 'keys/config', ...(process.platform === 'linux' ? [] : ['KEYS/config'])]) {
+    it(`refuses ${JSON.stringify(path)}, a link to a denied place`, async () => {
+      const result = await grep({ pattern: 'needle', path });
+      assert.strictEqual(result.code, 1, result.stdout);
+      assert.match(result.stderr ?? '', /^permission denied by policy: .* \(it leads to /);
+    });
+  }
+
+  it('asks before following a link out of the workspace', async () => {
+    const result = await grep({ pattern: 'needle', path: 'out' });
+    assert.strictEqual(result.code, 1, result.stdout);
+    assert.match(result.stderr ?? '', /outside every workspace folder/);
+  });
 });
