@@ -116,3 +116,37 @@ describe(`cli and links on ${process.platform}`, () => {
     assert.match(result.stderr ?? '', /outside every workspace folder/);
   });
 });
+
+describe(`cli and text encodings on ${process.platform}`, function () {
+  this.timeout(20_000);
+  let fx: Fixture;
+  let ws: string;
+  const text = 'first line\r\nsecond needle line\r\nthird\r\nfourth needle ünïcode\r\n';
+  const lines = ['2: second needle line', '3- third', '4: fourth needle ünïcode'];
+
+  before(() => {
+    fx = new Fixture('grep-tools-cli-encodings-');
+    ws = fx.mkdir('ws');
+    fx.write('ws/utf16le.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    fx.write('ws/utf16be.txt', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    fx.write('ws/crlf.txt', text);
+    fx.write('ws/bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    fx.write('ws/latin1.txt', Buffer.from('needle café\n', 'latin1'));
+    fx.write('ws/utf16-no-bom.txt', Buffer.from(text, 'utf16le'));
+  });
+  after(() => fx.remove());
+
+  it('answers UTF-16 LE and BE (with a BOM), CRLF and UTF-8 with a BOM with the same line numbers and text', async () => {
+    const result = await main(['grep', '{"pattern":"needle","after_lines":1}', '--workspace', ws, '--no-index']);
+    const json = JSON.parse(result.stdout ?? '');
+    for (const name of ['utf16le.txt', 'utf16be.txt', 'crlf.txt', 'bom.txt']) assert.deepStrictEqual(json.files[nodePath.join(ws, name)], lines, name);
+    // Another encoding is read as UTF-8: the byte that is not UTF-8 shows as U+FFFD; UTF-16 without a BOM is binary.
+    assert.deepStrictEqual(json.files[nodePath.join(ws, 'latin1.txt')], ['1: needle caf\uFFFD']);
+    assert.deepStrictEqual(json.skipped, { binary: 1 });
+  });
+
+  it('anchors a line end before the CR of a CRLF file', async () => {
+    const result = await main(['grep', '{"pattern":"line$","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index']);
+    assert.deepStrictEqual(JSON.parse(result.stdout ?? '').files, ['bom.txt', 'crlf.txt', 'utf16be.txt', 'utf16le.txt'].map((name) => nodePath.join(ws, name)));
+  });
+});
