@@ -28,6 +28,7 @@ export const NOT_UNDER_WINE = [
   { file: 'engine/searcher/descriptors.test.js', reason: 'it lowers the descriptor limit with prlimit, a Linux command' },
   { file: 'engine/index/treeWatcher.test.js', reason: "wine's directory change notifications deliver no event to fs.watch for a change made in the directory" },
   { file: 'engine/answer/diagnostics.test.js', reason: 'one test reads a large excluded tree within a time bound that wine, several times slower at file I/O, does not meet' },
+  { file: 'engine/source/timeSlices.test.js', reason: "it bounds the event loop's longest stretch without a turn at 100 ms, which wine on a busy machine does not meet (279 ms seen)" },
   {
     file: 'engine/index/buildWorker.test.js',
     reason: 'replacing index.bin with its new version (a rename over it) fails with EPERM under wine while the previous version is open; whether Windows does the same is not checked yet',
