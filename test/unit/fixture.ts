@@ -71,6 +71,11 @@ export interface EnvOptions {
   isCancelled?: () => boolean;
 }
 
+/** A path written with '/' below a fixture directory (`${ws}/src/a.ts`), spelled as this platform's answers spell it. */
+export function native(path: string): string {
+  return nodePath.sep === '/' ? path : path.replace(/\//g, nodePath.sep);
+}
+
 /** Workspace folders named after their directory, as the CLI names them. */
 export function folders(...paths: string[]): WorkspaceFolder[] {
   return paths.map((path) => ({ name: nodePath.basename(path), path }));

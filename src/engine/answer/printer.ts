@@ -4,6 +4,7 @@
  * whole. An answer carries no dead weight: zero skip counters, an empty notes list, `truncated: false`,
  * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
  */
+import * as nodePath from 'path';
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
 import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFileFinding, type LargeFilesCheck } from './diagnostics';
 import type { GrepFileEntry } from '../run/grepCollector';
@@ -23,7 +24,7 @@ function basePath(paths: string[]): string | string[] {
  */
 function baseField(report: GrepAnswer | GlobAnswer): { base_path?: string | string[] } {
   const input = report.input;
-  const ownBase = input !== undefined && input.path === undefined && !('mode' in report && /^[~/]/.test(input.pattern));
+  const ownBase = input !== undefined && input.path === undefined && !('mode' in report && (input.pattern.startsWith('~') || nodePath.isAbsolute(input.pattern)));
   return ownBase ? {} : { base_path: basePath(report.basePaths) };
 }
 

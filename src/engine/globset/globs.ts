@@ -124,7 +124,34 @@ export function deniedRule(relative: string, rules: readonly string[]): string |
   const lowerPath = relative.toLowerCase();
   const lowerName = lastSegment(lowerPath);
   for (const { rule, test } of list) if (test(lowerPath, lowerName)) return rule;
+  // The file Windows opens for this spelling (".env.", ".env ", ".env::$DATA", ".ssh:x/id_rsa"): denied
+  // like the name it stands for, on every platform (a name that would reach a secret there is refused here too).
+  if (!WINDOWS_ALIAS.test(lowerPath)) return undefined;
+  const canonical = windowsCanonical(lowerPath);
+  if (canonical === lowerPath || canonical === '') return undefined;
+  const canonicalName = lastSegment(canonical);
+  for (const { rule, test } of list) if (test(canonical, canonicalName)) return rule;
   return undefined;
+}
+
+/** A path with a segment Windows reads as another name: a stream suffix (":…"), or trailing dots or spaces. */
+const WINDOWS_ALIAS = /:|[. ](?:\/|$)/;
+
+/**
+ * The '/'-separated relative path as Windows resolves its names: each segment without an alternate data
+ * stream suffix (`notes.txt:hidden`, `.env::$DATA` name the file `notes.txt`, `.env`) and without
+ * trailing dots and spaces (`.env.`, `.env ` open `.env`). '.' and '..' stay as they are.
+ */
+export function windowsCanonical(relative: string): string {
+  return relative
+    .split('/')
+    .map((segment) => {
+      if (segment === '.' || segment === '..') return segment;
+      const stream = segment.indexOf(':');
+      const name = stream === -1 ? segment : segment.slice(0, stream);
+      return name.replace(/[. ]+$/, '');
+    })
+    .join('/');
 }
 
 /**

@@ -43,7 +43,7 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
 export function globRequest(pattern: string, path: string | undefined, mode: 'glob' | 'regex' | undefined): { pattern: string; path: string | undefined } {
   if ((mode ?? 'glob') !== 'glob' || !nodePath.isAbsolute(pattern)) return { pattern, path };
   const split = splitAbsoluteGlob(pattern);
-  if (path !== undefined && nodePath.resolve(path) !== split.base) {
+  if (path !== undefined && nodePath.resolve(path) !== nodePath.resolve(split.base)) {
     throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${split.base}.`);
   }
   return { pattern: split.rest, path: split.base };

@@ -7,25 +7,44 @@ import { promises as fs, realpathSync } from 'fs';
 import * as nodePath from 'path';
 
 /**
+ * The path semantics a decision is made under: this platform's (`path`), or, in tests, `path.posix` or
+ * `path.win32` whatever the platform. Absolute paths are spelled with its separator; relative paths
+ * (matched against rules and globs) always with '/'.
+ */
+export type PathFlavour = Pick<typeof nodePath, 'sep' | 'relative' | 'isAbsolute' | 'resolve' | 'join' | 'parse' | 'dirname' | 'basename'>;
+
+/**
  * `absolute` relative to the directory `dir`, with '/' separators ('' for `dir` itself): a prefix cut
  * when it lies below `dir` (fast enough for every file of a long listing), else path.relative.
  */
-export function relativePosix(dir: string, absolute: string): string {
-  const prefix = dir.endsWith(nodePath.sep) ? dir : `${dir}${nodePath.sep}`;
-  const relative = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : nodePath.relative(dir, absolute);
-  return nodePath.sep === '/' ? relative : relative.split(nodePath.sep).join('/');
+export function relativePosix(dir: string, absolute: string, flavour: PathFlavour = nodePath): string {
+  const prefix = dir.endsWith(flavour.sep) ? dir : `${dir}${flavour.sep}`;
+  const relative = absolute.startsWith(prefix) ? absolute.slice(prefix.length) : flavour.relative(dir, absolute);
+  return flavour.sep === '/' ? relative : relative.split(flavour.sep).join('/');
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const relative = nodePath.relative(parent, child);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative));
+/**
+ * The absolute path of `relative` ('/'-separated, non-empty) below the directory `dir`, spelled with the
+ * flavour's separator, so every absolute path an answer names is spelled one way (on Windows,
+ * `C:\ws\src\a.ts`, never `C:\ws/src/a.ts`). On POSIX it is the plain concatenation. A directory
+ * spelled with '/' from its start (a virtual file system's path, `/mem/ws`) keeps '/' on every platform.
+ */
+export function below(dir: string, relative: string, flavour: PathFlavour = nodePath): string {
+  const sep = dir.startsWith('/') ? '/' : flavour.sep;
+  const tail = sep === '/' ? relative : relative.replace(/\//g, sep);
+  return dir.endsWith(sep) ? `${dir}${tail}` : `${dir}${sep}${tail}`;
+}
+
+export function isInside(child: string, parent: string, flavour: PathFlavour = nodePath): boolean {
+  const relative = flavour.relative(parent, child);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${flavour.sep}`) && !flavour.isAbsolute(relative));
 }
 
 /** Index of the innermost (longest) root holding `absolute`, lexically, or -1. */
-export function innermost(absolute: string, roots: readonly string[]): number {
+export function innermost(absolute: string, roots: readonly string[], flavour: PathFlavour = nodePath): number {
   let best = -1;
   for (let index = 0; index < roots.length; index++) {
-    if (isInside(absolute, roots[index]) && (best === -1 || roots[index].length > roots[best].length)) best = index;
+    if (isInside(absolute, roots[index], flavour) && (best === -1 || roots[index].length > roots[best].length)) best = index;
   }
   return best;
 }
@@ -40,12 +59,17 @@ export async function realPathOf(path: string, fallback?: string): Promise<strin
   return fs.realpath(path).catch(() => fallback);
 }
 
-/** The same, synchronously. */
+/**
+ * The same, synchronously: the operating system's own answer (`realpath.native`), as the async one gives.
+ * On Windows it resolves what only the file system knows: 8.3 short names (`SSH~1` is `.ssh`), the case
+ * of each name, junctions, and links that the per-segment lstat of Node's JavaScript realpath does not
+ * see as links (such as a Unix symlink under wine).
+ */
 export function realPathOfSync(path: string): string | undefined;
 export function realPathOfSync(path: string, fallback: string): string;
 export function realPathOfSync(path: string, fallback?: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return fallback;
   }

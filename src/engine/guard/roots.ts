@@ -4,7 +4,7 @@
  */
 import * as nodePath from 'path';
 import { InputError } from '../api/errors';
-import { innermost } from './paths';
+import { innermost, type PathFlavour } from './paths';
 
 export interface WorkspaceFolder {
   name: string;
@@ -21,13 +21,13 @@ export interface SearchBase {
   folderIndex: number;
 }
 
-function normalise(path: string): string {
+function normalise(path: string, flavour: PathFlavour): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  return nodePath.resolve(trimmed);
+  return flavour.resolve(trimmed);
 }
 
-function containing(absolute: string, folders: readonly WorkspaceFolder[]): SearchBase {
-  const best = innermost(absolute, folders.map((folder) => folder.path));
+function containing(absolute: string, folders: readonly WorkspaceFolder[], flavour: PathFlavour): SearchBase {
+  const best = innermost(absolute, folders.map((folder) => folder.path), flavour);
   return best === -1
     ? { root: absolute, base: absolute, folderIndex: -1 }
     : { root: folders[best].path, base: absolute, folderIndex: best };
@@ -35,10 +35,19 @@ function containing(absolute: string, folders: readonly WorkspaceFolder[]): Sear
 
 /**
  * On this POSIX machine a backslash is not a separator: a Windows path ("C:\\src", "src\\lib") is refused
- * with the POSIX spelling to use. On Windows, '\\' separators are turned into '/'.
+ * with the POSIX spelling to use. On Windows, '\\' separators are turned into '/', and a drive-relative
+ * path ("C:src") is refused with the absolute spelling to use.
  */
-function windowsSeparators(path: string): string {
-  if (nodePath.sep === '\\') return path.replace(/\\/g, '/');
+function windowsSeparators(path: string, flavour: PathFlavour): string {
+  if (flavour.sep === '\\') {
+    // "C:src" is relative to drive C:'s current directory, which a search must not depend on.
+    if (/^[a-zA-Z]:(?![\\/])/.test(path)) {
+      throw new InputError(
+        `Invalid "path" ${JSON.stringify(path)}: a drive-relative path depends on the drive's current directory. Pass an absolute path such as ${JSON.stringify(`${path.slice(0, 2)}\\${path.slice(2)}`)}, or a path relative to a workspace folder.`,
+      );
+    }
+    return path.replace(/\\/g, '/');
+  }
   if (/^[a-zA-Z]:([\\/]|$)/.test(path)) {
     throw new InputError(
       `Invalid "path" ${JSON.stringify(path)}: this is a Windows drive path, and the workspace is on a POSIX file system. Pass an absolute path such as "/home/...", or a path relative to a workspace folder with '/' separators.`,
@@ -52,12 +61,14 @@ function windowsSeparators(path: string): string {
 
 /**
  * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
- * `exists` says whether an absolute path exists (to pick the folder of a relative path).
+ * `exists` says whether an absolute path exists (to pick the folder of a relative path). `flavour`: the
+ * path rules to resolve by (this platform's; tests pass path.posix or path.win32).
  */
 export async function resolveBases(
   path: string | undefined,
   folders: readonly WorkspaceFolder[],
   exists: (absolute: string) => Promise<boolean>,
+  flavour: PathFlavour = nodePath,
 ): Promise<SearchBase[]> {
   if (path === undefined || path === '' || path === '.') {
     if (folders.length === 0) {
@@ -66,26 +77,26 @@ export async function resolveBases(
     return folders.map((folder, index) => ({ root: folder.path, base: folder.path, folderIndex: index }));
   }
   if (path.includes('\0')) throw new InputError('Invalid "path": it contains a NUL character.');
-  let candidate = windowsSeparators(path);
+  let candidate = windowsSeparators(path, flavour);
   if (candidate === '~' || candidate.startsWith('~/')) {
-    candidate = nodePath.join(process.env.HOME ?? '/', candidate.slice(1));
+    candidate = flavour.join(process.env.HOME ?? '/', candidate.slice(1));
   } else if (/^~[^/]/.test(candidate)) {
     throw new InputError(`Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`);
   }
-  if (nodePath.isAbsolute(candidate)) return [containing(normalise(candidate), folders)];
+  if (flavour.isAbsolute(candidate)) return [containing(normalise(candidate, flavour), folders, flavour)];
   if (folders.length === 0) {
     throw new InputError(`Relative "path" ${JSON.stringify(path)} needs an open workspace folder: open a folder, or pass an absolute path.`);
   }
   const [first, ...rest] = candidate.split('/');
   const named = folders.length > 1 ? folders.findIndex((folder) => folder.name === first) : -1;
-  if (named !== -1) return [containing(normalise(nodePath.join(folders[named].path, ...rest)), folders)];
+  if (named !== -1) return [containing(normalise(flavour.join(folders[named].path, ...rest), flavour), folders, flavour)];
   for (const folder of folders) {
-    const absolute = normalise(nodePath.join(folder.path, candidate));
-    if (await exists(absolute)) return [containing(absolute, folders)];
+    const absolute = normalise(flavour.join(folder.path, candidate), flavour);
+    if (await exists(absolute)) return [containing(absolute, folders, flavour)];
   }
   // In a single-folder workspace, "<folder name>/src" names the folder too (models often write it so).
-  const own = folders.length === 1 && folders[0].name === first ? normalise(nodePath.join(folders[0].path, ...rest)) : undefined;
-  if (own !== undefined && (await exists(own))) return [containing(own, folders)];
+  const own = folders.length === 1 && folders[0].name === first ? normalise(flavour.join(folders[0].path, ...rest), flavour) : undefined;
+  if (own !== undefined && (await exists(own))) return [containing(own, folders, flavour)];
   // Not found anywhere: resolve against the first folder so the caller reports "not found" there.
-  return [containing(normalise(nodePath.join(folders[0].path, candidate)), folders)];
+  return [containing(normalise(flavour.join(folders[0].path, candidate), flavour), folders, flavour)];
 }

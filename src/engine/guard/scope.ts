@@ -7,12 +7,12 @@
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS } from '../globset/globs';
-import { innermost, relativePosix } from './paths';
+import { innermost, relativePosix, type PathFlavour } from './paths';
 import type { SearchBase } from './roots';
 
 /** The directory denied paths are matched from: the workspace folder, or for an outside base the file system root. */
-export function policyRoot(base: SearchBase): string {
-  return base.folderIndex === -1 ? nodePath.parse(base.base).root : base.root;
+export function policyRoot(base: SearchBase, flavour: PathFlavour = nodePath): string {
+  return base.folderIndex === -1 ? flavour.parse(base.base).root : base.root;
 }
 
 /** Per rule list: the directories its `/**` rules hide (`**\/.ssh`), compiled once like the list. */
@@ -29,14 +29,14 @@ export function deniedRelativeRule(relative: string, rules: readonly string[]): 
 }
 
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
-export function deniedPathRule(absolute: string, root: string, rules: readonly string[]): string | undefined {
-  const relative = relativePosix(root, absolute);
+export function deniedPathRule(absolute: string, root: string, rules: readonly string[], flavour: PathFlavour = nodePath): string | undefined {
+  const relative = relativePosix(root, absolute, flavour);
   return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
 /** The denied rule a path matches from the file system's root. */
-export function deniedFromTop(path: string, rules: readonly string[]): string | undefined {
-  return deniedPathRule(path, nodePath.parse(path).root, rules);
+export function deniedFromTop(path: string, rules: readonly string[], flavour: PathFlavour = nodePath): string | undefined {
+  return deniedPathRule(path, flavour.parse(path).root, rules, flavour);
 }
 
 
@@ -77,14 +77,14 @@ function cachedAllowList(rules: readonly string[] | undefined): ReturnType<typeo
  * outside base such as ~/.aws keeps the rule "**\/.aws/credentials"), and, with an allow-list, be an
  * allowed file or a directory that may hold one.
  */
-export function judgeReal(real: string, scope: ReadScope, directory: boolean): 'outside_workspace' | 'denied' | undefined {
-  const holder = innermost(real, scope.granted);
+export function judgeReal(real: string, scope: ReadScope, directory: boolean, flavour: PathFlavour = nodePath): 'outside_workspace' | 'denied' | undefined {
+  const holder = innermost(real, scope.granted, flavour);
   if (holder === -1) return 'outside_workspace';
   const root = scope.granted[holder];
-  if (deniedPathRule(real, root, scope.denied) !== undefined || deniedPathRule(real, nodePath.parse(real).root, scope.denied) !== undefined) return 'denied';
+  if (deniedPathRule(real, root, scope.denied, flavour) !== undefined || deniedPathRule(real, flavour.parse(real).root, scope.denied, flavour) !== undefined) return 'denied';
   const allowed = cachedAllowList(scope.allowed);
   if (allowed) {
-    const relative = relativePosix(root, real);
+    const relative = relativePosix(root, real, flavour);
     if (!(directory ? allowed.directory(relative) : allowed.file(relative))) return 'denied';
   }
   return undefined;

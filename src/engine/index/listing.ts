@@ -8,6 +8,7 @@
  */
 import { readdirSync, statSync } from 'fs';
 import { resolveLinkSync } from '../guard/links';
+import { below } from '../guard/paths';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
 import type { Candidate } from '../api/types';
 import { SETTLE_MS } from './builder';
@@ -79,10 +80,10 @@ export function recordListing(
   let settled = true;
   const onDirectory = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isSymbolicLink()) links.push({ path: `${dir}/${entry.name}`, target: linkTarget(`${dir}/${entry.name}`) });
+      if (entry.isSymbolicLink()) links.push({ path: below(dir, entry.name), target: linkTarget(below(dir, entry.name)) });
     }
     const stamp = directoryStamp(dir);
-    const gitignore = `${dir}/.gitignore`;
+    const gitignore = below(dir, '.gitignore');
     const rules = statStamp(gitignore);
     if (!stamp || now - stamp.mtimeMs < SETTLE_MS || (rules && now - rules.mtimeMs < SETTLE_MS)) settled = false;
     watched.push({ path: dir, stamp }, { path: gitignore, stamp: rules });
@@ -92,7 +93,7 @@ export function recordListing(
     files.push(entry);
   }
   const folders = query.bases.map((base) => base.base);
-  const direct = files.every(([base, candidate]) => candidate.path === `${folders[base]}/${candidate.relative}`);
+  const direct = files.every(([base, candidate]) => candidate.path === below(folders[base], candidate.relative));
   if (!settled || !direct || isCancelled()) return { files, pruned };
   const listing: RecordedListing = {
     folders,
@@ -138,7 +139,7 @@ function listsOf(listing: RecordedListing): Candidate[][] {
     for (let i = 0; i < listing.relatives.length; i++) {
       const base = listing.bases[i];
       const relative = listing.relatives[i];
-      lists[base].push({ path: `${listing.folders[base]}/${relative}`, relative });
+      lists[base].push({ path: below(listing.folders[base], relative), relative });
     }
     replayedLists.set(listing, (perBase = lists));
   }

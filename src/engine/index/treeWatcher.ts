@@ -8,6 +8,7 @@
  */
 import { readFileSync, watch, type FSWatcher } from 'fs';
 import type { ContentIndex } from './contentIndex';
+import { below } from '../guard/paths';
 
 /** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
 export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
@@ -163,7 +164,7 @@ export class TreeWatcher {
     if (name === null) this.shapeChanged();
     else {
       const entry = name.toString();
-      const path = `${dir}/${entry}`;
+      const path = below(dir, entry);
       if (!changes.overflowed) changes.touched.set(path, changes.events);
       if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) this.shapeChanged();
     }

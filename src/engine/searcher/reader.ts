@@ -19,7 +19,7 @@ export type ReadOutcome =
 /** The scope check on an open file; undefined when it may be read. */
 function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): ReadOutcome | undefined {
   if (!scope) return undefined;
-  const real = openedRealPath(fd, () => realpathSync(path));
+  const real = openedRealPath(fd, () => realpathSync.native(path));
   if (real === path) return undefined; // no link on the way: the listing's checks hold
   const verdict = judgeOpened(real, scope);
   return verdict === undefined ? undefined : { kind: verdict };

@@ -11,7 +11,7 @@ import { listDirectory } from './directory';
 import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
 import { EntryPolicy, type DirectoryAt } from './entryPolicy';
 import { resolveLinkSync } from '../guard/links';
-import { realPathOf, relativePosix } from '../guard/paths';
+import { below, realPathOf, relativePosix } from '../guard/paths';
 import type { SearchBase } from '../guard/roots';
 import { filterInSlices, TimeSlices } from './timeSlices';
 import type { Candidate } from '../api/types';
@@ -103,7 +103,7 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
       continue;
     }
     const fromRoot = audit.rootOf && dir ? `${audit.rootOf}/${dir}` : audit.rootOf || dir;
-    const at: DirectoryAt = { path: dir ? `${base.base}/${dir}` : base.base, relative: dir, fromRoot, real: EntryPolicy.realIfMoved(listing.real, fromRoot ? nodePath.join(audit.realRoot, fromRoot) : audit.realRoot) };
+    const at: DirectoryAt = { path: dir ? below(base.base, dir) : base.base, relative: dir, fromRoot, real: EntryPolicy.realIfMoved(listing.real, fromRoot ? nodePath.join(audit.realRoot, fromRoot) : audit.realRoot) };
     const refused = policy.refusesDirectory(at.real);
     if (refused) {
       block(dir, refused, true);
@@ -113,7 +113,7 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
       if (audit.slices.due()) await audit.slices.pause();
       const relative = dir ? `${dir}/${entry.name}` : entry.name;
       let verdict = policy.judge(at, entry);
-      if (verdict.kind === 'resolve') verdict = policy.afterLink(at, entry, resolveLinkSync(`${at.path}/${entry.name}`));
+      if (verdict.kind === 'resolve') verdict = policy.afterLink(at, entry, resolveLinkSync(below(at.path, entry.name)));
       if (verdict.kind === 'prune') block(relative, verdict.reason, verdict.directory);
       else if (verdict.kind === 'skip' && entry.isSymbolicLink()) block(relative, undefined, false);
       else if (verdict.kind === 'directory' && audit.withFiles.has(relative)) {

@@ -24,7 +24,7 @@ function flags(follow: boolean): number {
  */
 export function listDirectorySync(path: string, follow: boolean): Listing {
   return openRetryingSync(() => {
-    if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync(path) };
+    if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync.native(path) };
     const fd = openSync(path, flags(follow));
     try {
       const opened = descriptorPath(fd);

@@ -20,7 +20,7 @@
  */
 import { deniedDirectoryGlobs, globTest } from '../globset/globs';
 import { linkVerdict, type LinkTarget } from '../guard/links';
-import { isInside } from '../guard/paths';
+import { below, isInside } from '../guard/paths';
 import { judgeReal, type ReadScope } from '../guard/scope';
 import type { PrunedEntry } from './fileSource';
 
@@ -121,7 +121,7 @@ export class EntryPolicy {
     if (entry.isSymbolicLink()) return this.rules.followSymlinks ? RESOLVE : SKIP;
     const directory = entry.isDirectory();
     if (dir.real !== undefined) {
-      const verdict = judgeReal(`${dir.real}/${entry.name}`, this.rules.scope, directory);
+      const verdict = judgeReal(below(dir.real, entry.name), this.rules.scope, directory);
       if (verdict) return { kind: 'prune', reason: verdict, directory };
     }
     return this.place(dir, fromRoot, directory, entry.isFile(), undefined);
@@ -129,7 +129,7 @@ export class EntryPolicy {
 
   /** Steps 3-5 for a link `judge` asked to resolve: `target` is where it leads (undefined: nowhere). */
   afterLink(dir: DirectoryAt, entry: DirEntry, target: LinkTarget | undefined): EntryVerdict {
-    const path = `${dir.path}/${entry.name}`;
+    const path = below(dir.path, entry.name);
     const link = linkVerdict(target, this.rules.scope, path);
     if (link.kind === 'dangling') return SKIP;
     if (link.kind !== 'follow') return { kind: 'prune', reason: link.kind === 'outside' ? 'outside_workspace' : 'denied', directory: link.directory };

@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, openSync, promises as fs } from 'fs';
 import * as nodePath from 'path';
+import { realPathOfSync } from '../guard/paths';
 import { judgeReal, type ReadScope } from '../guard/scope';
 import { openRetrying, openRetryingSync } from '../searcher/descriptors';
 import { perform, performSync, type FileReply, type FileStep } from '../searcher/reader';
@@ -24,7 +25,7 @@ function refusal(fd: number, path: string, size: number, isFile: boolean, scope:
   if (!isFile) return 'it is not a regular file';
   if (size > MAX_IGNORE_FILE_BYTES) return `it is ${size} bytes, over the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files`;
   if (!scope) return undefined;
-  const real = openedRealPath(fd, () => path);
+  const real = openedRealPath(fd, () => realPathOfSync(path, path));
   const verdict = judgeReal(real, scope, false);
   if (verdict === 'outside_workspace') return `it is really ${real}, outside the granted folders`;
   if (verdict === 'denied') return `it is really ${real}, a denied path`;

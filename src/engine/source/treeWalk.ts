@@ -6,6 +6,7 @@
  * resolves links and reads .gitignore files when the policy asks, so every file system is walked alike.
  */
 import * as nodePath from 'path';
+import { below, relativePosix } from '../guard/paths';
 import type { LinkTarget } from '../guard/links';
 import type { ReadScope } from '../guard/scope';
 import type { Candidate } from '../api/types';
@@ -72,7 +73,7 @@ type Place = Omit<DirectoryAt, 'real'>;
 
 function childOf(at: Place, name: string): Place {
   return {
-    path: `${at.path}/${name}`,
+    path: below(at.path, name),
     relative: at.relative ? `${at.relative}/${name}` : name,
     fromRoot: at.fromRoot ? `${at.fromRoot}/${name}` : name,
   };
@@ -83,12 +84,12 @@ function* walkBase(setup: TreeWalk): Generator<Step, void, Reply> {
   const gitignore = setup.respectGitignore ? new GitignoreRules(setup.root, () => false) : undefined;
   const ignoreScope = { granted: setup.rules.scope.granted, denied: setup.rules.scope.denied };
   const w: Walk = { ...setup, policy: new EntryPolicy({ ...setup.rules, gitignore }), ignoreScope, gitignore, loops: new LinkLoops() };
-  const baseFromRoot = nodePath.posix.relative(setup.root, setup.base);
+  const baseFromRoot = relativePosix(setup.root, setup.base);
   // The directories from the root down to the base are not walked: their rules apply first.
   const above = baseFromRoot ? baseFromRoot.split('/') : [];
   for (let depth = 0; depth < above.length; depth++) {
     const fromRoot = above.slice(0, depth).join('/');
-    yield* loadIgnoreFile(w, fromRoot ? `${setup.root}/${fromRoot}` : setup.root, fromRoot);
+    yield* loadIgnoreFile(w, fromRoot ? below(setup.root, fromRoot) : setup.root, fromRoot);
   }
   yield* walkDirectory(w, { path: setup.base, relative: '', fromRoot: baseFromRoot }, true);
 }
@@ -111,7 +112,7 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
     w.pruned.push({ base: w.baseIndex, relative: at.relative, reason: 'unreadable', directory: true });
     return;
   }
-  const real = w.realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listing.real, at.fromRoot ? `${w.realRoot}/${at.fromRoot}` : w.realRoot);
+  const real = w.realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listing.real, at.fromRoot ? below(w.realRoot, at.fromRoot) : w.realRoot);
   const dir: DirectoryAt = { ...at, real };
   const refused = w.policy.refusesDirectory(dir.real);
   if (refused) {
@@ -123,11 +124,11 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
   if (entries.some((entry) => entry.name === '.gitignore')) yield* loadIgnoreFile(w, at.path, at.fromRoot);
   for (const entry of entries) {
     let verdict: EntryVerdict = w.policy.judge(dir, entry);
-    if (verdict.kind === 'resolve') verdict = w.policy.afterLink(dir, entry, (yield { op: 'link', path: `${at.path}/${entry.name}` }) as LinkTarget | undefined);
+    if (verdict.kind === 'resolve') verdict = w.policy.afterLink(dir, entry, (yield { op: 'link', path: below(at.path, entry.name) }) as LinkTarget | undefined);
     if (verdict.kind === 'prune') {
       w.pruned.push({ base: w.baseIndex, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name, reason: verdict.reason, directory: verdict.directory });
     } else if (verdict.kind === 'file') {
-      yield { path: `${at.path}/${entry.name}`, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name };
+      yield { path: below(at.path, entry.name), relative: at.relative ? `${at.relative}/${entry.name}` : entry.name };
     } else if (verdict.kind === 'directory') {
       if (!verdict.link) {
         yield* walkDirectory(w, childOf(at, entry.name), false);

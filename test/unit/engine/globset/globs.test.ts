@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob } from '../../../../src/engine/globset/globs';
+import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob, windowsCanonical } from '../../../../src/engine/globset/globs';
 import { InputError } from '../../../../src/engine/api/errors';
 
 const matches = (glob: string, relative: string) => compileGlob(glob, 'include')(relative);
@@ -158,7 +158,8 @@ describe('engine/globs', () => {
     fc.assert(
       fc.property(path, (relative) => {
         for (const { rule, matcher } of matchers) {
-          assert.strictEqual(deniedRule(relative, [rule]) === rule, matcher.match(relative), `${rule} on ${relative}`);
+          // As written, or as Windows reads the name (`.env.` opens `.env`): both are denied.
+          assert.strictEqual(deniedRule(relative, [rule]) === rule, matcher.match(relative) || matcher.match(windowsCanonical(relative)), `${rule} on ${relative}`);
         }
       }),
       { seed: 11, numRuns: 2000 },

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as assert from 'assert';
 import { answerGlob } from '../../../../src/engine/answer/globAnswer';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
-import { Fixture, folders, globJson, globRaw, makeEnv, rejectsWith, rel, type GlobAnswer } from '../../fixture';
+import { Fixture, folders, globJson, globRaw, makeEnv, native, rejectsWith, rel, type GlobAnswer } from '../../fixture';
 
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
@@ -39,16 +39,16 @@ describe('engine/glob (answerGlob + printGlob)', () => {
 
   it('prints the documented fields', async () => {
     // Nothing that says nothing: no default mode, no count (files.length), no zero counters, no timing.
-    assert.deepStrictEqual(await globRaw({ pattern: '*.ts' }, env), { files: [`${ws}/index.ts`] });
+    assert.deepStrictEqual(await globRaw({ pattern: '*.ts' }, env), { files: [native(`${ws}/index.ts`)] });
     // base_path when a path was given.
-    assert.deepStrictEqual((await globRaw({ pattern: '*.ts', path: 'src' }, env)).base_path, `${ws}/src`);
+    assert.deepStrictEqual((await globRaw({ pattern: '*.ts', path: 'src' }, env)).base_path, native(`${ws}/src`));
     assert.deepStrictEqual((await globRaw({ pattern: '\\.ts$', mode: 'regex', max_results: 1 }, env)).mode, 'regex');
   });
 
   it('a pattern that matches directories says so, with the files each holds and the call that lists them', async () => {
     const json = await globJson({ pattern: '**/lib' }, env);
     assert.deepStrictEqual(json.files, []);
-    assert.deepStrictEqual(json.notes, [`"**/lib" matches 1 directory, and glob lists files only: ${ws}/src/lib (2 files). List their files with {"pattern":"**/lib/**"}.`]);
+    assert.deepStrictEqual(json.notes, [`"**/lib" matches 1 directory, and glob lists files only: ${native(`${ws}/src/lib`)} (2 files). List their files with {"pattern":"**/lib/**"}.`]);
     assert.deepStrictEqual(names(await globJson({ pattern: '**/lib/**' }, env)), ['src/lib/deep/d.ts', 'src/lib/e.test.ts']);
     // A denied directory is never named (keys/ holds only a denied file; .git is denied).
     assert.deepStrictEqual((await globJson({ pattern: '{keys,.git}' }, env)).notes, ['No file matches "{keys,.git}" under the base path; skipped 1 denied by policy.']);
@@ -67,9 +67,9 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     const json = await globRaw({ pattern: 'src/*', sort: 'mtime' }, env);
     // Each path mapped to its time, newest first (JSON keeps the order of an object's keys).
     assert.deepStrictEqual(Object.entries(json.files as object), [
-      [`${ws}/src/c.js`, '2026-02-02T03:04:05Z'],
-      [`${ws}/src/a.ts`, '2026-01-02T03:04:05Z'],
-      [`${ws}/src/b.tsx`, '2025-12-31T23:59:59Z'],
+      [native(`${ws}/src/c.js`), '2026-02-02T03:04:05Z'],
+      [native(`${ws}/src/a.ts`), '2026-01-02T03:04:05Z'],
+      [native(`${ws}/src/b.tsx`), '2025-12-31T23:59:59Z'],
     ]);
   });
 
@@ -105,13 +105,13 @@ describe('engine/glob (answerGlob + printGlob)', () => {
 
   it('path sets the base; patterns are relative to it', async () => {
     const json = await globJson({ pattern: '*.ts', path: 'src/lib/deep' }, env);
-    assert.strictEqual(json.base_path, `${ws}/src/lib/deep`);
-    assert.deepStrictEqual(json.files, [`${ws}/src/lib/deep/d.ts`]);
+    assert.strictEqual(json.base_path, native(`${ws}/src/lib/deep`));
+    assert.deepStrictEqual(json.files, [native(`${ws}/src/lib/deep/d.ts`)]);
   });
 
   it('an absolute glob uses its static prefix as the base', async () => {
     const json = await globJson({ pattern: `${ws}/src/**/*.ts` }, env);
-    assert.strictEqual(json.base_path, `${ws}/src`);
+    assert.strictEqual(json.base_path, native(`${ws}/src`));
     assert.deepStrictEqual(names(json), ['src/a.ts', 'src/lib/deep/d.ts', 'src/lib/e.test.ts']);
     assert.strictEqual(json.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
     // The same base given as path too is fine; a different one is an error.
@@ -201,8 +201,8 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     fx.files({ 'second/z.ts': '', 'second/a.ts': '' });
     const json = await globJson({ pattern: '*.ts' }, makeEnv(folders(second, ws)));
     assert.strictEqual(json.base_path, undefined, 'all folders: the default, not repeated');
-    assert.deepStrictEqual(json.files, [`${second}/a.ts`, `${second}/z.ts`, `${ws}/index.ts`]);
+    assert.deepStrictEqual(json.files, [native(`${second}/a.ts`), native(`${second}/z.ts`), native(`${ws}/index.ts`)]);
     const selected = await globJson({ pattern: '*.ts', path: 'ws/src' }, makeEnv(folders(second, ws)));
-    assert.deepStrictEqual(selected.files, [`${ws}/src/a.ts`]);
+    assert.deepStrictEqual(selected.files, [native(`${ws}/src/a.ts`)]);
   });
 });
