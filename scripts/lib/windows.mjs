@@ -19,7 +19,7 @@ const LINKS = 'it makes symbolic links, and under wine fs.symlinkSync makes noth
  */
 export const NOT_UNDER_WINE = [
   ...['engine/guard/guard.test.js', 'engine/guard/confirmation.test.js', 'engine/guard/pathHint.test.js', 'engine/guard/roots.test.js', 'engine/guard/untitled.test.js', 'engine/run/grep.test.js'].map((file) => ({ file, reason: POSIX_SPELLED })),
-  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js'].map((file) => ({ file, reason: LINKS })),
+  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js', 'engine/index/linkedFile.test.js'].map((file) => ({ file, reason: LINKS })),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
   { file: 'engine/globset/globBomb.test.js', reason: "it writes a file named '+(a|aa).txt', and '|' is not allowed in a Windows file name" },
@@ -29,10 +29,6 @@ export const NOT_UNDER_WINE = [
   { file: 'engine/index/treeWatcher.test.js', reason: "wine's directory change notifications deliver no event to fs.watch for a change made in the directory" },
   { file: 'engine/answer/diagnostics.test.js', reason: 'one test reads a large excluded tree within a time bound that wine, several times slower at file I/O, does not meet' },
   { file: 'engine/source/timeSlices.test.js', reason: "it bounds the event loop's longest stretch without a turn at 100 ms, which wine on a busy machine does not meet (279 ms seen)" },
-  {
-    file: 'engine/index/buildWorker.test.js',
-    reason: 'replacing index.bin with its new version (a rename over it) fails with EPERM under wine while the previous version is open; whether Windows does the same is not checked yet',
-  },
 ].map(({ file, reason }) => ({ file: `out/test/unit/${file}`, reason }));
 
 /** The Linux path `path` as the Windows Node names it (wine maps the Linux root to drive Z:). */

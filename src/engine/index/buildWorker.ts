@@ -109,21 +109,27 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
   const searching = request.searching && new Int32Array(request.searching);
   const stored = loadIndex(request.dir);
+  // Its segment files are open: closed when the build ends (a worker's descriptors outlive it), before the index is removed.
+  let index: ContentIndex | undefined;
+  const close = () => {
+    index?.close();
+    stored?.close();
+  };
   try {
     const sameBuild =
       stored !== undefined &&
       stored.meta.maxFileSize === request.maxFileSize &&
       stored.meta.folders.length === request.folders.length &&
       stored.meta.folders.every((folder, i) => folder === request.folders[i]);
-    const index = sameBuild ? stored.index : new ContentIndex();
+    const building = (index = sameBuild ? stored.index : new ContentIndex());
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
     let posted = 0;
     let worked = Date.now();
-    const result = refreshIndex(index, chosen.paths, {
+    const result = refreshIndex(building, chosen.paths, {
       maxFileSize: request.maxFileSize,
       stamps,
       folders: request.folders,
-      onFlush: storingAsItGoes(request.dir, meta, index),
+      onFlush: storingAsItGoes(request.dir, meta, building),
       onProgress: (done, total) => {
         if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
         const now = Date.now();
@@ -136,13 +142,16 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
         worked = Date.now();
       },
     });
-    index.flush();
-    const tooLarge = postingsOverBudget(index.postingBytes(), index.textBytes());
-    if (tooLarge !== undefined) return listOnly(tooLarge);
-    const indexBytes = saveIndex(request.dir, meta(), index);
-    post({ kind: 'done', summary: { ...result, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started } });
+    building.flush();
+    const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());
+    if (tooLarge !== undefined) {
+      close();
+      return listOnly(tooLarge);
+    }
+    const indexBytes = saveIndex(request.dir, meta(), building);
+    post({ kind: 'done', summary: { ...result, files: building.size, indexBytes, postingBytes: building.postingBytes(), elapsedMs: Date.now() - started } });
   } finally {
-    stored?.close();
+    close();
   }
 }
 

@@ -86,6 +86,8 @@ export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, l
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new InputError(`The index could not be written in ${dir} (${reason}). Pass an --index-dir that can be written, outside the workspace.`);
   } finally {
+    // The segment files of a new index are open too (a descriptor each until closed).
+    index.close();
     stored?.close();
   }
   return { ...result, files: index.size, listing: listings.some((listing) => !listing.includeIgnored), withIgnored, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started, ...(listOnly ? { listOnly } : {}) };

@@ -198,35 +198,4 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     assert.strictEqual(after.read, 1, 'only the changed file is read');
   });
 
-  it('a file reached through a symlink is read by every search, its directory watched or not: a change of its target is no event there', async () => {
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-linked-'));
-    const index = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-linked-index-'));
-    try {
-      fs.mkdirSync(nodePath.join(dir, 'src'));
-      fs.mkdirSync(nodePath.join(dir, 'elsewhere'));
-      fs.writeFileSync(nodePath.join(dir, 'elsewhere/target.txt'), 'needle before\n');
-      fs.writeFileSync(nodePath.join(dir, 'src/plain.txt'), 'needle plain\n');
-      fs.symlinkSync('../elsewhere/target.txt', nodePath.join(dir, 'src/alias.txt'));
-      age(dir);
-      const root = { ...makeEnv(dir), pool };
-      await buildWorkspaceIndex(root, index);
-      const stored = loadIndex(index)!;
-      assert.strictEqual(stored.index.entry(nodePath.join(dir, 'src/alias.txt'))?.file.kind, 'linked');
-      const recent = new RecentResults();
-      // Every file vouched for, as when every directory of the workspace is watched and no event came.
-      const workspace = openWorkspaceIndex(index, [dir], new NodeFileSource())!;
-      const env = Object.defineProperty({ ...root, source: workspace.source }, 'index', { get: () => currentIndexPrejudge(() => stored.index, { vouched: () => true, recent, stampsInWorkers: true }) });
-      const input = { pattern: 'needle', include: 'src/**' };
-      const first = await run(input, env);
-      fs.writeFileSync(nodePath.join(dir, 'elsewhere/target.txt'), 'needle after\n'); // no event in src/
-      const again = await run(input, env);
-      assert.match(again.text, /needle after/, 'the target changed: the answer says so');
-      assert.strictEqual(again.read, first.read - 1, 'the plain file is remembered, the linked one read again');
-      stored.close();
-      workspace.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(index, { recursive: true, force: true });
-    }
-  });
 });
