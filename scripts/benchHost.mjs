@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession, waitFor } from './lib/agent.mjs';
@@ -249,7 +249,7 @@ async function main() {
       const results = join(repo, 'bench', 'results');
       mkdirSync(results, { recursive: true });
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-      writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores\n\n${summary}`);
+      writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores, load average ${loadavg()[1].toFixed(1)} over the last 5 minutes (above the cores: other work shared them)\n\n${summary}`);
     }
     writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2));
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
