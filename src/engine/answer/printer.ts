@@ -52,7 +52,9 @@ export function logSummary(report: GrepAnswer | GlobAnswer): string {
 /** What giving the page's lines their definitions cost, for the log. */
 function describeOutline(report: GrepAnswer): string {
   const { parsed, cached, ms } = report.outlined ?? { parsed: 0, cached: 0, ms: 0 };
-  return parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
+  const outline = parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
+  const order = report.ordered;
+  return order ? `${outline}, cut page ordered: ${order.parsed} files parsed and ${order.cached} known for definitions, ${order.defining} defining, ${order.ms} ms` : outline;
 }
 
 /**

@@ -295,6 +295,43 @@ interface Cached {
 
 const cache = new Map<string, Cached>();
 
+/** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now). */
+async function definitionsOf(path: string, source: string, grammar: string, stamp: string | undefined): Promise<{ definitions: Definition[] | undefined; parsed: boolean }> {
+  const known = stamp === undefined ? undefined : cache.get(path);
+  if (known && known.stamp === stamp) {
+    cache.delete(path);
+    cache.set(path, known); // most recently used last
+    return { definitions: known.definitions, parsed: false };
+  }
+  const definitions = await parseDefinitions(source, grammar);
+  if (stamp !== undefined) {
+    cache.set(path, { stamp, definitions });
+    if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  }
+  return { definitions, parsed: true };
+}
+
+/**
+ * Whether the file defines a name the pattern matches anywhere (a definition whose name a match on its
+ * row overlaps), and what it cost; undefined when the file has no grammar, is too large or could not be parsed.
+ */
+export async function definesMatch(path: string, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
+  const grammar = grammarOf(path);
+  if (!grammar || matcher.multiline || source.length > OUTLINE_MAX_BYTES) return undefined;
+  const started = Date.now();
+  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp);
+  if (!definitions) return undefined;
+  let rows: string[] | undefined;
+  const tested = new Set<number>();
+  for (const definition of definitions) {
+    if (tested.has(definition.nameRow)) continue;
+    tested.add(definition.nameRow);
+    rows ??= source.split('\n');
+    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher)) return { defines: true, cost: { parsed, ms: Date.now() - started } };
+  }
+  return { defines: false, cost: { parsed, ms: Date.now() - started } };
+}
+
 /**
  * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
  * out one that the line itself begins) and whether it defines a name the pattern matches (`defines`).
@@ -305,20 +342,7 @@ export async function outlineLines(path: string, source: string, lines: readonly
   const grammar = grammarOf(path);
   if (!grammar || lines.length === 0 || source.length > OUTLINE_MAX_BYTES) return undefined;
   const started = Date.now();
-  let definitions: Definition[] | undefined;
-  const known = stamp === undefined ? undefined : cache.get(path);
-  const parsed = !known || known.stamp !== stamp;
-  if (!parsed) {
-    definitions = known.definitions;
-    cache.delete(path);
-    cache.set(path, known); // most recently used last
-  } else {
-    definitions = await parseDefinitions(source, grammar);
-    if (stamp !== undefined) {
-      cache.set(path, { stamp, definitions });
-      if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-    }
-  }
+  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp);
   if (!definitions) return { parsed, ms: Date.now() - started };
   let rows: string[] | undefined;
   for (const line of lines) {
@@ -362,4 +386,14 @@ export async function outlineFile(path: string, source: string, lineNumbers: rea
   const cost = await outlineLines(path, source, lines, matcher, stamp);
   if (!cost) return undefined;
   return { marks: lines.map((line) => ({ ...(line.in !== undefined ? { in: line.in } : {}), ...(line.defines ? { defines: true } : {}) })), cost };
+}
+
+/**
+ * One file of an outline job (pool.ts, OutlineItem): the definitions of its lines, or (`find`) whether
+ * it defines a name the pattern matches anywhere (`defines`); undefined when it was not outlined.
+ */
+export async function outlineItem(item: { path: string; lines: readonly number[]; find?: true }, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined> {
+  if (!item.find) return outlineFile(item.path, source, item.lines, matcher, stamp);
+  const found = await definesMatch(item.path, source, matcher, stamp);
+  return found && { marks: [], cost: found.cost, defines: found.defines };
 }
