@@ -93,7 +93,8 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
   const until = Date.now() + OUTLINE_BATCH_MS;
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {
-    if (Date.now() > until) {
+    // A cut page's order (item.find) waits for its files: bounded by their size and number instead (run/grep.ts).
+    if (!item.find && Date.now() > until) {
       outcomes.push(undefined);
       continue;
     }
