@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
-import { renderGrep } from '../../../../src/engine/answer/printer';
+import { describeOutline, renderGrep } from '../../../../src/engine/answer/printer';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
@@ -144,6 +144,18 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
       }),
       { numRuns: 24, seed: 20261125 },
     );
+  });
+
+  it('says in the log what ordering a cut page cost: the files parsed or known, those that define the name, the time', async () => {
+    const env = makeEnv(ws);
+    const input = { pattern: 'Widget', word: true, max_results: 2 };
+    const cost = (line: string) => /cut page ordered: (\d+) files parsed and (\d+) known for definitions, (\d+) defining, \d+ ms/.exec(line);
+    const first = cost(describeOutline(await answerGrep(input, env)));
+    // Four files have a line that looks like a declaration (b/calls.go's `Widget()` too); three define Widget.
+    assert.ok(first && Number(first[1]) + Number(first[2]) === 4 && first[3] === '3', String(first));
+    const again = cost(describeOutline(await answerGrep({ ...input, offset: 2 }, env)));
+    assert.deepStrictEqual(again?.slice(1, 4), ['0', '4', '3'], 'the next page knows them by their stamps');
+    assert.strictEqual(describeOutline(await answerGrep({ ...input, max_results: 100 }, env)).includes('cut page'), false, 'a page that shows every line is not ordered');
   });
 
   it('keeps path order with grepTools.definitions.enabled off', async () => {
