@@ -46,12 +46,12 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
   after(() => fx.remove());
 
   describe('grep', () => {
-    it('suggests ignoring case when that finds matches, with the count, the first match (a definition first) and the call', async () => {
+    it('suggests ignoring case when that finds matches, with the count, the first match and the call', async () => {
       const json = await grepJson({ pattern: 'userservice', output_mode: 'files_with_matches' }, env);
       assert.deepStrictEqual(json.files, []);
       assert.strictEqual(json.files_searched, 6);
       assert.deepStrictEqual(suggestions(json), [
-        `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${p('src/userService.ts')}:1 "export class UserService {"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
+        `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${p('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
       ]);
     });
 
