@@ -138,6 +138,8 @@ export interface FileMatches {
  * with generics, `pub(crate)`, `@Annotation`) and a Go receiver `(s *Server)`, each followed by spaces.
  */
 const DECLARATION_PREFIX = /^\s*(?:(?:[@#]?[\w$]+(?:\([\w:\s]*\))?(?:<[^<>]*>)?[*&?[\]]*|<[^<>]*>|\([^()]*\))\s+)*$/;
+/** A declaring keyword right before the match, whatever precedes it: `module.exports = class X`, `return function f(`. */
+const DECLARING_KEYWORD = /(?:^|[^\w$.])(?:class|function\*?|def|fn|func|struct|interface|enum|trait|type|module|namespace)\s+$/;
 /** Words that make the line a statement or an expression rather than a declaration. */
 const NOT_DECLARING = /(?:^|\s)(?:return|new|await|throw|yield|else|case|in|of|typeof|instanceof|delete|echo|print|raise|import|from|use|using|goto|if|for|while|do|with|assert|not|and|or|lambda|go|defer|let\s+mut)\s/;
 
@@ -151,7 +153,7 @@ const NOT_DECLARING = /(?:^|\s)(?:return|new|await|throw|yield|else|case|in|of|t
 export function looksLikeDeclaration(line: string, column: number): boolean {
   if (column > 200) return false;
   const before = line.slice(0, column);
-  return DECLARATION_PREFIX.test(before) && !NOT_DECLARING.test(before);
+  return (DECLARATION_PREFIX.test(before) && !NOT_DECLARING.test(before)) || DECLARING_KEYWORD.test(before);
 }
 
 /**

@@ -51,6 +51,8 @@ describe('searcher: a matching line that looks like a declaration', () => {
       ['type Server struct {', 'Server'],
       ['  public static <T> List<T> listOf(T item) {', 'listOf'],
       ['@Override public String toString() {', 'toString'],
+      ['module.exports = class MultiCompiler {', 'MultiCompiler'],
+      ['\treturn function ruleErrorHandler(...listenerArgs) {', 'ruleErrorHandler'],
     ]) assert.ok(at(line, name), line);
   });
 
