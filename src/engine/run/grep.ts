@@ -93,10 +93,10 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const mode: OutputMode = input.output_mode ?? 'content';
   const offset = input.offset ?? 0;
   const limit = resultLimit(input, env.config);
-  // A page that cannot show every line is ordered once the search is over (pageOrder.ts); the search
-  // keeps the lines of the first page in path order, which is the answer when everything fits on it.
+  // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
+  // the search keeps the page's lines in path order, which is the answer when they all fit.
   const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
-  const collector = ordered ? new GrepCollector(mode, 0, offset > 0 ? 0 : limit, emptySkips()) : new GrepCollector(mode, offset, limit, emptySkips(), progress?.onFile);
+  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? undefined : progress?.onFile);
   if (ordered) collector.all = [];
 
   const access = await authorizeSearch(input.path, env);
@@ -110,10 +110,11 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline };
   const scanned = await scan(target, plan, env, collector);
   if (env.isCancelled()) throw new CancelledError();
-  const whole = offset === 0 && collector.totalResults <= limit;
+  // The order is the question's, not the page's: a page whose lines the output budget cut keeps path order on the next.
+  const cut = ordered && collector.totalResults > limit;
   const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
   let files = collector.files;
-  if (ordered && !whole) {
+  if (cut) {
     files = await cutPage(collector, plan, target, { offset, limit, timedOut: scanned.timedOut }, env, order);
     if (env.isCancelled()) throw new CancelledError();
   }
@@ -149,7 +150,7 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     matched: collector.matched,
     largeFiles: collector.largeFiles,
     outlined: collector.outlined,
-    ...(ordered && !whole ? { ordered: order } : {}),
+    ...(cut ? { ordered: order } : {}),
   };
 }
 
@@ -345,10 +346,10 @@ async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, ma
 const DEFINITION_FILES = 32;
 
 /**
- * The page of an ordered search that cannot show every line (docs/tools.md, "Order of a cut page"):
- * every matching file in its group (pageOrder.ts), in path order within it, and the lines
- * [offset, offset + limit) of that order. The lines the search kept (the first page in path order) are
- * used where they cover a file's part of the page; the other files of the page are searched again.
+ * The page of an ordered search with more matching lines than a page holds (docs/tools.md, "Order of
+ * the results"): every matching file in its group (pageOrder.ts), in path order within it, and the
+ * lines [offset, offset + limit) of that order. The lines the search kept (the first page in path
+ * order) are used where they cover a file's part of the page; the other files of the page are searched again.
  */
 async function cutPage(
   collector: GrepCollector,
@@ -371,8 +372,9 @@ async function cutPage(
     if (from < to) wanted.push({ file: file.file, from, to });
     at += file.count;
   }
+  // The lines the search kept, from each file's first when the page starts at the first line.
   const held = new Map<string, LineResult[]>();
-  for (const entry of collector.files) if (typeof entry === 'object' && 'matches' in entry) held.set(entry.file, entry.matches);
+  if (page.offset === 0) for (const entry of collector.files) if (typeof entry === 'object' && 'matches' in entry) held.set(entry.file, entry.matches);
   const missing = wanted.filter((want) => (held.get(want.file)?.length ?? 0) < want.to);
   const found = await searchAgain(missing, plan, target, env);
   return wanted.map((want) => {

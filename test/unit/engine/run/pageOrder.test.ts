@@ -148,6 +148,14 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     );
   });
 
+  it('keeps path order when every line fits in max_results, also on the pages the output budget cuts', async () => {
+    const env = makeEnv(ws, { config: { maxResultsCap: 1000 } });
+    const whole = await allPages({ pattern: 'Widget', word: true, max_results: 1000 }, env, ws);
+    const budgeted = await allPages({ pattern: 'Widget', word: true, max_results: 1000 }, { ...env, config: { ...env.config, maxOutputBytes: 700 } }, ws);
+    assert.ok(budgeted.totals.length > 2, `${budgeted.totals.length} pages`);
+    assert.deepStrictEqual(budgeted.lines, whole.lines);
+  });
+
   it('says in the log what ordering a cut page cost: the files parsed or known, those that define the name, the time', async () => {
     const env = makeEnv(ws);
     const input = { pattern: 'Widget', word: true, max_results: 2 };
