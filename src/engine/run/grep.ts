@@ -69,7 +69,7 @@ export interface GrepProgress {
   onFile?(entry: GrepFileEntry): void;
   /**
    * Keep the results in path order, each given to onFile as soon as it is found (the Command Palette),
-   * rather than ordering a cut page once the search is over (docs/tools.md, "Order of a cut page").
+   * rather than ordering a cut page once the search is over (docs/tools.md, "Order of the results").
    */
   pathOrder?: boolean;
 }
