@@ -97,7 +97,7 @@ function assess(tool, content, expected, root) {
     if (tool === 'glob') return { returned: paths.length, total: answer.total ?? paths.length, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
     const files = entries;
     // A file's lines in the compact form: "42: text" for a result, "41- text" for context.
-    const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+):/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
+    const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+)(?: def)?:/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
     const onPage = files.some((entry) =>
       typeof entry === 'string' ? samePath(entry) && expected.line === undefined : samePath(entry.file) && (expected.line === undefined || resultLines(entry).includes(expected.line)),
     );

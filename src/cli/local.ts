@@ -6,7 +6,7 @@ import * as nodePath from 'path';
 import { byteBudget } from '../engine/answer/budget';
 import { answerGlob } from '../engine/answer/globAnswer';
 import { answerGrep } from '../engine/answer/grepAnswer';
-import { describeIndexUse, renderGlob, renderGrep } from '../engine/answer/printer';
+import { describeIndexUse, describeOutline, renderGlob, renderGrep } from '../engine/answer/printer';
 import { DEFAULT_CONFIG } from '../engine/api/config';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
@@ -34,13 +34,13 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
 /**
  * The text the model receives for a grep or glob input, within the output budget of a call without a
  * token budget (grepTools.maxOutputBytes' default, 50 KB); throws the error the model is told. `indexUse`
- * is told what the content index did for a grep (describeIndexUse); `progress` sees each file a grep adds.
+ * is told what the content index did for a grep (describeIndexUse) and what its definitions cost (describeOutline); `progress` sees each file a grep adds.
  */
 export async function renderAnswer(tool: 'grep' | 'glob', input: unknown, env: SearchEnvironment, indexUse?: (line: string) => void, progress?: GrepProgress): Promise<string> {
   const budget = byteBudget(env.config.maxOutputBytes);
   if (tool === 'glob') return renderGlob(await answerGlob(input, env), budget);
   const answer = await answerGrep(input, env, progress);
-  indexUse?.(describeIndexUse(answer, env.index !== undefined));
+  indexUse?.(`${describeIndexUse(answer, env.index !== undefined)}${describeOutline(answer)}`);
   return renderGrep(answer, budget);
 }
 

@@ -1,4 +1,4 @@
-// The 30 agent questions on the bench corpus (bench/agent-questions.json): real third-party code from
+// The 44 agent questions on the bench corpus (bench/agent-questions.json): real third-party code from
 // pinned npm packages, installed once into the cache by scripts/lib/corpus.mjs. Each answer, through the
 // CLI, must still hold its expected file and line (or note, or error) and grow at most 10% past its
 // recorded size (test/support/agentQuestions.ts). Re-record on purpose with

@@ -99,7 +99,8 @@ const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
 async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment): Promise<GrepFinding | undefined> {
   const call: GrepInput = withoutOffset({ ...input, ...change });
   const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
-  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe);
+  // Its first match in path order: a check does not pay for ordering a cut page (docs/tools.md).
+  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe, { pathOrder: true });
   // A re-run that took only the first candidates says so even when they hold no match.
   if (found.totalResults === 0 && !found.listingCut) return undefined;
   const entry = found.files[0];
@@ -242,7 +243,7 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
     if (known && contentInstead(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
-    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe);
+    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, { pathOrder: true });
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;

@@ -50,10 +50,12 @@ export function logSummary(report: GrepAnswer | GlobAnswer): string {
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
 }
 
-/** What giving the page's lines their definitions cost, for the log. */
-function describeOutline(report: GrepAnswer): string {
+/** What giving the page's lines their definitions, and ordering a cut page, cost, for the log (`, definitions: …` or nothing). */
+export function describeOutline(report: GrepAnswer): string {
   const { parsed, cached, ms } = report.outlined ?? { parsed: 0, cached: 0, ms: 0 };
-  return parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
+  const outline = parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
+  const order = report.ordered;
+  return order ? `${outline}, cut page ordered: ${order.parsed} files parsed and ${order.cached} known for definitions, ${order.defining} defining, ${order.ms} ms` : outline;
 }
 
 /**

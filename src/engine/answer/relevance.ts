@@ -4,20 +4,10 @@
  * type declarations and minified or generated files, then the files with more matching lines; ties keep
  * the stable order.
  */
-import * as nodePath from 'path';
 import type { MatchedFile } from '../run/grepCollector';
+import { fileStem as stem, patternWords } from '../run/pageOrder';
 
 const SECONDARY = /(^|[/.\\_-])(tests?|specs?|__tests__|__mocks__|fixtures?)([/.\\_-]|$)|\.d\.[cm]?ts$|\.min\.[cm]?js$|\.map$/i;
-
-/** The words of a pattern that could name a file: identifiers of three characters or more, lower-cased. */
-function patternWords(pattern: string): Set<string> {
-  return new Set((pattern.match(/[A-Za-z_$][\w$]{2,}/g) ?? []).map((word) => word.toLowerCase()));
-}
-
-/** The file's name without its extensions: `WebpackError.js` → `webpackerror`. */
-function stem(file: string): string {
-  return nodePath.basename(file).split('.')[0].toLowerCase();
-}
 
 /** `files` most relevant first (a stable sort: equal files keep their order). */
 export function rankFiles<T extends MatchedFile>(files: readonly T[], pattern: string): T[] {

@@ -248,7 +248,7 @@ export class RecentResults {
         let kept: FileOutcome = outcome;
         if (typeof outcome === 'object' && (outcome.lines.length < outcome.count || outcome.count > LINES_PER_FILE)) {
           const first = outcome.lines[0] ?? outcome.first;
-          kept = { count: outcome.count, lines: [], ...(first ? { first: { line: first.line, text: first.text } } : {}) } as FileOutcome;
+          kept = { count: outcome.count, lines: [], ...(first ? { first: { line: first.line, text: first.text } } : {}), ...(outcome.declares ? { declares: true } : {}) } as FileOutcome;
         }
         all.lines += lines(kept) - lines(mine.get(id));
         mine.set(id, kept);

@@ -46,10 +46,12 @@ export interface OutlineItem {
   path: string;
   lines: number[];
   content?: string;
+  /** Ask instead whether the file defines a name the pattern matches anywhere (OutlineOutcome.defines; `lines` unused). */
+  find?: true;
 }
 
 /** The definitions of an OutlineItem's lines, in order, and what they cost; undefined when the file was not outlined. */
-export type OutlineOutcome = { marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined;
+export type OutlineOutcome = { marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined;
 
 export type JobSpec = SearchSpec | NameTestSpec | StampSpec | OutlineSpec;
 

@@ -9,7 +9,7 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { outlineFile } from '../searcher/outline';
+import { grammarOf, outlineItem } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
@@ -71,7 +71,9 @@ function lend(size: number): Buffer {
   return scratch;
 }
 
-function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, options: SearchOptions): FileOutcome {
+/** Searches one file; its lines are tested as declarations (SearchOptions.declarations) only in a language with a grammar. */
+function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, declaring: SearchOptions, options: SearchOptions): FileOutcome {
+  if (declaring !== options && grammarOf(typeof item === 'string' ? item : item.path)) options = declaring;
   let found: ReturnType<typeof searchBytes>;
   if (typeof item !== 'string') {
     found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
@@ -91,7 +93,8 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
   const until = Date.now() + OUTLINE_BATCH_MS;
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {
-    if (Date.now() > until) {
+    // A cut page's order (item.find) waits for its files: bounded by their size and number instead (run/grep.ts).
+    if (!item.find && Date.now() > until) {
       outcomes.push(undefined);
       continue;
     }
@@ -100,7 +103,7 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
       const read = readFileCappedSync(item.path, outline.maxFileSize, lend, outline.scope);
       source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
     }
-    outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? stampKey(item.path) : undefined));
+    outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
   }
   return outcomes;
 }
@@ -124,8 +127,9 @@ async function answer(request: BatchRequest): Promise<void> {
   } else if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));
   } else {
-    const options = pageOptions(job.spec.search, request.pageRoom);
-    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, options));
+    const declaring = pageOptions(job.spec.search, request.pageRoom);
+    const options = declaring.declarations ? { ...declaring, declarations: false } : declaring;
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, declaring, options));
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);

@@ -10,13 +10,14 @@ import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { grammarOf, outlineFile } from '../searcher/outline';
+import { grammarOf, outlineItem } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type SearchEnvironment } from './environment';
 import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
+import { fileGroup, fileStem, orderByGroup, pathGroup, patternWords } from './pageOrder';
 import { ReadAhead } from './readAhead';
 import { stopWatch, unlessCancelled } from './stop';
 
@@ -50,12 +51,27 @@ export interface GrepReport {
   largeFiles: string[];
   /** Files whose lines were given their definitions: parsed for this search, known from a parse before, and the time it took (summed over the workers). */
   outlined?: { parsed: number; cached: number; ms: number };
+  /** A cut page's order (pageOrder.ts): files parsed to learn whether they define the name, known from before, found defining, and the time. */
+  ordered?: OrderCost;
+}
+
+/** What ordering a cut page cost: files whose definitions were parsed or known, those found defining the name, the time (summed over the workers). */
+export interface OrderCost {
+  parsed: number;
+  cached: number;
+  defining: number;
+  ms: number;
 }
 
 /** Optional progress of runGrep: the Command Palette search shows results as they are found. */
 export interface GrepProgress {
   /** Called with each entry as it is added to the report's files (in report order). */
   onFile?(entry: GrepFileEntry): void;
+  /**
+   * Keep the results in path order, each given to onFile as soon as it is found (the Command Palette),
+   * rather than ordering a cut page once the search is over (docs/tools.md, "Order of the results").
+   */
+  pathOrder?: boolean;
 }
 
 /** How many files are being read and searched ahead of the one the report is waiting for. */
@@ -76,31 +92,46 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const matcher = compileMatcher(input.pattern, input);
   const mode: OutputMode = input.output_mode ?? 'content';
   const offset = input.offset ?? 0;
-  const collector = new GrepCollector(mode, offset, resultLimit(input, env.config), emptySkips(), progress?.onFile);
+  const limit = resultLimit(input, env.config);
+  // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
+  // the search keeps the page's lines in path order, which is the answer when they all fit.
+  const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
+  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? undefined : progress?.onFile);
+  if (ordered) collector.all = [];
 
   const access = await authorizeSearch(input.path, env);
   // Testing include / exclude against the listed names shares the time limit (fileSource.ts).
   const filterDeadline = { at: deadline, expired: false };
   const filter = { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline };
   const target = await searchTarget(access, filter, env, collector.skipped);
-  const spec = searchSpec(input, mode, target.granted, env);
+  const spec = searchSpec(input, mode, target.granted, env, ordered);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
-  const scanned = await scan(target, { spec, matcher, prejudge, deadline, filterDeadline }, env, collector);
+  const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline };
+  const scanned = await scan(target, plan, env, collector);
   if (env.isCancelled()) throw new CancelledError();
-  // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
-  if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
-    await outlinePage(collector.files, spec, matcher, target, env, collector.outlined);
+  // The order is the question's, not the page's: a page whose lines the output budget cut keeps path order on the next.
+  const cut = ordered && collector.totalResults > limit;
+  const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
+  let files = collector.files;
+  if (cut) {
+    files = await cutPage(collector, plan, target, { offset, limit, timedOut: scanned.timedOut }, env, order);
     if (env.isCancelled()) throw new CancelledError();
   }
+  // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
+  if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
+    await outlinePage(files, spec, matcher, target, env, collector.outlined);
+    if (env.isCancelled()) throw new CancelledError();
+  }
+  if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
 
-  const returnedResults = collector.returnedResults;
+  const returnedResults = ordered ? files.reduce((n, entry) => n + (typeof entry === 'object' && 'matches' in entry ? entry.matches.length : 0), 0) : collector.returnedResults;
   const end = offset + returnedResults;
   return {
     pattern: input.pattern,
     basePaths: target.basePaths,
     outputMode: mode,
-    files: collector.files,
+    files,
     totalResults: collector.totalResults,
     returnedResults,
     totalMatches: collector.totalMatches,
@@ -119,11 +150,12 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
     matched: collector.matched,
     largeFiles: collector.largeFiles,
     outlined: collector.outlined,
+    ...(cut ? { ordered: order } : {}),
   };
 }
 
 /** What the workers (or this thread) are told to do with each file. */
-function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: SearchEnvironment): SearchSpec {
+function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: SearchEnvironment, ordered: boolean): SearchSpec {
   return {
     pattern: input.pattern,
     // The matcher's options alone: with the rest below, the spec is what decides a file's outcome (and keys what is remembered of it).
@@ -139,6 +171,8 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: 
       maxLineLength: env.config.maxLineLength,
       collect: mode === 'content',
       first: mode === 'content',
+      // A cut page's order parses only the files whose matching lines look like declarations.
+      ...(ordered && input.multiline !== true ? { declarations: true } : {}),
     },
   };
 }
@@ -283,36 +317,17 @@ const OUTLINE_BATCH = 4;
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
  * one (a file's definitions are kept there by its stamp), else here. Counts what it cost in `outlined`.
  */
-async function outlinePage(files: GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
+async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
   const page: Array<{ file: string; matches: LineResult[] }> = [];
   for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
   if (page.length === 0) return;
   const items: OutlineItem[] = [];
   for (const entry of page) {
-    const override = target.contentOf(entry.file);
-    const content = override === undefined ? undefined : typeof override === 'string' ? override : await override();
-    const text = content === undefined || typeof content === 'string' ? content : decodeText(content);
-    if (override !== undefined && text === undefined) continue;
+    const text = await overrideText(target, entry.file);
+    if (text === null) continue;
     items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
   }
-  const outlineSpec = { outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } };
-  let outcomes: OutlineOutcome[];
-  if (env.pool) {
-    const job = env.pool.outline(outlineSpec);
-    const batches: Array<Promise<OutlineOutcome[]>> = [];
-    for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
-    outcomes = (await Promise.all(batches)).flat();
-  } else {
-    outcomes = [];
-    for (const item of items) {
-      let source = item.content;
-      if (source === undefined) {
-        const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
-        source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
-      }
-      outcomes.push(source === undefined ? undefined : await outlineFile(item.path, source, item.lines, matcher, item.content === undefined ? stampKey(item.path) : undefined));
-    }
-  }
+  const outcomes = await outlineItems(items, { spec, matcher }, env);
   const byFile = new Map(items.map((item, i) => [item.path, outcomes[i]]));
   for (const entry of page) {
     const outcome = byFile.get(entry.file);
@@ -325,4 +340,133 @@ async function outlinePage(files: GrepFileEntry[], spec: SearchSpec, matcher: Ma
       if (mark?.defines) match.defines = true;
     });
   }
+}
+
+/** Files parsed at most per call to learn whether they define the searched name (their definitions are then kept by stamp). */
+const DEFINITION_FILES = 32;
+
+/**
+ * The page of an ordered search with more matching lines than a page holds (docs/tools.md, "Order of
+ * the results"): every matching file in its group (pageOrder.ts), in path order within it, and the
+ * lines [offset, offset + limit) of that order. The lines the search kept (the first page in path
+ * order) are used where they cover a file's part of the page; the other files of the page are searched again.
+ */
+async function cutPage(
+  collector: GrepCollector,
+  plan: ScanPlan,
+  target: SearchTarget,
+  page: { offset: number; limit: number; timedOut: boolean },
+  env: SearchEnvironment,
+  cost: OrderCost,
+): Promise<GrepFileEntry[]> {
+  const all = collector.all!;
+  const defining = page.timedOut ? new Set<string>() : await definingFiles(all, plan, target, env, cost);
+  const order = orderByGroup(all, (file) => fileGroup(file.file, target.basePaths, defining.has(file.file)));
+  const wanted: Array<{ file: string; from: number; to: number }> = [];
+  const end = page.offset + page.limit;
+  let at = 0;
+  for (const file of order) {
+    if (at >= end) break;
+    const from = Math.max(0, page.offset - at);
+    const to = Math.min(file.count, end - at);
+    if (from < to) wanted.push({ file: file.file, from, to });
+    at += file.count;
+  }
+  // The lines the search kept, from each file's first when the page starts at the first line.
+  const held = new Map<string, LineResult[]>();
+  if (page.offset === 0) for (const entry of collector.files) if (typeof entry === 'object' && 'matches' in entry) held.set(entry.file, entry.matches);
+  const missing = wanted.filter((want) => (held.get(want.file)?.length ?? 0) < want.to);
+  const found = await searchAgain(missing, plan, target, env);
+  return wanted.map((want) => {
+    const lines = (held.get(want.file)?.length ?? 0) >= want.to ? held.get(want.file)! : (found.get(want.file) ?? []);
+    return { file: want.file, matches: lines.slice(want.from, want.to).map((line) => ({ ...line })) };
+  });
+}
+
+/**
+ * Which matching files define the searched name: those in a language with a grammar with a matching line
+ * that looks like a declaration (searcher.ts, looksLikeDeclaration), at most DEFINITION_FILES of them
+ * (files named after a word of the pattern first, then source, tests, generated, each in path order), parsed
+ * in the pool's workers (or here) as a page's files are (outline.ts, definesMatch).
+ */
+async function definingFiles(all: ReadonlyArray<{ file: string; declares?: true }>, plan: ScanPlan, target: SearchTarget, env: SearchEnvironment, cost: OrderCost): Promise<Set<string>> {
+  const words = patternWords(plan.spec.pattern);
+  const candidates = orderByGroup(
+    all.filter((file) => file.declares && grammarOf(file.file)),
+    (file) => (words.has(fileStem(file.file)) ? 0 : 1 + pathGroup(file.file, target.basePaths)),
+  ).slice(0, DEFINITION_FILES);
+  const items: OutlineItem[] = [];
+  for (const { file } of candidates) {
+    const text = await overrideText(target, file);
+    if (text === null) continue;
+    items.push({ path: file, lines: [], find: true, ...(text !== undefined ? { content: text } : {}) });
+  }
+  const outcomes = await outlineItems(items, plan, env);
+  const defining = new Set<string>();
+  items.forEach((item, i) => {
+    const outcome = outcomes[i];
+    if (!outcome) return;
+    cost[outcome.cost.parsed ? 'parsed' : 'cached']++;
+    cost.ms += outcome.cost.ms;
+    if (outcome.defines) defining.add(item.path);
+  });
+  cost.defining = defining.size;
+  return defining;
+}
+
+/** The text of an editor's content standing in for a file: undefined when the file is read from disk, null when the content cannot be read. */
+async function overrideText(target: SearchTarget, file: string): Promise<string | undefined | null> {
+  const override = target.contentOf(file);
+  if (override === undefined) return undefined;
+  const content = typeof override === 'string' ? override : await override();
+  const text = content === undefined || typeof content === 'string' ? content : decodeText(content);
+  return text ?? null;
+}
+
+/** Outlines items in the pool's workers, a few files a batch, or here without a pool. */
+async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: SearchEnvironment): Promise<OutlineOutcome[]> {
+  const { spec, matcher } = plan;
+  if (env.pool) {
+    const job = env.pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });
+    const batches: Array<Promise<OutlineOutcome[]>> = [];
+    for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
+    return (await Promise.all(batches)).flat();
+  }
+  const outcomes: OutlineOutcome[] = [];
+  for (const item of items) {
+    let source = item.content;
+    if (source === undefined) {
+      const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
+      source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+    }
+    outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
+  }
+  return outcomes;
+}
+
+/** Files of a cut page searched again for their lines, up to `to` each, in the pool's workers when there is one (a file that no longer matches gives none). */
+async function searchAgain(files: ReadonlyArray<{ file: string; to: number }>, plan: ScanPlan, target: SearchTarget, env: SearchEnvironment): Promise<Map<string, LineResult[]>> {
+  const found = new Map<string, LineResult[]>();
+  if (files.length === 0) return found;
+  const spec: SearchSpec = { ...plan.spec, search: { ...plan.spec.search, declarations: undefined } };
+  const poolSearch = env.pool?.search(spec);
+  const searchOne = fileSearcher({ ...plan, spec }, poolSearch, env);
+  const linesOf = (outcome: FileOutcome) => (typeof outcome === 'object' ? outcome.lines : []);
+  const onDisk = files.filter((file) => target.contentOf(file.file) === undefined);
+  await Promise.all([
+    ...files.filter((file) => target.contentOf(file.file) !== undefined).map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, target.contentOf(file.file), file.to)))),
+    ...(poolSearch
+      ? chunks(onDisk, 8).map(async (chunk) => {
+          const outcomes = await poolSearch.batch(chunk.map((file) => file.file), Math.max(...chunk.map((file) => file.to)));
+          chunk.forEach((file, i) => found.set(file.file, linesOf(outcomes[i])));
+        })
+      : onDisk.map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, undefined, file.to))))),
+  ]);
+  return found;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
 }

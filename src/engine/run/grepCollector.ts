@@ -35,6 +35,11 @@ export class GrepCollector {
   readonly largeFiles: string[] = [];
   /** Files whose lines were given their definitions (searcher/outline.ts): parsed for this search or known, and the time taken. */
   readonly outlined = { parsed: 0, cached: 0, ms: 0 };
+  /**
+   * Every matching file in report order, unbounded, when the page is ordered after the search
+   * (run/pageOrder.ts): its count, and whether a matching line looks like a declaration.
+   */
+  all?: Array<{ file: string; count: number; declares?: true }>;
 
   constructor(
     private readonly mode: OutputMode,
@@ -60,6 +65,7 @@ export class GrepCollector {
     if (outcome === 0 || outcome.count === 0) return;
     this.filesMatched++;
     if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
+    this.all?.push(outcome.declares ? { file, count: outcome.count, declares: true } : { file, count: outcome.count });
     this.totalMatches += outcome.count;
     if (this.mode === 'content') {
       const from = Math.max(0, this.offset - this.totalResults);

@@ -16,6 +16,11 @@ import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 
 export const OUTLINE_MAX_BYTES = 512 * 1024;
 /** A parse that takes longer than this is given up (the file is answered without its definitions). */
 const PARSE_BUDGET_MS = 250;
+/**
+ * The same when the parse decides a cut page's order (definesMatch): longer, so that the order (and so
+ * paging) does not change with the machine's load; files are bounded in size and number instead.
+ */
+const FIND_BUDGET_MS = 1000;
 /** Definitions named at most for a line: past them the middle ones are left out ("A > m() > … > f()"). */
 const MAX_CHAIN = 3;
 /** Files whose definitions a worker keeps. */
@@ -226,12 +231,12 @@ function loadLanguage(rt: Runtime, grammar: string): Promise<TSLanguage | undefi
 }
 
 /** The definitions of a file's text, outermost first (by start); undefined when it could not be parsed in time. */
-export async function parseDefinitions(source: string, grammar: string): Promise<Definition[] | undefined> {
+export async function parseDefinitions(source: string, grammar: string, budgetMs = PARSE_BUDGET_MS): Promise<Definition[] | undefined> {
   const rt = await loadRuntime();
   const language = rt && (await loadLanguage(rt, grammar));
   if (!rt || !language) return undefined;
   rt.parser.setLanguage(language);
-  const until = Date.now() + PARSE_BUDGET_MS;
+  const until = Date.now() + budgetMs;
   let tree;
   try {
     tree = rt.parser.parse(source, null, { progressCallback: () => Date.now() > until } as never);
@@ -291,9 +296,49 @@ function decorated(kinds: Record<string, Describe>): Describe {
 interface Cached {
   stamp: string;
   definitions: Definition[] | undefined;
+  /** The time the parse had: a file not parsed in it is parsed again when given more. */
+  budget: number;
 }
 
 const cache = new Map<string, Cached>();
+
+/** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now). */
+async function definitionsOf(path: string, source: string, grammar: string, stamp: string | undefined, budget = PARSE_BUDGET_MS): Promise<{ definitions: Definition[] | undefined; parsed: boolean }> {
+  const known = stamp === undefined ? undefined : cache.get(path);
+  if (known && known.stamp === stamp && (known.definitions !== undefined || known.budget >= budget)) {
+    cache.delete(path);
+    cache.set(path, known); // most recently used last
+    return { definitions: known.definitions, parsed: false };
+  }
+  const definitions = await parseDefinitions(source, grammar, budget);
+  if (stamp !== undefined) {
+    cache.delete(path);
+    cache.set(path, { stamp, definitions, budget });
+    if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  }
+  return { definitions, parsed: true };
+}
+
+/**
+ * Whether the file defines a name the pattern matches anywhere (a definition whose name a match on its
+ * row overlaps), and what it cost; undefined when the file has no grammar, is too large or could not be parsed.
+ */
+export async function definesMatch(path: string, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
+  const grammar = grammarOf(path);
+  if (!grammar || matcher.multiline || source.length > OUTLINE_MAX_BYTES) return undefined;
+  const started = Date.now();
+  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp, FIND_BUDGET_MS);
+  if (!definitions) return undefined;
+  let rows: string[] | undefined;
+  const tested = new Set<number>();
+  for (const definition of definitions) {
+    if (tested.has(definition.nameRow)) continue;
+    tested.add(definition.nameRow);
+    rows ??= source.split('\n');
+    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher)) return { defines: true, cost: { parsed, ms: Date.now() - started } };
+  }
+  return { defines: false, cost: { parsed, ms: Date.now() - started } };
+}
 
 /**
  * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
@@ -305,20 +350,7 @@ export async function outlineLines(path: string, source: string, lines: readonly
   const grammar = grammarOf(path);
   if (!grammar || lines.length === 0 || source.length > OUTLINE_MAX_BYTES) return undefined;
   const started = Date.now();
-  let definitions: Definition[] | undefined;
-  const known = stamp === undefined ? undefined : cache.get(path);
-  const parsed = !known || known.stamp !== stamp;
-  if (!parsed) {
-    definitions = known.definitions;
-    cache.delete(path);
-    cache.set(path, known); // most recently used last
-  } else {
-    definitions = await parseDefinitions(source, grammar);
-    if (stamp !== undefined) {
-      cache.set(path, { stamp, definitions });
-      if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-    }
-  }
+  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp);
   if (!definitions) return { parsed, ms: Date.now() - started };
   let rows: string[] | undefined;
   for (const line of lines) {
@@ -362,4 +394,14 @@ export async function outlineFile(path: string, source: string, lineNumbers: rea
   const cost = await outlineLines(path, source, lines, matcher, stamp);
   if (!cost) return undefined;
   return { marks: lines.map((line) => ({ ...(line.in !== undefined ? { in: line.in } : {}), ...(line.defines ? { defines: true } : {}) })), cost };
+}
+
+/**
+ * One file of an outline job (pool.ts, OutlineItem): the definitions of its lines, or (`find`) whether
+ * it defines a name the pattern matches anywhere (`defines`); undefined when it was not outlined.
+ */
+export async function outlineItem(item: { path: string; lines: readonly number[]; find?: true }, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined> {
+  if (!item.find) return outlineFile(item.path, source, item.lines, matcher, stamp);
+  const found = await definesMatch(item.path, source, matcher, stamp);
+  return found && { marks: [], cost: found.cost, defines: found.defines };
 }

@@ -118,6 +118,8 @@ export interface SearchOptions {
   collectLimit?: number;
   /** Without collect: still give the first reported line (`FileMatches.first`: mode content, past the page). */
   first?: boolean;
+  /** Say whether a matching line looks like a declaration of what it matches (`FileMatches.declares`; one-line, not inverted). */
+  declarations?: boolean;
 }
 
 export interface FileMatches {
@@ -127,6 +129,31 @@ export interface FileMatches {
   lines: LineResult[];
   /** Without options.collect: the first reported line, with no context (a cut page's note quotes it). */
   first?: LineResult;
+  /** With options.declarations: a matching line looks like a declaration of the match (looksLikeDeclaration). */
+  declares?: true;
+}
+
+/**
+ * What may stand before a declared name on its line: nothing but words (keywords, modifiers, types,
+ * with generics, `pub(crate)`, `@Annotation`) and a Go receiver `(s *Server)`, each followed by spaces.
+ */
+const DECLARATION_PREFIX = /^\s*(?:(?:[@#]?[\w$]+(?:\([\w:\s]*\))?(?:<[^<>]*>)?[*&?[\]]*|<[^<>]*>|\([^()]*\))\s+)*$/;
+/** A declaring keyword right before the match, whatever precedes it: `module.exports = class X`, `return function f(`. */
+const DECLARING_KEYWORD = /(?:^|[^\w$.])(?:class|function\*?|def|fn|func|struct|interface|enum|trait|type|module|namespace)\s+$/;
+/** Words that make the line a statement or an expression rather than a declaration. */
+const NOT_DECLARING = /(?:^|\s)(?:return|new|await|throw|yield|else|case|in|of|typeof|instanceof|delete|echo|print|raise|import|from|use|using|goto|if|for|while|do|with|assert|not|and|or|lambda|go|defer|let\s+mut)\s/;
+
+/**
+ * A cheap test, run on the matching lines of files in a language with a grammar, of whether the match
+ * at `column` may be the name a declaration declares (`pub struct WalkBuilder {`, `def walk(`,
+ * `func (s *S) Walk(`, a method `  walk(a) {`): only such files are parsed to learn whether they hold a
+ * definition of the searched name (run/grep.ts, the order of a cut page). It lets through calls at the
+ * start of a line too; the parse decides.
+ */
+export function looksLikeDeclaration(line: string, column: number): boolean {
+  if (column > 200) return false;
+  const before = line.slice(0, column);
+  return (DECLARATION_PREFIX.test(before) && !NOT_DECLARING.test(before)) || DECLARING_KEYWORD.test(before);
 }
 
 /**
@@ -307,7 +334,8 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     }
     return spanned.join('\n');
   };
-  if (!options.collect) return hits.length === 0 || !options.first ? { count: hits.length, lines: [] } : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) } };
+  const declares = options.declarations && !options.invert && !matcher.multiline && hits.some((hit) => looksLikeDeclaration(lineTextAt(text, hit.start), hit.column)) ? ({ declares: true } as const) : undefined;
+  if (!options.collect) return hits.length === 0 || !options.first ? { count: hits.length, lines: [], ...declares } : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) }, ...declares };
 
   const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
   const lines: LineResult[] = [];
@@ -331,7 +359,7 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     }
     lines.push(result);
   });
-  return { count: hits.length, lines };
+  return { count: hits.length, lines, ...declares };
 }
 
 /**
@@ -404,6 +432,7 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
   let line = 1;
   let counted = 0; // lines are numbered up to this offset
   const next = occurrences(bytes);
+  let declares = !options.declarations;
   for (let at = next(0); at !== -1 && count < options.maxPerFile; ) {
     const end = bytes.indexOf(10, at);
     const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
@@ -412,7 +441,7 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
     let length = literal.length;
     let text: string | undefined;
     const lineText = () => (text ??= bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop));
-    if (matcher.literalOnly && lines.length >= wanted) column = 0; // an occurrence is a match: no need to decode the line
+    if (matcher.literalOnly && lines.length >= wanted && declares) column = 0; // an occurrence is a match: no need to decode the line
     else if (matcher.literalOnly && !matcher.ignoreCase) column = lineText().indexOf(literal);
     else {
       const found = matcher.lineRegex.exec(lineText());
@@ -423,6 +452,7 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
     }
     if (column !== -1) {
       count++;
+      if (!declares && looksLikeDeclaration(lineText(), column)) declares = true;
       if (lines.length < wanted) {
         for (let i = bytes.indexOf(10, counted); i !== -1 && i < start; i = bytes.indexOf(10, i + 1)) line++;
         counted = start;
@@ -432,6 +462,7 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
     if (end === -1) break;
     at = next(end + 1);
   }
-  if (options.collect) return { count, lines };
-  return lines.length > 0 ? { count, lines: [], first: lines[0] } : { count, lines: [] };
+  const declared = options.declarations && declares ? ({ declares: true } as const) : undefined;
+  if (options.collect) return { count, lines, ...declared };
+  return lines.length > 0 ? { count, lines: [], first: lines[0], ...declared } : { count, lines: [], ...declared };
 }

@@ -407,7 +407,7 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await counted(() => answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry) }));
+      const report = await counted(() => answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }));
       run.report = report;
       run.state = 'done';
       // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).

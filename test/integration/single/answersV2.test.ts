@@ -31,15 +31,19 @@ describe('answers name what they would otherwise hide', () => {
     await vscode.workspace.getConfiguration('grepTools').update('maxFileSize', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it('a cut page names the matching files it hides, the defining one first with its line, and the call that lists them all', async () => {
+  it('a cut page puts the file that defines the name first, names the matching files it hides, and the call that lists them all', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', max_results: 10 });
-    assert.deepStrictEqual(answer.files.map((f) => (typeof f === 'string' ? f : f.file)), [at('lib/a-heavy.js')]);
+    // The defining file first (docs/tools.md, "Order of the results"), its definition marked, then the rest of the page in path order.
+    assert.deepStrictEqual(answer.files.map((f) => (typeof f === 'string' ? f : f.file)), [at('lib/errors/ShapeError.js'), at('lib/a-heavy.js')]);
+    const defining = answer.files[0] as { matches: Array<{ line: number; defines?: boolean }> };
+    assert.deepStrictEqual(defining.matches.map((m) => [m.line, m.defines === true]), [[2, true], [3, false]]);
     assert.strictEqual(answer.total_matches, 33);
-    assert.strictEqual(
-      answer.notes[1],
-      `2 more matching files are not on this page: ${at('lib/errors/ShapeError.js')} (2; 2: "class ShapeError extends Error {}"), ${at('lib/z-user.js')} (1). ` +
-        'All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.',
-    );
+    assert.strictEqual(answer.next_offset, 10);
+    assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${at('lib/z-user.js')} (1`), answer.notes[1]);
+    assert.ok(answer.notes[1].endsWith('All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.'), answer.notes[1]);
+    // The next page goes on in the same order: the rest of a-heavy.js, then z-user.js.
+    const next = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', max_results: 10, offset: 30 });
+    assert.deepStrictEqual(next.files.map((f) => (typeof f === 'string' ? f : f.file)), [at('lib/a-heavy.js'), at('lib/z-user.js')]);
     const all = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', output_mode: 'files_with_matches' });
     assert.strictEqual(all.files.length, 3);
   });

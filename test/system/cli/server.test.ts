@@ -157,7 +157,7 @@ describe('cli: serve', function () {
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     server.kill('SIGTERM');
     assert.strictEqual(await exited, 0);
-    assert.match(stderr, /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read\)$/m, 'the log tells what the index did');
+    assert.match(stderr, /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/m, 'the log tells what the index did');
     assert.ok(!fs.existsSync(nodePath.join(dir, 'serve.sock')));
   });
 });

@@ -168,7 +168,7 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     for (const input of [{ pattern: 'TODO', output_mode: 'count' }, { pattern: 'export', output_mode: 'files_with_matches' }, { pattern: 'nothing like this' }, { pattern: 'built', include_ignored: true }]) {
       assert.strictEqual(textOf(await server.client.callTool({ name: 'grep', arguments: input })), cliAnswer('grep', input, ws), JSON.stringify(input));
     }
-    assert.ok(server.log.count(/^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read\)$/) >= 1, server.log.text);
+    assert.ok(server.log.count(/^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/) >= 1, server.log.text);
     for (const input of [{ pattern: '**/*.ts' }, { pattern: '*', path: 'src', sort: 'mtime' }]) {
       assert.strictEqual(textOf(await server.client.callTool({ name: 'glob', arguments: input })), cliAnswer('glob', input, ws), JSON.stringify(input));
     }

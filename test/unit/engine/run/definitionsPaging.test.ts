@@ -1,7 +1,7 @@
 /**
  * Paging through answers that name their lines' definitions (docs/tools.md, "Definitions"): for any
  * page size, with and without the worker pool, all pages together are the whole answer, every line
- * exactly once, in order, with the same definitions and marks as on one page.
+ * exactly once, in the order of a cut page, with the same definitions and marks as on one page.
  */
 import * as assert from 'assert';
 import * as fc from 'fast-check';
@@ -57,7 +57,8 @@ describe('paging through answers with definitions (fast-check)', function () {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.boolean(), async (max, withPool) => {
         const paged = await allPages({ pattern: 'lookup', max_results: max }, withPool ? pooled : inline, fx.root);
-        assert.deepStrictEqual(paged.lines, whole.lines);
+        // A cut page puts the files that define lookup (src/) before the others (notes.md): docs/tools.md, "Order of the results".
+        assert.deepStrictEqual(paged.lines, [...whole.lines.filter((line) => line.startsWith('src/')), ...whole.lines.filter((line) => !line.startsWith('src/'))]);
         assert.ok(paged.totals.every((total) => total === whole.lines.length), 'the same total on every page');
       }),
       { numRuns: 12, seed: 20261125 },

@@ -7,8 +7,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { grammarOf, outlineLines } from '../../../../src/engine/searcher/outline';
-import { searchText } from '../../../../src/engine/searcher/searcher';
+import { definesMatch, grammarOf, outlineLines, parseDefinitions } from '../../../../src/engine/searcher/outline';
+import { looksLikeDeclaration, searchText } from '../../../../src/engine/searcher/searcher';
 import { compactLines } from '../../../../src/engine/answer/printer';
 
 const fixtures = nodePath.resolve(__dirname, '../../../../../test/fixtures/outline');
@@ -105,5 +105,44 @@ describe('outline: the definitions enclosing a matching line', function () {
     assert.strictEqual(await outlineLines('/a/notes.txt', 'x', lines, undefined, undefined), undefined);
     assert.strictEqual(await outlineLines('/a/big.ts', 'x'.repeat(600 * 1024), lines, undefined, undefined), undefined);
     assert.deepStrictEqual(lines, [{ line: 1, text: 'x' }]);
+  });
+});
+
+describe('outline: which files define the searched name (the order of a cut page)', function () {
+  this.timeout(20_000);
+  const files = ['store.ts', 'worker.rs', 'app.py', 'queue.go', 'Store.java'];
+
+  it('per language, a file defines a name declared in it and not one it only uses', async () => {
+    const defines = async (file: string, name: string) => (await definesMatch(file, fs.readFileSync(nodePath.join(fixtures, file), 'utf8'), compileMatcher(name, { word: true }), undefined))?.defines;
+    for (const [file, name] of [
+      ['store.ts', 'isOld'], // a function nested in a method
+      ['store.ts', 'expire'], // a method in a class
+      ['worker.rs', 'SearchWorker'], // named by its impl block
+      ['worker.rs', 'search_path_works'], // a function in a module
+      ['app.py', 'run_migrations'], // a decorated method
+      ['app.py', 'wrapper'], // a nested function
+      ['queue.go', 'Push'], // a method with a receiver
+      ['queue.go', 'Job'], // a type
+      ['Store.java', 'Store'], // a class and its constructor
+    ]) assert.strictEqual(await defines(file, name), true, `${file} defines ${name}`);
+    for (const [file, name] of [
+      ['store.ts', 'Map'],
+      ['worker.rs', 'printer'],
+      ['app.py', 'apply'],
+      ['queue.go', 'append'],
+    ]) assert.strictEqual(await defines(file, name), false, `${file} only uses ${name}`);
+  });
+
+  it('every line of these files that defines a name looks like a declaration to the search, so the file is parsed', async () => {
+    for (const file of files) {
+      const source = fs.readFileSync(nodePath.join(fixtures, file), 'utf8');
+      const rows = source.split('\n');
+      const definitions = await parseDefinitions(source, grammarOf(file)!);
+      assert.ok(definitions && definitions.length > 0, file);
+      for (const definition of definitions) {
+        const row = rows[definition.nameRow];
+        assert.ok(looksLikeDeclaration(row, definition.nameStart), `${file}:${definition.nameRow + 1} ${JSON.stringify(row)} (${definition.label})`);
+      }
+    }
   });
 });
