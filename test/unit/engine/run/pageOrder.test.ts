@@ -112,7 +112,7 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     });
     age(ws);
     pool = new SearchPool(2).warm();
-    resident = new ResidentWorkspace({ ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource(), pool }, fx.path('index'), DEFAULT_INDEX_LIMITS, { refreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} });
+    resident = new ResidentWorkspace({ ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource(), pool }, fx.path('index'), DEFAULT_INDEX_LIMITS, { refreshed: () => {}, contentRefreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} });
     await resident.start();
   });
 
