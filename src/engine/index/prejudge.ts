@@ -37,7 +37,7 @@ export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | u
 /** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
 export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
 
-/** An index a search can consult (SearchEnvironment.index). */
+/** An index a search can consult (Corpus.index, run/environment.ts). */
 export interface SearchIndex {
   /** Undefined when the index cannot narrow this search (invert_match, or nothing usable in the pattern). */
   prejudge(request: PrejudgeRequest): Prejudge | undefined;

@@ -14,8 +14,7 @@ import { linksFresh, ListingSource, listingFresh, watchedDirectories, type Recor
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
-import type { SearchEnvironment } from './environment';
-import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
+import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './workspaceIndex';
 
 /** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
 export const REFRESH_DELAY_MS = 250;
@@ -50,7 +49,7 @@ export class ResidentWorkspace {
   private readonly recent = new RecentResults();
 
   constructor(
-    private readonly env: SearchEnvironment & { source: StreamingSource },
+    private readonly env: IndexingRoles & { source: StreamingSource },
     private readonly dir: string,
     private readonly limits: IndexLimits,
     private readonly log: ResidentLog,

@@ -5,6 +5,7 @@
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { answerGlob } from '../../engine/answer/globAnswer';
+import { parseGlobInput } from '../../engine/input/schema';
 import { type GlobReport } from '../../engine/run/glob';
 import { CancelledError } from '../../engine/api/errors';
 import { globRequest } from '../../engine/guard/globInput';
@@ -151,7 +152,7 @@ class FindFilesSession {
     this.log.info(`command glob ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
     let report: GlobReport;
     try {
-      report = await answerGlob(input, env);
+      report = await answerGlob(parseGlobInput(input), env);
     } catch (error) {
       if (error instanceof CancelledError || source.token.isCancellationRequested) {
         this.log.info(`command glob cancelled`);

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../../engine/api/errors';
 import { type GrepFileEntry } from '../../engine/run/grepCollector';
 import { answerGrep } from '../../engine/answer/grepAnswer';
+import { parseGrepInput } from '../../engine/input/schema';
 import { counted } from '../index/workspaceIndexer';
 import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
@@ -407,7 +408,7 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await counted(() => answerGrep(run.input, env, { onFile: (entry) => this.addResults(run, entry) }));
+      const report = await counted(() => answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry) }));
       run.report = report;
       run.state = 'done';
       // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).

@@ -21,7 +21,7 @@ import { prepareMessages } from '../../../src/engine/guard/invocation';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';
 import { InputError } from '../../../src/engine/api/errors';
-import { GLOB_SCHEMA, GREP_SCHEMA, type ObjectSchema } from '../../../src/engine/input/schema';
+import { GLOB_SCHEMA, GREP_SCHEMA, parseGlobInput, parseGrepInput, type ObjectSchema } from '../../../src/engine/input/schema';
 import { main as cli } from '../../../src/cli';
 import { Fixture, makeEnv } from '../../unit/fixture';
 
@@ -287,8 +287,8 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
 
   const tools = [
-    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => answerGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
-    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => answerGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
+    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => answerGrep(parseGrepInput(input), env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
+    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => answerGlob(parseGlobInput(input), env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
   ];
   for (const { tool, schema, fields, answer, checkText } of tools) {
     it(`${tool}: ${RUNS} random and adversarial inputs each end in an answer of the contract or a field-naming error (seed ${SEED})`, async () => {
@@ -377,7 +377,7 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     });
 
     it('a wrong value holding a huge string is named without echoing it whole', async () => {
-      const result = await settle('huge value', answerGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
+      const result = await settle('huge value', answerGrep(parseGrepInput({ pattern: { x: 'y'.repeat(100_000) } }), env));
       assert.ok(!result.ok && result.error instanceof InputError);
       assert.match(result.error.message, /"pattern" must be a string, got object \{"x":"yyy.*… \(100008 characters\)\.$/);
     });
