@@ -14,10 +14,10 @@ import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
 import type { RunOptions, SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
-import { contentInstead } from '../run/candidates';
+import { contentOverride } from '../run/candidates';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
-import { checkedFileSize, LARGE_FILE_CHECK_BYTES } from '../api/config';
+import { checkedFileSize, LARGE_FILE_CHECK_MAX_BYTES } from '../api/config';
 import { CancelledError, InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';
 import { rankFiles } from './relevance';
@@ -70,7 +70,7 @@ function probeDeadline(deadline: number, started: number): number {
 
 
 /** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
-async function settle<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
+async function allFound<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
   const entries = await Promise.all(
     Object.entries(probes).map(async ([key, promise]) => {
       try {
@@ -155,7 +155,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
   const include = input.include?.replace(/^\.\//, '');
   const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
-  const found = await settle<GrepFinding>({
+  const found = await allFound<GrepFinding>({
     caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
     fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
     includeIgnored:
@@ -215,7 +215,7 @@ export interface LargeFilesCheck {
 }
 
 /** The size of all the large files checked, at most (each is read whole by a search worker, unless the index settles it). */
-const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
+const LARGE_FILES_CHECK_TOTAL_BYTES = 128 * 1024 * 1024;
 
 /**
  * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
@@ -232,22 +232,22 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const options = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs) };
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
-  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.
-  let budget = LARGE_FILES_CHECK_BYTES;
-  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
+  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_TOTAL_BYTES.
+  let budget = LARGE_FILES_CHECK_TOTAL_BYTES;
+  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
   const known = env.index?.prejudge({ matcher: compileMatcher(input.pattern, input), invert: input.invert_match === true, maxFileSize: probe.config.maxFileSize });
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
-    if (known && contentInstead(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
+    if (known && contentOverride(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
     const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, options);
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
     return { file, size, checked: true, first: first && { line: first.line, text: first.text } };
   };
-  const found = await settle<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
+  const found = await allFound<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
   return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };
 }
 
@@ -265,7 +265,7 @@ export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: Se
   // An absolute glob's base stays as it is; only the part matched below it ignores case.
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
   const folded = caseInsensitiveGlob(pattern);
-  const found = await settle<GlobFinding>({
+  const found = await allFound<GlobFinding>({
     caseInsensitive: mode === 'glob' && folded !== pattern ? find({ pattern: folded, path }) : undefined,
     includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
     withoutMaxDepth: (input.max_depth ?? 0) > 0 ? find({ max_depth: 0 }) : undefined,

@@ -10,7 +10,7 @@ import { readdirSync, statSync } from 'fs';
 import { resolveLinkSync } from '../guard/links';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
 import type { Candidate } from '../api/types';
-import { SETTLE_MS } from './builder';
+import { RECENT_WRITE_MS } from './builder';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 
 export type StreamingSource = FileSource & Required<Pick<FileSource, 'stream'>>;
@@ -76,7 +76,7 @@ export function recordListing(
   const links: RecordedListing['links'] = [];
   const files: Array<[number, Candidate]> = [];
   if (!source.stream) return { files: [], pruned };
-  let settled = true;
+  let unchangedLately = true;
   const onDirectory = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isSymbolicLink()) links.push({ path: `${dir}/${entry.name}`, target: linkTarget(`${dir}/${entry.name}`) });
@@ -84,7 +84,7 @@ export function recordListing(
     const stamp = directoryStamp(dir);
     const gitignore = `${dir}/.gitignore`;
     const rules = statStamp(gitignore);
-    if (!stamp || now - stamp.mtimeMs < SETTLE_MS || (rules && now - rules.mtimeMs < SETTLE_MS)) settled = false;
+    if (!stamp || now - stamp.mtimeMs < RECENT_WRITE_MS || (rules && now - rules.mtimeMs < RECENT_WRITE_MS)) unchangedLately = false;
     watched.push({ path: dir, stamp }, { path: gitignore, stamp: rules });
   };
   for (const entry of source.stream({ ...query, onDirectory }, denied, pruned, isCancelled)) {
@@ -93,7 +93,7 @@ export function recordListing(
   }
   const folders = query.bases.map((base) => base.base);
   const direct = files.every(([base, candidate]) => candidate.path === `${folders[base]}/${candidate.relative}`);
-  if (!settled || !direct || isCancelled()) return { files, pruned };
+  if (!unchangedLately || !direct || isCancelled()) return { files, pruned };
   const listing: RecordedListing = {
     folders,
     denied: [...denied],

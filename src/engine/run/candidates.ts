@@ -104,7 +104,7 @@ export interface SearchTarget {
   /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
   granted: string[];
   candidates: Iterable<Candidate>;
-  /** The content searched instead of reading a candidate's path from disk, if any (contentInstead; the untitled editor's text). */
+  /** The content searched instead of reading a candidate's path from disk, if any (contentOverride; the untitled editor's text). */
   contentOf(path: string): FileContent | undefined;
 }
 
@@ -112,7 +112,7 @@ export interface SearchTarget {
  * The content searched instead of a listed file on disk, if any: an open editor's unsaved text
  * (`Corpus.overrides`), else the source's reader of a file on a virtual file system.
  */
-export function contentInstead(env: Pick<Corpus, 'overrides' | 'source'>, path: string): FileContent | undefined {
+export function contentOverride(env: Pick<Corpus, 'overrides' | 'source'>, path: string): FileContent | undefined {
   return env.overrides?.get(path) ?? env.source.reader?.(path);
 }
 
@@ -130,5 +130,5 @@ export async function searchTarget(
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
   const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentInstead(env, path) };
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentOverride(env, path) };
 }

@@ -7,7 +7,7 @@
  * directories watched only since the last refresh read the tree, a watch that failed) is checked by
  * stat, as one command line call checks it, so the answer is always the one a full scan gives.
  */
-import { SETTLE_MS } from '../index/builder';
+import { RECENT_WRITE_MS } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
@@ -19,7 +19,7 @@ import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './wo
 /** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
 export const REFRESH_DELAY_MS = 250;
 /** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
-const MAX_SETTLING_REFRESHES = 3;
+const MAX_WATCHING_REFRESHES = 3;
 
 export interface ResidentLog {
   refreshed(summary: IndexSummary, watched: number): void;
@@ -121,7 +121,7 @@ export class ResidentWorkspace {
       if (retryMs !== undefined || this.again) this.schedule(retryMs ?? REFRESH_DELAY_MS);
       this.again = false;
     };
-    this.refreshing ??= this.settle().then(ended, (error: unknown) => {
+    this.refreshing ??= this.refreshUntilWatched().then(ended, (error: unknown) => {
       ended(undefined);
       throw error;
     });
@@ -133,9 +133,9 @@ export class ResidentWorkspace {
    * may have changed unseen in between, so the next refresh reads it again, watched by then. Returns
    * when to try again when the listing could not be recorded (something changed too recently).
    */
-  private async settle(): Promise<number | undefined> {
+  private async refreshUntilWatched(): Promise<number | undefined> {
     this.vouched = false;
-    for (let round = 0; round < MAX_SETTLING_REFRESHES && !this.closed; round++) {
+    for (let round = 0; round < MAX_WATCHING_REFRESHES && !this.closed; round++) {
       this.watcher.reset();
       const summary = await buildWorkspaceIndex(this.env, this.dir, this.limits);
       const stored = loadIndex(this.dir);
@@ -154,7 +154,7 @@ export class ResidentWorkspace {
         }
       }
       this.log.refreshed(summary, this.watcher.size);
-      if (!searched) return SETTLE_MS;
+      if (!searched) return RECENT_WRITE_MS;
       if (!this.watchable) return undefined;
       if (added === 0) {
         this.vouched = true;

@@ -47,7 +47,7 @@ import {
   resultLabel,
   sameSearch,
   type RecentSearch,
-  type SearchOptions,
+  type SearchToggles,
 } from './text';
 
 export const SEARCH_TEXT_COMMAND = 'grepTools.searchText';
@@ -77,7 +77,7 @@ export const TOGGLE_COMMANDS = {
 } as const;
 type ToggleOption = keyof typeof TOGGLE_COMMANDS;
 
-const DEFAULT_OPTIONS: SearchOptions = { matchCase: false, wholeWord: false, regex: false, include: '' };
+const DEFAULT_OPTIONS: SearchToggles = { matchCase: false, wholeWord: false, regex: false, include: '' };
 
 interface OptionButton extends ToggleButton {
   option: 'matchCase' | 'wholeWord' | 'regex' | 'include';
@@ -105,7 +105,7 @@ class SearchTextSession {
   private mode: 'pattern' | 'results' = 'pattern';
   /** The pick steps aside for files to include and for a modal. */
   private readonly aside = new StepAside(this.pick);
-  private options: SearchOptions;
+  private options: SearchToggles;
   private pattern = '';
   private run: Run | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -123,7 +123,7 @@ class SearchTextSession {
     private readonly log: vscode.LogOutputChannel,
     private readonly services: Services,
   ) {
-    this.options = { ...DEFAULT_OPTIONS, ...state.get<Partial<SearchOptions>>(OPTIONS_KEY, {}) };
+    this.options = { ...DEFAULT_OPTIONS, ...state.get<Partial<SearchToggles>>(OPTIONS_KEY, {}) };
     keepOrder(this.pick);
     this.pick.matchOnDescription = false;
     this.pick.matchOnDetail = false;
@@ -409,7 +409,7 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await this.services.counted(() => answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry) }));
+      const report = await this.services.runSearch(() => answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry) }));
       run.report = report;
       run.state = 'done';
       // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).
@@ -602,7 +602,7 @@ export function registerSearchText(context: vscode.ExtensionContext, log: vscode
     let seed = '';
     if (editor && !editor.selection.isEmpty && editor.selection.isSingleLine) {
       seed = editor.document.getText(editor.selection);
-      if (context.workspaceState.get<Partial<SearchOptions>>(OPTIONS_KEY, {}).regex) seed = escapeRegExp(seed);
+      if (context.workspaceState.get<Partial<SearchToggles>>(OPTIONS_KEY, {}).regex) seed = escapeRegExp(seed);
     }
     session.start(seed);
   });
