@@ -143,6 +143,7 @@ class SearchTextSession {
     // Selected, so typing replaces a seed taken from the editor's selection.
     (this.pick as NewerQuickPick).valueSelection = [0, seed.length];
     this.pick.show();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the session the toggle keybindings reach
     active = this;
     void vscode.commands.executeCommand('setContext', SEARCH_TEXT_CONTEXT, true);
   }
