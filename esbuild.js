@@ -18,6 +18,42 @@ async function main() {
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),
   ]);
   copyGrammars();
+  checkManifest(process.argv.includes('--write-manifest'));
+}
+
+/**
+ * package.json's language-model tools declare what src/engine/input/ holds (the schemas of schema.ts, the
+ * titles and model descriptions of descriptions.ts): the build fails when they differ, naming the command
+ * that writes them (`npm run manifest`, which builds with --write-manifest).
+ */
+function checkManifest(write) {
+  const fs = require('fs');
+  const { GREP_SCHEMA, GLOB_SCHEMA } = require('./out/src/engine/input/schema.js');
+  const { modelDescription, TOOL_TITLES } = require('./out/src/engine/input/descriptions.js');
+  const schemas = { grep: GREP_SCHEMA, glob: GLOB_SCHEMA };
+  const text = fs.readFileSync('package.json', 'utf8');
+  const manifest = JSON.parse(text);
+  const differing = [];
+  for (const tool of manifest.contributes.languageModelTools) {
+    const wanted = { displayName: TOOL_TITLES[tool.name], modelDescription: modelDescription(tool.name, 'vscode'), inputSchema: schemas[tool.name] };
+    for (const [field, value] of Object.entries(wanted)) {
+      if (JSON.stringify(tool[field]) === JSON.stringify(value)) continue;
+      differing.push(`${tool.name}.${field}`);
+      tool[field] = value;
+    }
+  }
+  const expected = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (expected === text) return;
+  if (write) {
+    fs.writeFileSync('package.json', expected);
+    console.log(`package.json: wrote ${differing.join(', ') || 'its formatting'} from src/engine/input/`);
+    return;
+  }
+  console.error(
+    `package.json's contributes.languageModelTools differ from src/engine/input/schema.ts and descriptions.ts (${differing.join(', ') || 'formatting'}). ` +
+      'Run `npm run manifest` to write them into package.json, then commit it.',
+  );
+  process.exitCode = 1;
 }
 
 /**

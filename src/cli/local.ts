@@ -9,6 +9,7 @@ import { answerGrep } from '../engine/answer/grepAnswer';
 import { describeIndexUse, describeOutline, renderGlob, renderGrep } from '../engine/answer/printer';
 import { DEFAULT_CONFIG } from '../engine/api/config';
 import { checkIndexDir } from '../engine/index/location';
+import { parseGlobInput, parseGrepInput } from '../engine/input/schema';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';
 import type { GrepProgress } from '../engine/run/grep';
@@ -38,8 +39,8 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
  */
 export async function renderAnswer(tool: 'grep' | 'glob', input: unknown, env: SearchEnvironment, indexUse?: (line: string) => void, progress?: GrepProgress): Promise<string> {
   const budget = byteBudget(env.config.maxOutputBytes);
-  if (tool === 'glob') return renderGlob(await answerGlob(input, env), budget);
-  const answer = await answerGrep(input, env, progress);
+  if (tool === 'glob') return renderGlob(await answerGlob(parseGlobInput(input), env), budget);
+  const answer = await answerGrep(parseGrepInput(input), env, progress);
   indexUse?.(`${describeIndexUse(answer, env.index !== undefined)}${describeOutline(answer)}`);
   return renderGrep(answer, budget);
 }

@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError } from '../engine/api/errors';
 import { checkIndexDir } from '../engine/index/location';
-import { modelDescription, TOOL_TITLES, type ToolName } from '../engine/input/descriptions';
+import { modelDescription, TOOL_TITLES } from '../engine/input/descriptions';
 import { GLOB_SCHEMA, GREP_SCHEMA } from '../engine/input/schema';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';

@@ -15,6 +15,7 @@ import * as nodePath from 'path';
 import { minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../src/engine/api/config';
 import { answerGlob } from '../../src/engine/answer/globAnswer';
+import { parseGlobInput, parseGrepInput } from '../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../src/engine/run/environment';
 import { answerGrep } from '../../src/engine/answer/grepAnswer';
 import { printGlob, printGrep } from '../../src/engine/answer/printer';
@@ -238,7 +239,7 @@ async function checkRow(row: Row, fx: Fixture, never: readonly string[]): Promis
   let failure: Error | undefined;
   await recorder.record(async () => {
     try {
-      const text = row.tool === 'grep' ? printGrep(await answerGrep(input, env)) : printGlob(await answerGlob(input, env));
+      const text = row.tool === 'grep' ? printGrep(await answerGrep(parseGrepInput(input), env)) : printGlob(await answerGlob(parseGlobInput(input), env));
       output = readAnswer<GrepAnswer | GlobAnswer>(text);
     } catch (error) {
       failure = error as Error;

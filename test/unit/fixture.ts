@@ -6,6 +6,7 @@ import * as nodePath from 'path';
 import { DEFAULT_CONFIG, type EngineConfig } from '../../src/engine/api/config';
 import { InputError } from '../../src/engine/api/errors';
 import { answerGlob } from '../../src/engine/answer/globAnswer';
+import { parseGlobInput, parseGrepInput } from '../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../src/engine/run/environment';
 import { answerGrep } from '../../src/engine/answer/grepAnswer';
 import { byteBudget } from '../../src/engine/answer/budget';
@@ -98,19 +99,19 @@ export type { GrepContentMatch, GrepAnswer, GlobAnswer } from '../support/answer
 /** Runs grep and parses exactly the text the model would receive (within grepTools.maxOutputBytes, as the CLI). */
 /** The answer exactly as the model receives it, parsed (no field filled in). */
 export async function grepRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
-  return JSON.parse(await renderGrep(await answerGrep(input, env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+  return JSON.parse(await renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
 }
 
 export async function globRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
-  return JSON.parse(await renderGlob(await answerGlob(input, env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+  return JSON.parse(await renderGlob(await answerGlob(parseGlobInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
 }
 
 export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
-  return readAnswer<GrepAnswer>(await renderGrep(await answerGrep(input, env), byteBudget(env.config.maxOutputBytes)));
+  return readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes)));
 }
 
 export async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
-  return readAnswer<GlobAnswer>(await renderGlob(await answerGlob(input, env), byteBudget(env.config.maxOutputBytes)));
+  return readAnswer<GlobAnswer>(await renderGlob(await answerGlob(parseGlobInput(input), env), byteBudget(env.config.maxOutputBytes)));
 }
 
 export function contentFiles(json: GrepAnswer): Array<{ file: string; matches: GrepContentMatch[] }> {

@@ -12,12 +12,12 @@
 import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
-import { type SearchEnvironment } from '../run/environment';
+import type { RunOptions, SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
-import { contentInstead } from '../run/candidates';
+import { contentOverride } from '../run/candidates';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
-import { checkedFileSize, LARGE_FILE_CHECK_BYTES } from '../api/config';
+import { checkedFileSize, LARGE_FILE_CHECK_MAX_BYTES } from '../api/config';
 import { CancelledError, InputError } from '../api/errors';
 import { clipLine } from '../searcher/searcher';
 import { rankFiles } from './relevance';
@@ -68,12 +68,9 @@ function probeDeadline(deadline: number, started: number): number {
   return Math.min(deadline, now + Math.max(2000, 4 * (now - started)));
 }
 
-function probeEnv(env: SearchEnvironment, deadline: number, config: Partial<SearchEnvironment['config']> = {}): SearchEnvironment {
-  return { ...env, config: { ...env.config, ...config, timeoutSeconds: Math.max(0, deadline - Date.now()) / 1000 } };
-}
 
 /** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
-async function settle<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
+async function allFound<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
   const entries = await Promise.all(
     Object.entries(probes).map(async ([key, promise]) => {
       try {
@@ -96,11 +93,11 @@ const LEADING_FLAGS = /^\(\?[a-zA-Z]+\)/;
 const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
 
 /** What the search finds with one change (the call without offset or context, for its first line). */
-async function findWith(input: GrepInput, change: Partial<GrepInput>, probe: SearchEnvironment): Promise<GrepFinding | undefined> {
+async function findWith(input: GrepInput, change: Partial<GrepInput>, env: SearchEnvironment, options: RunOptions): Promise<GrepFinding | undefined> {
   const call: GrepInput = withoutOffset({ ...input, ...change });
   const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
   // Its first match in path order: a check does not pay for ordering a cut page (docs/tools.md).
-  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, probe, { pathOrder: true });
+  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, env, options, { pathOrder: true });
   // A re-run that took only the first candidates says so even when they hold no match.
   if (found.totalResults === 0 && !found.listingCut) return undefined;
   const entry = found.files[0];
@@ -134,7 +131,7 @@ export function describeGrepFinding(finding: GrepFinding): string {
 export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number): Promise<InputError> {
   if (input.fixed_strings === true || input.invert_match === true || env.isCancelled()) return error;
   try {
-    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, probeEnv(env, probeDeadline(deadline, Date.now())));
+    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, env, { deadline: probeDeadline(deadline, Date.now()) });
     if (!finding) return error;
     return new InputError(`${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`);
   } catch (failure) {
@@ -150,8 +147,8 @@ export async function explainInvalidPattern(error: InputError, input: GrepInput,
 export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<GrepDiagnostics | undefined> {
   if (report.totalResults !== 0 || report.timedOut || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
-  const probe = probeEnv(env, probeDeadline(deadline, started));
-  const find = (change: Partial<GrepInput>) => findWith(input, change, probe);
+  const probe = { deadline: probeDeadline(deadline, started) };
+  const find = (change: Partial<GrepInput>) => findWith(input, change, env, probe);
 
   const pattern = input.pattern;
   const invert = input.invert_match === true;
@@ -159,11 +156,11 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
   const include = input.include?.replace(/^\.\//, '');
   const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
-  const found = await settle<GrepFinding>({
+  const found = await allFound<GrepFinding>({
     caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
     fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
     includeIgnored:
-      input.include_ignored !== true ? findWith(input, { include_ignored: true }, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) }) : undefined,
+      input.include_ignored !== true ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) }) : undefined,
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });
   report.elapsedMs = Date.now() - started;
@@ -219,7 +216,7 @@ export interface LargeFilesCheck {
 }
 
 /** The size of all the large files checked, at most (each is read whole by a search worker, unless the index settles it). */
-const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
+const LARGE_FILES_CHECK_TOTAL_BYTES = 128 * 1024 * 1024;
 
 /**
  * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
@@ -231,43 +228,45 @@ const LARGE_FILES_CHECK_BYTES = 128 * 1024 * 1024;
 export async function checkLargeFiles(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<LargeFilesCheck | undefined> {
   const wanted = report.totalResults === 0 || report.nextOffset !== undefined;
   if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || env.isCancelled()) return undefined;
-  const probe = probeEnv(env, probeDeadline(deadline, Date.now() - report.elapsedMs), { maxFileSize: checkedFileSize(env.config.maxFileSize) });
+  // The same search with the check's own size limit (a setting of its own, not the person's).
+  const probe: SearchEnvironment = { ...env, config: { ...env.config, maxFileSize: checkedFileSize(env.config.maxFileSize) } };
+  const options = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs) };
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
-  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_BYTES.
-  let budget = LARGE_FILES_CHECK_BYTES;
-  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_BYTES, LARGE_FILE_CHECK_BYTES)) >= 0);
+  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_TOTAL_BYTES.
+  let budget = LARGE_FILES_CHECK_TOTAL_BYTES;
+  const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
   const known = env.index?.prejudge({ matcher: compileMatcher(input.pattern, input), invert: input.invert_match === true, maxFileSize: probe.config.maxFileSize });
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
-    if (known && contentInstead(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
-    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, { pathOrder: true });
+    if (known && contentOverride(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
+    const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, options, { pathOrder: true });
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
     return { file, size, checked: true, first: first && { line: first.line, text: first.text } };
   };
-  const found = await settle<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
+  const found = await allFound<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
   return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };
 }
 
 /** Why a glob found nothing, checked: called by answerGlob (globAnswer.ts) with the validated input and zero-result report. */
-export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment): Promise<GlobDiagnostics | undefined> {
+export async function diagnoseGlob(input: GlobInput, report: GlobReport, env: SearchEnvironment, deadline: number): Promise<GlobDiagnostics | undefined> {
   if (report.total !== 0 || report.timedOut || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
-  const probe = probeEnv(env, probeDeadline(started + env.config.timeoutSeconds * 1000, started));
+  const probe = { deadline: probeDeadline(deadline, started) };
   const find = async (change: Partial<GlobInput>): Promise<GlobFinding | undefined> => {
     const call: GlobInput = withoutOffset({ ...input, ...change });
-    const found = await runGlob({ ...call, max_results: 3, offset: 0 }, probe);
+    const found = await runGlob({ ...call, max_results: 3, offset: 0 }, env, probe);
     return found.total === 0 ? undefined : { call, total: found.total, first: found.files };
   };
   const mode = input.mode ?? 'glob';
   // An absolute glob's base stays as it is; only the part matched below it ignores case.
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
   const folded = caseInsensitiveGlob(pattern);
-  const found = await settle<GlobFinding>({
+  const found = await allFound<GlobFinding>({
     caseInsensitive: mode === 'glob' && folded !== pattern ? find({ pattern: folded, path }) : undefined,
     includeIgnored: input.include_ignored !== true ? find({ include_ignored: true }) : undefined,
     withoutMaxDepth: (input.max_depth ?? 0) > 0 ? find({ max_depth: 0 }) : undefined,

@@ -1,7 +1,6 @@
 /** A glob answer: the run's report and, when it is empty, what a changed call would find (diagnostics.ts). */
 import type { GlobInput } from '../api/types';
-import { GLOB_SCHEMA, validate } from '../input/schema';
-import type { SearchEnvironment } from '../run/environment';
+import { deadlineFrom, type SearchEnvironment } from '../run/environment';
 import { runGlob, type GlobReport } from '../run/glob';
 import { unlessCancelled } from '../run/stop';
 import { diagnoseGlob, type GlobDiagnostics } from './diagnostics';
@@ -11,13 +10,17 @@ export interface GlobAnswer extends GlobReport {
   diagnostics?: GlobDiagnostics;
 }
 
-/** Runs one glob and its checks; a cancelled one rejects with CancelledError (at once when the environment signals it). */
-export function answerGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
-  return unlessCancelled(listAndCheck(rawInput, env), env);
+/**
+ * Runs one glob of a validated input (input/schema.ts, globInput) and its checks, within
+ * grepTools.timeoutSeconds; a cancelled one rejects with CancelledError (at once when the environment
+ * signals it).
+ */
+export function answerGlob(input: GlobInput, env: SearchEnvironment): Promise<GlobAnswer> {
+  return unlessCancelled(listAndCheck(input, env), env);
 }
 
-async function listAndCheck(rawInput: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
-  const input = validate<GlobInput>('glob', GLOB_SCHEMA, rawInput);
-  const report = await runGlob(input, env);
-  return { ...report, diagnostics: await diagnoseGlob(input, report, env) };
+async function listAndCheck(input: GlobInput, env: SearchEnvironment): Promise<GlobAnswer> {
+  const deadline = deadlineFrom(env.config);
+  const report = await runGlob(input, env, { deadline });
+  return { ...report, diagnostics: await diagnoseGlob(input, report, env, deadline) };
 }

@@ -5,9 +5,8 @@
  * the first lines of the files a cut page hides, as the search met them.
  */
 import type { GrepInput } from '../api/types';
-import { GREP_SCHEMA, validate } from '../input/schema';
 import { InvalidPatternError } from '../matcher/matcher';
-import type { SearchEnvironment } from '../run/environment';
+import { deadlineFrom, type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepProgress, type GrepReport } from '../run/grep';
 import { unlessCancelled } from '../run/stop';
 import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
@@ -21,17 +20,20 @@ export interface GrepAnswer extends GrepReport {
   largeFilesCheck?: LargeFilesCheck;
 }
 
-/** Runs one grep and its checks; a cancelled one rejects with CancelledError (at once when the environment signals it). */
-export function answerGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
-  return unlessCancelled(searchAndCheck(rawInput, env, progress), env);
+/**
+ * Runs one grep of a validated input (input/schema.ts, grepInput) and its checks, within
+ * grepTools.timeoutSeconds; a cancelled one rejects with CancelledError (at once when the environment
+ * signals it).
+ */
+export function answerGrep(input: GrepInput, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
+  return unlessCancelled(searchAndCheck(input, env, progress), env);
 }
 
-async function searchAndCheck(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
-  const deadline = Date.now() + env.config.timeoutSeconds * 1000;
-  const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
+async function searchAndCheck(input: GrepInput, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepAnswer> {
+  const deadline = deadlineFrom(env.config);
   let report: GrepReport;
   try {
-    report = await runGrep(input, env, progress);
+    report = await runGrep(input, env, { deadline }, progress);
   } catch (error) {
     // An invalid regex that is valid literal text: the error says what the literal finds.
     throw error instanceof InvalidPatternError ? await explainInvalidPattern(error, input, env, deadline) : error;

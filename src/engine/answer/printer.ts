@@ -6,7 +6,7 @@
  */
 import * as nodePath from 'path';
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
-import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFileFinding, type LargeFilesCheck } from './diagnostics';
+import { describeGrepFinding, type GlobDiagnostics, type GlobFinding, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
 import type { GrepFileEntry } from '../run/grepCollector';
 import type { GlobAnswer } from './globAnswer';
 import type { GrepAnswer } from './grepAnswer';

@@ -74,9 +74,9 @@ export const DEFAULT_EXCLUDES: readonly string[] = [
  * whether the pattern occurs in it (diagnostics.ts); the content index reads files up to this size too,
  * so that check usually needs no read.
  */
-export const LARGE_FILE_CHECK_BYTES = 32 * 1024 * 1024;
+export const LARGE_FILE_CHECK_MAX_BYTES = 32 * 1024 * 1024;
 
 /** The size of the largest file a search with this maxFileSize, or its large-file check, may read. */
 export function checkedFileSize(maxFileSize: number): number {
-  return Math.max(maxFileSize, LARGE_FILE_CHECK_BYTES);
+  return Math.max(maxFileSize, LARGE_FILE_CHECK_MAX_BYTES);
 }

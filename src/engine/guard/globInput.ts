@@ -1,15 +1,12 @@
 /**
  * The checks on a glob a call gives (`include`, `exclude`, glob's `pattern`) before anything is listed:
- * its length and complexity limits (docs/security.md, "Limits"), no absolute base, no '..'; and the
- * base an absolute glob names.
+ * its complexity limit (docs/security.md, "Limits"; its length was checked with the input, by the
+ * schema's maxLength), no absolute base, no '..'; and the base an absolute glob names.
  */
 import * as nodePath from 'path';
 import { braceExpand } from 'minimatch';
 import { globComplexityProblem, splitAbsoluteGlob } from '../globset/globs';
 import { InputError } from '../api/errors';
-
-/** The longest include, exclude or glob pattern accepted (minimatch refuses 64 KB). */
-export const MAX_GLOB_LENGTH = 4096;
 
 /**
  * An include, exclude or glob pattern is relative to the search path: it cannot be absolute (the base
@@ -17,10 +14,6 @@ export const MAX_GLOB_LENGTH = 4096;
  */
 export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob'): void {
   const name = field === 'glob' ? 'glob' : `${field} glob`;
-  // minimatch throws a TypeError past 64 KB; a glob this long is a mistake, so say so first.
-  if (glob.length > MAX_GLOB_LENGTH) {
-    throw new InputError(`Invalid ${name} ${JSON.stringify(glob.slice(0, 40))}…: it is ${glob.length} characters long, at most ${MAX_GLOB_LENGTH} are accepted.`);
-  }
   const problem = globComplexityProblem(glob);
   if (problem) {
     throw new InputError(

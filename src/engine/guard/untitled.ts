@@ -1,6 +1,6 @@
 /**
  * Untitled editors: documents a person opened and never saved. The VS Code layer passes each open one
- * as plain data (`SearchEnvironment.untitled`); grep searches one only when its `path` names it:
+ * as plain data (`Permission.untitled`, run/environment.ts); grep searches one only when its `path` names it:
  *
  * - by its URI as VS Code writes it (`untitled:Untitled-1`, `untitled:/ws/new.ts`), which is also how
  *   an answer names it, so a model can pass it back;

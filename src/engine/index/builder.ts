@@ -16,7 +16,7 @@ import type { ContentIndex, FileEntry } from './contentIndex';
  * as the index's read could leave size and times unchanged), so it is read by every search until the
  * next refresh. (Any later write, chmod or rename changes the ctime, which is compared too.)
  */
-export const SETTLE_MS = 2000;
+export const RECENT_WRITE_MS = 2000;
 
 /** A build encodes what it added every this many postings, so its memory stays bounded whatever the tree. */
 const FLUSH_EVERY = 2_000_000;
@@ -79,7 +79,7 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
   }
   const read = readFileCappedSync(path, largest, lend);
   const after = statStamp(path);
-  if (read.kind !== 'bytes' || !after || !sameStamp(after, stamp) || now - stamp.mtimeMs < SETTLE_MS) {
+  if (read.kind !== 'bytes' || !after || !sameStamp(after, stamp) || now - stamp.mtimeMs < RECENT_WRITE_MS) {
     index.set(entry('unread', after ?? stamp));
     return 0;
   }

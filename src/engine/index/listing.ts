@@ -11,7 +11,7 @@ import { resolveLinkSync } from '../guard/links';
 import { below } from '../guard/paths';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
 import type { Candidate } from '../api/types';
-import { SETTLE_MS } from './builder';
+import { RECENT_WRITE_MS } from './builder';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 
 export type StreamingSource = FileSource & Required<Pick<FileSource, 'stream'>>;
@@ -77,7 +77,7 @@ export function recordListing(
   const links: RecordedListing['links'] = [];
   const files: Array<[number, Candidate]> = [];
   if (!source.stream) return { files: [], pruned };
-  let settled = true;
+  let unchangedLately = true;
   const onDirectory = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isSymbolicLink()) links.push({ path: below(dir, entry.name), target: linkTarget(below(dir, entry.name)) });
@@ -85,7 +85,7 @@ export function recordListing(
     const stamp = directoryStamp(dir);
     const gitignore = below(dir, '.gitignore');
     const rules = statStamp(gitignore);
-    if (!stamp || now - stamp.mtimeMs < SETTLE_MS || (rules && now - rules.mtimeMs < SETTLE_MS)) settled = false;
+    if (!stamp || now - stamp.mtimeMs < RECENT_WRITE_MS || (rules && now - rules.mtimeMs < RECENT_WRITE_MS)) unchangedLately = false;
     watched.push({ path: dir, stamp }, { path: gitignore, stamp: rules });
   };
   for (const entry of source.stream({ ...query, onDirectory }, denied, pruned, isCancelled)) {
@@ -94,7 +94,7 @@ export function recordListing(
   }
   const folders = query.bases.map((base) => base.base);
   const direct = files.every(([base, candidate]) => candidate.path === below(folders[base], candidate.relative));
-  if (!settled || !direct || isCancelled()) return { files, pruned };
+  if (!unchangedLately || !direct || isCancelled()) return { files, pruned };
   const listing: RecordedListing = {
     folders,
     denied: [...denied],

@@ -42,20 +42,27 @@ export function encodeIds(ids: ArrayLike<number>, out: ByteSink): void {
   }
 }
 
+/** A place in an encoded list: the next byte to read, and the last id read (-1 before the first). */
+interface IdCursor {
+  at: number;
+  id: number;
+}
+
+/** The next id of an encoded list (there is one at `cursor.at`); the cursor moves past it. */
+function readId(data: Uint8Array, cursor: IdCursor): number {
+  let byte = data[cursor.at++];
+  let delta = byte & 0x7f;
+  for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
+    byte = data[cursor.at++];
+    delta += (byte & 0x7f) * scale;
+  }
+  return (cursor.id += delta + 1);
+}
+
 /** Decodes the ids stored in data[start, end), appended to `out`. */
 export function decodeIds(data: Uint8Array, start: number, end: number, out: number[] = []): number[] {
-  let previous = -1;
-  let i = start;
-  while (i < end) {
-    let byte = data[i++];
-    let delta = byte & 0x7f;
-    for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
-      byte = data[i++];
-      delta += (byte & 0x7f) * scale;
-    }
-    previous += delta + 1;
-    out.push(previous);
-  }
+  const cursor = { at: start, id: -1 };
+  while (cursor.at < end) out.push(readId(data, cursor));
   return out;
 }
 
@@ -66,18 +73,11 @@ export function decodeIds(data: Uint8Array, start: number, end: number, out: num
  */
 export function keepListed(sorted: readonly number[], from: number, data: Uint8Array, start: number, end: number, out: number[]): number {
   let j = from;
-  let previous = -1;
-  let i = start;
-  while (i < end && j < sorted.length) {
-    let byte = data[i++];
-    let delta = byte & 0x7f;
-    for (let scale = 0x80; byte & 0x80; scale *= 0x80) {
-      byte = data[i++];
-      delta += (byte & 0x7f) * scale;
-    }
-    previous += delta + 1;
-    while (j < sorted.length && sorted[j] < previous) j++;
-    if (sorted[j] === previous) out.push(sorted[j++]);
+  const cursor = { at: start, id: -1 };
+  while (cursor.at < end && j < sorted.length) {
+    const id = readId(data, cursor);
+    while (j < sorted.length && sorted[j] < id) j++;
+    if (sorted[j] === id) out.push(sorted[j++]);
   }
   return j;
 }

@@ -37,7 +37,7 @@ export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | u
 /** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
 export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
 
-/** An index a search can consult (SearchEnvironment.index). */
+/** An index a search can consult (Corpus.index, run/environment.ts). */
 export interface SearchIndex {
   /** Undefined when the index cannot narrow this search (invert_match, or nothing usable in the pattern). */
   prejudge(request: PrejudgeRequest): Prejudge | undefined;
@@ -50,7 +50,7 @@ export interface SearchIndex {
 }
 
 /** Whether a watcher vouches that the file of this id is as the index read it (it saw no change of the file since). */
-export type Vouched = (index: ContentIndex, id: number) => boolean;
+export type VouchCheck = (index: ContentIndex, id: number) => boolean;
 
 /** What the index knows for one search, by file id. */
 interface SearchPlan {
@@ -86,7 +86,7 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
 const STAMPS_SENT_AT_LEAST = 512;
 
 export interface CurrentIndexOptions {
-  vouched?: Vouched;
+  vouched?: VouchCheck;
   /**
    * Resolves once the events that vouching relies on have been delivered (treeWatcher.ts,
    * eventsDelivered): awaited by a listed search before it takes a watcher's word for a file.

@@ -5,6 +5,7 @@
  * modelDescription says what the answer holds).
  */
 import { InputError } from '../api/errors';
+import type { GlobInput, GrepInput } from '../api/types';
 
 export type JsonSchemaProperty =
   | { type: 'string'; description: string; minLength?: number; maxLength?: number; enum?: string[] }
@@ -139,4 +140,14 @@ export function validate<T>(tool: string, schema: ObjectSchema, input: unknown):
     }
   }
   return record as T;
+}
+
+/** A grep call's input, checked once where it comes in (the tools, the commands, the CLI and the MCP server); the engine takes it typed. */
+export function parseGrepInput(input: unknown): GrepInput {
+  return validate<GrepInput>('grep', GREP_SCHEMA, input);
+}
+
+/** A glob call's input, checked once where it comes in, as parseGrepInput. */
+export function parseGlobInput(input: unknown): GlobInput {
+  return validate<GlobInput>('glob', GLOB_SCHEMA, input);
 }

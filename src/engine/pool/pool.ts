@@ -218,6 +218,11 @@ export class SearchPool {
     }
   }
 
+  /** Worker threads running a batch now. */
+  get busyWorkers(): number {
+    return this.slots.filter((slot) => slot.inFlight.size > 0).length;
+  }
+
   /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */
   get workerCount(): number {
     return this.slots.length + this.exiting;

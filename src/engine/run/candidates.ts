@@ -7,7 +7,10 @@ import { checkSearchGlob } from '../guard/globInput';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
 import { filterCandidates, filterStream, includeToGlob, type CandidateFilter, type FileContent, type PrunedEntry } from '../source/fileSource';
-import type { SearchEnvironment } from './environment';
+import type { Cancellation, Corpus, Settings } from './environment';
+
+/** What listing the candidates takes: the settings, the file source, the cancellation. */
+export type ListingRoles = Settings & Cancellation & Pick<Corpus, 'source'>;
 
 /** Checked before anything is listed or read: an include cannot climb out of the base ('../x', '/etc/*'). */
 function checkFilterGlobs(filter: { include?: string; exclude?: string }): void {
@@ -23,7 +26,7 @@ function checkFilterGlobs(filter: { include?: string; exclude?: string }): void 
 export async function openCandidates(
   bases: SearchBase[],
   filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[]; deadline?: { at: number; expired: boolean } },
-  env: SearchEnvironment,
+  env: ListingRoles,
   skipped: SkipCounts,
 ): Promise<Iterable<Candidate>> {
   checkFilterGlobs(filter);
@@ -101,15 +104,15 @@ export interface SearchTarget {
   /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
   granted: string[];
   candidates: Iterable<Candidate>;
-  /** The content searched instead of reading a candidate's path from disk, if any (contentInstead; the untitled editor's text). */
+  /** The content searched instead of reading a candidate's path from disk, if any (contentOverride; the untitled editor's text). */
   contentOf(path: string): FileContent | undefined;
 }
 
 /**
  * The content searched instead of a listed file on disk, if any: an open editor's unsaved text
- * (`SearchEnvironment.overrides`), else the source's reader of a file on a virtual file system.
+ * (`Corpus.overrides`), else the source's reader of a file on a virtual file system.
  */
-export function contentInstead(env: SearchEnvironment, path: string): FileContent | undefined {
+export function contentOverride(env: Pick<Corpus, 'overrides' | 'source'>, path: string): FileContent | undefined {
   return env.overrides?.get(path) ?? env.source.reader?.(path);
 }
 
@@ -117,7 +120,7 @@ export function contentInstead(env: SearchEnvironment, path: string): FileConten
 export async function searchTarget(
   access: Access,
   filter: { include?: string; exclude?: string; includeIgnored: boolean; deadline?: { at: number; expired: boolean } },
-  env: SearchEnvironment,
+  env: ListingRoles & Pick<Corpus, 'overrides'>,
   skipped: SkipCounts,
 ): Promise<SearchTarget> {
   if (access.kind === 'untitled') {
@@ -127,5 +130,5 @@ export async function searchTarget(
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
   const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentInstead(env, path) };
+  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentOverride(env, path) };
 }

@@ -1,13 +1,12 @@
-/** The glob tool's engine: validated input → files below the base whose relative path matches. */
+/** The glob tool's engine: a validated input (input/schema.ts, at the caller's edge) → files below the base whose relative path matches. */
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, relativeGlobTest } from '../globset/globs';
 import { checkSearchGlob, globRequest } from '../guard/globInput';
 import { CancelledError, InputError } from '../api/errors';
 import type { SearchBase } from '../guard/roots';
-import { authorizeSearch, type SearchEnvironment } from './environment';
-import { stopWatch, unlessCancelled } from './stop';
+import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
+import { stopWatch } from './stop';
 import type { NameTestSpec } from '../pool/pool';
-import { GLOB_SCHEMA, validate } from '../input/schema';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
 import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
 import type { UntitledDocument } from '../guard/untitled';
@@ -97,7 +96,7 @@ const NAME_BATCH_SIZE = 2000;
  * when there is a pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long
  * name) instead of it holding the caller's thread; the names not tested by then count as not matching.
  */
-async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, names: string[], env: SearchEnvironment, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
+async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, names: string[], env: Cancellation & Pick<Corpus, 'pool'>, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
   if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false };
   const job = env.pool.nameTest(spec);
   const stop = stopWatch(deadline, env, () => job.abort());
@@ -128,7 +127,7 @@ async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, 
  * sort "mtime": the files newest first (ties by path), with their modification times. MTIME_CONCURRENCY
  * stats at a time: 100,000 at once would hold the thread while they are issued.
  */
-async function newestFirst(found: Candidate[], env: SearchEnvironment, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
+async function newestFirst(found: Candidate[], env: Cancellation & Pick<Corpus, 'source'>, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
   const mtimes = new Map<string, number>();
   for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
     if (env.isCancelled()) throw new CancelledError();
@@ -138,14 +137,12 @@ async function newestFirst(found: Candidate[], env: SearchEnvironment, slices: T
   return { ordered: sorted.map((c) => c.path), mtimes };
 }
 
-/** Runs one glob; a cancelled one rejects with CancelledError (at once when the environment signals it). */
-export function runGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
-  return unlessCancelled(listGlob(rawInput, env), env);
-}
-
-async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<GlobReport> {
+/**
+ * Runs one glob of a validated input until `options.deadline`; a cancelled one rejects with
+ * CancelledError once it notices (answerGlob returns at once when the environment signals it).
+ */
+export async function runGlob(input: GlobInput, env: SearchEnvironment, options: RunOptions): Promise<GlobReport> {
   const started = Date.now();
-  const input = validate<GlobInput>('glob', GLOB_SCHEMA, rawInput);
   const mode = input.mode ?? 'glob';
   // An absolute glob names its base, which the guard judges like "path"; the rest cannot climb out ('..').
   const { pattern, path } = globRequest(input.pattern, input.path, mode);
@@ -158,7 +155,7 @@ async function listGlob(rawInput: unknown, env: SearchEnvironment): Promise<Glob
   const access = await authorizeSearch(path, env);
   if (access.kind === 'untitled') throw new InputError(untitledGlobMessage(path ?? access.document.uri, access.document));
 
-  const lister = new GlobLister(input, access, env, started + env.config.timeoutSeconds * 1000);
+  const lister = new GlobLister(input, access, env, options.deadline);
   const patternTest = regex ? lister.namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : lister.globMatching(pattern);
   const found = await lister.list(mode === 'glob' ? pattern : '**', patternTest, skipped);
   const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, lister.slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
@@ -212,7 +209,7 @@ class GlobLister {
   constructor(
     private readonly input: GlobInput,
     private readonly access: { bases: SearchBase[]; granted: string[] },
-    private readonly env: SearchEnvironment,
+    private readonly env: Cancellation & Settings & Pick<Corpus, 'source' | 'pool'>,
     private readonly deadline: number,
   ) {}
 

@@ -1,12 +1,11 @@
 /**
- * The grep tool's run: validated input → the guard's access → candidate files → searched in order
+ * The grep tool's run: a validated input (input/schema.ts, at the caller's edge) → the guard's access → candidate files → searched in order
  * (the index settles what it can, the pool reads and searches the rest, a few files ahead) → the
  * collector's page and totals → one report in stable order. The notes of an answer (diagnostics) sit
  * above this module and call it; it never formats.
  */
 import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
-import { GREP_SCHEMA, validate } from '../input/schema';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
@@ -15,11 +14,11 @@ import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } fr
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
-import { authorizeSearch, type SearchEnvironment } from './environment';
+import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
 import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
 import { fileGroup, fileStem, orderByGroup, pathGroup, patternWords } from './pageOrder';
 import { ReadAhead } from './readAhead';
-import { stopWatch, unlessCancelled } from './stop';
+import { stopWatch } from './stop';
 
 export interface GrepReport {
   pattern: string;
@@ -37,7 +36,7 @@ export interface GrepReport {
   nextOffset?: number;
   skipped: SkipCounts;
   timedOut: boolean;
-  /** The search took only the first env.maxListed candidates: more were listed. */
+  /** The search took only the first RunOptions.maxListed candidates: more were listed. */
   listingCut: boolean;
   elapsedMs: number;
   include?: string;
@@ -80,15 +79,13 @@ const READ_AHEAD_POOL = 384;
 /** Files per batch sent to a worker: enough to amortise the messages, few enough to keep both workers busy to the end. */
 const BATCH_SIZE = 48;
 
-/** Runs one grep; a cancelled one rejects with CancelledError (at once when the environment signals it). */
-export function runGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
-  return unlessCancelled(searchGrep(rawInput, env, progress), env);
-}
-
-async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: GrepProgress): Promise<GrepReport> {
+/**
+ * Runs one grep of a validated input until `options.deadline`; a cancelled one rejects with
+ * CancelledError once it notices (answerGrep returns at once when the environment signals it).
+ */
+export async function runGrep(input: GrepInput, env: SearchEnvironment, options: RunOptions, progress?: GrepProgress): Promise<GrepReport> {
   const started = Date.now();
-  const deadline = started + env.config.timeoutSeconds * 1000;
-  const input = validate<GrepInput>('grep', GREP_SCHEMA, rawInput);
+  const { deadline } = options;
   const matcher = compileMatcher(input.pattern, input);
   const mode: OutputMode = input.output_mode ?? 'content';
   const offset = input.offset ?? 0;
@@ -104,10 +101,10 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
   const filterDeadline = { at: deadline, expired: false };
   const filter = { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline };
   const target = await searchTarget(access, filter, env, collector.skipped);
-  const spec = searchSpec(input, mode, target.granted, env, ordered);
+  const spec = searchSpec(input, mode, target.granted, env.config, ordered);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
-  const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline };
+  const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline, maxListed: options.maxListed };
   const scanned = await scan(target, plan, env, collector);
   if (env.isCancelled()) throw new CancelledError();
   // The order is the question's, not the page's: a page whose lines the output budget cut keeps path order on the next.
@@ -155,20 +152,20 @@ async function searchGrep(rawInput: unknown, env: SearchEnvironment, progress?: 
 }
 
 /** What the workers (or this thread) are told to do with each file. */
-function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], env: SearchEnvironment, ordered: boolean): SearchSpec {
+function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], config: Settings['config'], ordered: boolean): SearchSpec {
   return {
     pattern: input.pattern,
     // The matcher's options alone: with the rest below, the spec is what decides a file's outcome (and keys what is remembered of it).
     matcher: { case_insensitive: input.case_insensitive, fixed_strings: input.fixed_strings, word: input.word, multiline: input.multiline },
-    maxFileSize: env.config.maxFileSize,
-    scope: { granted, denied: env.config.deniedPaths, allowed: env.config.allowedPaths },
+    maxFileSize: config.maxFileSize,
+    scope: { granted, denied: config.deniedPaths, allowed: config.allowedPaths },
     search: {
       invert: input.invert_match === true,
       before: input.before_lines ?? input.context_lines ?? 0,
       after: input.after_lines ?? input.context_lines ?? 0,
       // files_with_matches needs one hit per file; the others need exact counts.
       maxPerFile: mode === 'files_with_matches' ? 1 : (input.max_matches_per_file ?? Number.MAX_SAFE_INTEGER),
-      maxLineLength: env.config.maxLineLength,
+      maxLineLength: config.maxLineLength,
       collect: mode === 'content',
       first: mode === 'content',
       // A cut page's order parses only the files whose matching lines look like declarations.
@@ -189,8 +186,8 @@ type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome |
  * pool, each is judged by its position in the list (its id looked up once per list), and in a
  * long-running process the stamps the index needs are taken by the workers first, off this thread.
  */
-async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, env: SearchEnvironment, deadline: number): Promise<IndexJudge | undefined> {
-  const { index, pool } = env;
+async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, corpus: Pick<Corpus, 'index' | 'pool'>, deadline: number): Promise<IndexJudge | undefined> {
+  const { index, pool } = corpus;
   if (!index) return undefined;
   const listed = target.candidates;
   if (!pool || !Array.isArray(listed)) return index.prejudge(request);
@@ -208,14 +205,19 @@ interface ScanPlan {
   prejudge?: IndexJudge;
   deadline: number;
   filterDeadline: { at: number; expired: boolean };
+  /** RunOptions.maxListed. */
+  maxListed?: number;
 }
+
+/** What scanning the candidates takes: the pool or the reader, the size limit, the cancellation. */
+type ScanRoles = Cancellation & Pick<Corpus, 'pool' | 'readFile'> & Pick<Settings, 'config'>;
 
 /**
  * Searches the target's candidates in order, each outcome to the collector, until they run out, the
- * time limit passes, env.maxListed is reached or the caller cancels: how many were listed, whether it
+ * time limit passes, plan.maxListed is reached or the caller cancels: how many were listed, whether it
  * timed out or stopped at maxListed, what the index settled.
  */
-async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment, collector: GrepCollector) {
+async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collector: GrepCollector) {
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(plan.spec);
   const searchOne = fileSearcher(plan, poolSearch, env);
@@ -240,7 +242,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
       ahead.pageRoom = collector.pageRoom;
       while (!exhausted && ahead.hasRoom) {
         const item = next.next();
-        if (item.done || listed === env.maxListed) {
+        if (item.done || listed === plan.maxListed) {
           exhausted = true;
           listingCut = !item.done;
           break;
@@ -291,7 +293,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: SearchEnvironment
  * How one file is searched on its own: an override's content (read here, searched in the pool when
  * there is one, so the time limit can stop the regex) or, without a pool, a file read and searched here.
  */
-function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: SearchEnvironment) {
+function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: Pick<Corpus, 'readFile'> & Pick<Settings, 'config'>) {
   const { spec, matcher } = plan;
   const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
   return async (candidate: Candidate, override: FileContent | undefined, pageRoom: number): Promise<FileOutcome> => {
@@ -317,7 +319,7 @@ const OUTLINE_BATCH = 4;
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
  * one (a file's definitions are kept there by its stamp), else here. Counts what it cost in `outlined`.
  */
-async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, env: SearchEnvironment, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
+async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, corpus: Pick<Corpus, 'pool' | 'readFile'>, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
   const page: Array<{ file: string; matches: LineResult[] }> = [];
   for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
   if (page.length === 0) return;
@@ -327,7 +329,7 @@ async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, ma
     if (text === null) continue;
     items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
   }
-  const outcomes = await outlineItems(items, { spec, matcher }, env);
+  const outcomes = await outlineItems(items, { spec, matcher }, corpus);
   const byFile = new Map(items.map((item, i) => [item.path, outcomes[i]]));
   for (const entry of page) {
     const outcome = byFile.get(entry.file);
@@ -424,7 +426,7 @@ async function overrideText(target: SearchTarget, file: string): Promise<string 
 }
 
 /** Outlines items in the pool's workers, a few files a batch, or here without a pool. */
-async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: SearchEnvironment): Promise<OutlineOutcome[]> {
+async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: Pick<Corpus, 'pool' | 'readFile'>): Promise<OutlineOutcome[]> {
   const { spec, matcher } = plan;
   if (env.pool) {
     const job = env.pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });

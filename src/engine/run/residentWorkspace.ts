@@ -7,20 +7,19 @@
  * directories watched only since the last refresh read the tree, a watch that failed) is checked by
  * stat, as one command line call checks it, so the answer is always the one a full scan gives.
  */
-import { directRealPath, indexFile, SETTLE_MS } from '../index/builder';
+import { directRealPath, indexFile, RECENT_WRITE_MS } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { eventsDelivered, TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
-import type { SearchEnvironment } from './environment';
-import { buildWorkspaceIndex, type IndexSummary } from './workspaceIndex';
+import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './workspaceIndex';
 
 /** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
 export const REFRESH_DELAY_MS = 250;
 /** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
-const MAX_SETTLING_REFRESHES = 3;
+const MAX_WATCHING_REFRESHES = 3;
 /** A change of at most this many files' contents (the tree kept its shape) is refreshed by reading them alone (refreshContent). */
 const CONTENT_REFRESH_AT_MOST = 2000;
 
@@ -54,7 +53,7 @@ export class ResidentWorkspace {
   private readonly recent = new RecentResults();
 
   constructor(
-    private readonly env: SearchEnvironment & { source: StreamingSource },
+    private readonly env: IndexingRoles & { source: StreamingSource },
     private readonly dir: string,
     private readonly limits: IndexLimits,
     private readonly log: ResidentLog,
@@ -135,15 +134,15 @@ export class ResidentWorkspace {
     const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
     const direct = directRealPath(this.env.folders.map((folder) => folder.path));
     const now = Date.now();
-    // A file written in the last SETTLE_MS is held as unread (builder.ts): it stays in the record, and is read again once settled.
+    // A file written in the last RECENT_WRITE_MS is held as unread (builder.ts): it stays in the record, and is read again once settled.
     const recent = new Set<string>();
     for (const path of changed) {
       indexFile(index, path, this.env.config.maxFileSize, direct, now);
       const entry = index.entry(path)?.file;
-      if (entry && now - entry.mtimeMs < SETTLE_MS) recent.add(path);
+      if (entry && now - entry.mtimeMs < RECENT_WRITE_MS) recent.add(path);
     }
     this.watcher.forget([...changes.touched.keys()].filter((path) => !recent.has(path)), upTo);
-    if (recent.size > 0) this.schedule(SETTLE_MS);
+    if (recent.size > 0) this.schedule(RECENT_WRITE_MS);
     this.log.contentRefreshed(changed.length, Date.now() - started);
     return true;
   }
@@ -159,7 +158,7 @@ export class ResidentWorkspace {
       if (retryMs !== undefined || this.again) this.schedule(retryMs ?? REFRESH_DELAY_MS);
       this.again = false;
     };
-    this.refreshing ??= this.settle().then(ended, (error: unknown) => {
+    this.refreshing ??= this.refreshUntilWatched().then(ended, (error: unknown) => {
       ended(undefined);
       throw error;
     });
@@ -171,9 +170,9 @@ export class ResidentWorkspace {
    * may have changed unseen in between, so the next refresh reads it again, watched by then. Returns
    * when to try again when the listing could not be recorded (something changed too recently).
    */
-  private async settle(): Promise<number | undefined> {
+  private async refreshUntilWatched(): Promise<number | undefined> {
     this.vouched = false;
-    for (let round = 0; round < MAX_SETTLING_REFRESHES && !this.closed; round++) {
+    for (let round = 0; round < MAX_WATCHING_REFRESHES && !this.closed; round++) {
       this.watcher.reset();
       const summary = await buildWorkspaceIndex(this.env, this.dir, this.limits);
       const stored = loadIndex(this.dir);
@@ -192,7 +191,7 @@ export class ResidentWorkspace {
         }
       }
       this.log.refreshed(summary, this.watcher.size);
-      if (!searched) return SETTLE_MS;
+      if (!searched) return RECENT_WRITE_MS;
       if (!this.watchable) return undefined;
       if (added === 0) {
         this.vouched = true;

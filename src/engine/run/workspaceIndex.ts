@@ -3,8 +3,11 @@
  * guard, excludes, .gitignore and denied paths), refreshed in place and stored in the index directory
  * with the listing itself (replayed while fresh).
  */
-import { filterStream } from '../source/fileSource';
-import { authorizeSearch, type SearchEnvironment } from './environment';
+import { filterStream, type FileSource } from '../source/fileSource';
+import { authorizeSearch, type Cancellation, type GuardRoles, type Settings } from './environment';
+
+/** What indexing a workspace takes: the guard's roles (folders, settings, source), the cancellation, the full file source. */
+export type IndexingRoles = GuardRoles & Settings & Cancellation & { source: FileSource };
 import { CancelledError, InputError } from '../api/errors';
 import { emptySkips } from '../api/types';
 import { refreshIndex, type RefreshResult } from '../index/builder';
@@ -26,7 +29,7 @@ interface ListedFiles {
  * the ones it reads with them (include_ignored) unless there are more than ignoredListingAtMost (the walk
  * stops there: no index holds them then).
  */
-async function listWorkspaceFiles(env: SearchEnvironment): Promise<{ searched: ListedFiles; withIgnored?: ListedFiles }> {
+async function listWorkspaceFiles(env: IndexingRoles): Promise<{ searched: ListedFiles; withIgnored?: ListedFiles }> {
   const access = await authorizeSearch(undefined, env);
   if (access.kind !== 'files') return { searched: { paths: [] } };
   const list = (includeIgnored: boolean, maxFiles?: number): ListedFiles | undefined => {
@@ -60,7 +63,7 @@ export interface IndexSummary extends RefreshResult {
  * Builds the index of the environment's folders in `dir`, or refreshes the one there. Above the limits
  * (the same defaults as VS Code's settings) it keeps the file list only: the recorded listing, no content.
  */
-export async function buildWorkspaceIndex(env: SearchEnvironment, dir: string, limits: IndexLimits = DEFAULT_INDEX_LIMITS): Promise<IndexSummary> {
+export async function buildWorkspaceIndex(env: IndexingRoles, dir: string, limits: IndexLimits = DEFAULT_INDEX_LIMITS): Promise<IndexSummary> {
   const started = Date.now();
   const folders = env.folders.map((folder) => folder.path);
   const stored = loadIndexFor(dir, folders);

@@ -39,6 +39,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 const FOLDS_TO_K = Buffer.from('\u212a', 'utf8');
 const FOLDS_TO_S = Buffer.from('\u017f', 'utf8');
 
+// eslint-disable-next-line no-control-regex -- NUL to DEL is the ASCII range
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**

@@ -9,7 +9,7 @@ import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { listDirectory } from './directory';
 import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
-import { EntryPolicy, type DirectoryAt } from './entryPolicy';
+import { EntryPolicy } from './entryPolicy';
 import { resolveLinkSync } from '../guard/links';
 import { below, realPathOf, relativePosix } from '../guard/paths';
 import type { SearchBase } from '../guard/roots';
@@ -103,8 +103,7 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
       continue;
     }
     const fromRoot = audit.rootOf && dir ? `${audit.rootOf}/${dir}` : audit.rootOf || dir;
-    const at: DirectoryAt = { path: dir ? below(base.base, dir) : base.base, relative: dir, fromRoot, real: EntryPolicy.realIfMoved(listing.real, fromRoot ? nodePath.join(audit.realRoot, fromRoot) : audit.realRoot) };
-    const refused = policy.refusesDirectory(at.real);
+    const { dir: at, refused } = policy.listed({ path: dir ? below(base.base, dir) : base.base, relative: dir, fromRoot }, listing.real, audit.realRoot);
     if (refused) {
       block(dir, refused, true);
       continue;
@@ -112,8 +111,7 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
     for (const entry of listing.entries) {
       if (audit.slices.due()) await audit.slices.pause();
       const relative = dir ? `${dir}/${entry.name}` : entry.name;
-      let verdict = policy.judge(at, entry);
-      if (verdict.kind === 'resolve') verdict = policy.afterLink(at, entry, resolveLinkSync(below(at.path, entry.name)));
+      const verdict = policy.verdictSync(at, entry, resolveLinkSync);
       if (verdict.kind === 'prune') block(relative, verdict.reason, verdict.directory);
       else if (verdict.kind === 'skip' && entry.isSymbolicLink()) block(relative, undefined, false);
       else if (verdict.kind === 'directory' && audit.withFiles.has(relative)) {

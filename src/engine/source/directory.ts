@@ -8,7 +8,7 @@ import { closeSync, constants, openSync, promises as fs, readdirSync, readlinkSy
 import { openRetrying, openRetryingSync } from '../searcher/descriptors';
 import { descriptorPath, HAS_PROC } from '../searcher/openedPath';
 
-export interface Listing {
+export interface OpenedDirectory {
   entries: Dirent[];
   /** The real path of the directory listed. */
   real: string;
@@ -22,7 +22,7 @@ function flags(follow: boolean): number {
  * The directory at `path`: its entries and real path; throws as readdir does (ELOOP for a symlink when
  * `follow` is false). Tried again while the process is short of descriptors (descriptors.ts).
  */
-export function listDirectorySync(path: string, follow: boolean): Listing {
+export function listDirectorySync(path: string, follow: boolean): OpenedDirectory {
   return openRetryingSync(() => {
     if (!HAS_PROC) return { entries: readdirSync(path, { withFileTypes: true }), real: realpathSync.native(path) };
     const fd = openSync(path, flags(follow));
@@ -36,7 +36,7 @@ export function listDirectorySync(path: string, follow: boolean): Listing {
 }
 
 /** The same without holding the caller's thread (the extension host). */
-export function listDirectory(path: string, follow: boolean): Promise<Listing> {
+export function listDirectory(path: string, follow: boolean): Promise<OpenedDirectory> {
   return openRetrying(async () => {
     if (!HAS_PROC) return { entries: await fs.readdir(path, { withFileTypes: true }), real: await fs.realpath(path) };
     const handle = await fs.open(path, flags(follow));

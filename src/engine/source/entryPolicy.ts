@@ -18,6 +18,7 @@
  * Entries are visited by name (code unit order), so a depth-first walk lists files in path order.
  * No I/O here: the walkers list directories and resolve links, this module decides.
  */
+import * as nodePath from 'path';
 import { deniedDirectoryGlobs, globTest } from '../globset/globs';
 import { linkVerdict, type LinkTarget } from '../guard/links';
 import { below, isInside } from '../guard/paths';
@@ -111,6 +112,34 @@ export class EntryPolicy {
   /** Why a directory listed where it really is (`real`, see realIfMoved) may not be read, or undefined. */
   refusesDirectory(real: string | undefined): PrunedEntry['reason'] | undefined {
     return real === undefined ? undefined : judgeReal(real, this.rules.scope, true);
+  }
+
+  /**
+   * A directory once listed, as the walk and the audit both take it: where it really is (`real`, when
+   * the real path listed is not the root's real path plus its path from the root) and, if so, why it
+   * may not be read.
+   */
+  listed(at: Omit<DirectoryAt, 'real'>, listedReal: string | undefined, realRoot: string | undefined): { dir: DirectoryAt; refused?: PrunedEntry['reason'] } {
+    const real = realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listedReal, at.fromRoot ? nodePath.join(realRoot, at.fromRoot) : realRoot);
+    return { dir: { ...at, real }, refused: this.refusesDirectory(real) };
+  }
+
+  /**
+   * An entry's verdict (judge, then afterLink for a link), the one step that may wait being where a
+   * link leads: yielded as `{ op: 'link', path }` to the walk's driver, which sends back the target.
+   */
+  *verdict(dir: DirectoryAt, entry: DirEntry): Generator<{ op: 'link'; path: string }, EntryVerdict, unknown> {
+    const verdict = this.judge(dir, entry);
+    if (verdict.kind !== 'resolve') return verdict;
+    return this.afterLink(dir, entry, (yield { op: 'link', path: below(dir.path, entry.name) }) as LinkTarget | undefined);
+  }
+
+  /** The same verdict at once, `resolve` telling where a link leads. */
+  verdictSync(dir: DirectoryAt, entry: DirEntry, resolve: (path: string) => LinkTarget | undefined): EntryVerdict {
+    const steps = this.verdict(dir, entry);
+    let step = steps.next();
+    while (!step.done) step = steps.next(resolve(step.value.path));
+    return step.value;
   }
 
   /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */

@@ -11,7 +11,7 @@ import type { LinkTarget } from '../guard/links';
 import type { ReadScope } from '../guard/scope';
 import type { Candidate } from '../api/types';
 import type { SearchBase } from '../guard/roots';
-import { byName, EntryPolicy, LinkLoops, type DirectoryAt, type DirEntry, type EntryRules, type EntryVerdict } from './entryPolicy';
+import { byName, EntryPolicy, LinkLoops, type DirectoryAt, type DirEntry, type EntryRules } from './entryPolicy';
 import type { PrunedEntry } from './fileSource';
 import { GitignoreRules, ignoreFileText } from './gitignore';
 import type { IgnoreFileRead } from './ignoreFile';
@@ -112,9 +112,7 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
     w.pruned.push({ base: w.baseIndex, relative: at.relative, reason: 'unreadable', directory: true });
     return;
   }
-  const real = w.realRoot === undefined ? undefined : EntryPolicy.realIfMoved(listing.real, at.fromRoot ? below(w.realRoot, at.fromRoot) : w.realRoot);
-  const dir: DirectoryAt = { ...at, real };
-  const refused = w.policy.refusesDirectory(dir.real);
+  const { dir, refused } = w.policy.listed(at, listing.real, w.realRoot);
   if (refused) {
     w.pruned.push({ base: w.baseIndex, relative: at.relative, reason: refused, directory: true });
     return;
@@ -123,8 +121,7 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
   const entries = listing.entries.sort(byName);
   if (entries.some((entry) => entry.name === '.gitignore')) yield* loadIgnoreFile(w, at.path, at.fromRoot);
   for (const entry of entries) {
-    let verdict: EntryVerdict = w.policy.judge(dir, entry);
-    if (verdict.kind === 'resolve') verdict = w.policy.afterLink(dir, entry, (yield { op: 'link', path: below(at.path, entry.name) }) as LinkTarget | undefined);
+    const verdict = yield* w.policy.verdict(dir, entry);
     if (verdict.kind === 'prune') {
       w.pruned.push({ base: w.baseIndex, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name, reason: verdict.reason, directory: verdict.directory });
     } else if (verdict.kind === 'file') {

@@ -5,12 +5,14 @@
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { answerGlob } from '../../engine/answer/globAnswer';
+import { parseGlobInput } from '../../engine/input/schema';
 import { type GlobReport } from '../../engine/run/glob';
 import { CancelledError } from '../../engine/api/errors';
 import { globRequest } from '../../engine/guard/globInput';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
 import { environment } from '../environment';
+import type { Services } from '../services';
 import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, StepAside, type ResourceItem, uriOf } from './shared';
 import { errorText, labelText, plural, quote } from './text';
 
@@ -46,6 +48,7 @@ class FindFilesSession {
   constructor(
     private readonly history: History<string>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly services: Services,
   ) {
     keepOrder(this.pick);
     this.disposables.push(
@@ -128,7 +131,7 @@ class FindFilesSession {
     this.source?.cancel();
     const source = new vscode.CancellationTokenSource();
     this.source = source;
-    const env = environment(source.token);
+    const env = environment(this.services, source.token);
     const input: GlobInput = { pattern: glob };
     const what = `Find files matching ${quote(glob)}`;
     const outside = await outsideBases(globBase(glob), env);
@@ -151,7 +154,7 @@ class FindFilesSession {
     this.log.info(`command glob ${JSON.stringify(input)}${env.allowOutside ? ' (outside the workspace, confirmed)' : ''}`);
     let report: GlobReport;
     try {
-      report = await answerGlob(input, env);
+      report = await answerGlob(parseGlobInput(input), env);
     } catch (error) {
       if (error instanceof CancelledError || source.token.isCancellationRequested) {
         this.log.info(`command glob cancelled`);
@@ -203,10 +206,10 @@ class FindFilesSession {
   }
 }
 
-export function registerFindFiles(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerFindFiles(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, services: Services): vscode.Disposable {
   const history = new History<string>(context.workspaceState, 'grepTools.findFiles.history', (a, b) => a === b);
   return vscode.commands.registerCommand(FIND_FILES_COMMAND, async () => {
     if (!(await requireFolder())) return;
-    new FindFilesSession(history, log).start();
+    new FindFilesSession(history, log, services).start();
   });
 }

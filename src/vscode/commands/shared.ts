@@ -3,7 +3,7 @@
  * when no folder is open, recent-input history, copying the JSON answer, and quick input buttons.
  */
 import * as vscode from 'vscode';
-import { guardContext, type SearchEnvironment } from '../../engine/run/environment';
+import { guardContext, type GuardRoles, type Permission } from '../../engine/run/environment';
 import { decide } from '../../engine/guard/guard';
 import { isUntitledUri } from '../../engine/guard/untitled';
 import { virtualFolders, virtualUri } from '../sources/virtualFolders';
@@ -18,7 +18,7 @@ export function uriOf(path: string): vscode.Uri {
 }
 
 /** Where a search would go outside every workspace folder: the guard's "pending" decision, else nothing. */
-export async function outsideBases(path: string | undefined, env: SearchEnvironment): Promise<string[]> {
+export async function outsideBases(path: string | undefined, env: GuardRoles): Promise<string[]> {
   // Denied and invalid paths are left to the search, which reports the same decision as an error.
   const decision = await decide(path, guardContext(env));
   return decision.kind === 'pending' ? [decision.resolved] : [];
@@ -31,7 +31,7 @@ export async function outsideBases(path: string | undefined, env: SearchEnvironm
 export async function confirmOutside(
   outside: string[],
   what: string,
-  env: SearchEnvironment,
+  env: Pick<Permission, 'folders'>,
   log: vscode.LogOutputChannel,
 ): Promise<boolean> {
   if (outside.length === 0) return true;

@@ -36,7 +36,7 @@ export function errorText(error: unknown): string {
   return message.replace(/\s*Hint: .*$/s, '');
 }
 
-export interface SearchOptions {
+export interface SearchToggles {
   matchCase: boolean;
   wholeWord: boolean;
   regex: boolean;
@@ -44,7 +44,7 @@ export interface SearchOptions {
   include: string;
 }
 
-export interface RecentSearch extends SearchOptions {
+export interface RecentSearch extends SearchToggles {
   pattern: string;
 }
 
@@ -52,7 +52,7 @@ export function sameSearch(a: RecentSearch, b: RecentSearch): boolean {
   return a.pattern === b.pattern && a.matchCase === b.matchCase && a.wholeWord === b.wholeWord && a.regex === b.regex && a.include === b.include;
 }
 
-export function describeOptions(options: SearchOptions): string {
+export function describeOptions(options: SearchToggles): string {
   const parts = [options.matchCase && 'Match Case', options.wholeWord && 'Whole Word', options.regex && 'Regex'].filter(Boolean) as string[];
   if (options.include) parts.push(`in ${options.include}`);
   return parts.join(' · ');
@@ -94,13 +94,13 @@ export function grepInput(search: RecentSearch, maxResults: number): GrepInput {
 export const REGEX_ADVICE = 'Escape special characters with a backslash, or turn off Use Regular Expression to search for the text as typed.';
 
 /** The pattern as the engine compiles it, without the global flag: for a label's highlight and the selection. */
-export function lineRegex(pattern: string, options: SearchOptions): RegExp {
+export function lineRegex(pattern: string, options: SearchToggles): RegExp {
   const matcher = compileMatcher(pattern, { case_insensitive: !options.matchCase, fixed_strings: !options.regex, word: options.wholeWord });
   return new RegExp(matcher.regex.source, matcher.regex.flags.replace('g', ''));
 }
 
 /** What is wrong with a pattern (an invalid regular expression), shown while it is typed. */
-export function patternProblem(pattern: string, options: SearchOptions): string | undefined {
+export function patternProblem(pattern: string, options: SearchToggles): string | undefined {
   try {
     lineRegex(pattern, options);
     return undefined;

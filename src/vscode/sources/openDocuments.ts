@@ -2,10 +2,10 @@
  * Open editors as the person sees them (docs/reference.md, "The workspace as you see it"):
  *
  * - `dirtyDocuments`: the text of every `file:` document with unsaved changes, keyed by its absolute
- *   path. The engine searches that text instead of the file on disk (`SearchEnvironment.overrides`); a
+ *   path. The engine searches that text instead of the file on disk (`Corpus.overrides`, engine/run/environment.ts); a
  *   document of a virtual workspace folder is keyed by its URI's path, as that folder's files are.
  * - `untitledDocuments`: every open untitled document (never saved), as plain data for the engine
- *   (`SearchEnvironment.untitled`), which searches one only when a `path` names it.
+ *   (`Permission.untitled`), which searches one only when a `path` names it.
  */
 import * as vscode from 'vscode';
 import type { UntitledDocument } from '../../engine/guard/untitled';

@@ -15,7 +15,7 @@
 import { lstatSync, statSync } from 'fs';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
-import { SETTLE_MS } from '../../engine/index/builder';
+import { RECENT_WRITE_MS } from '../../engine/index/builder';
 import { deniedRule } from '../../engine/globset/globs';
 import { relativePosix } from '../../engine/guard/paths';
 import { TimeSlices } from '../../engine/source/timeSlices';
@@ -75,7 +75,7 @@ function identity(dir: string): string | undefined {
  * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
  * this close to the listing's start is treated as changed after it, as the index treats a file.
  */
-const CLOCK_MARGIN_MS = SETTLE_MS;
+const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
 /**
  * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
  * many as hold at most MAX_KEPT_FILES files in all, and at most MAX_LISTINGS; the least recently used
@@ -235,21 +235,3 @@ export class ResidentListings implements vscode.Disposable {
   }
 }
 
-let shared: ResidentListings | undefined;
-let sharedWatch: (() => ListingWatch | undefined) | undefined;
-
-/** The watcher the extension's resident listings may rely on (set in activate()). */
-export function watchListingsWith(watch: () => ListingWatch | undefined): void {
-  sharedWatch = watch;
-}
-
-/** The extension's resident listings, made on first use and dropped with the extension. */
-export function residentListings(): ResidentListings {
-  shared ??= new ResidentListings(sharedWatch);
-  return shared;
-}
-
-export function disposeResidentListings(): void {
-  shared?.dispose();
-  shared = undefined;
-}

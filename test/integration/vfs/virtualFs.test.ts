@@ -19,6 +19,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
   after(() => subscriptions.forEach((subscription) => subscription.dispose()));
   // The provider of the test extension, registered in this extension host when mocha loads this file
   // (before the common suite runs): code-server loads one development extension per window, ours.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the fixture extension's own module, loaded as it is
   const memfs = require(path.resolve(repo, 'test', 'fixtures', 'memfs-extension', 'extension.js')) as {
     FILES: Record<string, string | Uint8Array>;
     reads: string[];

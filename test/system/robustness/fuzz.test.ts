@@ -13,15 +13,14 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import fc from 'fast-check';
 import { byteBudget } from '../../../src/engine/answer/budget';
-import { answerGlob } from '../../../src/engine/answer/globAnswer';
+import { answerGlob, type GlobAnswer as GlobAnswerReport } from '../../../src/engine/answer/globAnswer';
 import { type SearchEnvironment } from '../../../src/engine/run/environment';
-import { answerGrep } from '../../../src/engine/answer/grepAnswer';
-import { checkSearchGlob } from '../../../src/engine/guard/globInput';
+import { answerGrep, type GrepAnswer as GrepAnswerReport } from '../../../src/engine/answer/grepAnswer';
 import { prepareMessages } from '../../../src/engine/guard/invocation';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { renderGlob, renderGrep } from '../../../src/engine/answer/printer';
 import { InputError } from '../../../src/engine/api/errors';
-import { GLOB_SCHEMA, GREP_SCHEMA, type ObjectSchema } from '../../../src/engine/input/schema';
+import { GLOB_SCHEMA, GREP_SCHEMA, parseGlobInput, parseGrepInput, type ObjectSchema } from '../../../src/engine/input/schema';
 import { main as cli } from '../../../src/cli';
 import { Fixture, makeEnv } from '../../unit/fixture';
 
@@ -209,6 +208,15 @@ function checkGlobText(text: string, root: string): void {
 }
 
 /** Runs one call to its end, failing on a hang instead of waiting forever. */
+/** grep and glob as the tools, the commands, the CLI and the MCP server call them: the raw input validated where it comes in. */
+async function grepAtEdge(input: unknown, env: SearchEnvironment): Promise<GrepAnswerReport> {
+  return answerGrep(parseGrepInput(input), env);
+}
+
+async function globAtEdge(input: unknown, env: SearchEnvironment): Promise<GlobAnswerReport> {
+  return answerGlob(parseGlobInput(input), env);
+}
+
 async function settle<T>(what: string, promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${what} did not settle in ${HANG_MS} ms`)), HANG_MS)));
@@ -287,8 +295,8 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
 
   const tools = [
-    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: (input: unknown) => answerGrep(input, env).then((report) => renderGrep(report, byteBudget(BUDGET))), checkText: checkGrepText },
-    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: (input: unknown) => answerGlob(input, env).then((report) => renderGlob(report, byteBudget(BUDGET))), checkText: checkGlobText },
+    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: async (input: unknown) => renderGrep(await grepAtEdge(input, env), byteBudget(BUDGET)), checkText: checkGrepText },
+    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: async (input: unknown) => renderGlob(await globAtEdge(input, env), byteBudget(BUDGET)), checkText: checkGlobText },
   ];
   for (const { tool, schema, fields, answer, checkText } of tools) {
     it(`${tool}: ${RUNS} random and adversarial inputs each end in an answer of the contract or a field-naming error (seed ${SEED})`, async () => {
@@ -356,12 +364,12 @@ describe('fuzzing the tool inputs (fast-check)', function () {
       const huge = 'a|'.repeat(50_000);
       type Run = (input: unknown, env: SearchEnvironment) => Promise<unknown>;
       for (const [run, input, field] of [
-        [answerGrep, { pattern: huge }, 'pattern'],
-        [answerGlob, { pattern: huge }, 'pattern'],
-        [answerGlob, { pattern: huge, mode: 'regex' }, 'pattern'],
-        [answerGrep, { pattern: 'x', path: huge }, 'path'],
-        [answerGrep, { pattern: 'x', include: huge }, 'include'],
-        [answerGlob, { pattern: 'x', path: '\ud800'.repeat(100_000) }, 'path'],
+        [grepAtEdge, { pattern: huge }, 'pattern'],
+        [globAtEdge, { pattern: huge }, 'pattern'],
+        [globAtEdge, { pattern: huge, mode: 'regex' }, 'pattern'],
+        [grepAtEdge, { pattern: 'x', path: huge }, 'path'],
+        [grepAtEdge, { pattern: 'x', include: huge }, 'include'],
+        [globAtEdge, { pattern: 'x', path: '\ud800'.repeat(100_000) }, 'path'],
       ] as Array<[Run, object, string]>) {
         const result = await settle('huge input', run(input, env));
         assert.ok(!result.ok && result.error instanceof InputError, `${field}: an InputError`);
@@ -377,7 +385,7 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     });
 
     it('a wrong value holding a huge string is named without echoing it whole', async () => {
-      const result = await settle('huge value', answerGrep({ pattern: { x: 'y'.repeat(100_000) } }, env));
+      const result = await settle('huge value', grepAtEdge({ pattern: { x: 'y'.repeat(100_000) } }, env));
       assert.ok(!result.ok && result.error instanceof InputError);
       assert.match(result.error.message, /"pattern" must be a string, got object \{"x":"yyy.*… \(100008 characters\)\.$/);
     });
@@ -388,7 +396,9 @@ describe('fuzzing the tool inputs (fast-check)', function () {
     });
 
     it('a glob longer than minimatch accepts is an InputError, not a TypeError', async () => {
-      assert.throws(() => checkSearchGlob('*'.repeat(70_000), 'include'), (error: Error) => error instanceof InputError && /include glob .* at most 4096/.test(error.message));
+      const result = await settle('70,000-character include', grepAtEdge({ pattern: 'x', include: '*'.repeat(70_000) }, env));
+      assert.ok(!result.ok && result.error instanceof InputError, String(!result.ok && result.error));
+      assert.match(result.error.message, /"include" is 70000 characters long, at most 4096 are accepted/);
     });
   });
 });

@@ -16,6 +16,7 @@ import * as net from 'net';
 import * as nodePath from 'path';
 import { byteBudget } from '../../../src/engine/answer/budget';
 import { answerGlob } from '../../../src/engine/answer/globAnswer';
+import { parseGrepInput } from '../../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../../src/engine/run/environment';
 import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../src/engine/pool/pool';
@@ -35,7 +36,7 @@ describe('pathological trees', function () {
   after(() => pool.dispose());
 
   const env = (root: string, options: EnvOptions = {}): SearchEnvironment => ({ ...makeEnv(root, options), pool });
-  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await answerGrep(input, e), byteBudget(51_200)));
+  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput(input), e), byteBudget(51_200)));
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {

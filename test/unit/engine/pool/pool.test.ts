@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import { parseGlobInput } from '../../../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchAbortedError, SearchPool } from '../../../../src/engine/pool/pool';
@@ -59,8 +60,8 @@ describe('the worker pool', function () {
   it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
     for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
       const input = { pattern, mode: 'regex', max_results: 7 };
-      const inline = printGlob(await answerGlob(input, makeEnv(fx.root)));
-      const pooled = printGlob(await answerGlob(input, env()));
+      const inline = printGlob(await answerGlob(parseGlobInput(input), makeEnv(fx.root)));
+      const pooled = printGlob(await answerGlob(parseGlobInput(input), env()));
       assert.strictEqual(pooled, inline, pattern);
     }
   });

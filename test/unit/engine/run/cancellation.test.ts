@@ -6,6 +6,7 @@ import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { Cancellation } from '../../../support/cancellation';
+import { waitUntil } from '../../../support/waitUntil';
 import { Fixture, makeEnv } from '../../fixture';
 
 /** A source whose listing is under way until `finish()`: `started` resolves when it is asked. */
@@ -59,8 +60,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       assert.ok(error instanceof CancelledError, String(error));
       assert.ok(ms < 50, `rejected ${ms.toFixed(1)} ms after the cancellation`);
       slow.finish(); // the listing ends in the background; nothing is reported any more
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.strictEqual(cancellation.listening, 0, 'no listener is left on the event');
+      await waitUntil(() => cancellation.listening === 0, () => `no listener is left on the event (${cancellation.listening} left)`, 5000, 5);
     });
   }
 
@@ -70,7 +70,8 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       const env: SearchEnvironment = { ...makeEnv(fx.root, { config: { timeoutSeconds: 20 } }), ...cancellation.env, pool };
       return { cancellation, run: answerGrep({ pattern: '(a+)+$', path: 'redos' }, env) };
     });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the workers are deep in the regex
+    // Both workers are in the regex.
+    await waitUntil(() => pool.busyWorkers === pool.size, () => `both workers busy (${pool.busyWorkers} of ${pool.size})`, 10_000, 5);
     const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndTime(run, cancellation)));
     for (const { ms, error } of stops) {
       assert.ok(error instanceof CancelledError, String(error));

@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
+import { parseGrepInput } from '../../../../src/engine/input/schema';
 import { renderGrep } from '../../../../src/engine/answer/printer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
@@ -20,7 +21,7 @@ async function allPages(input: Record<string, unknown>, env: SearchEnvironment, 
   let offset: number | undefined = 0;
   for (let pages = 0; offset !== undefined; pages++) {
     assert.ok(pages < 200, 'paging ends');
-    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep({ ...input, offset }, env), byteBudget(env.config.maxOutputBytes)));
+    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)));
     for (const entry of contentFiles(json)) for (const m of entry.matches) lines.push(`${rel(root, entry.file)}:${m.line} ${m.in ?? ''}${m.defines ? ' | def' : ''}`);
     totals.push(json.total_matches ?? lines.length);
     offset = json.next_offset;

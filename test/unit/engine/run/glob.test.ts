@@ -191,7 +191,7 @@ describe('engine/glob (answerGlob + printGlob)', () => {
 
   it('refuses backslashes and invalid input, naming the field', async () => {
     await rejectsWith(answerGlob({ pattern: 'src\\*.ts' }, env), /^Invalid glob "src\\\\\*\.ts": use '\/' as the path separator, not '\\'\.$/);
-    await rejectsWith(answerGlob({ pattern: '*', max_depth: -1 }, env), /^Invalid glob input: "max_depth" must be an integer >= 0/);
+    await rejectsWith(globJson({ pattern: '*', max_depth: -1 }, env), /^Invalid glob input: "max_depth" must be an integer >= 0/);
     await rejectsWith(answerGlob({ pattern: '*', path: '.env' }, env), /permission denied by policy/);
     await rejectsWith(answerGlob({ pattern: '*', path: 'nope' }, env), /^Path not found: "nope"/);
   });

@@ -181,8 +181,8 @@ describe('engine/grep (answerGrep + printGrep)', () => {
     });
 
     it('refuses invalid input naming the field', async () => {
-      await rejectsWith(answerGrep({ pattern: 'x', context: 2 }, env), /^Invalid grep input: unknown field "context"\. Allowed fields: .*context_lines/);
-      await rejectsWith(answerGrep({ pattern: 'x', output_mode: 'lines' }, env), /"output_mode" must be one of "content", "files_with_matches", "count"/);
+      await rejectsWith(grepJson({ pattern: 'x', context: 2 }, env), /^Invalid grep input: unknown field "context"\. Allowed fields: .*context_lines/);
+      await rejectsWith(grepJson({ pattern: 'x', output_mode: 'lines' }, env), /"output_mode" must be one of "content", "files_with_matches", "count"/);
     });
   });
 

@@ -12,6 +12,7 @@ import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { describeOutline, renderGrep } from '../../../../src/engine/answer/printer';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { SearchPool } from '../../../../src/engine/pool/pool';
+import { parseGrepInput } from '../../../../src/engine/input/schema';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { GENERATED, pathGroup, SOURCE, TEST } from '../../../../src/engine/run/pageOrder';
 import { ResidentWorkspace } from '../../../../src/engine/run/residentWorkspace';
@@ -79,7 +80,7 @@ async function allPages(input: Record<string, unknown>, env: SearchEnvironment, 
   let offset: number | undefined = 0;
   for (let pages = 0; offset !== undefined; pages++) {
     assert.ok(pages < 200, 'paging ends');
-    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep({ ...input, offset }, env), byteBudget(env.config.maxOutputBytes)));
+    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)));
     const page = contentFiles(json).flatMap((entry) => entry.matches.map((m) => `${rel(root, entry.file)}:${m.line}${m.defines ? ' def' : ''}`));
     if (pages === 0) first = page;
     lines.push(...page);
@@ -112,7 +113,7 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     });
     age(ws);
     pool = new SearchPool(2).warm();
-    resident = new ResidentWorkspace({ ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource(), pool }, fx.path('index'), DEFAULT_INDEX_LIMITS, { refreshed: () => {}, contentRefreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} });
+    resident = new ResidentWorkspace({ ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource() }, fx.path('index'), DEFAULT_INDEX_LIMITS, { refreshed: () => {}, contentRefreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} });
     await resident.start();
   });
 

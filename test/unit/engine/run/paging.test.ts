@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import { readAnswer } from '../../../support/answers';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import { answerGlob } from '../../../../src/engine/answer/globAnswer';
+import { parseGlobInput, parseGrepInput } from '../../../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
@@ -9,13 +10,13 @@ import { contentFiles, countFiles, Fixture, makeEnv, pathFiles, rel, type GlobAn
 
 /** The text the model receives, checked to be within the budget, parsed. */
 async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {
-  const text = await renderGrep(await answerGrep(input, env), byteBudget(env.config.maxOutputBytes));
+  const text = await renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
   return readAnswer<GrepAnswer>(text);
 }
 
 async function globJson(input: unknown, env: SearchEnvironment): Promise<GlobAnswer> {
-  const text = await renderGlob(await answerGlob(input, env), byteBudget(env.config.maxOutputBytes));
+  const text = await renderGlob(await answerGlob(parseGlobInput(input), env), byteBudget(env.config.maxOutputBytes));
   assert.ok(Buffer.byteLength(text) <= env.config.maxOutputBytes, `${Buffer.byteLength(text)} bytes`);
   return readAnswer<GlobAnswer>(text);
 }

@@ -6,7 +6,6 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as nodePath from 'path';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { renderGrep } from '../../../../src/engine/answer/printer';

@@ -9,10 +9,10 @@ import {
   parseInclude,
   patternProblem,
   resultLabel,
-  type SearchOptions,
+  type SearchToggles,
 } from '../../../../src/vscode/commands/text';
 
-const OFF: SearchOptions = { matchCase: false, wholeWord: false, regex: false, include: '' };
+const OFF: SearchToggles = { matchCase: false, wholeWord: false, regex: false, include: '' };
 
 /** The text the quick pick highlights in a label when its input holds `value`. */
 function highlighted(label: string, value: string): string | undefined {
