@@ -67,7 +67,8 @@ function copyGrammars() {
   const grammars = ['typescript', 'tsx', 'javascript', 'python', 'rust', 'go', 'java', 'c-sharp', 'cpp', 'ruby', 'php'];
   fs.rmSync('dist/wasm', { recursive: true, force: true });
   fs.mkdirSync('dist/wasm', { recursive: true });
-  for (const name of ['tree-sitter.wasm', ...grammars.map((grammar) => `tree-sitter-${grammar}.wasm`)]) fs.copyFileSync(path.join(from, name), path.join('dist/wasm', name));
+  for (const name of ['tree-sitter.wasm', ...grammars.map((grammar) => `tree-sitter-${grammar}.wasm`)])
+    fs.copyFileSync(path.join(from, name), path.join('dist/wasm', name));
 }
 
 main().catch((error) => {

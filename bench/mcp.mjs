@@ -41,7 +41,11 @@ function timed(command, args) {
   if (result.status !== 0 && !(command === rg && result.status === 1)) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`);
   return { ms, stdout: result.stdout };
 }
-const rgTotal = (stdout) => stdout.split('\n').filter(Boolean).reduce((n, line) => n + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+const rgTotal = (stdout) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((n, line) => n + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
 
 try {
   const built = timed(process.execPath, [cli, 'index', '--workspace', corpus, '--index-dir', indexDir]);

@@ -76,7 +76,9 @@ await build({
         }));
         // The same planner with its literals in their own case (what an index that kept case could use).
         build.onLoad({ filter: /.*/, namespace: 'case' }, () => ({
-          contents: readFileSync(plannerPath, 'utf8').replace("from './query'", `from ${here('literalQuery.ts')}`).replace("from './fold'", `from ${here('keepCase.ts')}`),
+          contents: readFileSync(plannerPath, 'utf8')
+            .replace("from './query'", `from ${here('literalQuery.ts')}`)
+            .replace("from './fold'", `from ${here('keepCase.ts')}`),
           loader: 'ts',
           resolveDir: dirname(plannerPath),
         }));
@@ -132,13 +134,26 @@ for (const [name, input] of QUESTIONS) {
       }
     }
   }
-  rows.push({ name, input, plan, lists: new Set(listsOf(plan)).size, candidates: ids === undefined ? `all (${textIds.length})` : ids.length, count: candidates.length, matching, evaluateMs: median(times), read, reads });
+  rows.push({
+    name,
+    input,
+    plan,
+    lists: new Set(listsOf(plan)).size,
+    candidates: ids === undefined ? `all (${textIds.length})` : ids.length,
+    count: candidates.length,
+    matching,
+    evaluateMs: median(times),
+    read,
+    reads,
+  });
 }
 
 console.log('\n| question | pattern | trigram lists | postings read (bytes, reads) | candidates | files matching | lookup ms |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) {
-  console.log(`| ${row.name} | \`${row.input.pattern}\`${row.input.case_insensitive ? ' (i)' : ''} | ${row.lists} | ${row.read} (${row.reads}) | ${row.candidates} | ${row.matching ?? '-'} | ${row.evaluateMs.toFixed(2)} |`);
+  console.log(
+    `| ${row.name} | \`${row.input.pattern}\`${row.input.case_insensitive ? ' (i)' : ''} | ${row.lists} | ${row.read} (${row.reads}) | ${row.candidates} | ${row.matching ?? '-'} | ${row.evaluateMs.toFixed(2)} |`,
+  );
 }
 
 // Frequency-weighted choice: the trigrams of a conjunction rarest first (as evaluate orders them), with the
@@ -229,7 +244,9 @@ function sparse() {
     }
     const looked = [...grams.values()].reduce((sum, list) => sum + list.length, 0);
     const shown = [...grams.entries()].map(([text, list]) => `${JSON.stringify(text)} → ${list.map((g) => JSON.stringify(g)).join(' ')}`).join('; ');
-    console.log(`| ${row.name} | ${row.count} | ${looked}${shown ? ` (${shown.replace(/\|/g, '\\|')})` : ''} | ${literalPlan.op === 'all' ? 'all' : sparseCount} | ${literalPlan.op === 'all' ? 'all' : ideal} | ${row.matching ?? '-'} |`);
+    console.log(
+      `| ${row.name} | ${row.count} | ${looked}${shown ? ` (${shown.replace(/\|/g, '\\|')})` : ''} | ${literalPlan.op === 'all' ? 'all' : sparseCount} | ${literalPlan.op === 'all' ? 'all' : ideal} | ${row.matching ?? '-'} |`,
+    );
   }
 }
 
@@ -250,7 +267,11 @@ function keepingCase() {
   texts.forEach((text, id) => {
     const none = new Float64Array(Math.max(0, text.length - 1)); // equal weights: trigrams only
     exact.addFile(id, text, none);
-    folded.addFile(id, text.replace(/[A-Z\u212a\u017f]/g, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase())), none);
+    folded.addFile(
+      id,
+      text.replace(/[A-Z\u212a\u017f]/g, (c) => (c === '\u212a' ? 'k' : c === '\u017f' ? 's' : c.toLowerCase())),
+      none,
+    );
   });
   console.log(
     `\nTrigrams in their case: ${exact.keyCount} keys, ${exact.postings} postings, lists ${(exact.bytes / 1048576).toFixed(1)} MiB ` +
@@ -290,7 +311,10 @@ async function serve(dists) {
     const dir = mkdtempSync(join(tmpdir(), 'grep-tools-ngrams-'));
     for (const name of readdirSync(indexDir)) if (name.endsWith('.bin')) copyFileSync(join(indexDir, name), join(dir, name));
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [join(dist, 'cli.js'), 'serve', '--workspace', tree, '--index-dir', dir, ...limits], { cwd: tree, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [join(dist, 'cli.js'), 'serve', '--workspace', tree, '--index-dir', dir, ...limits], {
+      cwd: tree,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await new Promise((done, fail) => {
       let out = '';
       child.stdout.on('data', (chunk) => {
@@ -304,8 +328,12 @@ async function serve(dists) {
     servers.push({ dist, dir, child, identity: `${engine}:${stat.size}:${stat.mtimeMs}`, readyMs: ms(started) });
   }
   const rg = probe.findRipgrep();
-  console.log(`\nServed answers (output_mode count), warm, ${RUNS} interleaved rounds, medians; ready after ${servers.map((s) => `${(s.readyMs / 1000).toFixed(1)} s`).join(', ')}.`);
-  console.log(`| question | ${servers.map((s, k) => `build ${k + 1} ms`).join(' | ')} | ${servers.length > 1 ? 'ratio 2/1 | ' : ''}totals (${servers.map((_, k) => k + 1).join(', ')}, rg) |`);
+  console.log(
+    `\nServed answers (output_mode count), warm, ${RUNS} interleaved rounds, medians; ready after ${servers.map((s) => `${(s.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
+  );
+  console.log(
+    `| question | ${servers.map((s, k) => `build ${k + 1} ms`).join(' | ')} | ${servers.length > 1 ? 'ratio 2/1 | ' : ''}totals (${servers.map((_, k) => k + 1).join(', ')}, rg) |`,
+  );
   console.log(`| --- | ${servers.map(() => '---').join(' | ')} | ${servers.length > 1 ? '--- | ' : ''}--- |`);
   let wrong = 0;
   try {
@@ -330,12 +358,17 @@ async function serve(dists) {
         for (const [k, server] of order) samples[k].push(await ask(server, i + 1));
       }
       const run = spawnSync(rg, ['--count', ...probe.ripgrepArgs(input), '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-      const rgTotal = run.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+      const rgTotal = run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
       const totals = samples.map((s) => s[0].total);
       const agree = samples.every((s) => s.every((r) => r.total === rgTotal));
       if (!agree) wrong++;
       const medians = samples.map((s) => median(s.map((r) => r.ms)));
-      console.log(`| ${name} | ${medians.map((m) => m.toFixed(1)).join(' | ')} | ${servers.length > 1 ? `${(medians[1] / medians[0]).toFixed(2)} | ` : ''}${totals.join(', ')}, ${rgTotal}${agree ? '' : ' DIFFER'} |`);
+      console.log(
+        `| ${name} | ${medians.map((m) => m.toFixed(1)).join(' | ')} | ${servers.length > 1 ? `${(medians[1] / medians[0]).toFixed(2)} | ` : ''}${totals.join(', ')}, ${rgTotal}${agree ? '' : ' DIFFER'} |`,
+      );
     }
   } finally {
     for (const server of servers) {

@@ -45,13 +45,21 @@ function timed(command, args, cwd, env = process.env) {
 /** The engine without an index (`--no-index`), or with the one in `indexDir` (answered by its server when one runs). */
 function engine(input, dir, indexDir, env) {
   const index = indexDir ? ['--index-dir', indexDir] : ['--no-index'];
-  const run = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count' }), '--workspace', dir, ...index], dir, env);
+  const run = timed(
+    process.execPath,
+    [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count' }), '--workspace', dir, ...index],
+    dir,
+    env,
+  );
   return { ...run, total: JSON.parse(run.stdout).total_matches };
 }
 
 function ripgrep(input, dir) {
   const run = timed(rg, ['--count', ...ripgrepArgs(input), '.'], dir);
-  const total = run.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+  const total = run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
   return { ...run, total };
 }
 
@@ -81,7 +89,9 @@ function floor(dir, engineMs) {
     theirs.push(ripgrep(PATTERNS[0][1], dir).ms);
   }
   const rgMs = median(theirs);
-  console.log(`\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs), median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`);
+  console.log(
+    `\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs), median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`,
+  );
   console.log('| program | ms | ratio to rg |');
   console.log('| --- | ---: | ---: |');
   steps.forEach(([name], k) => console.log(`| ${name} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / rgMs).toFixed(2)} |`));
@@ -119,7 +129,9 @@ function bench(title, dir) {
   return rows;
 }
 
-console.log(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (pinned npm packages). ${RUNS} interleaved runs per pattern, median wall time of the whole process.`);
+console.log(
+  `Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (pinned npm packages). ${RUNS} interleaved runs per pattern, median wall time of the whole process.`,
+);
 console.log(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rg}`);
 const base = bench('Base corpus', corpus.tree);
 floor(corpus.tree, base[0].engineMs);
@@ -128,7 +140,10 @@ const worstRatio = Math.max(...base.map((r) => r.engineMs / r.rgMs));
 const rssGrowth = Math.max(...four.map((r) => r.engineRss)) / Math.max(...base.map((r) => r.engineRss));
 /** Starts `cli.js serve` on `dir` with the index in `indexDir`; resolves once it listens. */
 function startServer(dir, indexDir) {
-  const server = spawn(process.execPath, [join(repo, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--index-dir', indexDir], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+  const server = spawn(process.execPath, [join(repo, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--index-dir', indexDir], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (chunk) => {
@@ -190,14 +205,27 @@ async function benchIndexed(title, dir) {
         }
         const agree = [...served, ...servedFast, ...oneShot[k], ...plain[k]].every((r) => r.total === theirs[0].total);
         const ms = (runs) => median(runs.map((r) => r.ms));
-        rows.push({ name, matches: served[0].total, agree, rgMs: ms(theirs), servedMs: ms(served), fastMs: extraCerts ? ms(servedFast) : undefined, oneShotMs: ms(oneShot[k]), rgAloneMs: ms(rgAlone[k]), plainMs: ms(plain[k]), rss: Math.max(...oneShot[k].map((r) => r.rssKb)) / 1024 });
+        rows.push({
+          name,
+          matches: served[0].total,
+          agree,
+          rgMs: ms(theirs),
+          servedMs: ms(served),
+          fastMs: extraCerts ? ms(servedFast) : undefined,
+          oneShotMs: ms(oneShot[k]),
+          rgAloneMs: ms(rgAlone[k]),
+          plainMs: ms(plain[k]),
+          rss: Math.max(...oneShot[k].map((r) => r.rssKb)) / 1024,
+        });
       }
     } finally {
       await server.stop();
     }
     console.log(`cli.js serve: listening ${(serveMs / 1000).toFixed(1)} s after it started (it refreshes the index, then watches the tree).`);
     const fastColumns = extraCerts ? ' served, NODE_EXTRA_CA_CERTS unset ms | ratio |' : '';
-    console.log(`| pattern | kind | matches | rg ms | served ms | ratio |${fastColumns} one call alone, indexed ms | ratio (to rg in its runs) | without the index ms | indexed peak RSS MB |`);
+    console.log(
+      `| pattern | kind | matches | rg ms | served ms | ratio |${fastColumns} one call alone, indexed ms | ratio (to rg in its runs) | without the index ms | indexed peak RSS MB |`,
+    );
     console.log(`| --- | --- | ---: | ---: | ---: | ---: |${extraCerts ? ' ---: | ---: |' : ''} ---: | ---: | ---: | ---: |`);
     for (const row of rows) {
       const input = PATTERNS.find(([name]) => name === row.name)[1];

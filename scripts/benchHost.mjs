@@ -35,15 +35,55 @@ const artifacts = join(repo, '.test-artifacts', COPIES > 1 ? `bench-host-x${COPI
 
 /** [id, what it asks, our call, Copilot's call]. Copilot's maxResults is what its chat side passes by default. */
 const QUESTIONS = [
-  ['rare-literal', 'rare literal', ['grep', { pattern: 'MAX_SAFE_INTEGER', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'MAX_SAFE_INTEGER', isRegexp: false, maxResults: 100 }]],
-  ['frequent-literal', 'frequent literal', ['grep', { pattern: 'TODO', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'TODO', isRegexp: false, maxResults: 100 }]],
-  ['ignore-case', 'literal, ignore case', ['grep', { pattern: 'deprecated', fixed_strings: true, case_insensitive: true }], ['copilot_findTextInFiles', { query: 'deprecated', isRegexp: false, maxResults: 100 }]],
-  ['regex-literal', 'regex `\\w+Error\\(`', ['grep', { pattern: '\\w+Error\\(' }], ['copilot_findTextInFiles', { query: '\\w+Error\\(', isRegexp: true, maxResults: 100 }]],
-  ['regex-class', 'regex `[A-Z][a-z]+Error`', ['grep', { pattern: '[A-Z][a-z]+Error' }], ['copilot_findTextInFiles', { query: '[A-Z][a-z]+Error', isRegexp: true, maxResults: 100 }]],
-  ['include-ts', 'literal with include `**/*.ts`', ['grep', { pattern: 'export declare function', fixed_strings: true, include: '**/*.ts' }], ['copilot_findTextInFiles', { query: 'export declare function', isRegexp: false, includePattern: '**/*.ts', maxResults: 100 }]],
-  ['zero-result', 'literal with no match', ['grep', { pattern: 'zq_no_such_identifier_qz', fixed_strings: true }], ['copilot_findTextInFiles', { query: 'zq_no_such_identifier_qz', isRegexp: false, maxResults: 100 }]],
+  [
+    'rare-literal',
+    'rare literal',
+    ['grep', { pattern: 'MAX_SAFE_INTEGER', fixed_strings: true }],
+    ['copilot_findTextInFiles', { query: 'MAX_SAFE_INTEGER', isRegexp: false, maxResults: 100 }],
+  ],
+  [
+    'frequent-literal',
+    'frequent literal',
+    ['grep', { pattern: 'TODO', fixed_strings: true }],
+    ['copilot_findTextInFiles', { query: 'TODO', isRegexp: false, maxResults: 100 }],
+  ],
+  [
+    'ignore-case',
+    'literal, ignore case',
+    ['grep', { pattern: 'deprecated', fixed_strings: true, case_insensitive: true }],
+    ['copilot_findTextInFiles', { query: 'deprecated', isRegexp: false, maxResults: 100 }],
+  ],
+  [
+    'regex-literal',
+    'regex `\\w+Error\\(`',
+    ['grep', { pattern: '\\w+Error\\(' }],
+    ['copilot_findTextInFiles', { query: '\\w+Error\\(', isRegexp: true, maxResults: 100 }],
+  ],
+  [
+    'regex-class',
+    'regex `[A-Z][a-z]+Error`',
+    ['grep', { pattern: '[A-Z][a-z]+Error' }],
+    ['copilot_findTextInFiles', { query: '[A-Z][a-z]+Error', isRegexp: true, maxResults: 100 }],
+  ],
+  [
+    'include-ts',
+    'literal with include `**/*.ts`',
+    ['grep', { pattern: 'export declare function', fixed_strings: true, include: '**/*.ts' }],
+    ['copilot_findTextInFiles', { query: 'export declare function', isRegexp: false, includePattern: '**/*.ts', maxResults: 100 }],
+  ],
+  [
+    'zero-result',
+    'literal with no match',
+    ['grep', { pattern: 'zq_no_such_identifier_qz', fixed_strings: true }],
+    ['copilot_findTextInFiles', { query: 'zq_no_such_identifier_qz', isRegexp: false, maxResults: 100 }],
+  ],
   ['glob-dts', 'glob `**/*.d.ts`', ['glob', { pattern: '**/*.d.ts', max_results: 100 }], ['copilot_findFiles', { query: '**/*.d.ts', maxResults: 100 }]],
-  ['glob-package', 'glob `**/package.json`', ['glob', { pattern: '**/package.json', max_results: 100 }], ['copilot_findFiles', { query: '**/package.json', maxResults: 100 }]],
+  [
+    'glob-package',
+    'glob `**/package.json`',
+    ['glob', { pattern: '**/package.json', max_results: 100 }],
+    ['copilot_findFiles', { query: '**/package.json', maxResults: 100 }],
+  ],
   ['glob-dir', 'glob `lodash/*.js`', ['glob', { pattern: 'lodash/*.js', max_results: 100 }], ['copilot_findFiles', { query: 'lodash/*.js', maxResults: 100 }]],
 ];
 
@@ -86,9 +126,16 @@ async function referenceTotals(tree) {
   const totals = {};
   for (const [id, , [tool, input]] of QUESTIONS) {
     if (tool !== 'grep') continue;
-    const cli = spawnSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count', max_results: 1 }), '--workspace', tree, '--no-index'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const cli = spawnSync(
+      process.execPath,
+      [join(repo, 'dist', 'cli.js'), 'grep', JSON.stringify({ ...input, output_mode: 'count', max_results: 1 }), '--workspace', tree, '--no-index'],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     const theirs = spawnSync(rg, ['--count', ...ripgrepArgs(input), '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 256 << 20 });
-    const rgTotal = theirs.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+    const rgTotal = theirs.stdout
+      .split('\n')
+      .filter(Boolean)
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
     totals[id] = { cli: JSON.parse(cli.stdout).total_matches ?? 0, rg: rgTotal };
     process.stdout.write(`Reference total of ${id}: command line ${totals[id].cli}, ripgrep ${totals[id].rg}\n`);
   }
@@ -123,16 +170,21 @@ async function main() {
     // Copilot's tools are registered once Copilot Chat has started (enabled on this fresh profile by the session).
     let tools = [];
     const toolsRegistered = () =>
-      waitFor(async () => {
-        tools = await session.bridge.call({ op: 'tools' });
-        return tools.includes('copilot_findTextInFiles') && tools.includes('grep');
-      }, { timeoutMs: 90_000, intervalMs: 500, what: "Copilot's search tools and ours to be registered", details: () => `tools: ${tools.join(', ')}` });
+      waitFor(
+        async () => {
+          tools = await session.bridge.call({ op: 'tools' });
+          return tools.includes('copilot_findTextInFiles') && tools.includes('grep');
+        },
+        { timeoutMs: 90_000, intervalMs: 500, what: "Copilot's search tools and ours to be registered", details: () => `tools: ${tools.join(', ')}` },
+      );
     await toolsRegistered();
     // Our first call activates the extension: the cost a person pays once per window.
     const [firstTool, firstInput] = QUESTIONS[0][2];
     const first = await call(firstTool, firstInput);
     const copilotFirst = await call(...QUESTIONS[0][3]);
-    process.stdout.write(`First call after activation: ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `First call after activation: ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`,
+    );
     // Searches go first while the index builds (the build waits for them): the first question three more times, with the build's phase as each began.
     const whileBuilding = [];
     for (let i = 0; i < 3; i++) {
@@ -158,12 +210,23 @@ async function main() {
       : `Index: not built (${index ? index.phase : 'no index state'}).`;
     process.stdout.write(`${indexLine}\n`);
 
-    const samples = Object.fromEntries(QUESTIONS.map(([id]) => [id, { ours: [], copilot: [], oursBusy: [], copilotBusy: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' }]));
+    const samples = Object.fromEntries(
+      QUESTIONS.map(([id]) => [
+        id,
+        { ours: [], copilot: [], oursBusy: [], copilotBusy: [], oursBytes: 0, copilotBytes: 0, oursReported: '', copilotReported: '' },
+      ]),
+    );
     for (const [id, , ours, copilot] of QUESTIONS) {
       const a = await call(...ours);
       const b = await call(...copilot);
       // The warm-up is the question's first ask: the index warm, nothing remembered of its files yet (later asks reuse what it read).
-      Object.assign(samples[id], { oursFirstAskMs: a.ms, oursBytes: Buffer.byteLength(a.text), copilotBytes: Buffer.byteLength(b.text), oursReported: reported(ours[0], a.text), copilotReported: reported(copilot[0], b.text) });
+      Object.assign(samples[id], {
+        oursFirstAskMs: a.ms,
+        oursBytes: Buffer.byteLength(a.text),
+        copilotBytes: Buffer.byteLength(b.text),
+        oursReported: reported(ours[0], a.text),
+        copilotReported: reported(copilot[0], b.text),
+      });
       if (expected?.[id]) {
         const answer = (() => {
           try {
@@ -180,7 +243,16 @@ async function main() {
     }
     for (let round = 0; round < SAMPLES; round++) {
       for (const [id, , ours, copilot] of QUESTIONS) {
-        const order = round % 2 === 0 ? [['ours', ours], ['copilot', copilot]] : [['copilot', copilot], ['ours', ours]];
+        const order =
+          round % 2 === 0
+            ? [
+                ['ours', ours],
+                ['copilot', copilot],
+              ]
+            : [
+                ['copilot', copilot],
+                ['ours', ours],
+              ];
         for (const [side, [tool, input]] of order) {
           const { ms, busyMs } = await call(tool, input);
           samples[id][side].push(ms);
@@ -191,8 +263,12 @@ async function main() {
     }
     // A model paging through a frequent literal: ten pages of 100 lines, each call timed (Copilot's tool has no paging).
     const walk = [];
-    for (let page = 0; page < 10 && samples['frequent-literal']; page++) walk.push((await call('grep', { pattern: 'TODO', fixed_strings: true, max_results: 100, offset: 100 * page })).ms);
-    const walkLine = walk.length === 0 ? 'No page walk (the frequent literal was not asked).' : `A 10-page walk of \`TODO\` (100 lines a page): ${walk.map((ms) => ms.toFixed(0)).join(', ')} ms (pages 2-10 median ${median(walk.slice(1)).toFixed(0)} ms).`;
+    for (let page = 0; page < 10 && samples['frequent-literal']; page++)
+      walk.push((await call('grep', { pattern: 'TODO', fixed_strings: true, max_results: 100, offset: 100 * page })).ms);
+    const walkLine =
+      walk.length === 0
+        ? 'No page walk (the frequent literal was not asked).'
+        : `A 10-page walk of \`TODO\` (100 lines a page): ${walk.map((ms) => ms.toFixed(0)).join(', ')} ms (pages 2-10 median ${median(walk.slice(1)).toFixed(0)} ms).`;
     process.stdout.write(`${walkLine}\n`);
     const memory = await session.bridge.call({ op: 'memory' });
 
@@ -204,14 +280,21 @@ async function main() {
       const reloadedAt = Date.now();
       await session.reload();
       await toolsRegistered();
-      if (refreshed && !INDEX_OFF) await waitFor(async () => (await session.bridge.call({ op: 'indexState' }).catch(() => undefined))?.builds > 0, { timeoutMs: 300_000, what: 'the reloaded window to refresh its stored index' }); // (undefined until the extension has activated)
+      if (refreshed && !INDEX_OFF)
+        await waitFor(async () => (await session.bridge.call({ op: 'indexState' }).catch(() => undefined))?.builds > 0, {
+          timeoutMs: 300_000,
+          what: 'the reloaded window to refresh its stored index',
+        }); // (undefined until the extension has activated)
       const waitedMs = Date.now() - reloadedAt;
       const ours = await call(firstTool, firstInput);
       const copilot = await call(...QUESTIONS[0][3]);
       reloads.push({ refreshed, waitedMs, ours: ours.ms, copilot: copilot.ms });
     }
     const reloadLine = `First call after a window reload: ${reloads
-      .map((r) => `${r.refreshed ? `once the stored index was refreshed (${(r.waitedMs / 1000).toFixed(1)} s after the reload)` : `as soon as the tools were registered (${(r.waitedMs / 1000).toFixed(1)} s after it)`} ours ${r.ours.toFixed(0)} ms, Copilot ${r.copilot.toFixed(0)} ms`)
+      .map(
+        (r) =>
+          `${r.refreshed ? `once the stored index was refreshed (${(r.waitedMs / 1000).toFixed(1)} s after the reload)` : `as soon as the tools were registered (${(r.waitedMs / 1000).toFixed(1)} s after it)`} ours ${r.ours.toFixed(0)} ms, Copilot ${r.copilot.toFixed(0)} ms`,
+      )
       .join('; ')}.`;
     process.stdout.write(`${reloadLine}\n`);
 
@@ -225,12 +308,21 @@ async function main() {
     const table = [
       `| question | ours, first ask (ms) | ours, asked again (ms) | Copilot (ms) | ratio (again) | host busy, ours / Copilot (ms) | ours reports |${reference} Copilot reports | ours bytes | Copilot bytes |`,
       `| --- | ---: | ---: | ---: | ---: | ---: | --- |${expected ? ' --- |' : ''} --- | ---: | ---: |`,
-      ...rows.map((r) => `| ${r.what} | ${r.oursFirstAskMs.toFixed(0)} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} |${expected ? ` ${r.reference ?? '(glob)'} |` : ''} ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.what} | ${r.oursFirstAskMs.toFixed(0)} | ${r.oursMs.toFixed(0)} | ${r.copilotMs.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.oursBusyMs.toFixed(0)} / ${r.copilotBusyMs.toFixed(0)} | ${r.oursReported} |${expected ? ` ${r.reference ?? '(glob)'} |` : ''} ${r.copilotReported} | ${r.oursBytes} | ${r.copilotBytes} |`,
+      ),
     ].join('\n');
     const differs = rows.filter((r) => r.agrees === false);
     if (differs.length) process.exitCode = 1;
     const summary = [
-      ...(expected ? [differs.length ? `TOTALS DIFFER from the command line's or ripgrep's: ${differs.map((r) => r.id).join(', ')}.` : "Every grep total equals the command line's and ripgrep's on the same tree."] : []),
+      ...(expected
+        ? [
+            differs.length
+              ? `TOTALS DIFFER from the command line's or ripgrep's: ${differs.map((r) => r.id).join(', ')}.`
+              : "Every grep total equals the command line's and ripgrep's on the same tree.",
+          ]
+        : []),
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       buildingLine,
@@ -249,9 +341,15 @@ async function main() {
       const results = join(repo, 'bench', 'results');
       mkdirSync(results, { recursive: true });
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-      writeFileSync(join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`), `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores, load average ${loadavg()[1].toFixed(1)} over the last 5 minutes (above the cores: other work shared them)\n\n${summary}`);
+      writeFileSync(
+        join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`),
+        `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores, load average ${loadavg()[1].toFixed(1)} over the last 5 minutes (above the cores: other work shared them)\n\n${summary}`,
+      );
     }
-    writeFileSync(join(artifacts, 'bench-host.json'), JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2));
+    writeFileSync(
+      join(artifacts, 'bench-host.json'),
+      JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2),
+    );
     process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
     ok = true;
   } finally {

@@ -38,8 +38,10 @@ function loadQuestions(file, root) {
     if (typeof q.id !== 'string' || !/^[\w.-]+$/.test(q.id) || ids.has(q.id)) fail(`${where}: "id" must be a unique word ([A-Za-z0-9_.-])`);
     ids.add(q.id);
     if (typeof q.prompt !== 'string') fail(`${where}: "prompt" must be a string`);
-    if (!OURS.includes(q.ours?.tool) || typeof q.ours.arguments !== 'object') fail(`${where}: "ours" must be { "tool": ${OURS.join('|')}, "arguments": {...} }`);
-    if (!COPILOT.includes(q.copilot?.tool) || typeof q.copilot.arguments !== 'object') fail(`${where}: "copilot" must be { "tool": ${COPILOT.join('|')}, "arguments": {...} }`);
+    if (!OURS.includes(q.ours?.tool) || typeof q.ours.arguments !== 'object')
+      fail(`${where}: "ours" must be { "tool": ${OURS.join('|')}, "arguments": {...} }`);
+    if (!COPILOT.includes(q.copilot?.tool) || typeof q.copilot.arguments !== 'object')
+      fail(`${where}: "copilot" must be { "tool": ${COPILOT.join('|')}, "arguments": {...} }`);
     if (typeof q.expected?.file !== 'string') fail(`${where}: "expected.file" (relative to the corpus root) is required`);
     const path = join(root, q.expected.file);
     if (!existsSync(path)) fail(`${where}: the expected file ${path} does not exist in the corpus`);
@@ -60,8 +62,15 @@ function resolveCopilotTools(definitions, codeServer) {
     const contributed = manifest.contributes.languageModelTools.find((tool) => tool.name === name);
     if (!contributed) fail(`Copilot Chat does not contribute ${name}`);
     const offered = definitions.filter((definition) => definition.name === name || definition.description === contributed.modelDescription);
-    if (offered.length !== 1) fail(`cannot tell which offered tool is ${name} (candidates: ${offered.map((d) => d.name).join(', ') || 'none'}); offered: ${definitions.map((d) => d.name).join(', ')}`);
-    resolved[name] = { name: offered[0].name, parameters: Object.keys(offered[0].parameters?.properties ?? {}), required: offered[0].parameters?.required ?? [] };
+    if (offered.length !== 1)
+      fail(
+        `cannot tell which offered tool is ${name} (candidates: ${offered.map((d) => d.name).join(', ') || 'none'}); offered: ${definitions.map((d) => d.name).join(', ')}`,
+      );
+    resolved[name] = {
+      name: offered[0].name,
+      parameters: Object.keys(offered[0].parameters?.properties ?? {}),
+      required: offered[0].parameters?.required ?? [],
+    };
   }
   return resolved;
 }
@@ -77,7 +86,8 @@ function assess(tool, content, expected, root) {
     } catch {
       const spilled = /^Large tool result \((\d+KB)\) written to file/.exec(content);
       // Copilot Chat writes a text tool result over 8 KB (github.copilot.chat.agent.largeToolResultsToDisk.thresholdBytes) to a file.
-      if (spilled) return { returned: 0, total: undefined, found: false, remark: `Copilot wrote the ${spilled[1]} answer to a file; the model got only a pointer to it` };
+      if (spilled)
+        return { returned: 0, total: undefined, found: false, remark: `Copilot wrote the ${spilled[1]} answer to a file; the model got only a pointer to it` };
       return { returned: 0, total: undefined, found: false, remark: `error: ${content.slice(0, 100)}` };
     }
     const skipped = Object.entries(answer.skipped ?? {})
@@ -86,30 +96,59 @@ function assess(tool, content, expected, root) {
       .join(', ');
     const remark = [answer.truncated ? `truncated, next_offset ${answer.next_offset}` : '', skipped ? `skipped: ${skipped}` : ''].filter(Boolean).join('; ');
     // files lists paths, or maps each path to its lines ("42: text"), count or time.
-    const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.entries(answer.files).map(([file, value]) => (Array.isArray(value) ? { file, lines: value } : { file }));
+    const entries = Array.isArray(answer.files ?? [])
+      ? (answer.files ?? [])
+      : Object.entries(answer.files).map(([file, value]) => (Array.isArray(value) ? { file, lines: value } : { file }));
     const paths = entries.map((entry) => (typeof entry === 'string' ? entry : entry.file));
     // A note may name the place too: a cut page's hidden files, a checked suggestion, a large file's check.
     const escaped = absolute.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const inNote = (answer.notes ?? []).some((note) =>
-      expected.line === undefined ? note.includes(absolute) : new RegExp(`${escaped}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`).test(note),
+      expected.line === undefined
+        ? note.includes(absolute)
+        : new RegExp(`${escaped}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`).test(note),
     );
     const noted = inNote ? 'named in a note' : '';
-    if (tool === 'glob') return { returned: paths.length, total: answer.total ?? paths.length, found: paths.some(samePath) || inNote, remark: [remark, noted].filter(Boolean).join('; ') };
+    if (tool === 'glob')
+      return {
+        returned: paths.length,
+        total: answer.total ?? paths.length,
+        found: paths.some(samePath) || inNote,
+        remark: [remark, noted].filter(Boolean).join('; '),
+      };
     const files = entries;
     // A file's lines in the compact form: "42: text" for a result, "41- text" for context.
-    const resultLines = (entry) => (entry.lines ?? []).map((row) => /^(\d+)(?: def)?:/.exec(row)).filter(Boolean).map((m) => Number(m[1]));
+    const resultLines = (entry) =>
+      (entry.lines ?? [])
+        .map((row) => /^(\d+)(?: def)?:/.exec(row))
+        .filter(Boolean)
+        .map((m) => Number(m[1]));
     const onPage = files.some((entry) =>
-      typeof entry === 'string' ? samePath(entry) && expected.line === undefined : samePath(entry.file) && (expected.line === undefined || resultLines(entry).includes(expected.line)),
+      typeof entry === 'string'
+        ? samePath(entry) && expected.line === undefined
+        : samePath(entry.file) && (expected.line === undefined || resultLines(entry).includes(expected.line)),
     );
-    const returned = answer.returned_matches ?? answer.returned_files ?? files.reduce((n, entry) => n + (typeof entry === 'string' ? 1 : entry.lines ? resultLines(entry).length : 1), 0);
+    const returned =
+      answer.returned_matches ??
+      answer.returned_files ??
+      files.reduce((n, entry) => n + (typeof entry === 'string' ? 1 : entry.lines ? resultLines(entry).length : 1), 0);
     // A whole page leaves its totals out: it shows them all.
-    return { returned, total: answer.total_matches ?? answer.files_matched ?? returned, found: onPage || inNote, remark: [remark, onPage ? '' : noted].filter(Boolean).join('; ') };
+    return {
+      returned,
+      total: answer.total_matches ?? answer.files_matched ?? returned,
+      found: onPage || inNote,
+      remark: [remark, onPage ? '' : noted].filter(Boolean).join('; '),
+    };
   }
   const lines = content.split('\n');
   if (tool === 'copilot_findFiles') {
     const total = /^(\d+) total results?/.exec(lines[0])?.[1];
     const paths = lines.slice(1).filter((line) => line.trim() !== '' && line.trim() !== '...');
-    return { returned: paths.length, total: total === undefined ? undefined : Number(total), found: paths.some(samePath), remark: total === undefined ? lines[0].slice(0, 100) : '' };
+    return {
+      returned: paths.length,
+      total: total === undefined ? undefined : Number(total),
+      found: paths.some(samePath),
+      remark: total === undefined ? lines[0].slice(0, 100) : '',
+    };
   }
   // copilot_findTextInFiles: a header, then per file its (workspace-relative) path and "line:text" rows.
   const total = /Found (\d+) match/.exec(lines[0])?.[1];
@@ -144,7 +183,11 @@ function markdownTable(rows) {
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : Math.round((sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2);
+  return sorted.length === 0
+    ? 0
+    : sorted.length % 2
+      ? sorted[(sorted.length - 1) / 2]
+      : Math.round((sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2);
 }
 
 async function main() {
@@ -154,7 +197,9 @@ async function main() {
   const questions = loadQuestions(questionsFile, root);
   const { codeServer } = await ensureCodeServer();
   const artifactsDir = join(repo, '.test-artifacts', 'compare');
-  process.stdout.write(`Comparing on the bench corpus ${root} (${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB), ${questions.length} questions from ${relative(process.cwd(), questionsFile) || questionsFile}, ${cpus().length} cores\n`);
+  process.stdout.write(
+    `Comparing on the bench corpus ${root} (${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB), ${questions.length} questions from ${relative(process.cwd(), questionsFile) || questionsFile}, ${cpus().length} cores\n`,
+  );
 
   const tag = (id) => `[compare:${id}]`;
   const probe = { steps: [{ id: 'probe', prompt: tag('probe'), text: 'Probe answered.' }], fallbackText: 'The scripted model has no step for this request.' };
@@ -168,13 +213,18 @@ async function main() {
     const definitions = session.model.records().flatMap((r) => r.newToolDefinitions ?? []);
     for (const name of OURS) if (!first.tools.includes(name)) fail(`our tool ${name} is not offered to the model (offered: ${first.tools.join(', ')})`);
     const copilot = resolveCopilotTools(definitions, codeServer);
-    process.stdout.write(`Offered to the model in the same request (${first.tools.length} tools): ${OURS.map((name) => `${name}(${first.toolParameters[name].join(', ')})`).join(', ')}, ` +
-      `${COPILOT.map((name) => `${copilot[name].name}(${copilot[name].parameters.join(', ')}) = ${name}`).join(', ')}\n\n`);
+    process.stdout.write(
+      `Offered to the model in the same request (${first.tools.length} tools): ${OURS.map((name) => `${name}(${first.toolParameters[name].join(', ')})`).join(', ')}, ` +
+        `${COPILOT.map((name) => `${copilot[name].name}(${copilot[name].parameters.join(', ')}) = ${name}`).join(', ')}\n\n`,
+    );
     for (const q of questions) {
       const { parameters, required } = copilot[q.copilot.tool];
       const unknown = Object.keys(q.copilot.arguments).filter((key) => !parameters.includes(key));
       const missing = required.filter((key) => !(key in q.copilot.arguments));
-      if (unknown.length || missing.length) fail(`question ${q.id}: ${q.copilot.tool} (offered as ${copilot[q.copilot.tool].name}) takes ${parameters.join(', ')}; unknown ${unknown.join(', ') || 'none'}, missing ${missing.join(', ') || 'none'}`);
+      if (unknown.length || missing.length)
+        fail(
+          `question ${q.id}: ${q.copilot.tool} (offered as ${copilot[q.copilot.tool].name}) takes ${parameters.join(', ')}; unknown ${unknown.join(', ') || 'none'}, missing ${missing.join(', ') || 'none'}`,
+        );
       const ours = first.toolParameters[q.ours.tool];
       const unknownOurs = Object.keys(q.ours.arguments).filter((key) => !ours.includes(key));
       if (unknownOurs.length) fail(`question ${q.id}: ${q.ours.tool} takes ${ours.join(', ')}, not ${unknownOurs.join(', ')}`);
@@ -182,7 +232,17 @@ async function main() {
 
     // 2. The questions: per question one turn; the model calls both tools (alternating which goes first), then answers.
     const steps = [];
-    const warm = { id: 'warmup', ours: [['grep', { pattern: 'zq-warmup-no-match-qz', fixed_strings: true }], ['glob', { pattern: '**/*.zq-warmup' }]], copilot: [['copilot_findTextInFiles', { query: 'zq-warmup-no-match-qz', isRegexp: false }], ['copilot_findFiles', { query: '**/*.zq-warmup' }]] };
+    const warm = {
+      id: 'warmup',
+      ours: [
+        ['grep', { pattern: 'zq-warmup-no-match-qz', fixed_strings: true }],
+        ['glob', { pattern: '**/*.zq-warmup' }],
+      ],
+      copilot: [
+        ['copilot_findTextInFiles', { query: 'zq-warmup-no-match-qz', isRegexp: false }],
+        ['copilot_findFiles', { query: '**/*.zq-warmup' }],
+      ],
+    };
     warm.ours.forEach(([tool, args], i) => steps.push({ id: `warmup-ours-${i}`, prompt: tag('warmup'), tool, arguments: args }));
     warm.copilot.forEach(([tool, args], i) => steps.push({ id: `warmup-copilot-${i}`, prompt: tag('warmup'), tool: copilot[tool].name, arguments: args }));
     steps.push({ id: 'warmup-done', prompt: tag('warmup'), text: 'Warm-up done.' });

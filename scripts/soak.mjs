@@ -44,7 +44,10 @@ const redosDir = mkdtempSync(join(tmpdir(), 'grep-tools-soak-'));
 writeFileSync(join(redosDir, 'evil.txt'), `${'a'.repeat(40)}b\n${'x'.repeat(40)}zy\n${'word '.repeat(12)}${'a'.repeat(20)}!\n`);
 // The same lines as file names, for glob's mode "regex".
 for (const name of [`${'a'.repeat(40)}b`, `${'x'.repeat(40)}zy`, `${'word '.repeat(12)}${'a'.repeat(20)}!`]) writeFileSync(join(redosDir, name), '');
-const folders = [{ name: 'tree', path: corpus.tree }, { name: 'redos', path: redosDir }];
+const folders = [
+  { name: 'tree', path: corpus.tree },
+  { name: 'redos', path: redosDir },
+];
 
 function env({ timeoutSeconds = 30, isCancelled = () => false } = {}) {
   return {
@@ -58,11 +61,30 @@ function env({ timeoutSeconds = 30, isCancelled = () => false } = {}) {
   };
 }
 
-const words = ['function', 'TODO', 'require', 'export default', 'class \\w+ extends', 'debounce', 'Promise\\.all', 'addEventListener', 'process\\.env\\.\\w+', 'use strict', 'Vector3', '(?i)license', 'throw new Error', 'async function \\w+\\('];
+const words = [
+  'function',
+  'TODO',
+  'require',
+  'export default',
+  'class \\w+ extends',
+  'debounce',
+  'Promise\\.all',
+  'addEventListener',
+  'process\\.env\\.\\w+',
+  'use strict',
+  'Vector3',
+  '(?i)license',
+  'throw new Error',
+  'async function \\w+\\(',
+];
 const dirs = [undefined, 'lodash', 'rxjs', 'three/src', 'webpack/lib', 'typescript/lib'];
 const globs = ['**/*.js', '**/package.json', '*.json', '**/*.d.ts', 'lodash/*.js', '**/{README,readme}.md', '**/test/**', '**/*.{ts,tsx}', '**/index.*'];
 const globRegexes = ['\\.test\\.js$', '(^|/)package\\.json$', '^lodash/[a-z]+\\.js$', '\\.d\\.ts$', '(^|/)src/.*\\.ts$'];
-const redos = [['(a+)+$', undefined], ['(x+x+)+y', undefined], ['^(\\w+\\s?)*$', undefined]];
+const redos = [
+  ['(a+)+$', undefined],
+  ['(x+x+)+y', undefined],
+  ['^(\\w+\\s?)*$', undefined],
+];
 
 /** One random invocation: { kind, tool, input, timeoutSeconds?, cancelAfterMs?, expect }. */
 function nextCall() {
@@ -89,7 +111,13 @@ function nextCall() {
   }
   if (r < 0.85) {
     if (random() < 0.3) {
-      const input = pick([{ pattern: '../*' }, { pattern: '(', mode: 'regex' }, { pattern: '/etc/*', path: 'lodash' }, { pattern: '*', sort: 'size' }, { pattern: 'x\\y' }]);
+      const input = pick([
+        { pattern: '../*' },
+        { pattern: '(', mode: 'regex' },
+        { pattern: '/etc/*', path: 'lodash' },
+        { pattern: '*', sort: 'size' },
+        { pattern: 'x\\y' },
+      ]);
       return { kind: 'invalid', tool: 'glob', input, expect: 'input-error' };
     }
     const input = pick([
@@ -129,7 +157,8 @@ async function invoke(call) {
     const ms = performance.now() - t0;
     const json = JSON.parse(text);
     // files: a list of paths, or an object from each path to its lines, count or time; no timing in an answer.
-    if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes) throw new Error(`not an answer of the contract: ${text.slice(0, 200)}`);
+    if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes)
+      throw new Error(`not an answer of the contract: ${text.slice(0, 200)}`);
     if (call.expect === 'input-error') throw new Error(`expected an input error for ${JSON.stringify(call.input).slice(0, 100)}, got an answer`);
     if (call.kind === 'redos' && json.timed_out !== true) throw new Error(`catastrophic ${call.input.pattern} did not time out`);
     stats.answers++;
@@ -157,10 +186,14 @@ const sampler = setInterval(() => rss.push({ t: Date.now() - started, rss: proce
 const mb = (bytes) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const progress = setInterval(() => {
   const last = rss[rss.length - 1];
-  process.stdout.write(`[soak] ${Math.round((Date.now() - started) / 1000)} s: ${stats.invocations} invocations, ${stats.unexpected.length} unexpected, RSS ${last ? mb(last.rss) : '?'}\n`);
+  process.stdout.write(
+    `[soak] ${Math.round((Date.now() - started) / 1000)} s: ${stats.invocations} invocations, ${stats.unexpected.length} unexpected, RSS ${last ? mb(last.rss) : '?'}\n`,
+  );
 }, 30_000);
 
-process.stdout.write(`[soak] ${minutes} min on ${corpus.tree} (${corpus.files} files, ${mb(corpus.bytes)}), ${concurrency} at a time, pool of ${pool.size} workers, seed ${process.env.SOAK_SEED ?? 1}\n`);
+process.stdout.write(
+  `[soak] ${minutes} min on ${corpus.tree} (${corpus.files} files, ${mb(corpus.bytes)}), ${concurrency} at a time, pool of ${pool.size} workers, seed ${process.env.SOAK_SEED ?? 1}\n`,
+);
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (Date.now() < deadline) await invoke(nextCall());

@@ -20,7 +20,10 @@ const results = [];
 // GREP_TOOLS_SECTIONS (comma-separated: unit, system, windows, single, multi, vfs, wide, ui, vsix, agent) runs only those sections,
 // for a developer's quicker loop; unset, everything runs (CI never sets it).
 const ALL_SECTIONS = ['unit', 'system', 'windows', 'single', 'multi', 'vfs', 'wide', 'ui', 'vsix', 'agent'];
-const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+const chosen = (process.env.GREP_TOOLS_SECTIONS ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const unknown = chosen.filter((name) => !ALL_SECTIONS.includes(name));
 if (unknown.length > 0) {
   process.stderr.write(`GREP_TOOLS_SECTIONS names no section ${unknown.join(', ')}; the sections are ${ALL_SECTIONS.join(', ')}.\n`);
@@ -42,11 +45,23 @@ process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
  * A test has 10 s unless it says otherwise (mocha's 2 s is too short for a loaded machine's file work).
  */
 function mochaTier(tier, env = {}) {
-  const run = spawnSync(process.execPath, [join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'spec', '--timeout', '10000', `out/test/${tier}/**/*.test.js`, `test/${tier}/**/*.test.mjs`], {
-    cwd: repo,
-    stdio: 'inherit',
-    env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, ...env },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+      '--reporter',
+      'spec',
+      '--timeout',
+      '10000',
+      `out/test/${tier}/**/*.test.js`,
+      `test/${tier}/**/*.test.mjs`,
+    ],
+    {
+      cwd: repo,
+      stdio: 'inherit',
+      env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, ...env },
+    },
+  );
   return run.status === 0;
 }
 
@@ -70,7 +85,10 @@ if (runs('windows')) {
   try {
     const { code, passed, failed, report } = await runWindowsTests({ repo });
     process.stdout.write(report);
-    results.push([`windows: ${passed} passing, ${failed} failing, ${NOT_UNDER_WINE.length} files not run under wine`, code === 0 && failed === 0 && passed > 0]);
+    results.push([
+      `windows: ${passed} passing, ${failed} failing, ${NOT_UNDER_WINE.length} files not run under wine`,
+      code === 0 && failed === 0 && passed > 0,
+    ]);
   } catch (error) {
     process.stdout.write(`\nThe windows section could not run: ${error instanceof Error ? error.stack : error}\n`);
     results.push(['windows', false]);

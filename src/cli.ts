@@ -31,7 +31,11 @@ export async function main(argv: string[], cwd = process.cwd(), print = (line: s
   if (isOutcome(request)) return request;
   if (request.tool === 'mcp') {
     // The VS Code extension's package (the VSIX) ships the CLI without the MCP server.
-    if (!existsSync(MCP_FILE)) return { code: 1, stderr: `The MCP server (${MCP_FILE}) is not in this copy: the VS Code extension's package leaves it out. Run it from a built checkout of the repository or its npm package: npx /path/to/checkout --workspace DIR (README, "MCP server").` };
+    if (!existsSync(MCP_FILE))
+      return {
+        code: 1,
+        stderr: `The MCP server (${MCP_FILE}) is not in this copy: the VS Code extension's package leaves it out. Run it from a built checkout of the repository or its npm package: npx /path/to/checkout --workspace DIR (README, "MCP server").`,
+      };
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- its own bundle: the MCP SDK stays out of the other commands
     return (require(MCP_FILE) as typeof import('./mcp')).mcp(argv.slice(1), cwd);
   }

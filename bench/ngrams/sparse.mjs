@@ -12,7 +12,7 @@ export class PairWeights {
   counts = new Float64Array(1 << 16);
   slot(a, b) {
     if ((a | b) < 128) return (a << 7) | b;
-    return 16384 + ((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> 0) % (65536 - 16384);
+    return 16384 + (((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> 0) % (65536 - 16384));
   }
   addText(folded) {
     for (let i = 1; i < folded.length; i++) this.counts[this.slot(folded.charCodeAt(i - 1), folded.charCodeAt(i))]++;
@@ -56,7 +56,7 @@ export function covering(folded, weights) {
 export function gramHash(folded, i, j) {
   let h = 0x811c9dc5;
   for (let k = i; k < j; k++) h = Math.imul(h ^ folded.charCodeAt(k), 0x01000193);
-  return (h >>> 0) || 1;
+  return h >>> 0 || 1;
 }
 
 const varintBytes = (delta) => (delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : 4);

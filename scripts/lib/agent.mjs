@@ -76,7 +76,13 @@ export async function startModelServer({ scriptFile, logFile, lifetimeSeconds = 
     waitFor(() => records().find(predicate), {
       timeoutMs,
       what,
-      details: () => `Requests so far:\n${records().map((r) => `  #${r.seq} step=${r.step} prompt=${JSON.stringify((r.prompt ?? '').slice(-120))} results=${JSON.stringify((r.toolResults ?? []).map((t) => t.content.slice(0, 200)))}`).join('\n')}`,
+      details: () =>
+        `Requests so far:\n${records()
+          .map(
+            (r) =>
+              `  #${r.seq} step=${r.step} prompt=${JSON.stringify((r.prompt ?? '').slice(-120))} results=${JSON.stringify((r.toolResults ?? []).map((t) => t.content.slice(0, 200)))}`,
+          )
+          .join('\n')}`,
     });
   return { url, stop, records, waitForRecord, output: () => output };
 }
@@ -213,7 +219,18 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
         {
           name: 'Mock',
           vendor: MODEL.vendor,
-          models: [{ id: MODEL.id, name: MODEL.name, url: `${model.url}/chat/completions`, toolCalling: true, vision: false, maxInputTokens: 128000, maxOutputTokens: 4096, streaming: true }],
+          models: [
+            {
+              id: MODEL.id,
+              name: MODEL.name,
+              url: `${model.url}/chat/completions`,
+              toolCalling: true,
+              vision: false,
+              maxInputTokens: 128000,
+              maxOutputTokens: 4096,
+              streaming: true,
+            },
+          ],
         },
       ],
     });
@@ -229,9 +246,11 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
     });
     await enableCopilot(page, server);
     await page.goto(workbenchUrl(server, { workspace, extensionPath, testsPath: join(repo, 'out', 'test', 'agent', 'bridge.js') }));
-    await withTimeout(() => bridge.connected, 90_000, `the extension host's connection to the bridge (page errors: ${pageErrors.join('\n') || 'none'})`).catch((error) => {
-      throw new Error(`${error.message}\n${collectLogs(server)}`);
-    });
+    await withTimeout(() => bridge.connected, 90_000, `the extension host's connection to the bridge (page errors: ${pageErrors.join('\n') || 'none'})`).catch(
+      (error) => {
+        throw new Error(`${error.message}\n${collectLogs(server)}`);
+      },
+    );
     const command = (name, ...args) => bridge.call({ op: 'command', command: name, args });
     const session = {
       page,
@@ -245,7 +264,12 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
       /** Starts a new chat and sends `query` in agent mode to the scripted model; does not wait for the turn. */
       async ask(query, { newChat = true } = {}) {
         if (newChat) await command('workbench.action.chat.newChat');
-        await bridge.call({ op: 'command', command: 'workbench.action.chat.open', args: [{ query, mode: 'agent', modelSelector: { vendor: MODEL.vendor, id: MODEL.id } }], wait: false });
+        await bridge.call({
+          op: 'command',
+          command: 'workbench.action.chat.open',
+          args: [{ query, mode: 'agent', modelSelector: { vendor: MODEL.vendor, id: MODEL.id } }],
+          wait: false,
+        });
       },
       /**
        * Reloads the window, as a person does (Developer: Reload Window): resolves once the new extension host
@@ -254,7 +278,10 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
       async reload() {
         const old = await bridge.call({ op: 'host' });
         await page.reload();
-        await waitFor(async () => (await bridge.call({ op: 'host' }, { timeoutMs: 5_000 }).catch(() => old)) !== old, { timeoutMs: 120_000, what: 'the reloaded window\'s extension host to answer' });
+        await waitFor(async () => (await bridge.call({ op: 'host' }, { timeoutMs: 5_000 }).catch(() => old)) !== old, {
+          timeoutMs: 120_000,
+          what: "the reloaded window's extension host to answer",
+        });
       },
       async screenshot(name) {
         const file = join(artifactsDir, `${name}.png`);
@@ -282,12 +309,14 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
   }
 }
 
-
 /** Runs `body` but fails after timeoutMs. */
 async function withTimeout(body, timeoutMs, what) {
   let timer;
   try {
-    return await Promise.race([body(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs / 1000} s`)), timeoutMs)))]);
+    return await Promise.race([
+      body(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -298,7 +327,11 @@ async function withTimeout(body, timeoutMs, what) {
  * Prints each test as it finishes and resolves to { passed, failed, elapsedMs }. Screenshots and the
  * scripted model's request log go to artifactsDir.
  */
-export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts', 'agent'), write = (text) => process.stdout.write(text), testTimeoutMs = 90_000 } = {}) {
+export async function runAgentSuite({
+  artifactsDir = join(repo, '.test-artifacts', 'agent'),
+  write = (text) => process.stdout.write(text),
+  testTimeoutMs = 90_000,
+} = {}) {
   const started = Date.now();
   mkdirSync(artifactsDir, { recursive: true });
   for (const name of readdirSync(artifactsDir)) if (name.endsWith('-FAILED.png')) rmSync(join(artifactsDir, name), { force: true });
@@ -315,7 +348,9 @@ export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts
   let session;
   try {
     session = await openAgentSession({ workspace, script: modelScript({ workspace, outsideDir }), artifactsDir, lifetimeSeconds: 600 });
-    write(`Copilot Chat agent mode (code-server, VS Code 1.139.1) with the scripted model, workspace ${workspace}; started in ${Math.round((Date.now() - started) / 1000)} s\n\n`);
+    write(
+      `Copilot Chat agent mode (code-server, VS Code 1.139.1) with the scripted model, workspace ${workspace}; started in ${Math.round((Date.now() - started) / 1000)} s\n\n`,
+    );
     for (const test of agentTests({ repo, workspace, outsideDir })) {
       const testStarted = Date.now();
       try {
@@ -325,12 +360,18 @@ export async function runAgentSuite({ artifactsDir = join(repo, '.test-artifacts
         write(`  ✔ ${test.name} (${Date.now() - testStarted} ms)\n`);
       } catch (error) {
         failed++;
-        write(`  ✖ ${test.name} (${Date.now() - testStarted} ms)\n      ${String(error instanceof Error ? error.stack ?? error.message : error).split('\n').join('\n      ')}\n`);
+        write(
+          `  ✖ ${test.name} (${Date.now() - testStarted} ms)\n      ${String(error instanceof Error ? (error.stack ?? error.message) : error)
+            .split('\n')
+            .join('\n      ')}\n`,
+        );
         await session.screenshot(`${test.shot}-FAILED`).catch(() => {});
       }
     }
     if (failed > 0) {
-      write(`\nScreenshots and the model's request log: ${artifactsDir}\n${session.pageErrors.length ? `Page errors:\n${session.pageErrors.join('\n')}\n` : ''}`);
+      write(
+        `\nScreenshots and the model's request log: ${artifactsDir}\n${session.pageErrors.length ? `Page errors:\n${session.pageErrors.join('\n')}\n` : ''}`,
+      );
       write(`Extension host logs:\n${session.logs()}\n`);
     }
   } catch (error) {

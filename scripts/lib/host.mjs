@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { ensureChromium, ensureCodeServer } from './install.mjs';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 const cleanups = new Set();
 function onSignal(signal) {
@@ -36,7 +44,15 @@ process.once('exit', () => {
  * (`--install-extension`). `workspaceTrust`: keep VS Code's workspace trust on (a folder opened for the
  * first time is then in restricted mode until someone trusts it).
  */
-export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000, chatLanguageModels, installExtensions = [], workspaceTrust = false, descriptorLimit } = {}) {
+export async function startServer({
+  settings = {},
+  env = {},
+  timeoutMs = 60_000,
+  chatLanguageModels,
+  installExtensions = [],
+  workspaceTrust = false,
+  descriptorLimit,
+} = {}) {
   const { node, entry } = await ensureCodeServer();
   const dir = mkdtempSync(join(tmpdir(), 'grep-tools-vscode-'));
   const userDataDir = join(dir, 'user-data');
@@ -47,7 +63,10 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000,
   );
   if (chatLanguageModels) writeFileSync(join(userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(chatLanguageModels, null, 2));
   for (const vsix of installExtensions) {
-    const installed = spawnSync(node, [entry, '--install-extension', vsix, '--extensions-dir', join(dir, 'extensions'), '--user-data-dir', userDataDir], { encoding: 'utf8', timeout: 120_000 });
+    const installed = spawnSync(node, [entry, '--install-extension', vsix, '--extensions-dir', join(dir, 'extensions'), '--user-data-dir', userDataDir], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     if (installed.status !== 0) {
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`code-server --install-extension ${vsix} failed (exit ${installed.status}):\n${installed.stdout}${installed.stderr}`);
@@ -55,16 +74,22 @@ export async function startServer({ settings = {}, env = {}, timeoutMs = 60_000,
   }
   const args = [
     entry,
-    '--auth', 'none',
-    '--bind-addr', '127.0.0.1:0',
-    '--config', join(dir, 'config.yaml'),
+    '--auth',
+    'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--config',
+    join(dir, 'config.yaml'),
     '--disable-telemetry',
     '--disable-update-check',
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', join(dir, 'extensions'),
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    join(dir, 'extensions'),
+    '--vscode-option',
+    'enable-smoke-test-driver',
   ];
   // descriptorLimit: the server, its extension hosts and their workers may hold at most this many open files (prlimit, util-linux).
   const [command, commandArgs] = descriptorLimit ? ['prlimit', [`--nofile=${descriptorLimit}:${descriptorLimit}`, '--', node, ...args]] : [node, args];
@@ -144,6 +169,12 @@ export function collectLogs(server) {
   };
   walk(join(server.userDataDir, 'logs'));
   // The extension's own log whole (a few hundred lines), the others' last 80 lines.
-  const parts = files.map((file) => `----- ${file}\n${readFileSync(file, 'utf8').split('\n').slice(/Grep Tools/.test(file) ? -600 : -80).join('\n')}`);
+  const parts = files.map(
+    (file) =>
+      `----- ${file}\n${readFileSync(file, 'utf8')
+        .split('\n')
+        .slice(/Grep Tools/.test(file) ? -600 : -80)
+        .join('\n')}`,
+  );
   return `----- code-server output\n${server.output().split('\n').slice(-40).join('\n')}\n${parts.join('\n')}`;
 }

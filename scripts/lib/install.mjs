@@ -99,7 +99,8 @@ async function withLock(dir, body) {
         rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() - started > 15 * 60_000) throw new Error(`Timed out waiting for the install lock ${lock} (held by process ${owner}); remove it if no install is running.`);
+      if (Date.now() - started > 15 * 60_000)
+        throw new Error(`Timed out waiting for the install lock ${lock} (held by process ${owner}); remove it if no install is running.`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
@@ -120,7 +121,9 @@ export function ensureDebianPackages(packages, why) {
   const missing = packages.filter((name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return;
   if (!isRoot()) {
-    throw new Error(`${why} needs the Debian packages ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `${why} needs the Debian packages ${missing.join(', ')}. Install them with:\n  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   log(`installing Debian packages ${missing.join(', ')} (${why})`);
   const env = { ...installerEnv(process.env), DEBIAN_FRONTEND: 'noninteractive' };

@@ -55,7 +55,10 @@ async function runWindow(server, browser, { workspace, extensionPath, testsPath,
     const code = await Promise.race([exitCode, timeout]);
     clearTimeout(timer);
     if (code === 'timeout') {
-      return { code: 1, failure: `The suite did not report within ${timeoutMs / 1000} s (the extension host may not have started).\n${pageErrors.join('\n')}\n${collectLogs(server)}` };
+      return {
+        code: 1,
+        failure: `The suite did not report within ${timeoutMs / 1000} s (the extension host may not have started).\n${pageErrors.join('\n')}\n${collectLogs(server)}`,
+      };
     }
     return { code, failure: code === 0 ? undefined : collectLogs(server) };
   } finally {
@@ -88,13 +91,30 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
  * session on the same workspace, as after a window reload; betweenWindows runs after the first window
  * closed and before that one opens.
  */
-export async function runExtensionTests({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, reportFile, timeoutMs = 300_000, descriptorLimit }) {
+export async function runExtensionTests({
+  workspace,
+  extensionPath,
+  testsPath,
+  reopenTestsPath,
+  betweenWindows,
+  reportFile,
+  timeoutMs = 300_000,
+  descriptorLimit,
+}) {
   rmSync(reportFile, { force: true });
   const stopFollowing = follow(reportFile);
   try {
     const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
     if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
-    return await (host === 'electron' ? runInElectron : runInCodeServer)({ workspace, extensionPath, testsPath, reopenTestsPath, betweenWindows, timeoutMs, descriptorLimit });
+    return await (host === 'electron' ? runInElectron : runInCodeServer)({
+      workspace,
+      extensionPath,
+      testsPath,
+      reopenTestsPath,
+      betweenWindows,
+      timeoutMs,
+      descriptorLimit,
+    });
   } finally {
     stopFollowing();
   }

@@ -39,8 +39,11 @@ export async function runUiTests({ repo, timeoutMs = 60_000 }) {
 
     const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: timeoutMs, color: false });
     const dir = join(repo, 'test', 'ui');
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.test.mjs')).sort()) mocha.addFile(join(dir, file));
-  if (process.env.GREP_TOOLS_UI_GREP) mocha.grep(process.env.GREP_TOOLS_UI_GREP);
+    for (const file of readdirSync(dir)
+      .filter((name) => name.endsWith('.test.mjs'))
+      .sort())
+      mocha.addFile(join(dir, file));
+    if (process.env.GREP_TOOLS_UI_GREP) mocha.grep(process.env.GREP_TOOLS_UI_GREP);
     await mocha.loadFilesAsync();
     const stats = await new Promise((resolve) => {
       const runner = mocha.run(() => resolve(runner.stats));

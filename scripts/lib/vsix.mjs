@@ -10,7 +10,15 @@ import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mj
 import { installerEnv } from './installEnv.mjs';
 
 /** What the VSIX may hold besides vsce's own manifest files. */
-const SHIPPED = [/^dist\/(extension|worker|indexWorker|cli|cliEngine)\.js$/, /^dist\/wasm\/tree-sitter(-[a-z-]+)?\.wasm$/, /^media\/[^/]+$/, /^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const SHIPPED = [
+  /^dist\/(extension|worker|indexWorker|cli|cliEngine)\.js$/,
+  /^dist\/wasm\/tree-sitter(-[a-z-]+)?\.wasm$/,
+  /^media\/[^/]+$/,
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+];
 
 function npm(repo, args) {
   const result = spawnSync('npm', args, { cwd: repo, encoding: 'utf8', timeout: 300_000, env: installerEnv(process.env) });
@@ -31,7 +39,17 @@ export async function runVsixTest({ repo, timeoutMs = 180_000 }) {
     .filter((line) => line && !line.startsWith('npm '));
   process.stdout.write(`${vsix}: ${size} bytes\nvsce ls:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
   const unexpected = files.filter((file) => !SHIPPED.some((allowed) => allowed.test(file)));
-  const missing = ['dist/extension.js', 'dist/worker.js', 'dist/indexWorker.js', 'dist/wasm/tree-sitter.wasm', 'dist/wasm/tree-sitter-typescript.wasm', 'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].filter((file) => !files.includes(file));
+  const missing = [
+    'dist/extension.js',
+    'dist/worker.js',
+    'dist/indexWorker.js',
+    'dist/wasm/tree-sitter.wasm',
+    'dist/wasm/tree-sitter-typescript.wasm',
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+  ].filter((file) => !files.includes(file));
   if (unexpected.length || missing.length) {
     process.stdout.write(`The VSIX holds files it should not (${unexpected.join(', ') || 'none'}) or lacks ${missing.join(', ') || 'nothing'}.\n`);
     return { ok: false, vsix, size, files };
@@ -51,7 +69,10 @@ export async function runVsixTest({ repo, timeoutMs = 180_000 }) {
     const code = await Promise.race([exitCode, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))]);
     clearTimeout(timer);
     if (existsSync(report)) process.stdout.write(readFileSync(report, 'utf8'));
-    if (code !== 0) process.stdout.write(`The installed-VSIX suite ${code === 'timeout' ? `did not report within ${timeoutMs / 1000} s` : `exited with ${code}`}.\n${collectLogs(server)}\n`);
+    if (code !== 0)
+      process.stdout.write(
+        `The installed-VSIX suite ${code === 'timeout' ? `did not report within ${timeoutMs / 1000} s` : `exited with ${code}`}.\n${collectLogs(server)}\n`,
+      );
     return { ok: code === 0, vsix, size, files };
   } finally {
     close();

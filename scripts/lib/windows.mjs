@@ -10,7 +10,8 @@ import { ensureWindowsNode } from './install.mjs';
 
 const POSIX_SPELLED =
   "its expected answers are spelled with '/' below the fixture root (`${ws}/src/a.ts`, '/ws'), or it makes symbolic links; its path decisions run under path.win32 in guard/platforms.test.js and through the CLI in cli/platformPaths.test.js";
-const LINKS = 'it makes symbolic links, and under wine fs.symlinkSync makes nothing (no error) and a junction fails with ENOTSUP; the links the CLI meets are tested with links made beforehand (cli/platformPaths.test.js)';
+const LINKS =
+  'it makes symbolic links, and under wine fs.symlinkSync makes nothing (no error) and a junction fails with ENOTSUP; the links the CLI meets are tested with links made beforehand (cli/platformPaths.test.js)';
 
 /**
  * Test files that are not run under wine, and why; docs/platforms.md lists the same. None is left out
@@ -18,17 +19,32 @@ const LINKS = 'it makes symbolic links, and under wine fs.symlinkSync makes noth
  * path.win32.
  */
 export const NOT_UNDER_WINE = [
-  ...['engine/guard/guard.test.js', 'engine/guard/confirmation.test.js', 'engine/guard/pathHint.test.js', 'engine/guard/roots.test.js', 'engine/guard/untitled.test.js', 'engine/run/grep.test.js'].map((file) => ({ file, reason: POSIX_SPELLED })),
-  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js', 'engine/index/linkedFile.test.js'].map((file) => ({ file, reason: LINKS })),
+  ...[
+    'engine/guard/guard.test.js',
+    'engine/guard/confirmation.test.js',
+    'engine/guard/pathHint.test.js',
+    'engine/guard/roots.test.js',
+    'engine/guard/untitled.test.js',
+    'engine/run/grep.test.js',
+  ].map((file) => ({ file, reason: POSIX_SPELLED })),
+  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js', 'engine/index/linkedFile.test.js'].map(
+    (file) => ({ file, reason: LINKS }),
+  ),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
   { file: 'engine/globset/globBomb.test.js', reason: "it writes a file named '+(a|aa).txt', and '|' is not allowed in a Windows file name" },
-  { file: 'engine/pool/pool.test.js', reason: 'it checks the search threads\' Linux priority (nice 10) through /proc/thread-self' },
+  { file: 'engine/pool/pool.test.js', reason: "it checks the search threads' Linux priority (nice 10) through /proc/thread-self" },
   { file: 'engine/run/residentWorkspace.test.js', reason: "it fills Linux's inotify table" },
   { file: 'engine/searcher/descriptors.test.js', reason: 'it lowers the descriptor limit with prlimit, a Linux command' },
   { file: 'engine/index/treeWatcher.test.js', reason: "wine's directory change notifications deliver no event to fs.watch for a change made in the directory" },
-  { file: 'engine/answer/diagnostics.test.js', reason: 'one test reads a large excluded tree within a time bound that wine, several times slower at file I/O, does not meet' },
-  { file: 'engine/source/timeSlices.test.js', reason: "it bounds the event loop's longest stretch without a turn at 100 ms, which wine on a busy machine does not meet (279 ms seen)" },
+  {
+    file: 'engine/answer/diagnostics.test.js',
+    reason: 'one test reads a large excluded tree within a time bound that wine, several times slower at file I/O, does not meet',
+  },
+  {
+    file: 'engine/source/timeSlices.test.js',
+    reason: "it bounds the event loop's longest stretch without a turn at 100 ms, which wine on a busy machine does not meet (279 ms seen)",
+  },
 ].map(({ file, reason }) => ({ file: `out/test/unit/${file}`, reason }));
 
 /** The Linux path `path` as the Windows Node names it (wine maps the Linux root to drive Z:). */
@@ -45,7 +61,16 @@ export async function runWindowsTests({ repo }) {
   try {
     const ignore = NOT_UNDER_WINE.flatMap(({ file }) => ['--ignore', file]);
     // Wine runs the tests several times slower than Linux: mocha's default 2 s per test becomes 20 s.
-    const args = [node, windowsPath(join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js')), '--reporter', 'spec', '--timeout', '20000', ...ignore, 'out/test/unit/**/*.test.js'];
+    const args = [
+      node,
+      windowsPath(join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js')),
+      '--reporter',
+      'spec',
+      '--timeout',
+      '20000',
+      ...ignore,
+      'out/test/unit/**/*.test.js',
+    ];
     const links = windowsPath(linkedTree(dir));
     const code = await new Promise((resolve, reject) => {
       const child = spawn(wine, args, { cwd: repo, env: { ...env, GREP_TOOLS_WINDOWS_LINKS: links }, stdio: ['ignore', out, out] });

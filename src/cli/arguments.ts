@@ -51,13 +51,23 @@ export function parseArguments(argv: readonly string[], cwd: string): CliRequest
     if (rest[i] === '--workspace' && rest[i + 1] !== undefined) folders.push(nodePath.resolve(cwd, rest[++i]));
     else if (rest[i] === '--allow-outside' && search) allowOutside = true;
     else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = nodePath.resolve(cwd, rest[++i]);
-    else if (rest[i] === '--no-index' && search) useIndex = false; // glob lists without the index; accepted so one command line serves both
+    else if (rest[i] === '--no-index' && search)
+      useIndex = false; // glob lists without the index; accepted so one command line serves both
     else if (rest[i] === '--max-indexed-bytes' && !search && count(rest[i + 1]) !== undefined) limits.maxIndexedBytes = count(rest[++i])!;
     else if (rest[i] === '--max-files' && !search && count(rest[i + 1]) !== undefined) limits.maxFiles = count(rest[++i])!;
     else return { code: 1, stderr: `unknown argument ${JSON.stringify(rest[i])}\n${USAGE}` };
   }
   if (folders.length === 0) folders.push(cwd);
-  return { tool, json, folders, allowOutside, indexDir: indexDir ?? defaultIndexDir(folders), ...(indexDir !== undefined ? { indexDirGiven: true } : {}), useIndex, limits };
+  return {
+    tool,
+    json,
+    folders,
+    allowOutside,
+    indexDir: indexDir ?? defaultIndexDir(folders),
+    ...(indexDir !== undefined ? { indexDirGiven: true } : {}),
+    useIndex,
+    limits,
+  };
 }
 
 export const isOutcome = (parsed: CliRequest | CliOutcome): parsed is CliOutcome => 'code' in parsed;

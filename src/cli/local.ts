@@ -37,7 +37,13 @@ export function cliEnvironment(request: CliRequest, warn: (message: string) => v
  * token budget (grepTools.maxOutputBytes' default, 50 KB); throws the error the model is told. `indexUse`
  * is told what the content index did for a grep (describeIndexUse) and what its definitions cost (describeOutline); `progress` sees each file a grep adds.
  */
-export async function renderAnswer(tool: 'grep' | 'glob', input: unknown, env: SearchEnvironment, indexUse?: (line: string) => void, progress?: GrepProgress): Promise<string> {
+export async function renderAnswer(
+  tool: 'grep' | 'glob',
+  input: unknown,
+  env: SearchEnvironment,
+  indexUse?: (line: string) => void,
+  progress?: GrepProgress,
+): Promise<string> {
   const budget = byteBudget(env.config.maxOutputBytes);
   if (tool === 'glob') return renderGlob(await answerGlob(parseGlobInput(input), env), budget);
   const answer = await answerGrep(parseGrepInput(input), env, progress);
@@ -49,7 +55,12 @@ export async function renderAnswer(tool: 'grep' | 'glob', input: unknown, env: S
  * The answer to a grep or glob request as the model would receive it, or the error; `indexUse` is told
  * what the content index did for a grep (describeIndexUse).
  */
-export async function answerRequest(request: CliRequest, env: SearchEnvironment, warnings: readonly string[], indexUse?: (line: string) => void): Promise<CliOutcome> {
+export async function answerRequest(
+  request: CliRequest,
+  env: SearchEnvironment,
+  warnings: readonly string[],
+  indexUse?: (line: string) => void,
+): Promise<CliOutcome> {
   let input: unknown;
   try {
     input = JSON.parse(request.json ?? '');

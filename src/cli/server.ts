@@ -48,11 +48,16 @@ export function signalled(): Promise<void> {
 export function residentLog(log: (line: string) => void): ResidentLog {
   return {
     refreshed: (summary, watched) =>
-      log(`index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`),
-    contentRefreshed: (files, ms) => log(`index: ${files} changed files read again in ${ms} ms (the tree kept its shape: nothing listed, no other file checked)`),
+      log(
+        `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms${summary.listOnly ? `, file list only (${summary.listOnly})` : ''}; watching ${watched} directories`,
+      ),
+    contentRefreshed: (files, ms) =>
+      log(`index: ${files} changed files read again in ${ms} ms (the tree kept its shape: nothing listed, no other file checked)`),
     unwatched: (reason) => log(`index: the tree cannot be watched (${reason}); each call checks every file it relies on, as the command line alone does`),
     ignoredUnwatched: (reason) =>
-      log(`index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`),
+      log(
+        `index: the directories of the files searches leave out cannot be watched too (${reason}); include_ignored lists the tree and checks those files, as the command line alone does`,
+      ),
     failed: (reason) => log(`index: refresh failed (${reason}); each call checks every file it relies on`),
   };
 }
@@ -63,10 +68,13 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
   try {
     checkIndexDir(request.indexDir, request.folders);
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-      throw new InputError(`The index directory's socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes, which sockets cannot have. Pass a shorter --index-dir.`);
+      throw new InputError(
+        `The index directory's socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes, which sockets cannot have. Pass a shorter --index-dir.`,
+      );
     }
     if (process.platform !== 'win32' && existsSync(path)) {
-      if (await listening(path)) throw new InputError(`A server already answers for ${request.indexDir} (socket ${path}). Stop it first, or pass another --index-dir.`);
+      if (await listening(path))
+        throw new InputError(`A server already answers for ${request.indexDir} (socket ${path}). Stop it first, or pass another --index-dir.`);
       rmSync(path, { force: true }); // left by a server that did not stop cleanly
     }
   } catch (error) {
@@ -111,7 +119,13 @@ export async function serve(request: CliRequest, engine: string, { print, log, s
     if (asked.tool !== 'grep' && asked.tool !== 'glob') return { declined: `${asked.tool} is not answered by a server` };
     if (!sameList(asked.folders, request.folders) || asked.indexDir !== request.indexDir || !asked.useIndex) return { declined: 'another workspace or index' };
     const warnings: string[] = [];
-    const env = { ...base, allowOutside: asked.allowOutside, warn: onceEach((message) => warnings.push(message)), pool, ...(asked.tool === 'grep' ? resident.environment() : {}) };
+    const env = {
+      ...base,
+      allowOutside: asked.allowOutside,
+      warn: onceEach((message) => warnings.push(message)),
+      pool,
+      ...(asked.tool === 'grep' ? resident.environment() : {}),
+    };
     return { outcome: await answerRequest(asked, env, warnings, indexUse) };
   }
 

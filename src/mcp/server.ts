@@ -98,7 +98,8 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
   const workspaces = new Workspaces(request, log);
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: {} },
-    instructions: 'grep searches file contents and glob finds files by path in the workspace folders (the roots): exact, fast, read-only. Paths outside the folders are refused.',
+    instructions:
+      'grep searches file contents and glob finds files by path in the workspace folders (the roots): exact, fast, read-only. Paths outside the folders are refused.',
   });
   const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream, { maxBufferSize: MAX_MESSAGE_BYTES });
 
@@ -106,7 +107,10 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
   server.setRequestHandler(CallToolRequestSchema, async (call, extra): Promise<CallToolResult> => {
     const name = call.params.name;
     if (name !== 'grep' && name !== 'glob') {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(clip(name))}: this server has the tools grep and glob (tools/list describes them).`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(clip(name))}: this server has the tools grep and glob (tools/list describes them).`,
+      );
     }
     const asked = Date.now();
     const input = call.params.arguments ?? {};
@@ -122,7 +126,11 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
             const seconds = Math.round((Date.now() - asked) / 1000);
             const notification: ServerNotification = {
               method: 'notifications/progress',
-              params: { progressToken, progress: ++ticks, message: name === 'grep' ? `grep: ${files} files with matches so far, ${seconds} s` : `glob: listing, ${seconds} s` },
+              params: {
+                progressToken,
+                progress: ++ticks,
+                message: name === 'grep' ? `grep: ${files} files with matches so far, ${seconds} s` : `glob: listing, ${seconds} s`,
+              },
             };
             extra.sendNotification(notification).catch(() => undefined);
           }, PROGRESS_EVERY_MS);

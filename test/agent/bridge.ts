@@ -95,7 +95,10 @@ async function profile(tool: string, input: object, file: string): Promise<{ ms:
       const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
       self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
     });
-    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([fn, self]) => ({ ms: Math.round(self), fn }));
+    const top = [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([fn, self]) => ({ ms: Math.round(self), fn }));
     return { ms, busyMs, top };
   } finally {
     session.disconnect();
@@ -111,7 +114,7 @@ async function memory(): Promise<{ rss: number; peakRss: number }> {
 }
 
 /** The content index's state, as the extension exports it (null before activation). */
-const indexState = () => (vscode.extensions.getExtension<{ index?: { builds: number; phase: string } }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null);
+const indexState = () => vscode.extensions.getExtension<{ index?: { builds: number; phase: string } }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null;
 
 /**
  * Runs a command registered here every 20 ms until the content index's first build has ended (or the

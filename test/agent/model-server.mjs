@@ -61,7 +61,7 @@ function readScript() {
 /** The text of a message's content: a string, or an array of parts. */
 function textOf(content) {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : part?.text ?? '')).join('');
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('');
   return '';
 }
 
@@ -77,7 +77,7 @@ function analyse(body) {
   const callNames = new Map();
   const doneSteps = new Set();
   for (const message of messages.slice(lastUser + 1)) {
-    for (const call of message.role === 'assistant' ? message.tool_calls ?? [] : []) {
+    for (const call of message.role === 'assistant' ? (message.tool_calls ?? []) : []) {
       callNames.set(call.id, call.function?.name);
       const match = /^call__(.+)__\d+$/.exec(call.id ?? '');
       if (match) doneSteps.add(match[1]);
@@ -108,7 +108,8 @@ function choose(script, { prompt, doneSteps, toolResults }) {
 
 function summariseMessage(message) {
   const summary = { role: message.role, content: textOf(message.content) };
-  if (message.tool_calls) summary.tool_calls = message.tool_calls.map((call) => ({ id: call.id, name: call.function?.name, arguments: call.function?.arguments }));
+  if (message.tool_calls)
+    summary.tool_calls = message.tool_calls.map((call) => ({ id: call.id, name: call.function?.name, arguments: call.function?.arguments }));
   if (message.tool_call_id) summary.tool_call_id = message.tool_call_id;
   return summary;
 }
@@ -118,19 +119,31 @@ function log(record) {
 }
 
 function completionChunk(id, delta, finishReason = null) {
-  return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: MODEL_ID,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
 }
 
 function send(res, body, answer) {
   const id = `chatcmpl-${seq}`;
   const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
-  const toolCall = answer.tool ? { id: answer.id, type: 'function', function: { name: answer.tool, arguments: JSON.stringify(answer.arguments ?? {}) } } : undefined;
+  const toolCall = answer.tool
+    ? { id: answer.id, type: 'function', function: { name: answer.tool, arguments: JSON.stringify(answer.arguments ?? {}) } }
+    : undefined;
   const finishReason = toolCall ? 'tool_calls' : 'stop';
   if (body.stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const chunks = toolCall
       ? [
-          completionChunk(id, { role: 'assistant', content: null, tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }] }),
+          completionChunk(id, {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: '' } }],
+          }),
           completionChunk(id, { tool_calls: [{ index: 0, function: { arguments: toolCall.function.arguments } }] }),
         ]
       : [completionChunk(id, { role: 'assistant', content: answer.text })];
@@ -141,7 +154,16 @@ function send(res, body, answer) {
   } else {
     const message = toolCall ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { role: 'assistant', content: answer.text };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: MODEL_ID, choices: [{ index: 0, message, finish_reason: finishReason }], usage }));
+    res.end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: MODEL_ID,
+        choices: [{ index: 0, message, finish_reason: finishReason }],
+        usage,
+      }),
+    );
   }
 }
 

@@ -13,7 +13,19 @@ import { waitFor } from '../../scripts/lib/agent.mjs';
 const GREP_KEYS = ['files', 'files_searched'];
 const GLOB_KEYS = ['files'];
 // (the answer does not echo the call's own pattern)
-const NEVER_KEYS = ['pattern', 'base_path', 'output_mode', 'mode', 'count', 'total', 'total_matches', 'files_matched', 'returned_matches', 'truncated', 'elapsed_ms'];
+const NEVER_KEYS = [
+  'pattern',
+  'base_path',
+  'output_mode',
+  'mode',
+  'count',
+  'total',
+  'total_matches',
+  'files_matched',
+  'returned_matches',
+  'truncated',
+  'elapsed_ms',
+];
 const SKIP_KEYS = ['binary', 'too_large', 'denied', 'unreadable', 'outside_workspace'];
 
 const tag = (key) => `[agent:${key}]`;
@@ -147,7 +159,9 @@ async function suggestion(session, label) {
 
 /** The tests: { name, shot, run(session, context) }. */
 export function agentTests({ repo, workspace, outsideDir }) {
-  const grepSchema = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).contributes.languageModelTools.find((tool) => tool.name === 'grep').inputSchema;
+  const grepSchema = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).contributes.languageModelTools.find(
+    (tool) => tool.name === 'grep',
+  ).inputSchema;
   const clientPy = join(workspace, 'src', 'auth', 'client.py');
   const outsideFile = join(outsideDir, 'notes.txt');
   return [
@@ -216,12 +230,15 @@ export function agentTests({ repo, workspace, outsideDir }) {
         const answer = JSON.parse(onlyToolResult(final, 'grep'));
         assert.deepEqual(answer.files, { [outsideFile]: ['2: outside-allow-marker 2'] });
         // The allowed call's log line shows invocations are logged; the skipped call still has none.
-        await waitFor(() => invocationsLogged(session, 'outside-allow-marker').length > 0, { timeoutMs: 10_000, what: 'the Grep Tools log to record the allowed call' });
+        await waitFor(() => invocationsLogged(session, 'outside-allow-marker').length > 0, {
+          timeoutMs: 10_000,
+          what: 'the Grep Tools log to record the allowed call',
+        });
         assert.deepEqual(invocationsLogged(session, 'outside-skip-marker'), [], 'the skipped call was never invoked');
       },
     },
     {
-      name: 'a large answer stays below Copilot\'s 8 KB threshold: the model receives the JSON itself, cut at a whole result, with next_offset',
+      name: "a large answer stays below Copilot's 8 KB threshold: the model receives the JSON itself, cut at a whole result, with next_offset",
       shot: '7-large-answer',
       async run(session) {
         const final = await turn(session, 'large');
@@ -290,8 +307,12 @@ export function agentTests({ repo, workspace, outsideDir }) {
         await session.page.keyboard.type(` ${tag('reference')} where is authenticate defined?`);
         await session.page.keyboard.press('Enter');
         const first = await session.model.waitForRecord((r) => r.step === 'reference-call', { what: 'the request of the #grep prompt' });
-        assert.ok(first.tools.includes('grep'), 'grep is in the request\'s tools');
-        assert.match(first.prompt, /<toolReferences>[\s\S]*- grep\s/, `the user message lists grep as an attached tool: ${JSON.stringify(first.prompt.slice(0, 400))}`);
+        assert.ok(first.tools.includes('grep'), "grep is in the request's tools");
+        assert.match(
+          first.prompt,
+          /<toolReferences>[\s\S]*- grep\s/,
+          `the user message lists grep as an attached tool: ${JSON.stringify(first.prompt.slice(0, 400))}`,
+        );
         const final = await session.model.waitForRecord((r) => r.step === 'reference-done', { what: 'the request after the #grep call' });
         await answerShown(session, 'reference');
         assert.deepEqual(JSON.parse(onlyToolResult(final, 'grep')).files, [clientPy]);

@@ -43,7 +43,11 @@ export async function runSuites(dirs: readonly string[]): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: false, ...(grep ? { grep } : {}) });
   for (const dir of dirs) {
     const full = path.join(__dirname, dir);
-    for (const file of fs.readdirSync(full).filter((name) => name.endsWith('.test.js')).sort()) mocha.addFile(path.join(full, file));
+    for (const file of fs
+      .readdirSync(full)
+      .filter((name) => name.endsWith('.test.js'))
+      .sort())
+      mocha.addFile(path.join(full, file));
   }
   await new Promise<void>((resolve, reject) => {
     try {

@@ -40,7 +40,9 @@ function normalise(text: string, root: string): string {
 /** Whether the answer holds the expected file (and line) among its results. */
 function holds(answer: GrepAnswer | GlobAnswer, file: string, line: number | undefined): boolean {
   return (answer.files as Array<string | { file: string; matches?: Array<{ line: number }> }>).some((entry) =>
-    typeof entry === 'string' ? entry === file && line === undefined : entry.file === file && (line === undefined || (entry.matches ?? []).some((m) => m.line === line)),
+    typeof entry === 'string'
+      ? entry === file && line === undefined
+      : entry.file === file && (line === undefined || (entry.matches ?? []).some((m) => m.line === line)),
   );
 }
 
@@ -78,8 +80,16 @@ export function describeQuestions(
           assert.ok(text.includes(q.expect.error), `the error says ${JSON.stringify(q.expect.error)}: ${text}`);
         } else {
           const answer = readAnswer<GrepAnswer | GlobAnswer>(text);
-          if (q.expect.file) assert.ok(holds(answer, `/repo/${q.expect.file}`, q.expect.line), `/repo/${q.expect.file}${q.expect.line ? `:${q.expect.line}` : ''} is in the answer: ${text.slice(0, 2000)}`);
-          if (q.expect.note) assert.ok(answer.notes.some((n) => n.includes(q.expect.note!)), `a note says ${JSON.stringify(q.expect.note)}: ${JSON.stringify(answer.notes)}`);
+          if (q.expect.file)
+            assert.ok(
+              holds(answer, `/repo/${q.expect.file}`, q.expect.line),
+              `/repo/${q.expect.file}${q.expect.line ? `:${q.expect.line}` : ''} is in the answer: ${text.slice(0, 2000)}`,
+            );
+          if (q.expect.note)
+            assert.ok(
+              answer.notes.some((n) => n.includes(q.expect.note!)),
+              `a note says ${JSON.stringify(q.expect.note)}: ${JSON.stringify(answer.notes)}`,
+            );
         }
 
         // And it is no bigger than it was.
@@ -91,7 +101,9 @@ export function describeQuestions(
     }
 
     after(() => {
-      const rows = file.questions.map((q) => `    ${String(measured.get(q.id) ?? '-').padStart(6)} B  (recorded ${String(q.bytes ?? '-').padStart(6)})  ${q.id}`);
+      const rows = file.questions.map(
+        (q) => `    ${String(measured.get(q.id) ?? '-').padStart(6)} B  (recorded ${String(q.bytes ?? '-').padStart(6)})  ${q.id}`,
+      );
       const total = [...measured.values()].reduce((a, b) => a + b, 0);
       process.stdout.write(`\n    answer sizes:\n${rows.join('\n')}\n    ${String(total).padStart(6)} B in all\n`);
       if (recording && measured.size === file.questions.length) {

@@ -67,7 +67,13 @@ export function readLines(lines: readonly string[]): GrepContentMatch[] {
     const text = parsed[4];
     const last = matches[matches.length - 1];
     if (parsed[3] === ':') {
-      matches.push({ line, text, ...(pending.length > 0 ? { before: pending } : {}), ...(scope !== undefined ? { in: scope } : {}), ...(parsed[2] ? { defines: true } : {}) });
+      matches.push({
+        line,
+        text,
+        ...(pending.length > 0 ? { before: pending } : {}),
+        ...(scope !== undefined ? { in: scope } : {}),
+        ...(parsed[2] ? { defines: true } : {}),
+      });
       pending = [];
     } else if (last && pending.length === 0 && line === previous + 1) {
       (last.after ??= []).push(text);
@@ -83,7 +89,12 @@ export function readLines(lines: readonly string[]): GrepContentMatch[] {
 export function readAnswer<T extends GrepAnswer | GlobAnswer>(text: string): T {
   const answer = JSON.parse(text) as Partial<AnswerCommon> & Record<string, unknown>;
   const zero: SkipCountsJson = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
-  const filled: Record<string, unknown> = { ...answer, truncated: answer.truncated === true, skipped: { ...zero, ...answer.skipped }, notes: answer.notes ?? [] };
+  const filled: Record<string, unknown> = {
+    ...answer,
+    truncated: answer.truncated === true,
+    skipped: { ...zero, ...answer.skipped },
+    notes: answer.notes ?? [],
+  };
   if (!('output_mode' in answer) && !('files_searched' in answer)) {
     filled.mode = answer.mode ?? 'glob';
     // A whole page leaves out its total: the files listed.

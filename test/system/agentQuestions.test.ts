@@ -22,7 +22,11 @@ function fixtureHash(root: string): string {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(nodePath.join(dir, entry.name), relative);
-      else hash.update(`${relative}\0`).update(fs.readFileSync(nodePath.join(dir, entry.name))).update('\0');
+      else
+        hash
+          .update(`${relative}\0`)
+          .update(fs.readFileSync(nodePath.join(dir, entry.name)))
+          .update('\0');
     }
   };
   walk(root, '');
@@ -30,7 +34,11 @@ function fixtureHash(root: string): string {
 }
 
 const hash = fixtureHash(fixture);
-describeQuestions(questionsFile, fixture, { current: () => hash === recorded.fixture_sha256, onRecord: (file) => ({ ...file, fixture_sha256: hash }), timeoutMs: 15_000 });
+describeQuestions(questionsFile, fixture, {
+  current: () => hash === recorded.fixture_sha256,
+  onRecord: (file) => ({ ...file, fixture_sha256: hash }),
+  timeoutMs: 15_000,
+});
 
 describe(`the fixture of the agent questions`, () => {
   it('is the one the sizes were recorded on', () => {

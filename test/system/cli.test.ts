@@ -93,7 +93,8 @@ describe('cli', () => {
     it('prints engine errors on stderr with exit code 1', async () => {
       assert.deepStrictEqual(await main(['grep', '{"pattern":"("}', '--workspace', ws]), {
         code: 1,
-        stderr: 'Invalid regular expression "(": Unterminated group. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally.',
+        stderr:
+          'Invalid regular expression "(": Unterminated group. Hint: escape special characters such as ( ) [ ] { } * + ? with a backslash, or set fixed_strings: true to search for the text literally.',
       });
       const denied = await main(['grep', '{"pattern":"TODO","path":".env"}', '--workspace', ws]);
       assert.strictEqual(denied.code, 1);
@@ -112,7 +113,10 @@ describe('cli', () => {
       const input = JSON.stringify({ pattern: 'TODO', path: outside });
       const refused = await main(['grep', input, '--workspace', ws]);
       assert.strictEqual(refused.code, 1);
-      assert.strictEqual(refused.stderr, `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.`);
+      assert.strictEqual(
+        refused.stderr,
+        `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Searching outside the workspace needs confirmation: pass --allow-outside to search it, or search inside a --workspace folder.`,
+      );
       const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
       assert.strictEqual(allowed.code, 0);
       assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, { [`${outside}/x.txt`]: ['1: TODO outside'] });

@@ -11,7 +11,6 @@ import { defaultIndexDir } from '../../src/engine/index/location';
 import { age } from '../unit/engine/index/age';
 import { Fixture } from '../unit/fixture';
 
-
 describe('cli: the content index', () => {
   let fx: Fixture;
   let ws: string;
@@ -21,7 +20,12 @@ describe('cli: the content index', () => {
     fx = new Fixture('grep-tools-index-cli-');
     ws = fx.mkdir('ws');
     indexDir = fx.path('index');
-    fx.files({ 'ws/src/app.ts': 'const a = 1; // TODO tidy\n', 'ws/README.md': 'TODO docs\n', 'ws/.env': 'TODO secret\n', 'ws/lib/util.ts': 'export const b = 2;\n' });
+    fx.files({
+      'ws/src/app.ts': 'const a = 1; // TODO tidy\n',
+      'ws/README.md': 'TODO docs\n',
+      'ws/.env': 'TODO secret\n',
+      'ws/lib/util.ts': 'export const b = 2;\n',
+    });
     age(ws);
   });
   after(() => fx.remove());
@@ -57,7 +61,7 @@ describe('cli: the content index', () => {
     assert.strictEqual(result.code, 0, result.stderr);
     const summary = JSON.parse(result.stdout ?? '');
     assert.match(summary.listOnly, /^\d+ files, more than grepTools\.index\.maxFiles \(2\)$/);
-    assert.deepStrictEqual([summary.files, summary.read], [0, 0], "no file content is indexed");
+    assert.deepStrictEqual([summary.files, summary.read], [0, 0], 'no file content is indexed');
     for (const input of [{ pattern: 'TODO' }, { pattern: 'const', output_mode: 'count' }]) {
       const indexed = await main(['grep', JSON.stringify(input), '--workspace', ws, '--index-dir', dir]);
       const plain = await main(['grep', JSON.stringify(input), '--workspace', ws, '--no-index']);
@@ -79,7 +83,10 @@ describe('cli: the content index', () => {
     const inside = nodePath.join(ws, '.index');
     const result = await main(['index', '--workspace', ws, '--index-dir', inside]);
     assert.strictEqual(result.code, 1);
-    assert.match(result.stderr ?? '', /The index directory .*\.index is inside the workspace folder .*ws, and nothing is written in the workspace\. Pass an --index-dir outside it/);
+    assert.match(
+      result.stderr ?? '',
+      /The index directory .*\.index is inside the workspace folder .*ws, and nothing is written in the workspace\. Pass an --index-dir outside it/,
+    );
     assert.ok(!fs.existsSync(inside));
   });
 
@@ -87,7 +94,10 @@ describe('cli: the content index', () => {
     const file = fx.write('not-a-directory', 'x');
     const result = await main(['index', '--workspace', ws, '--index-dir', nodePath.join(file, 'index')]);
     assert.strictEqual(result.code, 1);
-    assert.match(result.stderr ?? '', /^The index could not be written in .*not-a-directory\/index \(ENOTDIR\)\. Pass an --index-dir that can be written, outside the workspace\.$/);
+    assert.match(
+      result.stderr ?? '',
+      /^The index could not be written in .*not-a-directory\/index \(ENOTDIR\)\. Pass an --index-dir that can be written, outside the workspace\.$/,
+    );
   });
 
   it('keeps the default index in the user cache directory, one per set of folders', () => {

@@ -40,7 +40,12 @@ async function complete(url: string, body: object): Promise<{ status: number; te
   return { status: response.status, text: await response.text() };
 }
 
-const tools = [{ type: 'function', function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } } } } }];
+const tools = [
+  {
+    type: 'function',
+    function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } } } },
+  },
+];
 const script = {
   steps: [
     { id: 'call', prompt: '[t1]', tool: 'grep', arguments: { pattern: 'x' } },
@@ -69,7 +74,10 @@ describe('the scripted model server (test/agent/model-server.mjs)', function () 
   it('listens on 127.0.0.1 only and lists its model', async () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const models = (await (await fetch(`${server.url}/models`)).json()) as { data: Array<{ id: string }> };
-    assert.deepStrictEqual(models.data.map((m) => m.id), ['mock-model']);
+    assert.deepStrictEqual(
+      models.data.map((m) => m.id),
+      ['mock-model'],
+    );
   });
 
   it('streams a scripted tool call as chat.completion.chunk events ending with [DONE]', async () => {
@@ -88,11 +96,20 @@ describe('the scripted model server (test/agent/model-server.mjs)', function () 
   it('answers plain JSON when not streaming, and picks the next step from the conversation and the previous tool result', async () => {
     const asked = { role: 'user', content: [{ type: 'text', text: 'please [t1]' }] };
     const called = { role: 'assistant', content: null, tool_calls: [{ id: 'call__call__1', type: 'function', function: { name: 'grep', arguments: '{}' } }] };
-    const skipped = JSON.parse((await complete(server.url, { tools, messages: [asked, called, { role: 'tool', tool_call_id: 'call__call__1', content: 'The user chose to skip the tool call' }] })).text);
+    const skipped = JSON.parse(
+      (
+        await complete(server.url, {
+          tools,
+          messages: [asked, called, { role: 'tool', tool_call_id: 'call__call__1', content: 'The user chose to skip the tool call' }],
+        })
+      ).text,
+    );
     assert.strictEqual(skipped.object, 'chat.completion');
     assert.deepStrictEqual(skipped.choices[0].message, { role: 'assistant', content: 'You skipped it.' });
     assert.strictEqual(skipped.choices[0].finish_reason, 'stop');
-    const ran = JSON.parse((await complete(server.url, { tools, messages: [asked, called, { role: 'tool', tool_call_id: 'call__call__1', content: '{"files":[]}' }] })).text);
+    const ran = JSON.parse(
+      (await complete(server.url, { tools, messages: [asked, called, { role: 'tool', tool_call_id: 'call__call__1', content: '{"files":[]}' }] })).text,
+    );
     assert.strictEqual(ran.choices[0].message.content, 'Done.');
   });
 
@@ -100,7 +117,11 @@ describe('the scripted model server (test/agent/model-server.mjs)', function () 
     await complete(server.url, { stream: true, tools, messages: [{ role: 'user', content: 'please [t1]' }] });
     await complete(server.url, { messages: [{ role: 'user', content: 'Write a title' }] });
     await complete(server.url, { tools, messages: [{ role: 'user', content: 'unknown prompt' }] });
-    const log = fs.readFileSync(path.join(dir, 'log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const log = fs
+      .readFileSync(path.join(dir, 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.strictEqual(log.length, 3);
     assert.deepStrictEqual(log[0].tools, ['grep']);
     assert.deepStrictEqual(log[0].toolParameters, { grep: ['pattern', 'path'] });

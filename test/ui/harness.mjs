@@ -94,7 +94,9 @@ export async function setInclude(value) {
   await toggle('Files to Include').click();
   await waitForTitle(/^Files to Include$/); // not the main title, which may end with "files to include …"
   await type(value);
-  await row(value || 'All files').first().waitFor();
+  await row(value || 'All files')
+    .first()
+    .waitFor();
   await press('Enter');
   await waitForTitle(value ? `Search Text in Workspace: files to include ${value}` : /^Search Text in Workspace$/);
 }
@@ -105,7 +107,9 @@ export async function resetWorkbench() {
   if (await page.locator('.monaco-dialog-box').isVisible()) await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Cancel' }).click();
   while (await widget().isVisible()) {
     await page.keyboard.press('Escape');
-    await widget().waitFor({ state: 'hidden' }).catch(() => {});
+    await widget()
+      .waitFor({ state: 'hidden' })
+      .catch(() => {});
   }
   for (const command of ['View: Close All Editors', 'Notifications: Clear All Notifications']) {
     await runCommand(command);
@@ -143,7 +147,9 @@ export function logText() {
 export async function waitForLog(pattern, timeout = 10_000) {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const line = logText().split('\n').find((l) => pattern.test(l));
+    const line = logText()
+      .split('\n')
+      .find((l) => pattern.test(l));
     if (line) return line;
     if (Date.now() > deadline) assert.fail(`The Grep Tools log has no line matching ${pattern}:\n${logText()}`);
     await new Promise((resolve) => setTimeout(resolve, 100)); // the next look at the file

@@ -10,7 +10,7 @@ import { logText, runCommand, ui } from './harness.mjs';
 const FILES = 12_000;
 
 describe('content index status bar', () => {
-  it('shows the build\'s progress while the index builds, and hides it once built', async function () {
+  it("shows the build's progress while the index builds, and hides it once built", async function () {
     this.timeout(240_000);
     const folder = mkdtempSync(join(tmpdir(), 'grep-tools-ui-index-'));
     const text = 'export const value = 1;\n'.repeat(40);

@@ -75,10 +75,16 @@ describe('Search Text in Workspace', () => {
     assert.equal(copied.pattern, 'todo');
     // A whole answer: its 4 matching lines are all there ("42: text"), with no count repeating them.
     // files maps each path to its lines, a line in a definition after a row naming it.
-    assert.equal(Object.values(copied.files).reduce((n, lines) => n + lines.filter((line) => /^\d/.test(line)).length, 0), 4);
+    assert.equal(
+      Object.values(copied.files).reduce((n, lines) => n + lines.filter((line) => /^\d/.test(line)).length, 0),
+      4,
+    );
     assert.deepEqual(copied.files[join(ui.workspace, 'src/auth/client.py')], ['Client > logout()', '16:         # TODO: revoke the session token']);
     assert.equal(copied.total_matches, undefined);
-    assert.deepEqual(Object.keys(copied.files), ['docs/notes.md', 'src/app.ts', 'src/auth/client.py', 'src/util/strings.ts'].map((p) => join(ui.workspace, p)));
+    assert.deepEqual(
+      Object.keys(copied.files),
+      ['docs/notes.md', 'src/app.ts', 'src/auth/client.py', 'src/util/strings.ts'].map((p) => join(ui.workspace, p)),
+    );
 
     // Back to the pattern, Match Case on: only the lower-case line is left.
     await clickTitleButton('Back');
@@ -98,9 +104,13 @@ describe('Search Text in Workspace', () => {
     await ui.page.locator('.monaco-editor .selected-text').first().waitFor();
     await screenshot('search-3-opened-with-match-selected');
 
-    const started = await waitForLog(/command grep \{"pattern":"todo","max_results":1000\}|command grep \{"pattern":"todo","fixed_strings":true,"max_results":1000\}/);
+    const started = await waitForLog(
+      /command grep \{"pattern":"todo","max_results":1000\}|command grep \{"pattern":"todo","fixed_strings":true,"max_results":1000\}/,
+    );
     assert.match(started, /"fixed_strings":true/);
-    await waitForLog(/command grep done: base \[".*"\], 5 files searched, 1 matched, 1 matching lines \(1 shown\), skipped \{"binary":1,.*"denied":\d+.*\}, first result after \d+ ms, \d+ ms/);
+    await waitForLog(
+      /command grep done: base \[".*"\], 5 files searched, 1 matched, 1 matching lines \(1 shown\), skipped \{"binary":1,.*"denied":\d+.*\}, first result after \d+ ms, \d+ ms/,
+    );
   });
 
   it('shows results while a long search runs, asks before searching outside the workspace, and Cancel stops the search', async function () {

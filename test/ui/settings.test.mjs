@@ -50,7 +50,11 @@ describe('Settings editor', () => {
     searchBox = undefined;
     await searchSettings('@ext:grep-tools.vscode-grep-tools');
     // Markdown descriptions: code spans and bold text.
-    await ui.page.locator('.settings-editor .setting-item-contents', { hasText: 'Upper bound on max_results' }).locator('code', { hasText: 'max_results' }).first().waitFor();
+    await ui.page
+      .locator('.settings-editor .setting-item-contents', { hasText: 'Upper bound on max_results' })
+      .locator('code', { hasText: 'max_results' })
+      .first()
+      .waitFor();
     // The table of contents lists the extension with its groups, in their order.
     await openToc();
     for (const title of GROUPS) await tocEntry(title).waitFor();

@@ -62,7 +62,8 @@ export class FsRecorder {
     const accesses = this.accesses;
     const wrapped = function (this: unknown, ...args: unknown[]) {
       const path = asPath(args[0]);
-      if (path !== undefined && !moduleDirs.some((dir) => path.startsWith(dir + nodePath.sep))) accesses.push({ op: isDirectoryOpen(name, args) ? 'list' : op, path, via });
+      if (path !== undefined && !moduleDirs.some((dir) => path.startsWith(dir + nodePath.sep)))
+        accesses.push({ op: isDirectoryOpen(name, args) ? 'list' : op, path, via });
       return original.apply(this, args);
     };
     Object.defineProperty(target, name, { configurable: true, enumerable: descriptor.enumerable, writable: true, value: wrapped });

@@ -68,7 +68,6 @@ function probeDeadline(deadline: number, started: number): number {
   return Math.min(deadline, now + Math.max(2000, 4 * (now - started)));
 }
 
-
 /** Runs the probes side by side; a probe that fails (other than by cancellation) just suggests nothing. */
 async function allFound<T>(probes: Record<string, Promise<T | undefined> | undefined>): Promise<Record<string, T>> {
   const entries = await Promise.all(
@@ -101,7 +100,10 @@ async function findWith(input: GrepInput, change: Partial<GrepInput>, env: Searc
   // A re-run that took only the first candidates says so even when they hold no match.
   if (found.totalResults === 0 && !found.listingCut) return undefined;
   const entry = found.files[0];
-  const first = typeof entry === 'object' && 'matches' in entry && entry.matches[0] ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text } : undefined;
+  const first =
+    typeof entry === 'object' && 'matches' in entry && entry.matches[0]
+      ? { file: entry.file, line: entry.matches[0].line, text: entry.matches[0].text }
+      : undefined;
   return { call, lines: found.totalResults, files: found.filesMatched, first, partial: found.timedOut || found.listingCut };
 }
 
@@ -131,9 +133,13 @@ export function describeGrepFinding(finding: GrepFinding): string {
 export async function explainInvalidPattern(error: InputError, input: GrepInput, env: SearchEnvironment, deadline: number): Promise<InputError> {
   if (input.fixed_strings === true || input.invert_match === true || env.isCancelled()) return error;
   try {
-    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, env, { deadline: probeDeadline(deadline, Date.now()) });
+    const finding = await findWith(input, { pattern: literalReading(input.pattern), fixed_strings: true }, env, {
+      deadline: probeDeadline(deadline, Date.now()),
+    });
     if (!finding) return error;
-    return new InputError(`${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`);
+    return new InputError(
+      `${error.message} As literal text the pattern matches ${describeGrepFinding(finding)}. Call again with ${JSON.stringify(finding.call)}.`,
+    );
   } catch (failure) {
     if (failure instanceof CancelledError) throw failure;
     return error;
@@ -158,9 +164,14 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
   const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
   const found = await allFound<GrepFinding>({
     caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
-    fixedStrings: !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern) ? find({ pattern: literalReading(pattern), fixed_strings: true }) : undefined,
+    fixedStrings:
+      !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern)
+        ? find({ pattern: literalReading(pattern), fixed_strings: true })
+        : undefined,
     includeIgnored:
-      input.include_ignored !== true ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) }) : undefined,
+      input.include_ignored !== true
+        ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) })
+        : undefined,
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });
   report.elapsedMs = Date.now() - started;
@@ -178,7 +189,8 @@ function pageBytes(report: GrepReport): number {
   for (const entry of report.files) {
     if (typeof entry !== 'object' || !('matches' in entry)) continue;
     bytes += entry.file.length + 20;
-    for (const match of entry.matches) bytes += match.text.length + 8 + [...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + line.length + 8, 0);
+    for (const match of entry.matches)
+      bytes += match.text.length + 8 + [...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + line.length + 8, 0);
   }
   return bytes;
 }
@@ -232,13 +244,24 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const probe: SearchEnvironment = { ...env, config: { ...env.config, maxFileSize: checkedFileSize(env.config.maxFileSize) } };
   const options = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs) };
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
-  const sizes = await Promise.all(report.largeFiles.map((file) => fs.stat(file).then((stat) => stat.size, () => undefined)));
+  const sizes = await Promise.all(
+    report.largeFiles.map((file) =>
+      fs.stat(file).then(
+        (stat) => stat.size,
+        () => undefined,
+      ),
+    ),
+  );
   // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_TOTAL_BYTES.
   let budget = LARGE_FILES_CHECK_TOTAL_BYTES;
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
-  const known = env.index?.prejudge({ matcher: compileMatcher(input.pattern, input), invert: input.invert_match === true, maxFileSize: probe.config.maxFileSize });
+  const known = env.index?.prejudge({
+    matcher: compileMatcher(input.pattern, input),
+    invert: input.invert_match === true,
+    maxFileSize: probe.config.maxFileSize,
+  });
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
     if (known && contentOverride(env, file) === undefined && known(file) === 0) return { file, size, checked: true };

@@ -24,7 +24,8 @@ function basePath(paths: string[]): string | string[] {
  */
 function baseField(report: GrepAnswer | GlobAnswer): { base_path?: string | string[] } {
   const input = report.input;
-  const ownBase = input !== undefined && input.path === undefined && !('mode' in report && (input.pattern.startsWith('~') || nodePath.isAbsolute(input.pattern)));
+  const ownBase =
+    input !== undefined && input.path === undefined && !('mode' in report && (input.pattern.startsWith('~') || nodePath.isAbsolute(input.pattern)));
   return ownBase ? {} : { base_path: basePath(report.basePaths) };
 }
 
@@ -46,7 +47,8 @@ function tail(nextOffset: number | undefined, skipped: SkipCounts, timedOut: boo
 
 /** The log line of a call: what the answer leaves out (zero counters, timing) stays here. */
 export function logSummary(report: GrepAnswer | GlobAnswer): string {
-  const searched = 'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched${describeOutline(report)}` : `${report.total} files`;
+  const searched =
+    'filesSearched' in report ? `${report.filesSearched} files searched, ${report.filesMatched} matched${describeOutline(report)}` : `${report.total} files`;
   return `base ${JSON.stringify(basePath(report.basePaths))}, ${searched}, skipped ${JSON.stringify(report.skipped)}, ${report.elapsedMs} ms`;
 }
 
@@ -55,7 +57,9 @@ export function describeOutline(report: GrepAnswer): string {
   const { parsed, cached, ms } = report.outlined ?? { parsed: 0, cached: 0, ms: 0 };
   const outline = parsed + cached > 0 ? `, definitions: ${parsed} files parsed, ${cached} known, ${ms} ms` : '';
   const order = report.ordered;
-  return order ? `${outline}, cut page ordered: ${order.parsed} files parsed and ${order.cached} known for definitions, ${order.defining} defining, ${order.ms} ms` : outline;
+  return order
+    ? `${outline}, cut page ordered: ${order.parsed} files parsed and ${order.cached} known for definitions, ${order.defining} defining, ${order.ms} ms`
+    : outline;
 }
 
 /**
@@ -65,7 +69,9 @@ export function describeOutline(report: GrepAnswer): string {
 export function describeIndexUse(answer: GrepAnswer, hadIndex: boolean): string {
   const indexed = answer.indexed;
   if (indexed) return `index: ${indexed.settled} files settled, ${indexed.read} read`;
-  return hadIndex ? 'index: not used, nothing in the pattern narrows the files or invert_match is set: every file read' : 'index: none yet, off or still building: every file read';
+  return hadIndex
+    ? 'index: not used, nothing in the pattern narrows the files or invert_match is set: every file read'
+    : 'index: none yet, off or still building: every file read';
 }
 
 function describeSkips(skipped: SkipCounts): string {
@@ -98,11 +104,26 @@ function anchorWords(pattern: string): string {
 /** The checked suggestions for a grep that found nothing (diagnostics.ts), most likely fix first. */
 function grepSuggestions(d: GrepDiagnostics, include: string | undefined, pattern: string): string[] {
   const notes: string[] = [];
-  if (d.caseInsensitive) notes.push(`The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`);
-  if (d.fixedStrings) notes.push(`As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`);
-  if (d.deeperInclude) notes.push(`The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`);
-  if (d.includeIgnored?.lines) notes.push(`Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`);
-  else if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude are too many to check here; the first ones hold no match. Call again with ${call(d.includeIgnored.call)} to search them all.`);
+  if (d.caseInsensitive)
+    notes.push(
+      `The search is case-sensitive; ignoring case it matches ${describeGrepFinding(d.caseInsensitive)}. Call again with ${call(d.caseInsensitive.call)}.`,
+    );
+  if (d.fixedStrings)
+    notes.push(
+      `As a regular expression the pattern matches nothing${anchorWords(pattern)}; as literal text it matches ${describeGrepFinding(d.fixedStrings)}. Call again with ${call(d.fixedStrings.call)}.`,
+    );
+  if (d.deeperInclude)
+    notes.push(
+      `The include glob ${JSON.stringify(include)} is matched from the search path; ${JSON.stringify(d.deeperInclude.call.include)} at any depth matches ${describeGrepFinding(d.deeperInclude)}. Call again with ${call(d.deeperInclude.call)}.`,
+    );
+  if (d.includeIgnored?.lines)
+    notes.push(
+      `Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`,
+    );
+  else if (d.includeIgnored)
+    notes.push(
+      `Files left out by .gitignore, files.exclude or search.exclude are too many to check here; the first ones hold no match. Call again with ${call(d.includeIgnored.call)} to search them all.`,
+    );
   return notes;
 }
 
@@ -132,7 +153,8 @@ function hiddenFilesNote(report: GrepAnswer, maxBytes: number): string | undefin
   const all = `All of them: ${call({ ...plain, output_mode: 'files_with_matches' })}, or "count" for lines per file.`;
   // Named while the note stays within its share of the output budget: a tight budget keeps the results.
   const named: string[] = [];
-  const note = () => `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page${named.length ? `: ${named.join(', ')}` : ''}${total > named.length && named.length ? ` and ${total - named.length} more` : ''}. ${all}`;
+  const note = () =>
+    `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page${named.length ? `: ${named.join(', ')}` : ''}${total > named.length && named.length ? ` and ${total - named.length} more` : ''}. ${all}`;
   for (const { file, count } of rankFiles(hidden, report.pattern).slice(0, HIDDEN_NAMED)) {
     const first = report.firstLines?.get(file);
     named.push(`${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`);
@@ -189,7 +211,9 @@ export function grepNotes(report: GrepAnswer, cut?: BudgetCut, inAnswer = false)
   const notes: string[] = [];
   const unit = report.outputMode === 'content' ? 'matches' : 'files';
   if (report.timedOut) {
-    notes.push(`The search timed out after ${Math.round(report.elapsedMs / 1000)} s; results and totals cover only the files searched before then. Narrow it with path or include.`);
+    notes.push(
+      `The search timed out after ${Math.round(report.elapsedMs / 1000)} s; results and totals cover only the files searched before then. Narrow it with path or include.`,
+    );
   }
   if (report.totalResults === 0) {
     if (report.candidates === 0 && report.include) {
@@ -304,10 +328,14 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): 
   const partial = truncated || report.offset > 0;
   const totals =
     report.outputMode === 'content'
-      ? partial ? { total_matches: report.totalResults, returned_matches: report.returnedResults } : {}
+      ? partial
+        ? { total_matches: report.totalResults, returned_matches: report.returnedResults }
+        : {}
       : report.outputMode === 'count'
         ? { total_matches: report.totalMatches, ...(partial ? { returned_files: report.returnedResults } : {}) }
-        : partial ? { returned_files: report.returnedResults } : {};
+        : partial
+          ? { returned_files: report.returnedResults }
+          : {};
   return JSON.stringify({
     ...(echo ? { pattern: report.pattern } : {}),
     ...baseField(report),
@@ -338,9 +366,18 @@ function globFound(finding: GlobFinding): string {
 /** The checked suggestions for a glob that found nothing (diagnostics.ts). */
 function globSuggestions(d: GlobDiagnostics, maxDepth: number | undefined): string[] {
   const notes: string[] = [];
-  if (d.caseInsensitive) notes.push(`Glob patterns are case-sensitive; ignoring case the pattern matches ${globFound(d.caseInsensitive)}. Use those paths, or spell the pattern as they are spelled.`);
-  if (d.withoutMaxDepth) notes.push(`max_depth ${maxDepth} stops above them; at any depth the pattern matches ${globFound(d.withoutMaxDepth)}. Call again with ${call(d.withoutMaxDepth.call)}.`);
-  if (d.includeIgnored) notes.push(`Files left out by .gitignore, files.exclude or search.exclude match: ${globFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to list them.`);
+  if (d.caseInsensitive)
+    notes.push(
+      `Glob patterns are case-sensitive; ignoring case the pattern matches ${globFound(d.caseInsensitive)}. Use those paths, or spell the pattern as they are spelled.`,
+    );
+  if (d.withoutMaxDepth)
+    notes.push(
+      `max_depth ${maxDepth} stops above them; at any depth the pattern matches ${globFound(d.withoutMaxDepth)}. Call again with ${call(d.withoutMaxDepth.call)}.`,
+    );
+  if (d.includeIgnored)
+    notes.push(
+      `Files left out by .gitignore, files.exclude or search.exclude match: ${globFound(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to list them.`,
+    );
   return notes;
 }
 
@@ -369,14 +406,18 @@ function directoriesNote(report: GlobAnswer): string | undefined {
 export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
   const notes: string[] = [];
   if (report.timedOut) {
-    notes.push(`The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`);
+    notes.push(
+      `The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`,
+    );
   }
   if (report.total === 0 && !report.timedOut) {
     const directories = directoriesNote(report);
     if (directories) {
       notes.push(directories);
     } else if (report.deeperMatches) {
-      notes.push(`${JSON.stringify(report.pattern)} matches only directly in the base directory and found nothing there; "**/${report.pattern}" finds ${report.deeperMatches} files at any depth.`);
+      notes.push(
+        `${JSON.stringify(report.pattern)} matches only directly in the base directory and found nothing there; "**/${report.pattern}" finds ${report.deeperMatches} files at any depth.`,
+      );
     } else {
       notes.push(`No file matches ${JSON.stringify(report.pattern)} under the base path${describeSkips(report.skipped)}.`);
     }

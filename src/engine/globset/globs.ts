@@ -27,10 +27,12 @@ export function globComplexityProblem(glob: string): string | undefined {
   for (const alternative of alternatives) {
     const segments = alternative.split('/');
     const globstars = segments.filter((segment) => segment === '**').length;
-    if (globstars > GLOB_LIMITS.globstars) return `${JSON.stringify(alternative)} has ${globstars} '**' segments, at most ${GLOB_LIMITS.globstars} are accepted`;
+    if (globstars > GLOB_LIMITS.globstars)
+      return `${JSON.stringify(alternative)} has ${globstars} '**' segments, at most ${GLOB_LIMITS.globstars} are accepted`;
     for (const segment of segments) {
       const stars = segment === '**' ? 0 : segment.split('*').length - 1;
-      if (stars > GLOB_LIMITS.starsPerSegment) return `the path segment ${JSON.stringify(segment)} has ${stars} '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`;
+      if (stars > GLOB_LIMITS.starsPerSegment)
+        return `the path segment ${JSON.stringify(segment)} has ${stars} '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`;
     }
   }
   return undefined;

@@ -26,9 +26,7 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
     );
   }
   if (braceExpand(glob).some((expanded) => expanded.split('/').includes('..'))) {
-    throw new InputError(
-      `Invalid ${name} ${JSON.stringify(glob)}: '..' cannot climb out of the search path. Set "path" to the directory to search instead.`,
-    );
+    throw new InputError(`Invalid ${name} ${JSON.stringify(glob)}: '..' cannot climb out of the search path. Set "path" to the directory to search instead.`);
   }
 }
 

@@ -78,8 +78,15 @@ export type Access =
 function judgeUntitled(requested: string, document: UntitledDocument, ctx: GuardContext): Decision {
   const { deniedPaths, allowedPaths } = ctx.config;
   const associated = document.associatedPath;
-  const holder = associated === undefined ? -1 : innermost(associated, ctx.folders.map((folder) => folder.path));
-  const relative = associated === undefined ? document.name : relativePosix(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
+  const holder =
+    associated === undefined
+      ? -1
+      : innermost(
+          associated,
+          ctx.folders.map((folder) => folder.path),
+        );
+  const relative =
+    associated === undefined ? document.name : relativePosix(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
   const resolved = associated ?? document.uri;
   const rule = deniedRelativeRule(relative, deniedPaths);
   if (rule !== undefined) return { kind: 'denied', requested, resolved, rule, message: deniedMessage(requested, resolved, rule, false) };
@@ -161,14 +168,24 @@ async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[
     else refused ??= { folder: base.base, rule };
   }
   if (open.length > 0 || !refused) return { kind: 'granted', bases: open };
-  return { kind: 'denied', requested: refused.folder, resolved: refused.folder, rule: refused.rule, message: deniedFolderMessage(refused.folder, refused.rule) };
+  return {
+    kind: 'denied',
+    requested: refused.folder,
+    resolved: refused.folder,
+    rule: refused.rule,
+    message: deniedFolderMessage(refused.folder, refused.rule),
+  };
 }
 
 /** The error for a path that does not exist, with the hint of pathHint.ts (never naming a hidden entry). */
 async function notFoundMessage(requested: string, missing: string, ctx: GuardContext): Promise<string> {
   const { deniedPaths, allowedPaths } = ctx.config;
   const allowed = allowList(allowedPaths);
-  const scope: ReadScope = { granted: await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path))), denied: deniedPaths, allowed: allowedPaths };
+  const scope: ReadScope = {
+    granted: await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path))),
+    denied: deniedPaths,
+    allowed: allowedPaths,
+  };
   const hidden = (absolute: string, root: string) => {
     if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
     const relative = relativePosix(root, absolute);
@@ -190,7 +207,14 @@ async function realOfMissing(missing: string, kind: GuardContext['kind']): Promi
  * Steps 2-4 of `decide` for a path that exists (`kind`) or would be outside or denied if it did
  * (`kind` undefined: judged the same way, and marked `missing` so a confirmed call reports it then).
  */
-async function judgeTarget(requested: string, base: SearchBase, bases: SearchBase[], real: string, kind: 'file' | 'directory' | undefined, ctx: GuardContext): Promise<Decision> {
+async function judgeTarget(
+  requested: string,
+  base: SearchBase,
+  bases: SearchBase[],
+  real: string,
+  kind: 'file' | 'directory' | undefined,
+  ctx: GuardContext,
+): Promise<Decision> {
   const { deniedPaths, allowedPaths } = ctx.config;
   // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.
   const realFolders = await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path)));
@@ -212,9 +236,21 @@ async function judgeTarget(requested: string, base: SearchBase, bases: SearchBas
   if (base.folderIndex !== -1 && holder !== -1) return { kind: 'granted', bases };
   if (base.folderIndex === -1 && holder !== -1) {
     // An outside path that leads into a folder (a link to the workspace) is searched there.
-    return { kind: 'granted', bases: [{ root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder }] };
+    return {
+      kind: 'granted',
+      bases: [
+        { root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder },
+      ],
+    };
   }
-  return { kind: 'pending', bases, requested, resolved: real, message: outsideMessage(requested, real, ctx.folders), ...(kind === undefined ? { missing: true } : {}) };
+  return {
+    kind: 'pending',
+    bases,
+    requested,
+    resolved: real,
+    message: outsideMessage(requested, real, ctx.folders),
+    ...(kind === undefined ? { missing: true } : {}),
+  };
 }
 
 /** What `authorize` needs: the guard's context, and whether an outside path was confirmed. */
@@ -250,4 +286,3 @@ export async function authorize(path: string | undefined, ctx: AuthorizeContext)
   if (decision.kind === 'pending') granted.push(decision.resolved);
   return { kind: 'files', bases: decision.bases, granted };
 }
-

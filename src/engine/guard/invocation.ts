@@ -67,17 +67,16 @@ export async function prepareMessages(tool: ToolName, input: unknown, ctx: Guard
   }
   const verb = tool === 'grep' ? `Searching for ${codeSpan(pattern)}` : `Finding files matching ${codeSpan(pattern)}`;
   const scope =
-    path === undefined || path === '' || path === '.'
-      ? ctx.folders.length > 1
-        ? ' in the workspace folders'
-        : ' in the workspace'
-      : ` in ${codeSpan(path)}`;
+    path === undefined || path === '' || path === '.' ? (ctx.folders.length > 1 ? ' in the workspace folders' : ' in the workspace') : ` in ${codeSpan(path)}`;
   const filter = include ? ` (${codeSpan(include)})` : '';
   if (decision.kind !== 'pending') {
     return { invocationMessage: `${verb}${scope}${filter}`, decision: decision.kind };
   }
   const folders = ctx.folders.length ? ctx.folders.map((folder) => codeSpan(folder.path)).join(', ') : 'none is open';
-  const requested = decision.requested === decision.resolved ? codeSpan(decision.resolved) : `${codeSpan(decision.requested)}, which resolves to ${codeSpan(decision.resolved)}`;
+  const requested =
+    decision.requested === decision.resolved
+      ? codeSpan(decision.resolved)
+      : `${codeSpan(decision.requested)}, which resolves to ${codeSpan(decision.resolved)}`;
   const what =
     tool === 'grep'
       ? `**grep** will search the contents of the files in ${requested} for the pattern ${codeSpan(pattern)}${include ? ` (files matching ${codeSpan(include)})` : ''}.`

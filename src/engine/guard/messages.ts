@@ -32,7 +32,7 @@ export function outsideMessage(requested: string | undefined, resolved: string, 
   const open = folders.map((f) => f.path).join(', ') || 'none open';
   return (
     `Path ${JSON.stringify(requested ?? resolved)} resolves to ${resolved}, which is outside every workspace folder (${open}). ` +
-    (hint ?? 'Searching outside the workspace needs the user\'s confirmation. Search inside the workspace, or ask the user to open that folder.')
+    (hint ?? "Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.")
   );
 }
 

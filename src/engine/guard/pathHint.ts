@@ -57,7 +57,12 @@ export function closestName(wanted: string, names: readonly string[]): string | 
 
 /** The innermost workspace folder holding `absolute`, lexically. */
 function folderOf(absolute: string, folders: readonly WorkspaceFolder[]): WorkspaceFolder | undefined {
-  return folders[innermost(absolute, folders.map((folder) => folder.path))];
+  return folders[
+    innermost(
+      absolute,
+      folders.map((folder) => folder.path),
+    )
+  ];
 }
 
 /** Whether `dir` may be listed for a hint: inside a workspace folder where it really is, and not hidden. */
@@ -68,7 +73,12 @@ async function listable(dir: string, ctx: PathHintContext): Promise<WorkspaceFol
   if (real === undefined) return undefined;
   for (const candidate of ctx.folders) {
     const realFolder = await realPathOf(candidate.path);
-    if (realFolder !== undefined && isInside(real, realFolder) && !ctx.hidden(nodePath.join(candidate.path, nodePath.relative(realFolder, real)), candidate.path)) return folder;
+    if (
+      realFolder !== undefined &&
+      isInside(real, realFolder) &&
+      !ctx.hidden(nodePath.join(candidate.path, nodePath.relative(realFolder, real)), candidate.path)
+    )
+      return folder;
   }
   return undefined;
 }
@@ -127,7 +137,8 @@ async function pathsEndingWith(missing: string, ctx: PathHintContext): Promise<A
       const name = nodePath.basename(child);
       if (name === first || closestName(first, [name]) === name) {
         const candidate = nodePath.join(child, ...rest);
-        if (candidate !== missing && !ctx.hidden(candidate, folder.path) && (await ctx.kind(candidate)) !== undefined && found.length < MAX_SUGGESTIONS) found.push(candidate);
+        if (candidate !== missing && !ctx.hidden(candidate, folder.path) && (await ctx.kind(candidate)) !== undefined && found.length < MAX_SUGGESTIONS)
+          found.push(candidate);
       }
       queue.push(child);
     }

@@ -21,7 +21,11 @@ function stringList(value: unknown): string[] | undefined {
  * - deniedPaths: the user's list (or the defaults), plus any rules the workspace or folder settings add;
  * - allowedPaths: the user's list when not empty, otherwise the folder's or workspace's list.
  */
-export function mergePolicy(denied: SettingLevels | undefined, allowed: SettingLevels | undefined, defaults: readonly string[]): Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'> {
+export function mergePolicy(
+  denied: SettingLevels | undefined,
+  allowed: SettingLevels | undefined,
+  defaults: readonly string[],
+): Pick<EngineConfig, 'deniedPaths' | 'allowedPaths'> {
   const userDenied = stringList(denied?.globalValue) ?? [...defaults];
   const addedDenied = [denied?.workspaceValue, denied?.workspaceFolderValue].flatMap((value) => stringList(value) ?? []);
   const userAllowed = stringList(allowed?.globalValue) ?? [];

@@ -27,10 +27,12 @@ function normalise(path: string, flavour: PathFlavour): string {
 }
 
 function containing(absolute: string, folders: readonly WorkspaceFolder[], flavour: PathFlavour): SearchBase {
-  const best = innermost(absolute, folders.map((folder) => folder.path), flavour);
-  return best === -1
-    ? { root: absolute, base: absolute, folderIndex: -1 }
-    : { root: folders[best].path, base: absolute, folderIndex: best };
+  const best = innermost(
+    absolute,
+    folders.map((folder) => folder.path),
+    flavour,
+  );
+  return best === -1 ? { root: absolute, base: absolute, folderIndex: -1 } : { root: folders[best].path, base: absolute, folderIndex: best };
 }
 
 /**
@@ -81,7 +83,9 @@ export async function resolveBases(
   if (candidate === '~' || candidate.startsWith('~/')) {
     candidate = flavour.join(process.env.HOME ?? '/', candidate.slice(1));
   } else if (/^~[^/]/.test(candidate)) {
-    throw new InputError(`Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`);
+    throw new InputError(
+      `Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`,
+    );
   }
   if (flavour.isAbsolute(candidate)) return [containing(normalise(candidate, flavour), folders, flavour)];
   if (folders.length === 0) {

@@ -39,7 +39,6 @@ export function deniedFromTop(path: string, rules: readonly string[], flavour: P
   return deniedPathRule(path, flavour.parse(path).root, rules, flavour);
 }
 
-
 const ALLOW_OPTIONS = GLOB_OPTIONS;
 
 /**
@@ -81,7 +80,8 @@ export function judgeReal(real: string, scope: ReadScope, directory: boolean, fl
   const holder = innermost(real, scope.granted, flavour);
   if (holder === -1) return 'outside_workspace';
   const root = scope.granted[holder];
-  if (deniedPathRule(real, root, scope.denied, flavour) !== undefined || deniedPathRule(real, flavour.parse(real).root, scope.denied, flavour) !== undefined) return 'denied';
+  if (deniedPathRule(real, root, scope.denied, flavour) !== undefined || deniedPathRule(real, flavour.parse(real).root, scope.denied, flavour) !== undefined)
+    return 'denied';
   const allowed = cachedAllowList(scope.allowed);
   if (allowed) {
     const relative = relativePosix(root, real, flavour);

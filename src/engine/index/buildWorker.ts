@@ -89,7 +89,16 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
     const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
     const read = request.only.length;
     const dropped = before - index.size;
-    const summary: BuildSummary = { read, kept: index.size - (read - dropped), dropped, bytes, files: index.size, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started };
+    const summary: BuildSummary = {
+      read,
+      kept: index.size - (read - dropped),
+      dropped,
+      bytes,
+      files: index.size,
+      indexBytes,
+      postingBytes: index.postingBytes(),
+      elapsedMs: Date.now() - started,
+    };
     post({ kind: 'done', summary });
   } finally {
     stored?.close();

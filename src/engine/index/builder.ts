@@ -112,7 +112,8 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
   paths.forEach((path, done) => {
     if (options.isCancelled?.()) return;
     const known = index.entry(path)?.file;
-    const stamp = known && known.kind !== 'unread' && known.kind !== 'linked' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
+    const stamp =
+      known && known.kind !== 'unread' && known.kind !== 'linked' ? (options.stamps?.has(path) ? options.stamps.get(path) : statStamp(path)) : undefined;
     if (known && stamp && sameStamp(stamp, known)) {
       result.kept++;
     } else {

@@ -40,7 +40,8 @@ export function indexedFilesOf(
   limits: IndexLimits,
   stamps?: Map<string, FileStamp | undefined>,
 ): { paths: readonly string[]; withIgnored: boolean; listOnly?: string } {
-  if (all && all.length <= ignoredListingAtMost(searched.length) && limitExceeded(all, maxFileSize, limits, stamps) === undefined) return { paths: all, withIgnored: true };
+  if (all && all.length <= ignoredListingAtMost(searched.length) && limitExceeded(all, maxFileSize, limits, stamps) === undefined)
+    return { paths: all, withIgnored: true };
   const listOnly = limitExceeded(searched, maxFileSize, limits, stamps);
   return { paths: searched, withIgnored: false, ...(listOnly === undefined ? {} : { listOnly }) };
 }
@@ -56,7 +57,12 @@ export const POSTINGS_FLOOR = 1024 * 1024;
  * larger than checkedFileSize(maxFileSize)). Stats each file (none when there are too many) and keeps the stamps in
  * `stamps`, so the build that follows does not stat them again.
  */
-export function limitExceeded(paths: readonly string[], maxFileSize: number, limits: IndexLimits, stamps?: Map<string, FileStamp | undefined>): string | undefined {
+export function limitExceeded(
+  paths: readonly string[],
+  maxFileSize: number,
+  limits: IndexLimits,
+  stamps?: Map<string, FileStamp | undefined>,
+): string | undefined {
   if (paths.length > limits.maxFiles) return overLimits(paths.length, 0, limits);
   const largest = checkedFileSize(maxFileSize);
   let bytes = 0;

@@ -126,7 +126,9 @@ export function listingFresh(listing: RecordedListing): boolean {
 
 /** The directories a watcher of the listings watches: each listed directory, and the one of each .gitignore. */
 export function watchedDirectories(listings: readonly RecordedListing[]): Set<string> {
-  return new Set(listings.flatMap((listing) => listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path))));
+  return new Set(
+    listings.flatMap((listing) => listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path))),
+  );
 }
 
 /** A replayed listing's files per base, made once per listing (so a search's filter of them is remembered, candidates.ts). */

@@ -23,6 +23,8 @@ export function defaultIndexDir(folders: readonly string[], cacheDir = userCache
 export function checkIndexDir(dir: string, folders: readonly string[]): void {
   const inside = folders.find((folder) => isInside(dir, folder));
   if (inside !== undefined) {
-    throw new InputError(`The index directory ${dir} is inside the workspace folder ${inside}, and nothing is written in the workspace. Pass an --index-dir outside it, or leave it out to use ${defaultIndexDir(folders)}.`);
+    throw new InputError(
+      `The index directory ${dir} is inside the workspace folder ${inside}, and nothing is written in the workspace. Pass an --index-dir outside it, or leave it out to use ${defaultIndexDir(folders)}.`,
+    );
   }
 }

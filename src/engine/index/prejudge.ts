@@ -118,7 +118,10 @@ interface CallStamps {
  * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
  * a watcher vouches for it.
  */
-export function currentIndexPrejudge(current: () => ContentIndex | undefined, { vouched, fence, recent, stampsInWorkers = false }: CurrentIndexOptions = {}): SearchIndex {
+export function currentIndexPrejudge(
+  current: () => ContentIndex | undefined,
+  { vouched, fence, recent, stampsInWorkers = false }: CurrentIndexOptions = {},
+): SearchIndex {
   const calls = new WeakMap<ContentIndex, CallStamps>();
   const stampsOf = (index: ContentIndex): CallStamps => {
     let stamps = calls.get(index);
@@ -152,7 +155,10 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, { 
     }
     // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
     const stamped: Promise<void> = stampMany(wanted.map((id) => index.fileOf(id).path))
-      .then((found) => wanted.forEach((id, i) => (taken[id] = found[i] ?? null)), () => undefined)
+      .then(
+        (found) => wanted.forEach((id, i) => (taken[id] = found[i] ?? null)),
+        () => undefined,
+      )
       .finally(() => {
         for (const id of wanted) taking.delete(id);
         takenSoon.delete(stamped);
@@ -223,7 +229,8 @@ export class RecentResults {
     if (!kept) this.byIndex.set(index, (kept = { specs: new Map(), lines: 0 }));
     const all = kept;
     let outcomes = all.specs.get(key);
-    if (outcomes) all.specs.delete(key); // most recently searched last
+    if (outcomes)
+      all.specs.delete(key); // most recently searched last
     else outcomes = new Map();
     all.specs.set(key, outcomes);
     const lines = (outcome: FileOutcome | undefined) => (typeof outcome === 'object' ? outcome.lines.length : 0);
@@ -248,7 +255,12 @@ export class RecentResults {
         let kept: FileOutcome = outcome;
         if (typeof outcome === 'object' && (outcome.lines.length < outcome.count || outcome.count > LINES_PER_FILE)) {
           const first = outcome.lines[0] ?? outcome.first;
-          kept = { count: outcome.count, lines: [], ...(first ? { first: { line: first.line, text: first.text } } : {}), ...(outcome.declares ? { declares: true } : {}) } as FileOutcome;
+          kept = {
+            count: outcome.count,
+            lines: [],
+            ...(first ? { first: { line: first.line, text: first.text } } : {}),
+            ...(outcome.declares ? { declares: true } : {}),
+          } as FileOutcome;
         }
         all.lines += lines(kept) - lines(mine.get(id));
         mine.set(id, kept);

@@ -4,12 +4,7 @@
  */
 import { trigramKeys } from './fold';
 
-export type Query =
-  | { op: 'all' }
-  | { op: 'none' }
-  | { op: 'trigram'; key: number }
-  | { op: 'and'; args: Query[] }
-  | { op: 'or'; args: Query[] };
+export type Query = { op: 'all' } | { op: 'none' } | { op: 'trigram'; key: number } | { op: 'and'; args: Query[] } | { op: 'or'; args: Query[] };
 
 export const ALL: Query = { op: 'all' };
 export const NONE: Query = { op: 'none' };

@@ -86,7 +86,7 @@ function readAt(fd: number, position: number, length: number): Buffer {
 
 /** Writes all of `bytes` at the end of what was written to an open file. */
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /** Bytes gathered before a write while a segment file is written. */
@@ -321,7 +321,14 @@ export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; 
   const files = paths.map((path, i): FileEntry | undefined =>
     header.kinds[i] === DEAD
       ? undefined
-      : { path, kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread', size: stamps[4 * i], mtimeMs: stamps[4 * i + 1], ctimeMs: stamps[4 * i + 2], ino: stamps[4 * i + 3] },
+      : {
+          path,
+          kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
+          size: stamps[4 * i],
+          mtimeMs: stamps[4 * i + 1],
+          ctimeMs: stamps[4 * i + 2],
+          ino: stamps[4 * i + 3],
+        },
   );
   const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
   const index = new ContentIndex(files, segments);

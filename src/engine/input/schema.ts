@@ -37,7 +37,7 @@ export const GREP_SCHEMA: ObjectSchema = {
     output_mode: {
       type: 'string',
       enum: ['content', 'files_with_matches', 'count'],
-      description: "content (default): matching lines; files_with_matches: paths only; count: lines per file.",
+      description: 'content (default): matching lines; files_with_matches: paths only; count: lines per file.',
     },
     case_insensitive: { type: 'boolean', description: 'Ignore case.' },
     fixed_strings: { type: 'boolean', description: 'pattern is literal text.' },
@@ -118,8 +118,7 @@ export function validate<T>(tool: string, schema: ObjectSchema, input: unknown):
   for (const [key, prop] of Object.entries(schema.properties)) {
     const value = record[key];
     if (value === undefined) continue;
-    const bad = () =>
-      new InputError(`Invalid ${tool} input: "${key}" must be ${describeAllowed(prop)}, got ${typeName(value)}.`);
+    const bad = () => new InputError(`Invalid ${tool} input: "${key}" must be ${describeAllowed(prop)}, got ${typeName(value)}.`);
     switch (prop.type) {
       case 'string':
         if (typeof value !== 'string') throw bad();

@@ -69,7 +69,7 @@ export function requiredLiteral(pattern: string): string | undefined {
       atom = ESCAPED_LITERAL.test(e) ? e : e === 'n' ? '\n' : e === 't' ? '\t' : undefined;
       // \d, \w, \b, \p{..}, \u...., \x.., back-references: not literal (\p{..} and \u{..} braces skipped).
       next = i + 2;
-      if ((e === 'p' || e === 'P' || e === 'u' || e === 'k') && pattern[next] === '{' || (e === 'k' && pattern[next] === '<')) {
+      if (((e === 'p' || e === 'P' || e === 'u' || e === 'k') && pattern[next] === '{') || (e === 'k' && pattern[next] === '<')) {
         const close = pattern.indexOf(e === 'k' && pattern[next] === '<' ? '>' : '}', next);
         next = close === -1 ? pattern.length : close + 1;
       } else if (e === 'u') next = i + 6;

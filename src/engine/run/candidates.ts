@@ -40,8 +40,16 @@ export async function openCandidates(
     allowed: env.config.allowedPaths,
     warn: env.warn,
   };
-  const candidateFilter = { include: filter.include, exclude: filter.exclude, denied: env.config.deniedPaths, allowed: env.config.allowedPaths, pruned, deadline: filter.deadline };
-  if (env.source.stream && !env.source.holds?.(query, env.config.deniedPaths)) return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
+  const candidateFilter = {
+    include: filter.include,
+    exclude: filter.exclude,
+    denied: env.config.deniedPaths,
+    allowed: env.config.allowedPaths,
+    pruned,
+    deadline: filter.deadline,
+  };
+  if (env.source.stream && !env.source.holds?.(query, env.config.deniedPaths))
+    return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
   const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
   if (env.isCancelled()) throw new CancelledError();
   return filterOnce(bases, perBase, candidateFilter, skipped);

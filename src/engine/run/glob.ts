@@ -84,7 +84,6 @@ function compileNameRegex(pattern: string): RegExp {
   }
 }
 
-
 /** Files whose modification time is asked for at once (sort "mtime"). */
 const MTIME_CONCURRENCY = 128;
 
@@ -96,7 +95,13 @@ const NAME_BATCH_SIZE = 2000;
  * when there is a pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long
  * name) instead of it holding the caller's thread; the names not tested by then count as not matching.
  */
-async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, names: string[], env: Cancellation & Pick<Corpus, 'pool'>, deadline: number): Promise<{ matching: Set<string>; timedOut: boolean }> {
+async function matchNames(
+  spec: NameTestSpec,
+  local: (name: string) => boolean,
+  names: string[],
+  env: Cancellation & Pick<Corpus, 'pool'>,
+  deadline: number,
+): Promise<{ matching: Set<string>; timedOut: boolean }> {
   if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false };
   const job = env.pool.nameTest(spec);
   const stop = stopWatch(deadline, env, () => job.abort());
@@ -127,7 +132,11 @@ async function matchNames(spec: NameTestSpec, local: (name: string) => boolean, 
  * sort "mtime": the files newest first (ties by path), with their modification times. MTIME_CONCURRENCY
  * stats at a time: 100,000 at once would hold the thread while they are issued.
  */
-async function newestFirst(found: Candidate[], env: Cancellation & Pick<Corpus, 'source'>, slices: TimeSlices): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
+async function newestFirst(
+  found: Candidate[],
+  env: Cancellation & Pick<Corpus, 'source'>,
+  slices: TimeSlices,
+): Promise<{ ordered: string[]; mtimes: Map<string, number> }> {
   const mtimes = new Map<string, number>();
   for (let i = 0; i < found.length; i += MTIME_CONCURRENCY) {
     if (env.isCancelled()) throw new CancelledError();
@@ -232,7 +241,15 @@ class GlobLister {
     const { bases, granted } = this.access;
     const pruned: PrunedEntry[] = [];
     const includeIgnored = input.include_ignored === true;
-    const query = { bases, include: sourceGlob, includeIgnored, respectGitignore: env.config.respectGitignore && !includeIgnored, granted, allowed: env.config.allowedPaths, warn: env.warn };
+    const query = {
+      bases,
+      include: sourceGlob,
+      includeIgnored,
+      respectGitignore: env.config.respectGitignore && !includeIgnored,
+      granted,
+      allowed: env.config.allowedPaths,
+      warn: env.warn,
+    };
     const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
     const matches = await nameTest(perBase, pruned);

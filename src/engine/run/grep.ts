@@ -103,7 +103,10 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
-  const prejudge = access.kind === 'untitled' ? undefined : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
+  const prejudge =
+    access.kind === 'untitled'
+      ? undefined
+      : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
   const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline, maxListed: options.maxListed };
   const scanned = await scan(target, plan, env, collector);
   if (env.isCancelled()) throw new CancelledError();
@@ -122,7 +125,9 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   }
   if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
 
-  const returnedResults = ordered ? files.reduce((n, entry) => n + (typeof entry === 'object' && 'matches' in entry ? entry.matches.length : 0), 0) : collector.returnedResults;
+  const returnedResults = ordered
+    ? files.reduce((n, entry) => n + (typeof entry === 'object' && 'matches' in entry ? entry.matches.length : 0), 0)
+    : collector.returnedResults;
   const end = offset + returnedResults;
   return {
     pattern: input.pattern,
@@ -186,7 +191,12 @@ type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome |
  * pool, each is judged by its position in the list (its id looked up once per list), and in a
  * long-running process the stamps the index needs are taken by the workers first, off this thread.
  */
-async function indexPrejudge(request: PrejudgeRequest, target: SearchTarget, corpus: Pick<Corpus, 'index' | 'pool'>, deadline: number): Promise<IndexJudge | undefined> {
+async function indexPrejudge(
+  request: PrejudgeRequest,
+  target: SearchTarget,
+  corpus: Pick<Corpus, 'index' | 'pool'>,
+  deadline: number,
+): Promise<IndexJudge | undefined> {
   const { index, pool } = corpus;
   if (!index) return undefined;
   const listed = target.candidates;
@@ -221,7 +231,11 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(plan.spec);
   const searchOne = fileSearcher(plan, poolSearch, env);
-  const ahead = new ReadAhead(poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE, BATCH_SIZE, poolSearch && ((files, pageRoom) => poolSearch.batch(files, pageRoom)));
+  const ahead = new ReadAhead(
+    poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE,
+    BATCH_SIZE,
+    poolSearch && ((files, pageRoom) => poolSearch.batch(files, pageRoom)),
+  );
   const indexed = plan.prejudge ? { settled: 0, read: 0 } : undefined;
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
   const next = target.candidates[Symbol.iterator]();
@@ -319,7 +333,14 @@ const OUTLINE_BATCH = 4;
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
  * one (a file's definitions are kept there by its stamp), else here. Counts what it cost in `outlined`.
  */
-async function outlinePage(files: readonly GrepFileEntry[], spec: SearchSpec, matcher: Matcher, target: SearchTarget, corpus: Pick<Corpus, 'pool' | 'readFile'>, outlined: { parsed: number; cached: number; ms: number }): Promise<void> {
+async function outlinePage(
+  files: readonly GrepFileEntry[],
+  spec: SearchSpec,
+  matcher: Matcher,
+  target: SearchTarget,
+  corpus: Pick<Corpus, 'pool' | 'readFile'>,
+  outlined: { parsed: number; cached: number; ms: number },
+): Promise<void> {
   const page: Array<{ file: string; matches: LineResult[] }> = [];
   for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
   if (page.length === 0) return;
@@ -391,7 +412,13 @@ async function cutPage(
  * (files named after a word of the pattern first, then source, tests, generated, each in path order), parsed
  * in the pool's workers (or here) as a page's files are (outline.ts, definesMatch).
  */
-async function definingFiles(all: ReadonlyArray<{ file: string; declares?: true }>, plan: ScanPlan, target: SearchTarget, env: SearchEnvironment, cost: OrderCost): Promise<Set<string>> {
+async function definingFiles(
+  all: ReadonlyArray<{ file: string; declares?: true }>,
+  plan: ScanPlan,
+  target: SearchTarget,
+  env: SearchEnvironment,
+  cost: OrderCost,
+): Promise<Set<string>> {
   const words = patternWords(plan.spec.pattern);
   const candidates = orderByGroup(
     all.filter((file) => file.declares && grammarOf(file.file)),
@@ -447,7 +474,12 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
 }
 
 /** Files of a cut page searched again for their lines, up to `to` each, in the pool's workers when there is one (a file that no longer matches gives none). */
-async function searchAgain(files: ReadonlyArray<{ file: string; to: number }>, plan: ScanPlan, target: SearchTarget, env: SearchEnvironment): Promise<Map<string, LineResult[]>> {
+async function searchAgain(
+  files: ReadonlyArray<{ file: string; to: number }>,
+  plan: ScanPlan,
+  target: SearchTarget,
+  env: SearchEnvironment,
+): Promise<Map<string, LineResult[]>> {
   const found = new Map<string, LineResult[]>();
   if (files.length === 0) return found;
   const spec: SearchSpec = { ...plan.spec, search: { ...plan.spec.search, declarations: undefined } };
@@ -456,10 +488,15 @@ async function searchAgain(files: ReadonlyArray<{ file: string; to: number }>, p
   const linesOf = (outcome: FileOutcome) => (typeof outcome === 'object' ? outcome.lines : []);
   const onDisk = files.filter((file) => target.contentOf(file.file) === undefined);
   await Promise.all([
-    ...files.filter((file) => target.contentOf(file.file) !== undefined).map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, target.contentOf(file.file), file.to)))),
+    ...files
+      .filter((file) => target.contentOf(file.file) !== undefined)
+      .map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, target.contentOf(file.file), file.to)))),
     ...(poolSearch
       ? chunks(onDisk, 8).map(async (chunk) => {
-          const outcomes = await poolSearch.batch(chunk.map((file) => file.file), Math.max(...chunk.map((file) => file.to)));
+          const outcomes = await poolSearch.batch(
+            chunk.map((file) => file.file),
+            Math.max(...chunk.map((file) => file.to)),
+          );
           chunk.forEach((file, i) => found.set(file.file, linesOf(outcomes[i])));
         })
       : onDisk.map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, undefined, file.to))))),

@@ -6,10 +6,7 @@
 import type { GrepInput, LineResult, OutputMode, SkipCounts } from '../api/types';
 import type { FileOutcome } from '../pool/pool';
 
-export type GrepFileEntry =
-  | { file: string; matches: LineResult[] }
-  | { file: string; count: number }
-  | string;
+export type GrepFileEntry = { file: string; matches: LineResult[] } | { file: string; count: number } | string;
 
 /** A matching file, its number of matching lines, and its first one (without context). */
 export interface MatchedFile {
@@ -74,7 +71,8 @@ export class GrepCollector {
       if (from < to) this.page({ file, matches: outcome.lines.slice(from, to).map((line) => ({ ...line })) });
       this.totalResults += outcome.count;
     } else {
-      if (this.totalResults >= this.offset && this.totalResults < this.offset + this.limit) this.page(this.mode === 'count' ? { file, count: outcome.count } : file);
+      if (this.totalResults >= this.offset && this.totalResults < this.offset + this.limit)
+        this.page(this.mode === 'count' ? { file, count: outcome.count } : file);
       this.totalResults++;
     }
   }

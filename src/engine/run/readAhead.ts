@@ -63,7 +63,10 @@ export class ReadAhead {
     const outcomes =
       this.unsettled === 0
         ? Promise.resolve(known as FileOutcome[])
-        : this.sendBatch!(files.filter((_, i) => known[i] === undefined), this.pageRoom).then((searched) => {
+        : this.sendBatch!(
+            files.filter((_, i) => known[i] === undefined),
+            this.pageRoom,
+          ).then((searched) => {
             let next = 0;
             return known.map((outcome) => outcome ?? searched[next++]);
           });

@@ -73,7 +73,15 @@ export class ResidentWorkspace {
     const stored = this.stored;
     if (!stored) return { source: this.env.source };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
-    return { source: new ListingSource(this.env.source, this.replayable(), fresh), index: currentIndexPrejudge(() => this.stored?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, recent: this.recent, stampsInWorkers: true }) };
+    return {
+      source: new ListingSource(this.env.source, this.replayable(), fresh),
+      index: currentIndexPrejudge(() => this.stored?.index, {
+        vouched: (index, id) => this.vouches(index, id),
+        fence: eventsDelivered,
+        recent: this.recent,
+        stampsInWorkers: true,
+      }),
+    };
   }
 
   /** Whether the watcher vouches that a file is as the index read it (WatchVouching), while no refresh runs. */
@@ -141,7 +149,10 @@ export class ResidentWorkspace {
       const entry = index.entry(path)?.file;
       if (entry && now - entry.mtimeMs < RECENT_WRITE_MS) recent.add(path);
     }
-    this.watcher.forget([...changes.touched.keys()].filter((path) => !recent.has(path)), upTo);
+    this.watcher.forget(
+      [...changes.touched.keys()].filter((path) => !recent.has(path)),
+      upTo,
+    );
     if (recent.size > 0) this.schedule(RECENT_WRITE_MS);
     this.log.contentRefreshed(changed.length, Date.now() - started);
     return true;

@@ -33,7 +33,13 @@ async function listWorkspaceFiles(env: IndexingRoles): Promise<{ searched: Liste
   const access = await authorizeSearch(undefined, env);
   if (access.kind !== 'files') return { searched: { paths: [] } };
   const list = (includeIgnored: boolean, maxFiles?: number): ListedFiles | undefined => {
-    const query = { bases: access.bases, include: '**', includeIgnored, respectGitignore: env.config.respectGitignore && !includeIgnored, granted: access.granted };
+    const query = {
+      bases: access.bases,
+      include: '**',
+      includeIgnored,
+      respectGitignore: env.config.respectGitignore && !includeIgnored,
+      granted: access.granted,
+    };
     const { listing, files, pruned, over } = recordListing(env.source, query, env.config.deniedPaths, env.isCancelled, Date.now(), maxFiles);
     if (env.isCancelled()) throw new CancelledError();
     if (over) return undefined;
@@ -79,10 +85,19 @@ export async function buildWorkspaceIndex(env: IndexingRoles, dir: string, limit
     const stamps = new Map<string, FileStamp | undefined>();
     const chosen = indexedFilesOf(listed.searched.paths, listed.withIgnored?.paths, env.config.maxFileSize, limits, stamps);
     withIgnored = chosen.withIgnored;
-    listings = [listed.searched.listing, withIgnored ? listed.withIgnored?.listing : undefined].filter((listing): listing is RecordedListing => listing !== undefined);
+    listings = [listed.searched.listing, withIgnored ? listed.withIgnored?.listing : undefined].filter(
+      (listing): listing is RecordedListing => listing !== undefined,
+    );
     listOnly = chosen.listOnly;
     if (listOnly !== undefined) index = new ContentIndex();
-    else result = refreshIndex(index, chosen.paths, { maxFileSize: env.config.maxFileSize, folders, isCancelled: env.isCancelled, stamps, onFlush: storingAsItGoes(dir, meta, index) });
+    else
+      result = refreshIndex(index, chosen.paths, {
+        maxFileSize: env.config.maxFileSize,
+        folders,
+        isCancelled: env.isCancelled,
+        stamps,
+        onFlush: storingAsItGoes(dir, meta, index),
+      });
     indexBytes = saveIndex(dir, meta(), index);
   } catch (error) {
     if (error instanceof InputError || error instanceof CancelledError) throw error;
@@ -93,7 +108,16 @@ export async function buildWorkspaceIndex(env: IndexingRoles, dir: string, limit
     index.close();
     stored?.close();
   }
-  return { ...result, files: index.size, listing: listings.some((listing) => !listing.includeIgnored), withIgnored, indexBytes, postingBytes: index.postingBytes(), elapsedMs: Date.now() - started, ...(listOnly ? { listOnly } : {}) };
+  return {
+    ...result,
+    files: index.size,
+    listing: listings.some((listing) => !listing.includeIgnored),
+    withIgnored,
+    indexBytes,
+    postingBytes: index.postingBytes(),
+    elapsedMs: Date.now() - started,
+    ...(listOnly ? { listOnly } : {}),
+  };
 }
 
 /**
@@ -102,7 +126,11 @@ export async function buildWorkspaceIndex(env: IndexingRoles, dir: string, limit
  * file's stamp is read once, so the checks of an empty answer (diagnostics.ts) re-run against the same
  * snapshot without statting every file again.
  */
-export function openWorkspaceIndex(dir: string, folders: readonly string[], source: StreamingSource): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
+export function openWorkspaceIndex(
+  dir: string,
+  folders: readonly string[],
+  source: StreamingSource,
+): { index: SearchIndex; source: ListingSource; close(): void } | undefined {
   const stored = loadIndexFor(dir, folders);
   if (!stored) return undefined;
   return { index: currentIndexPrejudge(() => stored.index), source: new ListingSource(source, stored.meta.listings ?? []), close: stored.close };

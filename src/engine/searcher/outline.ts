@@ -28,15 +28,28 @@ const CACHED_FILES = 256;
 
 /** The grammars shipped (dist/wasm/, esbuild.js), by file extension. */
 export const GRAMMARS: Readonly<Record<string, string>> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  py: 'python', pyi: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  pyi: 'python',
   rs: 'rust',
   go: 'go',
   java: 'java',
   cs: 'c-sharp',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', c: 'cpp', h: 'cpp',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  c: 'cpp',
+  h: 'cpp',
   rb: 'ruby',
   php: 'php',
 };
@@ -174,10 +187,15 @@ const DEFINITIONS: Record<string, Record<string, Describe>> = {
     namespace_definition: keyword('namespace'),
     function_definition: cppFunction,
   },
-  ruby: { class: named, module: keyword('module'), method: callable, singleton_method: (node) => {
-    const name = nameOf(node);
-    return name ? { name, label: `self.${text(name)}()` } : undefined;
-  } },
+  ruby: {
+    class: named,
+    module: keyword('module'),
+    method: callable,
+    singleton_method: (node) => {
+      const name = nameOf(node);
+      return name ? { name, label: `self.${text(name)}()` } : undefined;
+    },
+  },
   php: {
     class_declaration: named,
     interface_declaration: keyword('interface'),
@@ -303,7 +321,13 @@ interface Cached {
 const cache = new Map<string, Cached>();
 
 /** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now). */
-async function definitionsOf(path: string, source: string, grammar: string, stamp: string | undefined, budget = PARSE_BUDGET_MS): Promise<{ definitions: Definition[] | undefined; parsed: boolean }> {
+async function definitionsOf(
+  path: string,
+  source: string,
+  grammar: string,
+  stamp: string | undefined,
+  budget = PARSE_BUDGET_MS,
+): Promise<{ definitions: Definition[] | undefined; parsed: boolean }> {
   const known = stamp === undefined ? undefined : cache.get(path);
   if (known && known.stamp === stamp && (known.definitions !== undefined || known.budget >= budget)) {
     cache.delete(path);
@@ -323,7 +347,12 @@ async function definitionsOf(path: string, source: string, grammar: string, stam
  * Whether the file defines a name the pattern matches anywhere (a definition whose name a match on its
  * row overlaps), and what it cost; undefined when the file has no grammar, is too large or could not be parsed.
  */
-export async function definesMatch(path: string, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
+export async function definesMatch(
+  path: string,
+  source: string,
+  matcher: Matcher,
+  stamp: string | undefined,
+): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
   const grammar = grammarOf(path);
   if (!grammar || matcher.multiline || source.length > OUTLINE_MAX_BYTES) return undefined;
   const started = Date.now();
@@ -335,7 +364,8 @@ export async function definesMatch(path: string, source: string, matcher: Matche
     if (tested.has(definition.nameRow)) continue;
     tested.add(definition.nameRow);
     rows ??= source.split('\n');
-    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher)) return { defines: true, cost: { parsed, ms: Date.now() - started } };
+    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher))
+      return { defines: true, cost: { parsed, ms: Date.now() - started } };
   }
   return { defines: false, cost: { parsed, ms: Date.now() - started } };
 }
@@ -346,7 +376,13 @@ export async function definesMatch(path: string, source: string, matcher: Matche
  * `stamp` keys the cache (undefined: the text is not the file on disk). Returns what it cost, or
  * undefined when the file has no grammar, is too large or could not be parsed (its lines are left as they are).
  */
-export async function outlineLines(path: string, source: string, lines: readonly LineResult[], matcher: Matcher | undefined, stamp: string | undefined): Promise<OutlineCost | undefined> {
+export async function outlineLines(
+  path: string,
+  source: string,
+  lines: readonly LineResult[],
+  matcher: Matcher | undefined,
+  stamp: string | undefined,
+): Promise<OutlineCost | undefined> {
   const grammar = grammarOf(path);
   if (!grammar || lines.length === 0 || source.length > OUTLINE_MAX_BYTES) return undefined;
   const started = Date.now();
@@ -389,7 +425,13 @@ function definesName(lineText: string, definitions: readonly Definition[], row: 
  * The definitions of a file's lines (1-based numbers), as `outlineLines` gives them: one mark per line,
  * in order, and the cost; undefined when the file has no grammar, is too large or could not be parsed.
  */
-export async function outlineFile(path: string, source: string, lineNumbers: readonly number[], matcher: Matcher | undefined, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined> {
+export async function outlineFile(
+  path: string,
+  source: string,
+  lineNumbers: readonly number[],
+  matcher: Matcher | undefined,
+  stamp: string | undefined,
+): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost } | undefined> {
   const lines: LineResult[] = lineNumbers.map((line) => ({ line, text: '' }));
   const cost = await outlineLines(path, source, lines, matcher, stamp);
   if (!cost) return undefined;
@@ -400,7 +442,12 @@ export async function outlineFile(path: string, source: string, lineNumbers: rea
  * One file of an outline job (pool.ts, OutlineItem): the definitions of its lines, or (`find`) whether
  * it defines a name the pattern matches anywhere (`defines`); undefined when it was not outlined.
  */
-export async function outlineItem(item: { path: string; lines: readonly number[]; find?: true }, source: string, matcher: Matcher, stamp: string | undefined): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined> {
+export async function outlineItem(
+  item: { path: string; lines: readonly number[]; find?: true },
+  source: string,
+  matcher: Matcher,
+  stamp: string | undefined,
+): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined> {
   if (!item.find) return outlineFile(item.path, source, item.lines, matcher, stamp);
   const found = await definesMatch(item.path, source, matcher, stamp);
   return found && { marks: [], cost: found.cost, defines: found.defines };

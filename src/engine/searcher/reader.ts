@@ -15,7 +15,6 @@ export type ReadOutcome =
   | { kind: 'outside_workspace' }
   | { kind: 'denied' };
 
-
 /** The scope check on an open file; undefined when it may be read. */
 function refuseOpened(fd: number, path: string, scope: ReadScope | undefined): ReadOutcome | undefined {
   if (!scope) return undefined;

@@ -87,7 +87,7 @@ function asciiIgnoringCase(literal: string): Occurrences {
     let chunkStart = 0;
     let text: string | undefined;
     return (from) => {
-      for (let start = from; start < bytes.length; ) {
+      for (let start = from; start < bytes.length;) {
         if (text === undefined || start < chunkStart || start >= chunkStart + text.length) {
           chunkStart = start;
           text = bytes.toString('latin1', start, Math.min(bytes.length, start + Math.max(LATIN1_CHUNK, 2 * literal.length)));
@@ -142,7 +142,8 @@ const DECLARATION_PREFIX = /^\s*(?:(?:[@#]?[\w$]+(?:\([\w:\s]*\))?(?:<[^<>]*>)?[
 /** A declaring keyword right before the match, whatever precedes it: `module.exports = class X`, `return function f(`. */
 const DECLARING_KEYWORD = /(?:^|[^\w$.])(?:class|function\*?|def|fn|func|struct|interface|enum|trait|type|module|namespace)\s+$/;
 /** Words that make the line a statement or an expression rather than a declaration. */
-const NOT_DECLARING = /(?:^|\s)(?:return|new|await|throw|yield|else|case|in|of|typeof|instanceof|delete|echo|print|raise|import|from|use|using|goto|if|for|while|do|with|assert|not|and|or|lambda|go|defer|let\s+mut)\s/;
+const NOT_DECLARING =
+  /(?:^|\s)(?:return|new|await|throw|yield|else|case|in|of|typeof|instanceof|delete|echo|print|raise|import|from|use|using|goto|if|for|while|do|with|assert|not|and|or|lambda|go|defer|let\s+mut)\s/;
 
 /**
  * A cheap test, run on the matching lines of files in a language with a grammar, of whether the match
@@ -248,7 +249,7 @@ function findLineHitsByLiteral(text: string, matcher: Matcher, literal: string, 
   const hits: Hit[] = [];
   let line = 1;
   let counted = 0;
-  for (let at = text.indexOf(literal); at !== -1 && hits.length < limit; ) {
+  for (let at = text.indexOf(literal); at !== -1 && hits.length < limit;) {
     const start = text.lastIndexOf('\n', at - 1) + 1;
     const end = lineEnd(text, start);
     const found = matcher.lineRegex.exec(text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end));
@@ -335,8 +336,14 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     }
     return spanned.join('\n');
   };
-  const declares = options.declarations && !options.invert && !matcher.multiline && hits.some((hit) => looksLikeDeclaration(lineTextAt(text, hit.start), hit.column)) ? ({ declares: true } as const) : undefined;
-  if (!options.collect) return hits.length === 0 || !options.first ? { count: hits.length, lines: [], ...declares } : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) }, ...declares };
+  const declares =
+    options.declarations && !options.invert && !matcher.multiline && hits.some((hit) => looksLikeDeclaration(lineTextAt(text, hit.start), hit.column))
+      ? ({ declares: true } as const)
+      : undefined;
+  if (!options.collect)
+    return hits.length === 0 || !options.first
+      ? { count: hits.length, lines: [], ...declares }
+      : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) }, ...declares };
 
   const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
   const lines: LineResult[] = [];
@@ -434,7 +441,7 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
   let counted = 0; // lines are numbered up to this offset
   const next = occurrences(bytes);
   let declares = !options.declarations;
-  for (let at = next(0); at !== -1 && count < options.maxPerFile; ) {
+  for (let at = next(0); at !== -1 && count < options.maxPerFile;) {
     const end = bytes.indexOf(10, at);
     const start = at === 0 ? 0 : bytes.lastIndexOf(10, at - 1) + 1;
     const stop = end === -1 ? bytes.length : end;
@@ -442,7 +449,8 @@ function lineHitsInBytes(bytes: Buffer, occurrences: Occurrences, matcher: Match
     let length = literal.length;
     let text: string | undefined;
     const lineText = () => (text ??= bytes.toString('utf8', Math.max(start, bom), bytes[stop - 1] === 13 ? stop - 1 : stop));
-    if (matcher.literalOnly && lines.length >= wanted && declares) column = 0; // an occurrence is a match: no need to decode the line
+    if (matcher.literalOnly && lines.length >= wanted && declares)
+      column = 0; // an occurrence is a match: no need to decode the line
     else if (matcher.literalOnly && !matcher.ignoreCase) column = lineText().indexOf(literal);
     else {
       const found = matcher.lineRegex.exec(lineText());

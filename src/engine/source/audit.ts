@@ -52,8 +52,19 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
     },
     followSymlinks: options.followSymlinks !== false,
   });
-  const audit: Audit = { base, baseIndex, realRoot, rootOf: relativePosix(base.root, base.base), policy, withFiles, pruned: options.pruned, slices, blocked: new Set(), linked: new Set(['']) };
-  for (let level = ['']; level.length > 0; ) level = await auditLevel(audit, level);
+  const audit: Audit = {
+    base,
+    baseIndex,
+    realRoot,
+    rootOf: relativePosix(base.root, base.base),
+    policy,
+    withFiles,
+    pruned: options.pruned,
+    slices,
+    blocked: new Set(),
+    linked: new Set(['']),
+  };
+  for (let level = ['']; level.length > 0;) level = await auditLevel(audit, level);
   if (audit.blocked.size === 0) return [...files];
   return filterInSlices(
     files,

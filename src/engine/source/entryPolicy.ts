@@ -145,7 +145,8 @@ export class EntryPolicy {
   /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */
   judge(dir: DirectoryAt, entry: DirEntry): EntryVerdict {
     const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
-    if (this.deniedDirs.some((test) => test(fromRoot, entry.name))) return { kind: 'prune', reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() };
+    if (this.deniedDirs.some((test) => test(fromRoot, entry.name)))
+      return { kind: 'prune', reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() };
     if (this.rules.excluded(fromRoot, entry.name, dir)) return SKIP;
     if (entry.isSymbolicLink()) return this.rules.followSymlinks ? RESOLVE : SKIP;
     const directory = entry.isDirectory();

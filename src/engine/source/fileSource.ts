@@ -203,12 +203,7 @@ export class CandidateFilterPass {
  * Applies the filter to each base's candidates and sorts each base's files by path. Returns one flat
  * list in base order.
  */
-export async function filterCandidates(
-  bases: SearchBase[],
-  perBase: Candidate[][],
-  filter: CandidateFilter,
-  skipped: SkipCounts,
-): Promise<Candidate[]> {
+export async function filterCandidates(bases: SearchBase[], perBase: Candidate[][], filter: CandidateFilter, skipped: SkipCounts): Promise<Candidate[]> {
   const pass = new CandidateFilterPass(bases, filter, skipped);
   // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
   const slices = new TimeSlices();
@@ -225,12 +220,7 @@ export async function filterCandidates(
  * The same filter over a source's stream, which is already in the final order; the pass finishes
  * (pruned entries are counted) when the stream ends.
  */
-export function* filterStream(
-  bases: SearchBase[],
-  stream: Iterable<[number, Candidate]>,
-  filter: CandidateFilter,
-  skipped: SkipCounts,
-): Generator<Candidate> {
+export function* filterStream(bases: SearchBase[], stream: Iterable<[number, Candidate]>, filter: CandidateFilter, skipped: SkipCounts): Generator<Candidate> {
   const pass = new CandidateFilterPass(bases, filter, skipped);
   for (const [index, candidate] of stream) if (pass.accept(index, candidate)) yield candidate;
   pass.finish();

@@ -55,7 +55,8 @@ function* readOpened(fd: number, path: string, scope: ReadScope | undefined): Ge
   if (refused) return { kind: 'skipped', path, reason: refused };
   const bytes = Buffer.allocUnsafe(stat.size + 1);
   let filled = 0;
-  for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = (yield { op: 'read', into: bytes, offset: filled, length: bytes.length - filled }) as number;
+  for (let read = -1; read !== 0 && filled < bytes.length; filled += read)
+    read = (yield { op: 'read', into: bytes, offset: filled, length: bytes.length - filled }) as number;
   return decode(bytes, filled, path);
 }
 
@@ -121,7 +122,8 @@ export async function readIgnoreFileVia(access: IgnoreFileAccess, scope: ReadSco
   if (reason) return { kind: 'skipped', path: access.name, reason };
   const bytes = await access.read();
   if (bytes === undefined) return { kind: 'none' };
-  if (bytes.byteLength > MAX_IGNORE_FILE_BYTES) return { kind: 'skipped', path: access.name, reason: `it grew past the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files` };
+  if (bytes.byteLength > MAX_IGNORE_FILE_BYTES)
+    return { kind: 'skipped', path: access.name, reason: `it grew past the ${MAX_IGNORE_FILE_BYTES}-byte limit for ignore files` };
   return { kind: 'text', text: new TextDecoder().decode(bytes) };
 }
 

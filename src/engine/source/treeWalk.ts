@@ -58,7 +58,11 @@ export interface TreeWalk {
 }
 
 /** A request of the walk to its driver, or a file it found (no `op`). */
-type Step = { op: 'list'; path: string; follow: boolean } | { op: 'link'; path: string } | { op: 'ignore'; dir: string; scope: ReadScope } | (Candidate & { op?: undefined });
+type Step =
+  | { op: 'list'; path: string; follow: boolean }
+  | { op: 'link'; path: string }
+  | { op: 'ignore'; dir: string; scope: ReadScope }
+  | (Candidate & { op?: undefined });
 type Reply = DirectoryListing | LinkTarget | IgnoreFileRead | undefined;
 
 interface Walk extends TreeWalk {
@@ -123,7 +127,12 @@ function* walkDirectory(w: Walk, at: Place, follow: boolean): Generator<Step, vo
   for (const entry of entries) {
     const verdict = yield* w.policy.verdict(dir, entry);
     if (verdict.kind === 'prune') {
-      w.pruned.push({ base: w.baseIndex, relative: at.relative ? `${at.relative}/${entry.name}` : entry.name, reason: verdict.reason, directory: verdict.directory });
+      w.pruned.push({
+        base: w.baseIndex,
+        relative: at.relative ? `${at.relative}/${entry.name}` : entry.name,
+        reason: verdict.reason,
+        directory: verdict.directory,
+      });
     } else if (verdict.kind === 'file') {
       yield { path: below(at.path, entry.name), relative: at.relative ? `${at.relative}/${entry.name}` : entry.name };
     } else if (verdict.kind === 'directory') {

@@ -12,7 +12,20 @@ import { globRequest } from '../../engine/guard/globInput';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
 import { environment } from '../environment';
-import { confirmOutside, copyJson, COPY_JSON, History, keepOrder, OPEN_TO_SIDE, outsideBases, REMOVE_FROM_HISTORY, requireFolder, StepAside, type ResourceItem, uriOf } from './shared';
+import {
+  confirmOutside,
+  copyJson,
+  COPY_JSON,
+  History,
+  keepOrder,
+  OPEN_TO_SIDE,
+  outsideBases,
+  REMOVE_FROM_HISTORY,
+  requireFolder,
+  StepAside,
+  type ResourceItem,
+  uriOf,
+} from './shared';
 import { errorText, labelText, plural, quote } from './text';
 
 export const FIND_FILES_COMMAND = 'grepTools.findFiles';
@@ -192,10 +205,20 @@ class FindFilesSession {
       .map((note) => ({ label: labelText(note), iconPath: new vscode.ThemeIcon('info'), alwaysShow: true }));
     if (report.total === 0 && report.deeperMatches) {
       const deeper = `**/${report.pattern}`;
-      notes.push({ label: `Find ${labelText(deeper)} instead`, description: plural(report.deeperMatches, 'file'), iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, retry: deeper });
+      notes.push({
+        label: `Find ${labelText(deeper)} instead`,
+        description: plural(report.deeperMatches, 'file'),
+        iconPath: new vscode.ThemeIcon('search'),
+        alwaysShow: true,
+        retry: deeper,
+      });
     }
     if (report.nextOffset !== undefined) {
-      notes.push({ label: `Showing the first ${report.files.length} of ${report.total} files. Narrow the glob to see the others.`, iconPath: new vscode.ThemeIcon('info'), alwaysShow: true });
+      notes.push({
+        label: `Showing the first ${report.files.length} of ${report.total} files. Narrow the glob to see the others.`,
+        iconPath: new vscode.ThemeIcon('info'),
+        alwaysShow: true,
+      });
     }
     this.pick.title = `${labelText(quote(report.pattern))}: ${plural(report.total, 'file')} (${report.elapsedMs} ms)`;
     this.pick.items = [...items, ...(items.length && notes.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }] : []), ...notes];

@@ -422,7 +422,9 @@ class SearchTextSession {
     } catch (error) {
       if (error instanceof CancelledError || run.source.token.isCancellationRequested) {
         run.state = 'cancelled';
-        this.log.info(`command grep cancelled after ${Date.now() - run.started} ms: ${plural(run.results, 'matching line')} in ${plural(run.files, 'file')} so far`);
+        this.log.info(
+          `command grep cancelled after ${Date.now() - run.started} ms: ${plural(run.results, 'matching line')} in ${plural(run.files, 'file')} so far`,
+        );
       } else {
         run.state = 'failed';
         this.log.warn(`command grep failed: ${errorText(error)}`);
@@ -467,11 +469,13 @@ class SearchTextSession {
     run.files++;
     run.results += entry.matches.length;
     if (this.run !== run) return;
-    if (run.results === entry.matches.length) this.showResults(run); // the first results at once
-    else this.refreshTimer ??= setTimeout(() => {
-      this.refreshTimer = undefined;
-      if (this.run === run && this.mode === 'results') this.showResults(run);
-    }, RESULTS_REFRESH_MS);
+    if (run.results === entry.matches.length)
+      this.showResults(run); // the first results at once
+    else
+      this.refreshTimer ??= setTimeout(() => {
+        this.refreshTimer = undefined;
+        if (this.run === run && this.mode === 'results') this.showResults(run);
+      }, RESULTS_REFRESH_MS);
   }
 
   private showResults(run: Run): void {

@@ -28,12 +28,7 @@ export async function outsideBases(path: string | undefined, env: GuardRoles): P
  * The guard (docs/security.md) for people: a path outside the workspace is searched only after a modal
  * confirmation. Returns true when the search may run (with allowOutside when it is outside).
  */
-export async function confirmOutside(
-  outside: string[],
-  what: string,
-  env: Pick<Permission, 'folders'>,
-  log: vscode.LogOutputChannel,
-): Promise<boolean> {
+export async function confirmOutside(outside: string[], what: string, env: Pick<Permission, 'folders'>, log: vscode.LogOutputChannel): Promise<boolean> {
   if (outside.length === 0) return true;
   const folders = env.folders.map((folder) => folder.path).join(', ') || 'no folder is open';
   const choice = await vscode.window.showWarningMessage(
@@ -105,7 +100,10 @@ export class History<T> {
   }
 
   async remove(entry: T): Promise<void> {
-    await this.memento.update(this.key, this.entries.filter((e) => !this.same(e, entry)));
+    await this.memento.update(
+      this.key,
+      this.entries.filter((e) => !this.same(e, entry)),
+    );
   }
 }
 

@@ -66,7 +66,10 @@ export function parseInclude(text: string): { path?: string; include?: string } 
   let value = text.trim();
   if (!value) return {};
   if (value.includes(',') && !/[{}]/.test(value)) {
-    const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     value = parts.length > 1 ? `{${parts.join(',')}}` : (parts[0] ?? '');
   }
   const isPath = /^(\/|~(\/|$)|\.\.?(\/|$))/.test(value);

@@ -179,7 +179,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (!stored) return false;
     this.opened = { index: stored.index, close: stored.close };
     this.state.loaded = { files: stored.index.size };
-    this.options.log.info(`index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh, which starts now`);
+    this.options.log.info(
+      `index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh, which starts now`,
+    );
     return true;
   }
 
@@ -192,7 +194,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index, { vouched: (index, id) => this.vouches(index, id), fence: eventsDelivered, recent: this.recent, stampsInWorkers: true });
+    return currentIndexPrejudge(() => this.opened?.index, {
+      vouched: (index, id) => this.vouches(index, id),
+      fence: eventsDelivered,
+      recent: this.recent,
+      stampsInWorkers: true,
+    });
   }
 
   /**
@@ -223,7 +230,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
         return true;
       } catch (error) {
         this.ignoredUnwatched = true;
-        this.options.log.info(`index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`);
+        this.options.log.info(
+          `index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`,
+        );
       }
     }
     const dirs = directoriesOf(listed.paths);
@@ -233,7 +242,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     } catch (error) {
       this.watcher.close();
       this.state.unwatched = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      this.options.log.warn(`index: the ${dirs.size} directories of the indexed files cannot be watched (${this.state.unwatched}); each search checks every file it skips by its stamp`);
+      this.options.log.warn(
+        `index: the ${dirs.size} directories of the indexed files cannot be watched (${this.state.unwatched}); each search checks every file it skips by its stamp`,
+      );
       return false;
     }
   }
@@ -269,7 +280,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (changed.length === 0) return;
     this.state.audit.changed += changed.length;
     for (const id of changed) this.stale.add(index.fileOf(id).path);
-    this.options.log.info(`index: the audit found ${changed.length} files changed that no file event reported (${index.fileOf(changed[0]).path}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`);
+    this.options.log.info(
+      `index: the audit found ${changed.length} files changed that no file event reported (${index.fileOf(changed[0]).path}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`,
+    );
     this.schedule(0);
   }
 
@@ -324,7 +337,15 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = listed.paths.length;
     this.showProgress();
-    const request: BuildRequest = { dir, folders, ...listed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits(), searching: searching.buffer as SharedArrayBuffer };
+    const request: BuildRequest = {
+      dir,
+      folders,
+      ...listed,
+      maxFileSize: this.options.maxFileSize(),
+      pauseRatio: PAUSE_RATIO,
+      limits: readIndexLimits(),
+      searching: searching.buffer as SharedArrayBuffer,
+    };
     const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
     this.status.hide();
     if (outcome?.kind === 'done') this.open(dir, outcome.summary);
@@ -377,10 +398,15 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     if (changed.length > 0) {
       this.contentRefresh = true;
-      const outcome = await this.runWorker({ dir, folders, paths: [], only: changed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() }, changed.length);
+      const outcome = await this.runWorker(
+        { dir, folders, paths: [], only: changed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() },
+        changed.length,
+      );
       this.contentRefresh = false;
       if (outcome?.kind !== 'done') {
-        this.options.log.info(`index: the refresh of ${changed.length} changed files did not end (${outcome?.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`);
+        this.options.log.info(
+          `index: the refresh of ${changed.length} changed files did not end (${outcome?.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`,
+        );
         this.listAgain = true;
         this.schedule(0);
         return;
@@ -398,7 +424,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.watchIndex(stored.index);
       this.state.last = outcome.summary;
       this.state.contentRefreshes++;
-      this.options.log.info(`index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`);
+      this.options.log.info(
+        `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
+      );
     }
     this.scheduleAgain();
   }
@@ -439,7 +467,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.watchIndex(stored && this.buildWatched ? stored.index : undefined);
     this.auditNext = 0;
     if (this.watchedIndex && !this.auditTimer) {
-      this.auditTimer = setInterval(() => void this.audit().catch((error: Error) => this.options.log.warn(`index: audit failed (${error.message})`)), AUDIT_EVERY_MS);
+      this.auditTimer = setInterval(
+        () => void this.audit().catch((error: Error) => this.options.log.warn(`index: audit failed (${error.message})`)),
+        AUDIT_EVERY_MS,
+      );
       this.auditTimer.unref();
     }
     this.state.phase = stored ? 'ready' : 'failed';

@@ -95,7 +95,13 @@ export class FindFilesSource implements FileSource {
    * A base on disk: its resident listing when one was made for the same inputs and nothing changed
    * since (residentListing.ts), else listed with findFiles. Undefined when cancelled.
    */
-  private async listFolderBase(query: FileQuery, base: SearchBase, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[] | undefined> {
+  private async listFolderBase(
+    query: FileQuery,
+    base: SearchBase,
+    baseIndex: number,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+  ): Promise<Candidate[] | undefined> {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
     const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
     // VS Code's own search settings, read for this folder as its search reads them.
@@ -184,9 +190,15 @@ export class FindFilesSource implements FileSource {
       followSymlinks,
     });
     if (this.token.isCancellationRequested) return undefined;
-    const directories = [base.base, ...directoriesOf(base.root, (function* () {
-      for (const uri of uris) if (uri.scheme === 'file') yield uri.fsPath;
-    })())];
+    const directories = [
+      base.base,
+      ...directoriesOf(
+        base.root,
+        (function* () {
+          for (const uri of uris) if (uri.scheme === 'file') yield uri.fsPath;
+        })(),
+      ),
+    ];
     return { files: audited, pruned, warnings, directories };
   }
 
@@ -203,11 +215,22 @@ export class FindFilesSource implements FileSource {
     }
     const realRoot = await realPathOf(base.root, base.root);
     const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
-    return new GitignoreRules(base.root, (dir) => texts.has(dir), (dir) => texts.get(dir));
+    return new GitignoreRules(
+      base.root,
+      (dir) => texts.has(dir),
+      (dir) => texts.get(dir),
+    );
   }
 
   /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */
-  private async listVirtual(query: FileQuery, base: SearchBase, baseIndex: number, baseUri: vscode.Uri, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[]> {
+  private async listVirtual(
+    query: FileQuery,
+    base: SearchBase,
+    baseIndex: number,
+    baseUri: vscode.Uri,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+  ): Promise<Candidate[]> {
     const folder = vscode.workspace.getWorkspaceFolder(baseUri);
     const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));

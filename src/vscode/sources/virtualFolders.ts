@@ -29,7 +29,10 @@ export function virtualPath(uri: vscode.Uri): string {
 
 /** Every workspace folder with the engine's path for it (`fsPath` for `file:`, else the URI's path). */
 export function virtualFolders(): VirtualFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri), uri: folder.uri }));
+  return (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
+    path: folder.uri.scheme === 'file' ? folder.uri.fsPath : virtualPath(folder.uri),
+    uri: folder.uri,
+  }));
 }
 
 /**
@@ -37,7 +40,13 @@ export function virtualFolders(): VirtualFolder[] {
  * is virtual; undefined for a path in a `file:` folder or outside every folder.
  */
 export function virtualUri(path: string, folders: readonly VirtualFolder[]): vscode.Uri | undefined {
-  const best = folders[innermost(path, folders.map((folder) => folder.path))];
+  const best =
+    folders[
+      innermost(
+        path,
+        folders.map((folder) => folder.path),
+      )
+    ];
   if (!best || best.uri.scheme === 'file') return undefined;
   const relative = nodePath.posix.relative(best.path, path);
   return best.uri.with({ path: relative ? nodePath.posix.join(best.uri.path, relative) : best.uri.path });
@@ -45,7 +54,8 @@ export function virtualUri(path: string, folders: readonly VirtualFolder[]): vsc
 
 /** The files below a base of a virtual folder (or the base itself when it is a file), walked through workspace.fs. */
 export function listVirtual(base: SearchBase, baseIndex: number, baseUri: vscode.Uri, options: ReaderListing): Promise<Candidate[]> {
-  const uriOf = (path: string) => (path === base.base ? baseUri : baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(base.base, path)) }));
+  const uriOf = (path: string) =>
+    path === base.base ? baseUri : baseUri.with({ path: nodePath.posix.join(baseUri.path, nodePath.posix.relative(base.base, path)) });
   return listWithReader(workspaceReader(uriOf), base, baseIndex, options);
 }
 

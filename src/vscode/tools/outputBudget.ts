@@ -22,7 +22,11 @@ function chatInlineLimit(): number | undefined {
  * VS Code gives one (`tokenizationOptions`); otherwise `grepTools.maxOutputBytes`. Inside a chat request
  * the answer also stays below the size Copilot would move out of the model's sight.
  */
-export function outputBudget(options: vscode.LanguageModelToolInvocationOptions<unknown>, configuredBytes: number, token: vscode.CancellationToken): OutputBudget {
+export function outputBudget(
+  options: vscode.LanguageModelToolInvocationOptions<unknown>,
+  configuredBytes: number,
+  token: vscode.CancellationToken,
+): OutputBudget {
   const inline = options.toolInvocationToken !== undefined ? chatInlineLimit() : undefined;
   const maxOutputBytes = inline === undefined ? configuredBytes : Math.min(configuredBytes, inline);
   const tokenization = options.tokenizationOptions;

@@ -17,7 +17,7 @@ import { outputBudget } from './outputBudget';
  * confirmation of `prepareInvocation` only inside a chat request (one with a toolInvocationToken).
  */
 const NO_CHAT_CONFIRMATION =
-  'Searching outside the workspace needs the user\'s confirmation, which VS Code asks for only when the tool is called from a chat request; ' +
+  "Searching outside the workspace needs the user's confirmation, which VS Code asks for only when the tool is called from a chat request; " +
   'this call has none (toolInvocationToken is undefined), so nobody could confirm. Search inside the workspace, or ask the user to open that folder or to run the search from chat.';
 
 /** Why an outside path is refused in a chat request whose confirmation did not name it (it led elsewhere when prepared). */
@@ -29,7 +29,12 @@ const NOT_CONFIRMED =
 const confirmations = new Confirmations();
 
 /** One tool's engine call: the answer's text for the model, and what the log line says of it. */
-export type ToolRun = (input: unknown, env: SearchEnvironment, budget: OutputBudget, log: vscode.LogOutputChannel) => Promise<{ text: string; summary: string }>;
+export type ToolRun = (
+  input: unknown,
+  env: SearchEnvironment,
+  budget: OutputBudget,
+  log: vscode.LogOutputChannel,
+) => Promise<{ text: string; summary: string }>;
 
 export class SearchTool<T> implements vscode.LanguageModelTool<T> {
   constructor(
@@ -43,7 +48,10 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
    * workspace folder `confirmationMessages`, so VS Code asks the person. Side-effect free and fast: it
    * stats the path and resolves symlinks, and opens, lists and searches nothing.
    */
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<T>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.PreparedToolInvocation> {
     const { tool, log } = this;
     const prepared = await prepareMessages(tool, options.input, guardContext(environment(token)));
     confirmations.record(tool, options.input, prepared);

@@ -12,7 +12,7 @@ import { loadIndex } from '../../../src/engine/index/store';
 import { folderPath, waitUntil } from '../helpers';
 
 describe('before the single folder is reopened', () => {
-  it('the index in the extension\'s storage holds reopen-tmp/kept.txt as text', async function () {
+  it("the index in the extension's storage holds reopen-tmp/kept.txt as text", async function () {
     this.timeout(90_000);
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);

@@ -13,7 +13,11 @@ describe('activation in a workspace with no stored index', () => {
     this.timeout(60_000);
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);
-    await waitUntil(() => extension.isActive, () => 'the extension activated by itself (onStartupFinished)', 50_000);
+    await waitUntil(
+      () => extension.isActive,
+      () => 'the extension activated by itself (onStartupFinished)',
+      50_000,
+    );
     const index = extension.exports.index;
     assert.strictEqual(index.loaded, undefined, 'a fresh profile has no stored index');
     assert.strictEqual(index.phase, 'idle', 'no build is scheduled before a search');

@@ -3,7 +3,10 @@ import * as vscode from 'vscode';
 import { GLOB_SCHEMA, GREP_SCHEMA } from '../../../src/engine/input/schema';
 
 describe('the tools as VS Code lists them', () => {
-  for (const [name, schema] of [['grep', GREP_SCHEMA], ['glob', GLOB_SCHEMA]] as const) {
+  for (const [name, schema] of [
+    ['grep', GREP_SCHEMA],
+    ['glob', GLOB_SCHEMA],
+  ] as const) {
     it(`vscode.lm.tools lists ${name} with its full input schema and tags`, () => {
       const tool = vscode.lm.tools.find((candidate) => candidate.name === name);
       assert.ok(tool, `${name} is in vscode.lm.tools (${vscode.lm.tools.map((t) => t.name).join(', ')})`);

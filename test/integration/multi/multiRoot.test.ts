@@ -6,7 +6,7 @@ const alpha = (relative: string) => path.join(folderPath(0), relative);
 const beta = (relative: string) => path.join(folderPath(1), relative);
 
 describe('a multi-root workspace', () => {
-  it('grep searches every folder in folder order, with each folder\'s own files.exclude', async () => {
+  it("grep searches every folder in folder order, with each folder's own files.exclude", async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'Shared helper' });
     assert.strictEqual(answer.base_path, undefined, 'all folders: the default, not repeated');
     assert.deepStrictEqual(answer.files, [

@@ -22,13 +22,19 @@ describe('the single folder reopened in a new window', () => {
     assert.strictEqual(fs.readFileSync(kept(), 'utf8'), 'warm-8b1f after the reopen\n', 'kept.txt was changed between the windows');
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);
-    await waitUntil(() => extension.isActive, () => 'the extension activated by itself (onStartupFinished)');
+    await waitUntil(
+      () => extension.isActive,
+      () => 'the extension activated by itself (onStartupFinished)',
+    );
     const api = extension.exports;
     const loaded = api.index.loaded;
     assert.ok(loaded && loaded.files > 0, `the stored index was loaded (${JSON.stringify(loaded)})`);
 
     // No search has been made in this window: the refresh runs by itself.
-    await waitUntil(() => loaded.fresh !== undefined, () => `the first refresh ended by itself (phase ${api.index.phase})`);
+    await waitUntil(
+      () => loaded.fresh !== undefined,
+      () => `the first refresh ended by itself (phase ${api.index.phase})`,
+    );
     assert.ok(loaded.fresh! > 0 && loaded.fresh! < loaded.files, `${loaded.fresh} of ${loaded.files} stored files were fresh`);
     assert.ok((api.index.last?.read ?? 0) >= 1, 'the changed file was read again by the refresh');
     const { listed, replayed } = api.listings.counts;

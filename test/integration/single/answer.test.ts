@@ -30,7 +30,9 @@ describe('the answer the model receives: budget, paging, context', () => {
   before(() => {
     for (let f = 0; f < FILES; f++) {
       const name = `many/part-${String(f).padStart(2, '0')}.txt`;
-      const text = Array.from({ length: PER_FILE * 2 }, (_, i) => (i % 2 === 0 ? `needle-7c1 entry ${f}.${i} with a little text to make the line longer` : `filler ${i}`));
+      const text = Array.from({ length: PER_FILE * 2 }, (_, i) =>
+        i % 2 === 0 ? `needle-7c1 entry ${f}.${i} with a little text to make the line longer` : `filler ${i}`,
+      );
       fs.mkdirSync(path.dirname(file(name)), { recursive: true });
       fs.writeFileSync(file(name), text.join('\n') + '\n');
       for (let i = 0; i < PER_FILE * 2; i += 2) expected.push(`${name}:${i + 1}`);
@@ -104,7 +106,11 @@ describe('the answer the model receives: budget, paging, context', () => {
     };
     const input = { pattern: 'needle-7c1', path: 'answer-tmp/many', max_results: 1000 };
     const invoke = async (call: object) => {
-      const result = await vscode.lm.invokeTool('grep', { input: call, toolInvocationToken: undefined, tokenizationOptions: { tokenBudget: 400, countTokens } });
+      const result = await vscode.lm.invokeTool('grep', {
+        input: call,
+        toolInvocationToken: undefined,
+        tokenizationOptions: { tokenBudget: 400, countTokens },
+      });
       const part = result.content[0];
       assert.ok(part instanceof vscode.LanguageModelTextPart);
       assert.ok(Math.ceil(part.value.length / 4) <= 400, `${Math.ceil(part.value.length / 4)} tokens`);
@@ -136,13 +142,19 @@ describe('the answer the model receives: budget, paging, context', () => {
     it('content: every match once', async () => {
       const all = await pages<GrepAnswer>('grep', { pattern: 'needle-7c1', path: 'answer-tmp/many', max_results: 37 });
       assert.strictEqual(all.length, Math.ceil((FILES * PER_FILE) / 37));
-      assert.deepStrictEqual(all.flatMap((answer) => lines(answer, dir())), expected);
+      assert.deepStrictEqual(
+        all.flatMap((answer) => lines(answer, dir())),
+        expected,
+      );
     });
 
     it('files_with_matches and count: every file once', async () => {
       const files = [...new Set(expected.map((e) => e.split(':')[0]))];
       const listed = await pages<GrepAnswer>('grep', { pattern: 'needle-7c1', path: 'answer-tmp/many', output_mode: 'files_with_matches', max_results: 3 });
-      assert.deepStrictEqual(listed.flatMap((answer) => (answer.files as string[]).map((f) => path.relative(dir(), f))), files);
+      assert.deepStrictEqual(
+        listed.flatMap((answer) => (answer.files as string[]).map((f) => path.relative(dir(), f))),
+        files,
+      );
       const counted = await pages<GrepAnswer>('grep', { pattern: 'needle-7c1', path: 'answer-tmp/many', output_mode: 'count', max_results: 4 });
       assert.deepStrictEqual(
         counted.flatMap((answer) => answer.files.map((f) => (typeof f === 'string' ? f : `${path.relative(dir(), f.file)}=${f.count}`))),

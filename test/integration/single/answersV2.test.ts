@@ -34,16 +34,31 @@ describe('answers name what they would otherwise hide', () => {
   it('a cut page puts the file that defines the name first, names the matching files it hides, and the call that lists them all', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', max_results: 10 });
     // The defining file first (docs/tools.md, "Order of the results"), its definition marked, then the rest of the page in path order.
-    assert.deepStrictEqual(answer.files.map((f) => (typeof f === 'string' ? f : f.file)), [at('lib/errors/ShapeError.js'), at('lib/a-heavy.js')]);
+    assert.deepStrictEqual(
+      answer.files.map((f) => (typeof f === 'string' ? f : f.file)),
+      [at('lib/errors/ShapeError.js'), at('lib/a-heavy.js')],
+    );
     const defining = answer.files[0] as { matches: Array<{ line: number; defines?: boolean }> };
-    assert.deepStrictEqual(defining.matches.map((m) => [m.line, m.defines === true]), [[2, true], [3, false]]);
+    assert.deepStrictEqual(
+      defining.matches.map((m) => [m.line, m.defines === true]),
+      [
+        [2, true],
+        [3, false],
+      ],
+    );
     assert.strictEqual(answer.total_matches, 33);
     assert.strictEqual(answer.next_offset, 10);
     assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${at('lib/z-user.js')} (1`), answer.notes[1]);
-    assert.ok(answer.notes[1].endsWith('All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.'), answer.notes[1]);
+    assert.ok(
+      answer.notes[1].endsWith('All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.'),
+      answer.notes[1],
+    );
     // The next page goes on in the same order: the rest of a-heavy.js, then z-user.js.
     const next = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', max_results: 10, offset: 30 });
-    assert.deepStrictEqual(next.files.map((f) => (typeof f === 'string' ? f : f.file)), [at('lib/a-heavy.js'), at('lib/z-user.js')]);
+    assert.deepStrictEqual(
+      next.files.map((f) => (typeof f === 'string' ? f : f.file)),
+      [at('lib/a-heavy.js'), at('lib/z-user.js')],
+    );
     const all = await invokeJson<GrepAnswer>('grep', { pattern: 'ShapeError', path: 'v2-tmp', output_mode: 'files_with_matches' });
     assert.strictEqual(all.files.length, 3);
   });
@@ -61,11 +76,15 @@ describe('answers name what they would otherwise hide', () => {
   it('glob: a pattern that matches a directory says so with the dir/** call; a one-level listing names its subdirectories', async () => {
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher' });
     assert.deepStrictEqual(answer.files, []);
-    assert.deepStrictEqual(answer.notes, [`"**/searcher" matches 1 directory, and glob lists files only: ${at('pkg/crates/searcher')} (2 files). List their files with {"pattern":"**/searcher/**"}.`]);
+    assert.deepStrictEqual(answer.notes, [
+      `"**/searcher" matches 1 directory, and glob lists files only: ${at('pkg/crates/searcher')} (2 files). List their files with {"pattern":"**/searcher/**"}.`,
+    ]);
     assert.strictEqual((await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher/**' })).total, 2);
     const listing = await invokeJson<GlobAnswer>('glob', { pattern: '*', path: 'v2-tmp/lib' });
     assert.deepStrictEqual(listing.files, [at('lib/a-heavy.js'), at('lib/z-user.js')]);
-    assert.deepStrictEqual(listing.notes, ['Not listed, as glob lists files only: 1 directory (files in each): errors/ (1). List their files with {"pattern":"*/**","path":"v2-tmp/lib"}.']);
+    assert.deepStrictEqual(listing.notes, [
+      'Not listed, as glob lists files only: 1 directory (files in each): errors/ (1). List their files with {"pattern":"*/**","path":"v2-tmp/lib"}.',
+    ]);
   });
 
   it('glob sort "mtime" gives each file its modification time', async () => {
@@ -78,7 +97,9 @@ describe('answers name what they would otherwise hide', () => {
   it('an invalid regex that is valid literal text: the error gives the literal count, first match and the exact call', async () => {
     const literal = await invokeError('grep', { pattern: 'use(ShapeError, 1', path: 'v2-tmp' });
     assert.ok(
-      literal.endsWith(`As literal text the pattern matches 11 lines in 1 file (first: ${at('lib/a-heavy.js')}:2 "use(ShapeError, 1);"). Call again with {"pattern":"use(ShapeError, 1","path":"v2-tmp","fixed_strings":true}.`),
+      literal.endsWith(
+        `As literal text the pattern matches 11 lines in 1 file (first: ${at('lib/a-heavy.js')}:2 "use(ShapeError, 1);"). Call again with {"pattern":"use(ShapeError, 1","path":"v2-tmp","fixed_strings":true}.`,
+      ),
       literal,
     );
   });

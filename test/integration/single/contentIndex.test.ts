@@ -18,7 +18,10 @@ describe('the content index in the extension host', () => {
   /** Waits until a build that started after now has finished (its files are then settled by the index). */
   async function nextBuild(): Promise<void> {
     const builds = api.index.builds;
-    await waitUntil(() => api.index.builds !== builds, () => `an index build finished (phase ${api.index.phase})`);
+    await waitUntil(
+      () => api.index.builds !== builds,
+      () => `an index build finished (phase ${api.index.phase})`,
+    );
     assert.strictEqual(api.index.phase, 'ready');
   }
 
@@ -27,7 +30,8 @@ describe('the content index in the extension host', () => {
     await waitUntil(done, () => `${what} (phase ${api.index.phase})`);
   }
 
-  const setEnabled = (value: boolean | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.enabled', value, vscode.ConfigurationTarget.Global);
+  const setEnabled = (value: boolean | undefined) =>
+    vscode.workspace.getConfiguration('grepTools').update('index.enabled', value, vscode.ConfigurationTarget.Global);
 
   before(async function () {
     this.timeout(90_000);
@@ -70,11 +74,20 @@ describe('the content index in the extension host', () => {
     await setEnabled(undefined);
   });
 
-  it('is stored in the extension\'s storage, outside the workspace', () => {
+  it("is stored in the extension's storage, outside the workspace", () => {
     const stored = api.index.dir;
     // The table (index.bin) and the segment files it names: what the index takes on disk.
-    const onDisk = stored === undefined ? 0 : fs.readdirSync(stored).filter((name) => name === 'index.bin' || name.startsWith('postings-')).reduce((sum, name) => sum + fs.statSync(path.join(stored, name)).size, 0);
-    assert.ok(stored !== undefined && fs.existsSync(path.join(stored, 'index.bin')) && onDisk === api.index.last?.indexBytes, `index.bin and its segments in ${stored} (${onDisk} bytes)`);
+    const onDisk =
+      stored === undefined
+        ? 0
+        : fs
+            .readdirSync(stored)
+            .filter((name) => name === 'index.bin' || name.startsWith('postings-'))
+            .reduce((sum, name) => sum + fs.statSync(path.join(stored, name)).size, 0);
+    assert.ok(
+      stored !== undefined && fs.existsSync(path.join(stored, 'index.bin')) && onDisk === api.index.last?.indexBytes,
+      `index.bin and its segments in ${stored} (${onDisk} bytes)`,
+    );
     const relative = path.relative(folderPath(0), stored);
     assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${stored} is outside the workspace folder`);
   });
@@ -97,7 +110,8 @@ describe('the content index in the extension host', () => {
     ];
     const indexed: GrepAnswer[] = [];
     for (const input of questions) indexed.push(await grep(input));
-    const limit = (value: number | undefined) => vscode.workspace.getConfiguration('grepTools').update('index.maxIndexedBytes', value, vscode.ConfigurationTarget.Global);
+    const limit = (value: number | undefined) =>
+      vscode.workspace.getConfiguration('grepTools').update('index.maxIndexedBytes', value, vscode.ConfigurationTarget.Global);
     await limit(100);
     try {
       await until('a build keeping the file list only', () => api.index.phase === 'listOnly');

@@ -44,7 +44,11 @@ describe('grep names the definitions its lines are in', () => {
     try {
       const text = await invokeText('grep', { pattern: 'self\\.store', include: '**/*.py' });
       assert.deepStrictEqual((JSON.parse(text) as { files: Record<string, string[]> }).files, {
-        [abs('src/auth/client.py')]: ['6:         self.store = store', '10:         record = self.store.get(username)', '17:         self.store.drop(username)'],
+        [abs('src/auth/client.py')]: [
+          '6:         self.store = store',
+          '10:         record = self.store.get(username)',
+          '17:         self.store.drop(username)',
+        ],
       });
     } finally {
       await section.update('definitions.enabled', undefined, vscode.ConfigurationTarget.Global);

@@ -53,7 +53,9 @@ describe('zero results explain themselves (checked suggestions)', () => {
       `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.join(dir(), 'build', 'bundle.js')}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
     ]);
     const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
-    assert.deepStrictEqual(again.files, [{ file: path.join(dir(), 'build', 'bundle.js'), matches: [{ line: 1, text: '// marker-d1a9 in a gitignored build' }] }]);
+    assert.deepStrictEqual(again.files, [
+      { file: path.join(dir(), 'build', 'bundle.js'), matches: [{ line: 1, text: '// marker-d1a9 in a gitignored build' }] },
+    ]);
   });
 
   it('excluded files (search.exclude: node_modules): the same suggestion', async () => {
@@ -94,9 +96,13 @@ describe('zero results explain themselves (checked suggestions)', () => {
     const top = await invokeJson<GlobAnswer>('glob', { pattern: '*.py' });
     assert.deepStrictEqual(top.notes, ['"*.py" matches only directly in the base directory and found nothing there; "**/*.py" finds 1 files at any depth.']);
     const cased = await invokeJson<GlobAnswer>('glob', { pattern: '**/NOTES.md' });
-    assert.deepStrictEqual(cased.notes.slice(1), [`Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${abs('docs/notes.md')}). Use those paths, or spell the pattern as they are spelled.`]);
+    assert.deepStrictEqual(cased.notes.slice(1), [
+      `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${abs('docs/notes.md')}). Use those paths, or spell the pattern as they are spelled.`,
+    ]);
     const shallow = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.py', max_depth: 2 });
-    assert.deepStrictEqual(shallow.notes.slice(1), [`max_depth 2 stops above them; at any depth the pattern matches 1 file (${abs('src/auth/client.py')}). Call again with {"pattern":"**/*.py","max_depth":0}.`]);
+    assert.deepStrictEqual(shallow.notes.slice(1), [
+      `max_depth 2 stops above them; at any depth the pattern matches 1 file (${abs('src/auth/client.py')}). Call again with {"pattern":"**/*.py","max_depth":0}.`,
+    ]);
     const ignored = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.js' });
     assert.deepStrictEqual(ignored.notes.slice(1), [
       `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${path.join(dir(), 'build', 'bundle.js')}, ${abs('node_modules/leftpad/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
@@ -110,7 +116,10 @@ describe('zero results explain themselves (checked suggestions)', () => {
     assert.ok(Date.now() - started < 2500, `${Date.now() - started} ms`);
     assert.strictEqual(answer.timed_out, true);
     assert.strictEqual(answer.notes.length, 1, JSON.stringify(answer.notes));
-    assert.match(answer.notes[0], /^The search timed out after \d s; results and totals cover only the files searched before then\. Narrow it with path or include\.$/);
+    assert.match(
+      answer.notes[0],
+      /^The search timed out after \d s; results and totals cover only the files searched before then\. Narrow it with path or include\.$/,
+    );
     assert.strictEqual(answer.files_searched, 0);
   });
 });

@@ -51,7 +51,9 @@ describe('open editors with unsaved changes', () => {
     const count = await invokeJson<GrepAnswer>('grep', { pattern: '7c2e', output_mode: 'count', path: 'dirty-tmp' });
     assert.deepStrictEqual(count.files, [{ file: file(), count: 1 }]);
     const context = await invokeJson<GrepAnswer>('grep', { pattern: 'editor-line', path: file(), after_lines: 1 });
-    assert.deepStrictEqual(context.files, [{ file: file(), matches: [{ line: 1, text: 'export const unsaved = "editor-line-7c2e";', after: ['export const other = 1;'] }] }]);
+    assert.deepStrictEqual(context.files, [
+      { file: file(), matches: [{ line: 1, text: 'export const unsaved = "editor-line-7c2e";', after: ['export const other = 1;'] }] },
+    ]);
   });
 
   it('an untitled editor is not searched', async () => {

@@ -11,7 +11,7 @@ const abs = (relative: string) => path.join(root(), relative);
 describe('grep in a single-folder workspace', () => {
   it('content mode returns the JSON of the contract (docs/tools.md) with absolute paths, lines and exact totals', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO' });
-    assert.strictEqual(answer.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
+    assert.strictEqual(answer.pattern, undefined, "the pattern is the call's own input: not echoed");
     assert.strictEqual(answer.base_path, undefined, 'the workspace folder: the default, not repeated');
     assert.strictEqual(answer.output_mode, 'content');
     assert.deepStrictEqual(answer.files, [
@@ -50,7 +50,9 @@ describe('grep in a single-folder workspace', () => {
     const insensitive = await invokeJson<GrepAnswer>('grep', { pattern: 'todo', case_insensitive: true, output_mode: 'files_with_matches' });
     assert.deepStrictEqual(insensitive.files, [abs('docs/notes.md'), abs('src/app.ts'), abs('src/auth/client.py'), abs('src/util/strings.ts')]);
     const literal = await invokeJson<GrepAnswer>('grep', { pattern: 'authenticate()', fixed_strings: true });
-    assert.deepStrictEqual(literal.files, [{ file: abs('docs/notes.md'), matches: [{ line: 3, text: 'The client calls authenticate() before every request.' }] }]);
+    assert.deepStrictEqual(literal.files, [
+      { file: abs('docs/notes.md'), matches: [{ line: 3, text: 'The client calls authenticate() before every request.' }] },
+    ]);
     const included = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO', include: '*.ts', output_mode: 'files_with_matches' });
     assert.deepStrictEqual(included.files, [abs('src/app.ts')]);
     const excluded = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO', exclude: 'src/**', output_mode: 'files_with_matches' });
@@ -68,7 +70,7 @@ describe('grep in a single-folder workspace', () => {
     assert.match(first.notes[0], /offset 2/);
     const second = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO', max_results: 2, offset: 2 });
     assert.strictEqual(second.truncated, false);
-    const lines = [...first.files, ...second.files].map((f) => typeof f === 'string' ? f : `${f.file}:${f.matches?.map((m) => m.line)}`);
+    const lines = [...first.files, ...second.files].map((f) => (typeof f === 'string' ? f : `${f.file}:${f.matches?.map((m) => m.line)}`));
     assert.deepStrictEqual(lines, [`${abs('docs/notes.md')}:4`, `${abs('src/app.ts')}:3`, `${abs('src/auth/client.py')}:16`]);
   });
 

@@ -71,9 +71,15 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
     assert.deepStrictEqual(grep.skipped, { binary: 0, too_large: 0, denied: 3, unreadable: 0, outside_workspace: 2 });
     const glob = await invokeJson<GlobAnswer>('glob', { pattern: '**', path: 'guard-tmp' });
     assert.deepStrictEqual(glob.files, [path.join(tmp(), 'a.ts'), path.join(tmp(), 'sub', 'b.ts')]);
-    assert.match(await invokeError('grep', { pattern: 'x', path: 'guard-tmp/env-link' }), /^permission denied by policy: "guard-tmp\/env-link" \(it leads to .*\/\.env\) matches "\*\*\/\.env"/);
+    assert.match(
+      await invokeError('grep', { pattern: 'x', path: 'guard-tmp/env-link' }),
+      /^permission denied by policy: "guard-tmp\/env-link" \(it leads to .*\/\.env\) matches "\*\*\/\.env"/,
+    );
     const everywhere = await invokeJson<GrepAnswer>('grep', { pattern: TOKEN, output_mode: 'files_with_matches' });
-    assert.ok(everywhere.files.every((file) => typeof file === 'string' && file.startsWith(tmp())), JSON.stringify(everywhere.files));
+    assert.ok(
+      everywhere.files.every((file) => typeof file === 'string' && file.startsWith(tmp())),
+      JSON.stringify(everywhere.files),
+    );
   });
 
   it('the CLI gives the same answer, counts included', async () => {
@@ -103,11 +109,16 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
     const viaLink = await api.tools.glob.prepareInvocation({ input: { pattern: '**', path: 'guard-tmp/out-dir' } }, token());
     assert.strictEqual(viaLink.confirmationMessages?.title, 'List files outside the workspace?');
     const linkText = viaLink.confirmationMessages?.message;
-    assert.ok((typeof linkText === 'string' ? linkText : linkText?.value ?? '').includes(`\`guard-tmp/out-dir\`, which resolves to \`${outside}\``));
+    assert.ok((typeof linkText === 'string' ? linkText : (linkText?.value ?? '')).includes(`\`guard-tmp/out-dir\`, which resolves to \`${outside}\``));
   });
 
   it('prepareInvocation asks nothing for a path inside the workspace', async () => {
-    for (const input of [{ pattern: 'TODO' }, { pattern: 'TODO', path: 'src' }, { pattern: 'TODO', path: path.join(root(), 'docs') }, { pattern: 'x', path: '.env' }]) {
+    for (const input of [
+      { pattern: 'TODO' },
+      { pattern: 'TODO', path: 'src' },
+      { pattern: 'TODO', path: path.join(root(), 'docs') },
+      { pattern: 'x', path: '.env' },
+    ]) {
       const prepared = await api.tools.grep.prepareInvocation({ input }, token());
       assert.strictEqual(prepared.confirmationMessages, undefined, JSON.stringify(input));
     }
@@ -141,14 +152,20 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
       assert.ok((await api.tools.grep.prepareInvocation({ input }, token()))?.confirmationMessages);
       fs.unlinkSync(link);
       fs.symlinkSync(path.join(outside, 'deep'), link);
-      await assert.rejects(Promise.resolve(api.tools.grep.invoke(chat, token())), /now resolves to .*deep, not to .*grep-tools-outside-.*, which the user confirmed; nothing was searched/);
+      await assert.rejects(
+        Promise.resolve(api.tools.grep.invoke(chat, token())),
+        /now resolves to .*deep, not to .*grep-tools-outside-.*, which the user confirmed; nothing was searched/,
+      );
       // Prepared inside the workspace (no confirmation shown), then flipped outside.
       fs.unlinkSync(link);
       fs.symlinkSync('.', link);
       assert.strictEqual((await api.tools.grep.prepareInvocation({ input }, token()))?.confirmationMessages, undefined);
       fs.unlinkSync(link);
       fs.symlinkSync(outside, link);
-      await assert.rejects(Promise.resolve(api.tools.grep.invoke(chat, token())), /outside every workspace folder.*No confirmation was shown for this location when the call was prepared/);
+      await assert.rejects(
+        Promise.resolve(api.tools.grep.invoke(chat, token())),
+        /outside every workspace folder.*No confirmation was shown for this location when the call was prepared/,
+      );
     } finally {
       fs.rmSync(link, { force: true });
     }

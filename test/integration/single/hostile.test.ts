@@ -54,7 +54,10 @@ describe('a hostile repository in the extension host', function () {
       Promise.all([
         invokeError('glob', { pattern: '{a,b}'.repeat(17) }).then((message) => ({ message, at: Date.now() - started })),
         invokeError('grep', { pattern: 'x', include: '['.repeat(4000) }).then((message) => ({ message, at: Date.now() - started })),
-        invokeJson<GlobAnswer & { timed_out?: boolean }>('glob', { pattern: 'names/*a*a*ab', path: 'hostile-tmp' }).then((answer) => ({ answer, at: Date.now() - started })),
+        invokeJson<GlobAnswer & { timed_out?: boolean }>('glob', { pattern: 'names/*a*a*ab', path: 'hostile-tmp' }).then((answer) => ({
+          answer,
+          at: Date.now() - started,
+        })),
       ]),
     );
     const [bomb, brackets, slow] = result;

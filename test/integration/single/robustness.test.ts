@@ -54,8 +54,16 @@ describe('robustness in the extension host', function () {
   it(`a ReDoS table (${REDOS.length} catastrophic patterns × file content, file names (glob mode "regex") and an open editor's text, run at once) each returns timed_out within the limit + 1 s; the host answers commands in < 100 ms meanwhile`, async () => {
     const editor = await vscode.workspace.openTextDocument({ content: `${REDOS[0].line}\n`, language: 'plaintext' });
     const calls: Array<{ what: string; tool: 'grep' | 'glob'; input: object }> = [
-      ...REDOS.map((entry, i) => ({ what: `grep ${entry.pattern}`, tool: 'grep' as const, input: { pattern: entry.pattern, path: `robustness-tmp/redos${String(i).padStart(2, '0')}.txt` } })),
-      ...REDOS.map((entry, i) => ({ what: `glob ${entry.pattern}`, tool: 'glob' as const, input: { pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` } })),
+      ...REDOS.map((entry, i) => ({
+        what: `grep ${entry.pattern}`,
+        tool: 'grep' as const,
+        input: { pattern: entry.pattern, path: `robustness-tmp/redos${String(i).padStart(2, '0')}.txt` },
+      })),
+      ...REDOS.map((entry, i) => ({
+        what: `glob ${entry.pattern}`,
+        tool: 'glob' as const,
+        input: { pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` },
+      })),
       { what: `grep ${REDOS[0].pattern} in an untitled editor`, tool: 'grep', input: { pattern: REDOS[0].pattern, path: editor.uri.toString() } },
     ];
     const started = Date.now();
@@ -109,7 +117,11 @@ describe('robustness in the extension host', function () {
       const sources = Array.from({ length: 5 }, () => new vscode.CancellationTokenSource());
       const cancelled = sources.map(async (source, i) => {
         const entry = REDOS[i];
-        const promise = vscode.lm.invokeTool('grep', { input: { pattern: entry.pattern, path: 'robustness-tmp' }, toolInvocationToken: undefined }, source.token);
+        const promise = vscode.lm.invokeTool(
+          'grep',
+          { input: { pattern: entry.pattern, path: 'robustness-tmp' }, toolInvocationToken: undefined },
+          source.token,
+        );
         await new Promise((resolve) => setTimeout(resolve, 300 + 50 * i));
         const at = Date.now();
         source.cancel();
@@ -166,7 +178,10 @@ describe('robustness in the extension host', function () {
       await cancelWhen(listing);
       const at = Date.now();
       source.cancel();
-      const error = await search.then(() => undefined, (e: unknown) => e);
+      const error = await search.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       source.dispose();
       return { error, ms: Date.now() - at };
     };
@@ -174,15 +189,30 @@ describe('robustness in the extension host', function () {
       const stops = await Promise.all([
         // In the workers, deep in a catastrophic regex: against lines, and against names (glob's mode "regex").
         ...REDOS.slice(0, 5).map((entry, i) =>
-          cancelled((env) => answerGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env), () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i))),
+          cancelled(
+            (env) => answerGrep({ pattern: entry.pattern, path: 'robustness-tmp' }, env),
+            () => new Promise((resolve) => setTimeout(resolve, 200 + 50 * i)),
+          ),
         ),
         ...REDOS.slice(0, 2).map((entry, i) =>
-          cancelled((env) => answerGlob({ pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` }, env), () => new Promise((resolve) => setTimeout(resolve, 300 + 50 * i))),
+          cancelled(
+            (env) => answerGlob({ pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` }, env),
+            () => new Promise((resolve) => setTimeout(resolve, 300 + 50 * i)),
+          ),
         ),
         // While VS Code's findFiles lists the files.
-        cancelled((env) => answerGrep({ pattern: 'TODO' }, env), (listing) => listing),
-        cancelled((env) => answerGlob({ pattern: '**/*' }, env), (listing) => listing),
-        cancelled((env) => answerGlob({ pattern: '**/*.ts', sort: 'mtime' }, env), (listing) => listing),
+        cancelled(
+          (env) => answerGrep({ pattern: 'TODO' }, env),
+          (listing) => listing,
+        ),
+        cancelled(
+          (env) => answerGlob({ pattern: '**/*' }, env),
+          (listing) => listing,
+        ),
+        cancelled(
+          (env) => answerGlob({ pattern: '**/*.ts', sort: 'mtime' }, env),
+          (listing) => listing,
+        ),
       ]);
       const delays = stops.map((stop) => stop.ms);
       for (const { error, ms } of stops) {

@@ -10,7 +10,8 @@ describe('search.useIgnoreFiles and search.followSymlinks', () => {
   const file = (relative: string) => path.join(dir(), relative);
   const setting = (key: string, value: boolean | undefined) =>
     vscode.workspace.getConfiguration('search').update(key, value, vscode.ConfigurationTarget.Global);
-  const grepFiles = async () => (await invokeJson<GrepAnswer>('grep', { pattern: 'token-9d3b', output_mode: 'files_with_matches', path: 'search-settings-tmp' })).files;
+  const grepFiles = async () =>
+    (await invokeJson<GrepAnswer>('grep', { pattern: 'token-9d3b', output_mode: 'files_with_matches', path: 'search-settings-tmp' })).files;
   const globFiles = async () => (await invokeJson<GlobAnswer>('glob', { pattern: '**/*.txt', path: 'search-settings-tmp' })).files;
 
   before(() => {

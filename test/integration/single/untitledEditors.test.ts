@@ -64,15 +64,14 @@ describe('untitled editors', () => {
     assert.match(uri, /^untitled:Untitled-\d+$/);
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: TOKEN, path: uri, context_lines: 1 });
     assert.strictEqual(answer.base_path, uri);
-    assert.deepStrictEqual(answer.files, [{ file: uri, matches: [{ line: 2, text: `${TOKEN} in a scratch editor`, before: ['first line'], after: ['last line'] }] }]);
-    assert.deepStrictEqual(
-      [answer.total_matches, answer.returned_matches, answer.files_searched, answer.files_matched, answer.truncated],
-      [1, 1, 1, 1, false],
-    );
+    assert.deepStrictEqual(answer.files, [
+      { file: uri, matches: [{ line: 2, text: `${TOKEN} in a scratch editor`, before: ['first line'], after: ['last line'] }] },
+    ]);
+    assert.deepStrictEqual([answer.total_matches, answer.returned_matches, answer.files_searched, answer.files_matched, answer.truncated], [1, 1, 1, 1, false]);
     assert.deepStrictEqual(answer.skipped, { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 });
   });
 
-  it('grep searches it by its tab name, and the answer\'s name can be passed back as path', async () => {
+  it("grep searches it by its tab name, and the answer's name can be passed back as path", async () => {
     const name = scratch.uri.path;
     assert.match(name, /^Untitled-\d+$/);
     const files = await invokeJson<GrepAnswer>('grep', { pattern: 'line', path: name, output_mode: 'count' });
@@ -126,7 +125,11 @@ describe('untitled editors', () => {
     const secret = await openUntitled(`KEY=${TOKEN}\n`, vscode.Uri.file(path.join(dir(), '.env')).with({ scheme: 'untitled' }));
     documents.push(secret);
     for (const named of [secret.uri.toString(), 'untitled-tmp/.env']) {
-      assert.match(await invokeError('grep', { pattern: TOKEN, path: named }), /^permission denied by policy: .* matches "\*\*\/\.env" \(grepTools\.deniedPaths\)/, named);
+      assert.match(
+        await invokeError('grep', { pattern: TOKEN, path: named }),
+        /^permission denied by policy: .* matches "\*\*\/\.env" \(grepTools\.deniedPaths\)/,
+        named,
+      );
     }
   });
 

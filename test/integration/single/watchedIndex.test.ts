@@ -35,7 +35,11 @@ describe('the watched content index in the extension host', () => {
     // A build that holds these files, made with their directories watched.
     const builds = api.index.builds;
     await invokeJson<GrepAnswer>('grep', { pattern: 'watch-old-5c2e', fixed_strings: true });
-    await waitUntil(() => api.index.builds > builds && api.index.phase === 'ready' && api.index.watched, () => `a watched index was built (phase ${api.index.phase}, watched ${api.index.watched})`, 60_000);
+    await waitUntil(
+      () => api.index.builds > builds && api.index.phase === 'ready' && api.index.watched,
+      () => `a watched index was built (phase ${api.index.phase}, watched ${api.index.watched})`,
+      60_000,
+    );
     assert.strictEqual(await count('link-old-5c2e'), 1, 'the linked file is indexed and found (its node_modules twin is excluded)');
   });
 
@@ -51,7 +55,19 @@ describe('the watched content index in the extension host', () => {
     const readAgain = api.index.lastUse?.read ?? -1;
     assert.strictEqual(readAgain, readFirst - 3, `the three files holding it are not read again (${readFirst}, then ${readAgain})`);
     const next = await invokeJson<GrepAnswer>('grep', { ...question, offset: 2 });
-    assert.deepStrictEqual(next.files, [{ file: file('r2.txt'), matches: [{ line: 1, text: 'repeat-7d1f one' }, { line: 2, text: 'repeat-7d1f two' }] }], 'the next page');
+    assert.deepStrictEqual(
+      next.files,
+      [
+        {
+          file: file('r2.txt'),
+          matches: [
+            { line: 1, text: 'repeat-7d1f one' },
+            { line: 2, text: 'repeat-7d1f two' },
+          ],
+        },
+      ],
+      'the next page',
+    );
     assert.strictEqual(api.index.lastUse?.read, readAgain, 'nor for its next page');
     fs.writeFileSync(file('r2.txt'), 'repeat-7d1f changed\n');
     const changed = await invokeJson<GrepAnswer>('grep', { ...question, offset: 2 });
@@ -75,13 +91,20 @@ describe('the watched content index in the extension host', () => {
     try {
       fs.writeFileSync(file('edited.txt'), 'watch-refreshed-5c2e\n');
       assert.strictEqual(await count('watch-refreshed-5c2e'), 1, 'searched at once, before any refresh');
-      await waitUntil(() => api.index.contentRefreshes > before.refreshes, () => `a content refresh (${JSON.stringify(api.index)})`, 30_000);
+      await waitUntil(
+        () => api.index.contentRefreshes > before.refreshes,
+        () => `a content refresh (${JSON.stringify(api.index)})`,
+        30_000,
+      );
     } finally {
       clearInterval(watching);
     }
     assert.deepStrictEqual([...phases], ['ready'], 'the index stayed ready and watched: the workspace was not listed again');
     assert.strictEqual(api.index.builds, before.builds, 'and no build listed the workspace again');
-    assert.ok(api.index.last && api.index.last.read >= 1 && api.index.last.read <= 3, `only the changed files were read again (${JSON.stringify(api.index.last)})`);
+    assert.ok(
+      api.index.last && api.index.last.read >= 1 && api.index.last.read <= 3,
+      `only the changed files were read again (${JSON.stringify(api.index.last)})`,
+    );
     assert.strictEqual(await count('watch-refreshed-5c2e'), 1, 'the new text is found after the refresh');
     assert.strictEqual(await count('watch-new-5c2e'), 0, 'and the old is not');
   });

@@ -31,7 +31,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     assert.strictEqual(vscode.workspace.workspaceFolders?.[0]?.uri.toString(), 'memfs:/ws');
   });
 
-  it('grep finds the provider\'s files; excluded, gitignored, denied and binary files are skipped (and the last two counted)', async () => {
+  it("grep finds the provider's files; excluded, gitignored, denied and binary files are skipped (and the last two counted)", async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a', path: 'ws' });
     assert.deepStrictEqual(answer.base_path, '/ws');
     assert.deepStrictEqual(answer.files, [
@@ -76,7 +76,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     ]);
   });
 
-  it('glob lists the provider\'s files and reads none but .gitignore; grep reads only what it searches', async () => {
+  it("glob lists the provider's files and reads none but .gitignore; grep reads only what it searches", async () => {
     memfs.reads.length = 0;
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.ts' });
     assert.deepStrictEqual(memfs.reads, ['/ws/.gitignore'], 'glob opened only the rules it applies');
@@ -107,7 +107,7 @@ describe('a workspace on a virtual file system (memfs:)', () => {
     const ignored = ['/ws/build/out.js', '/ws/src/debug.log'];
     const find = async (input: Record<string, unknown>) =>
       (await invokeJson<GrepAnswer>('grep', { pattern: 'memfs-token-4e1a', output_mode: 'files_with_matches', ...input })).files as unknown as string[];
-    assert.deepStrictEqual(await find({ path: 'ws/src' }), ['/ws/src/main.ts'], 'the folder\'s .gitignore applies below it, to a base below it too');
+    assert.deepStrictEqual(await find({ path: 'ws/src' }), ['/ws/src/main.ts'], "the folder's .gitignore applies below it, to a base below it too");
     assert.deepStrictEqual((await invokeJson<GlobAnswer>('glob', { pattern: '**/*.log', path: 'ws' })).files, ['/ws/src/keep.log'], '!keep.log re-includes it');
     const all = await find({ path: 'ws', include_ignored: true });
     for (const file of ignored) assert.ok(all.includes(file), `include_ignored finds ${file}`);

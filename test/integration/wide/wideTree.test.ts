@@ -17,7 +17,10 @@ const MARKER = 'wide-needle-4e1d';
 
 /** The files on disk below `dir`, walked here with Node (the truth the answers are held to). */
 function filesOnDisk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 describe('a workspace with more directories on one level than the extension host may open at once', () => {
@@ -57,7 +60,12 @@ describe('a workspace with more directories on one level than the extension host
 
   it('indexes every file, and the indexed searches stay exact', async function () {
     this.timeout(300_000);
-    await waitUntil(() => api.index.builds > 0 || api.index.phase === 'failed' || api.index.phase === 'listOnly', () => `the first index build ended (phase ${api.index.phase}, ${api.index.done}/${api.index.total})`, 240_000, 200);
+    await waitUntil(
+      () => api.index.builds > 0 || api.index.phase === 'failed' || api.index.phase === 'listOnly',
+      () => `the first index build ended (phase ${api.index.phase}, ${api.index.done}/${api.index.total})`,
+      240_000,
+      200,
+    );
     assert.strictEqual(api.index.phase, 'ready', `the index is ready (${api.index.listOnly ?? ''})`);
     assert.strictEqual(api.index.last?.files, files.length, 'the index holds every file on disk');
     await expectExact('with the index');

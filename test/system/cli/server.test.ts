@@ -55,7 +55,11 @@ describe('cli: serve', function () {
     log = [];
     const ready: string[] = [];
     const request = parseArguments(['serve', '--workspace', ws, '--index-dir', indexDir], fx.root) as CliRequest;
-    served = serve(request, engineIdentity(), { print: (line) => ready.push(line), log: (line) => log.push(line), stopped: () => new Promise((resolve) => (stop = resolve)) });
+    served = serve(request, engineIdentity(), {
+      print: (line) => ready.push(line),
+      log: (line) => log.push(line),
+      stopped: () => new Promise((resolve) => (stop = resolve)),
+    });
     // serve prints its ready line once it listens (or returns at once with an error).
     while (ready.length === 0) {
       const early = await Promise.race([served, new Promise((resolve) => setImmediate(() => resolve(undefined)))]);
@@ -72,7 +76,12 @@ describe('cli: serve', function () {
   });
 
   it('answers grep and glob exactly as the command line alone, and logs each call', async () => {
-    for (const input of [{ pattern: 'TODO' }, { pattern: 'const', output_mode: 'count' }, { pattern: 'nothing like this' }, { pattern: 'todo', case_insensitive: true, output_mode: 'files_with_matches' }]) {
+    for (const input of [
+      { pattern: 'TODO' },
+      { pattern: 'const', output_mode: 'count' },
+      { pattern: 'nothing like this' },
+      { pattern: 'todo', case_insensitive: true, output_mode: 'files_with_matches' },
+    ]) {
       await same('grep', input);
     }
     await same('glob', { pattern: '**/*.ts' });
@@ -82,7 +91,8 @@ describe('cli: serve', function () {
   });
 
   it('reflects an edit, a new, a deleted and a renamed file, a .gitignore change and 1,000 files changed at once in the next call', async () => {
-    const files = async (pattern: string, include_ignored = false) => ((await same('grep', { pattern, output_mode: 'files_with_matches', include_ignored })) as { files: string[] }).files;
+    const files = async (pattern: string, include_ignored = false) =>
+      ((await same('grep', { pattern, output_mode: 'files_with_matches', include_ignored })) as { files: string[] }).files;
     // An ignored file (held by the index too, for include_ignored and an empty answer's check), edited to the same size.
     assert.deepStrictEqual(await files('built', true), [`${ws}/build/out.js`]);
     fx.write('ws/build/out.js', 'TODO other\n');
@@ -94,7 +104,7 @@ describe('cli: serve', function () {
     fx.write('ws/lib/util.ts', 'export const b = 2; // TODO later\n');
     assert.deepStrictEqual(await files('TODO'), [`${ws}/README.md`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
     // A change of contents alone is read into the index without listing the tree again.
-    for (const deadline = Date.now() + 10_000; log.filter((line) => /^index: \d+ changed files read again in \d+ ms/.test(line)).length <= contentBefore; ) {
+    for (const deadline = Date.now() + 10_000; log.filter((line) => /^index: \d+ changed files read again in \d+ ms/.test(line)).length <= contentBefore;) {
       assert.ok(Date.now() < deadline, `a content refresh within 10 s (log: ${log.slice(-5).join(' | ')})`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -130,7 +140,10 @@ describe('cli: serve', function () {
 
   it('refuses a second server on the same index directory, naming the fix', async () => {
     const second = await main(['serve', '--workspace', ws, '--index-dir', indexDir]);
-    assert.deepStrictEqual(second, { code: 1, stderr: `A server already answers for ${indexDir} (socket ${nodePath.join(indexDir, 'serve.sock')}). Stop it first, or pass another --index-dir.` });
+    assert.deepStrictEqual(second, {
+      code: 1,
+      stderr: `A server already answers for ${indexDir} (socket ${nodePath.join(indexDir, 'serve.sock')}). Stop it first, or pass another --index-dir.`,
+    });
   });
 
   it('node dist/cli.js serve: replaces a socket left behind, answers node dist/cli.js grep, and stops on SIGTERM', async () => {
@@ -150,14 +163,19 @@ describe('cli: serve', function () {
     });
     assert.strictEqual(JSON.parse(stdout).serving, nodePath.join(dir, 'serve.sock'));
     assert.strictEqual(fs.statSync(nodePath.join(dir, 'serve.sock')).mode & 0o777, 0o600, 'only this user may ask');
-    const grep = (...extra: string[]) => spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"TODO","output_mode":"count"}', '--workspace', ws, ...extra], { encoding: 'utf8' });
+    const grep = (...extra: string[]) =>
+      spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"TODO","output_mode":"count"}', '--workspace', ws, ...extra], { encoding: 'utf8' });
     const on = grep('--index-dir', dir);
     assert.strictEqual(on.status, 0, on.stderr);
     assert.strictEqual(on.stdout, grep('--no-index').stdout);
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     server.kill('SIGTERM');
     assert.strictEqual(await exited, 0);
-    assert.match(stderr, /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/m, 'the log tells what the index did');
+    assert.match(
+      stderr,
+      /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/m,
+      'the log tells what the index did',
+    );
     assert.ok(!fs.existsSync(nodePath.join(dir, 'serve.sock')));
   });
 });

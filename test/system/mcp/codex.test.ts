@@ -45,7 +45,14 @@ function scriptedModel(seen: Seen): Promise<Server> {
         item = { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'authenticate is defined in src/auth.py.' }] };
       } else {
         seen.tools = json.tools ?? [];
-        item = { type: 'function_call', id: 'fc_1', call_id: 'call_1', namespace: 'mcp__greptools', name: 'grep', arguments: JSON.stringify({ pattern: 'def authenticate' }) };
+        item = {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          namespace: 'mcp__greptools',
+          name: 'grep',
+          arguments: JSON.stringify({ pattern: 'def authenticate' }),
+        };
       }
       send('response.output_item.added', { output_index: 0, item });
       send('response.output_item.done', { output_index: 0, item });
@@ -57,7 +64,11 @@ function scriptedModel(seen: Seen): Promise<Server> {
 }
 
 /** Runs a command to its end (the scripted model answers from this process meanwhile): its exit code and output. */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -78,7 +89,10 @@ describe('mcp: a real agent (the Codex CLI) calls our grep through the MCP serve
   const seen: Seen = { requests: 0, tools: [], outputs: [] };
 
   before(async () => {
-    assert.ok(process.env.GREP_TOOLS_CODEX, 'GREP_TOOLS_CODEX names the Codex CLI (`npm test` installs it into the tool cache: scripts/lib/install.mjs, ensureCodex)');
+    assert.ok(
+      process.env.GREP_TOOLS_CODEX,
+      'GREP_TOOLS_CODEX names the Codex CLI (`npm test` installs it into the tool cache: scripts/lib/install.mjs, ensureCodex)',
+    );
     fx = new Fixture('grep-tools-codex-');
     fx.files({
       'ws/src/auth.py': 'class Client:\n    def authenticate(self, user):\n        return True\n',
@@ -120,7 +134,7 @@ describe('mcp: a real agent (the Codex CLI) calls our grep through the MCP serve
       { cwd: fx.path('ws'), env: { ...process.env, CODEX_HOME: fx.path('codex-home') }, timeoutMs: 100_000 },
     );
     assert.strictEqual(codex.code, 0, `codex exec failed:\n${codex.output}`);
-    assert.match(codex.output, /authenticate is defined in src\/auth\.py/, 'the model\'s last message is the agent\'s answer');
+    assert.match(codex.output, /authenticate is defined in src\/auth\.py/, "the model's last message is the agent's answer");
     const ours = JSON.stringify(seen.tools.find((tool) => JSON.stringify(tool).includes('mcp__greptools')));
     assert.ok(ours, `Codex offered our server's tools (${JSON.stringify(seen.tools).slice(0, 400)})`);
     assert.match(ours, /"name":"grep"/);

@@ -28,13 +28,29 @@ describe('mcp: the MCP Inspector (--cli) against node dist/cli.js mcp', function
 
   /** `npx @modelcontextprotocol/inspector --cli node dist/cli.js mcp --workspace ws ...`: its exit code, its JSON answer and the server's log. */
   function inspect(...args: string[]): { status: number | null; answer: Record<string, unknown>; stderr: string } {
-    const run = spawnSync('npx', ['--no-install', '@modelcontextprotocol/inspector', '--cli', process.execPath, distCli, 'mcp', '--workspace', ws, '--index-dir', fx.path('index'), ...args], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 50_000,
-      // Its catalog of servers stays in the fixture (it writes none for these methods).
-      env: { ...process.env, MCP_CATALOG_PATH: fx.path('inspector-catalog.json') },
-    });
+    const run = spawnSync(
+      'npx',
+      [
+        '--no-install',
+        '@modelcontextprotocol/inspector',
+        '--cli',
+        process.execPath,
+        distCli,
+        'mcp',
+        '--workspace',
+        ws,
+        '--index-dir',
+        fx.path('index'),
+        ...args,
+      ],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 50_000,
+        // Its catalog of servers stays in the fixture (it writes none for these methods).
+        env: { ...process.env, MCP_CATALOG_PATH: fx.path('inspector-catalog.json') },
+      },
+    );
     assert.ok(run.stdout.trim().startsWith('{'), `inspector printed no JSON (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
     return { status: run.status, answer: JSON.parse(run.stdout) as Record<string, unknown>, stderr: run.stderr };
   }
@@ -43,10 +59,13 @@ describe('mcp: the MCP Inspector (--cli) against node dist/cli.js mcp', function
     const { status, answer } = inspect('--method', 'tools/list');
     assert.strictEqual(status, 0);
     const tools = answer.tools as { name: string; annotations: Record<string, unknown>; inputSchema: { required: string[] } }[];
-    assert.deepStrictEqual(tools.map((tool) => [tool.name, tool.annotations.readOnlyHint, tool.annotations.openWorldHint, tool.inputSchema.required]), [
-      ['grep', true, false, ['pattern']],
-      ['glob', true, false, ['pattern']],
-    ]);
+    assert.deepStrictEqual(
+      tools.map((tool) => [tool.name, tool.annotations.readOnlyHint, tool.annotations.openWorldHint, tool.inputSchema.required]),
+      [
+        ['grep', true, false, ['pattern']],
+        ['glob', true, false, ['pattern']],
+      ],
+    );
   });
 
   it('--method tools/call --tool-name grep --tool-arg pattern=TODO: the matching lines, never the secret', () => {
@@ -62,6 +81,9 @@ describe('mcp: the MCP Inspector (--cli) against node dist/cli.js mcp', function
     assert.deepStrictEqual(JSON.parse((listed.answer.content as { text: string }[])[0].text).files, [`${ws}/docs/guide.md`]);
     const outside = inspect('--method', 'tools/call', '--tool-name', 'glob', '--tool-arg', 'pattern=*', `path=${fx.root}`);
     assert.strictEqual(outside.answer.isError, true);
-    assert.match((outside.answer.content as { text: string }[])[0].text, /outside every workspace folder .* MCP gives it no way to ask the user to confirm another location/);
+    assert.match(
+      (outside.answer.content as { text: string }[])[0].text,
+      /outside every workspace folder .* MCP gives it no way to ask the user to confirm another location/,
+    );
   });
 });

@@ -58,7 +58,9 @@ async function connect(args: string[], options: { roots?: () => string[]; entry?
   const client = new Client({ name: 'grep-tools-test', version: '1.0.0' }, options.roots ? { capabilities: { roots: { listChanged: true } } } : {});
   if (options.roots) {
     const roots = options.roots;
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((path) => ({ uri: pathToFileURL(path).href, name: nodePath.basename(path) })) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots().map((path) => ({ uri: pathToFileURL(path).href, name: nodePath.basename(path) })),
+    }));
   }
   await client.connect(transport);
   return { client, transport, log };
@@ -80,7 +82,13 @@ function cliAnswer(tool: 'grep' | 'glob', input: object, ws: string): string {
 }
 
 /** A raw server process, for what the SDK's client would never send (lines that are not JSON-RPC) or do (close stdin mid-call). */
-function rawServer(args: string[]): { child: ChildProcessWithoutNullStreams; log: Log; send(line: string): void; next(): Promise<Record<string, unknown>>; exited: Promise<number | null> } {
+function rawServer(args: string[]): {
+  child: ChildProcessWithoutNullStreams;
+  log: Log;
+  send(line: string): void;
+  next(): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, [distCli, 'mcp', ...args]);
   const log = new Log();
   log.attach(child.stderr);
@@ -108,7 +116,12 @@ function rawServer(args: string[]): { child: ChildProcessWithoutNullStreams; log
   };
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 /** A regex that backtracks without end on a line of a's followed by '!': the call runs until stopped (timeout 30 s). */
 const SLOW = { pattern: '(a+)+$', path: 'slow' };
@@ -152,8 +165,20 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     assert.deepStrictEqual(
       tools.map((tool) => ({ ...tool })),
       [
-        { name: 'grep', title: TOOL_TITLES.grep, description: modelDescription('grep', 'mcp'), inputSchema: GREP_SCHEMA, annotations: { title: TOOL_TITLES.grep, readOnlyHint: true, openWorldHint: false } },
-        { name: 'glob', title: TOOL_TITLES.glob, description: modelDescription('glob', 'mcp'), inputSchema: GLOB_SCHEMA, annotations: { title: TOOL_TITLES.glob, readOnlyHint: true, openWorldHint: false } },
+        {
+          name: 'grep',
+          title: TOOL_TITLES.grep,
+          description: modelDescription('grep', 'mcp'),
+          inputSchema: GREP_SCHEMA,
+          annotations: { title: TOOL_TITLES.grep, readOnlyHint: true, openWorldHint: false },
+        },
+        {
+          name: 'glob',
+          title: TOOL_TITLES.glob,
+          description: modelDescription('glob', 'mcp'),
+          inputSchema: GLOB_SCHEMA,
+          annotations: { title: TOOL_TITLES.glob, readOnlyHint: true, openWorldHint: false },
+        },
       ],
     );
     assert.match(tools[0].description ?? '', /A path outside the workspace folders \(the client's roots\) is refused/);
@@ -165,10 +190,20 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     assert.strictEqual(textOf(first), cliAnswer('grep', { pattern: 'TODO' }, ws));
     assert.deepStrictEqual(Object.keys(JSON.parse(textOf(first)).files), [`${ws}/README.md`, `${ws}/src/app.ts`]);
     await server.log.waitFor(/^index: \d+ files \(.*\) in \d+ ms; watching \d+ directories$/m);
-    for (const input of [{ pattern: 'TODO', output_mode: 'count' }, { pattern: 'export', output_mode: 'files_with_matches' }, { pattern: 'nothing like this' }, { pattern: 'built', include_ignored: true }]) {
+    for (const input of [
+      { pattern: 'TODO', output_mode: 'count' },
+      { pattern: 'export', output_mode: 'files_with_matches' },
+      { pattern: 'nothing like this' },
+      { pattern: 'built', include_ignored: true },
+    ]) {
       assert.strictEqual(textOf(await server.client.callTool({ name: 'grep', arguments: input })), cliAnswer('grep', input, ws), JSON.stringify(input));
     }
-    assert.ok(server.log.count(/^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/) >= 1, server.log.text);
+    assert.ok(
+      server.log.count(
+        /^grep: answered in \d+ ms \(index: \d+ files settled, \d+ read(, definitions: \d+ files parsed, \d+ known, \d+ ms)?(, cut page ordered: \d+ files parsed and \d+ known for definitions, \d+ defining, \d+ ms)?\)$/,
+      ) >= 1,
+      server.log.text,
+    );
     for (const input of [{ pattern: '**/*.ts' }, { pattern: '*', path: 'src', sort: 'mtime' }]) {
       assert.strictEqual(textOf(await server.client.callTool({ name: 'glob', arguments: input })), cliAnswer('glob', input, ws), JSON.stringify(input));
     }
@@ -180,7 +215,10 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     const answer = JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } })));
     assert.deepStrictEqual(answer.files, [`${ws}/src/fresh.ts`]);
     fs.rmSync(fx.path('ws/src/fresh.ts'));
-    assert.deepStrictEqual(JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } }))).files, []);
+    assert.deepStrictEqual(
+      JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } }))).files,
+      [],
+    );
   });
 
   it('never returns a denied file, and refuses a path to one with the reason', async () => {
@@ -196,7 +234,12 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
   });
 
   it('refuses a path outside the workspace folders with the reason and the fix (MCP has no confirmation)', async () => {
-    for (const [tool, path] of [['grep', other], ['glob', other], ['grep', '/etc'], ['grep', '../other']] as const) {
+    for (const [tool, path] of [
+      ['grep', other],
+      ['glob', other],
+      ['grep', '/etc'],
+      ['grep', '../other'],
+    ] as const) {
       const result = await server.client.callTool({ name: tool, arguments: { pattern: tool === 'grep' ? 'TODO' : '*', path } });
       assert.strictEqual(result.isError, true, `${tool} ${path}`);
       assert.match(textOf(result), /outside every workspace folder/);
@@ -213,7 +256,11 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     };
     await refused('grep', { pattern: 3 }, 'Invalid grep input: "pattern" must be a string, got number 3.');
     await refused('grep', { pattern: 'x', max_results: '10' }, 'Invalid grep input: "max_results" must be an integer >= 1, got a string.');
-    await refused('glob', { pattern: '*', regex: true }, 'Invalid glob input: unknown field "regex". Allowed fields: pattern, path, mode, max_depth, max_results, offset, sort, include_ignored.');
+    await refused(
+      'glob',
+      { pattern: '*', regex: true },
+      'Invalid glob input: unknown field "regex". Allowed fields: pattern, path, mode, max_depth, max_results, offset, sort, include_ignored.',
+    );
     await refused('grep', undefined, 'Invalid grep input: "pattern" is required (a string).');
     // An invalid regex: the command line's error, which says what the literal text finds.
     const cli = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"run("}', '--workspace', ws, '--no-index'], { encoding: 'utf8' });
@@ -223,7 +270,11 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     for (const size of [1_000_000, 12_000_000]) {
       await refused('grep', { pattern: 'a'.repeat(size) }, `Invalid grep input: "pattern" is ${size} characters long, at most 2048 are accepted.`);
     }
-    assert.strictEqual(textOf(await server.client.callTool({ name: 'glob', arguments: { pattern: 'README.md' } })), cliAnswer('glob', { pattern: 'README.md' }, ws), 'still serving');
+    assert.strictEqual(
+      textOf(await server.client.callTool({ name: 'glob', arguments: { pattern: 'README.md' } })),
+      cliAnswer('glob', { pattern: 'README.md' }, ws),
+      'still serving',
+    );
   });
 
   it('answers an unknown tool with a JSON-RPC error naming the tools', async () => {
@@ -255,7 +306,10 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     await server.log.waitFor(/^grep: cancelled after \d+ ms$/m);
     assert.ok(Date.now() - asked < 20_000, 'stopped long before the 30 s time limit');
     // The worker busy with the regex was terminated: the next call runs at once.
-    assert.strictEqual(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'count' } })), cliAnswer('grep', { pattern: 'TODO', output_mode: 'count' }, ws));
+    assert.strictEqual(
+      textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'count' } })),
+      cliAnswer('grep', { pattern: 'TODO', output_mode: 'count' }, ws),
+    );
   });
 
   it("searches the client's roots instead of the --workspace folders, and follows a change of roots", async () => {
@@ -282,7 +336,10 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     assert.deepStrictEqual(await raw.next(), {
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32700, message: `Parse error: a line on stdin is not JSON (Unexpected token 'h', "this is not json" is not valid JSON). Send one JSON-RPC 2.0 message per line.` },
+      error: {
+        code: -32700,
+        message: `Parse error: a line on stdin is not JSON (Unexpected token 'h', "this is not json" is not valid JSON). Send one JSON-RPC 2.0 message per line.`,
+      },
     });
     raw.send('{"hello": "world"}');
     assert.deepStrictEqual(((await raw.next()) as { error: { code: number } }).error.code, -32600);
@@ -311,7 +368,10 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
   it('refuses an --index-dir inside the workspace before serving, naming the fix', () => {
     const run = spawnSync(process.execPath, [distCli, 'mcp', '--workspace', ws, '--index-dir', nodePath.join(ws, '.index')], { encoding: 'utf8', input: '' });
     assert.strictEqual(run.status, 1);
-    assert.match(run.stderr, /The index directory .*\/ws\/\.index is inside the workspace folder .*\/ws, and nothing is written in the workspace\. Pass an --index-dir outside it/);
+    assert.match(
+      run.stderr,
+      /The index directory .*\/ws\/\.index is inside the workspace folder .*\/ws, and nothing is written in the workspace\. Pass an --index-dir outside it/,
+    );
     assert.strictEqual(run.stdout, '', 'stdout carries the protocol only');
   });
 
@@ -322,8 +382,14 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
       assert.ok(fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n'));
       const direct = await connect(['--workspace', ws, '--index-dir', fx.path('index-bin')], { entry: [bin] });
       try {
-        assert.deepStrictEqual((await direct.client.listTools()).tools.map((tool) => tool.name), ['grep', 'glob']);
-        assert.strictEqual(textOf(await direct.client.callTool({ name: 'glob', arguments: { pattern: '**/*.md' } })), cliAnswer('glob', { pattern: '**/*.md' }, ws));
+        assert.deepStrictEqual(
+          (await direct.client.listTools()).tools.map((tool) => tool.name),
+          ['grep', 'glob'],
+        );
+        assert.strictEqual(
+          textOf(await direct.client.callTool({ name: 'glob', arguments: { pattern: '**/*.md' } })),
+          cliAnswer('glob', { pattern: '**/*.md' }, ws),
+        );
       } finally {
         await direct.client.close();
       }
@@ -333,7 +399,17 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
       const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8' });
       assert.strictEqual(packed.status, 0, packed.stderr);
       const files = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0].files.map((file) => file.path).sort();
-      assert.deepStrictEqual(files, ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/cli.js', 'dist/cliEngine.js', 'dist/indexWorker.js', 'dist/mcp.js', 'dist/worker.js', 'package.json']);
+      assert.deepStrictEqual(files, [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'dist/cli.js',
+        'dist/cliEngine.js',
+        'dist/indexWorker.js',
+        'dist/mcp.js',
+        'dist/worker.js',
+        'package.json',
+      ]);
     });
   });
 });

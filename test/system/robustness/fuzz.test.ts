@@ -34,12 +34,75 @@ const BUDGET = 51_200;
 
 /** Characters that break naive code: NUL, controls, lone surrogates, bidi, glob and regex syntax. */
 const nasty = fc.constantFrom(
-  '\0', '\x01', '\x1b', '\n', '\r', '\t', '\u2028', '\u202e', '\ufeff', '\ud800', '\udfff', '\ud83d', '😀', 'é', 'e\u0301', 'İ',
-  '*', '**', '?', '[', ']', '[!', '{', '}', '{a,b}', ',', '(', ')', '(?i)', '(?x)', '|', '\\', '\\\\', '^', '$', '.', '+', '{1,}',
-  '/', '//', '..', '../', '~', '~root', '.env', '.git', 'secrets/', 'C:\\', '-', '--', ' ', '#', '!', '%00', 'TODO', 'a',
-  '__proto__', 'constructor', 'prototype',
+  '\0',
+  '\x01',
+  '\x1b',
+  '\n',
+  '\r',
+  '\t',
+  '\u2028',
+  '\u202e',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  '\ud83d',
+  '😀',
+  'é',
+  'e\u0301',
+  'İ',
+  '*',
+  '**',
+  '?',
+  '[',
+  ']',
+  '[!',
+  '{',
+  '}',
+  '{a,b}',
+  ',',
+  '(',
+  ')',
+  '(?i)',
+  '(?x)',
+  '|',
+  '\\',
+  '\\\\',
+  '^',
+  '$',
+  '.',
+  '+',
+  '{1,}',
+  '/',
+  '//',
+  '..',
+  '../',
+  '~',
+  '~root',
+  '.env',
+  '.git',
+  'secrets/',
+  'C:\\',
+  '-',
+  '--',
+  ' ',
+  '#',
+  '!',
+  '%00',
+  'TODO',
+  'a',
+  '__proto__',
+  'constructor',
+  'prototype',
   // Glob bombs: braces that multiply, unclosed classes, stars and globstars that backtrack, extglobs.
-  '{a,b}{a,b}{a,b}{a,b}{a,b}', '{1..9999}', '[[[[[[[[', '*a*a*a*a', '**/a/**/b/**/', '+(a|aa)', '@(x)', 'awsdir/', 'hostile/',
+  '{a,b}{a,b}{a,b}{a,b}{a,b}',
+  '{1..9999}',
+  '[[[[[[[[',
+  '*a*a*a*a',
+  '**/a/**/b/**/',
+  '+(a|aa)',
+  '@(x)',
+  'awsdir/',
+  'hostile/',
 );
 const nastyString = fc.oneof(
   { weight: 4, arbitrary: fc.array(nasty, { maxLength: 12 }).map((parts) => parts.join('')) },
@@ -51,7 +114,10 @@ const nastyString = fc.oneof(
 );
 /** Long strings up to 100 KB (a pattern may have 2048 characters, a path or glob 4096): literal, regex-looking, unbalanced, alternations. */
 const hugeString = fc
-  .tuple(fc.constantFrom('a', '(', 'a|', '[a-z]', '*', '\\', '😀', '\ud800', '{a,', '**/', '{a,b}', '[', '*a', '**/x/'), fc.oneof(fc.integer({ min: 1_000, max: 2_048 }), fc.integer({ min: 2_049, max: 4_096 }), fc.integer({ min: 4_097, max: 100_000 }), fc.constant(100_000)))
+  .tuple(
+    fc.constantFrom('a', '(', 'a|', '[a-z]', '*', '\\', '😀', '\ud800', '{a,', '**/', '{a,b}', '[', '*a', '**/x/'),
+    fc.oneof(fc.integer({ min: 1_000, max: 2_048 }), fc.integer({ min: 2_049, max: 4_096 }), fc.integer({ min: 4_097, max: 100_000 }), fc.constant(100_000)),
+  )
   .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
 const anyString = fc.oneof({ weight: 20, arbitrary: nastyString }, { weight: 1, arbitrary: hugeString });
 
@@ -84,10 +150,46 @@ function fieldValue(schema: ObjectSchema, key: string): fc.Arbitrary<unknown> {
         : prop.enum
           ? fc.oneof(fc.constantFrom(...prop.enum), anyString)
           : key === 'pattern'
-            ? fc.oneof(fc.constantFrom('TODO', 'needle', '(?i)todo', '^export', 'a+', '(a+)+$', '\\bv\\d\\b', '[', 'x{2,}', '.*', '{a,b}'.repeat(17), '**/credentials', '*a*a*a*ab'), anyString)
+            ? fc.oneof(
+                fc.constantFrom(
+                  'TODO',
+                  'needle',
+                  '(?i)todo',
+                  '^export',
+                  'a+',
+                  '(a+)+$',
+                  '\\bv\\d\\b',
+                  '[',
+                  'x{2,}',
+                  '.*',
+                  '{a,b}'.repeat(17),
+                  '**/credentials',
+                  '*a*a*a*ab',
+                ),
+                anyString,
+              )
             : key === 'path' || key === 'include' || key === 'exclude'
               ? fc.oneof(
-                  fc.constantFrom('src', 'src/a.ts', 'docs', '.', '/', '..', '../..', '/etc', '~', '.env', 'secrets', '*.ts', '**/*.md', '{src,docs}/**', 'awsdir', 'awsdir/credentials', 'awsdir/credentialz', 'hostile'),
+                  fc.constantFrom(
+                    'src',
+                    'src/a.ts',
+                    'docs',
+                    '.',
+                    '/',
+                    '..',
+                    '../..',
+                    '/etc',
+                    '~',
+                    '.env',
+                    'secrets',
+                    '*.ts',
+                    '**/*.md',
+                    '{src,docs}/**',
+                    'awsdir',
+                    'awsdir/credentials',
+                    'awsdir/credentialz',
+                    'hostile',
+                  ),
                   // Glob bombs (as include, exclude or glob pattern).
                   fc.constantFrom('{a,b}'.repeat(17), '['.repeat(4000), '*a*a*a*ab', '**/a/**/b/**/c', '{a,b,c,d}'.repeat(5), '+(a|aa)+(a|aa)b'),
                   anyString,
@@ -103,11 +205,17 @@ function toolInput(schema: ObjectSchema): fc.Arbitrary<unknown> {
     { weight: 12, arbitrary: fc.constantFrom(...keys).chain((key) => fieldValue(schema, key).map((value) => [key, value] as const)) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'Pattern', 'pattern ', ''), fc.string({ maxLength: 8 })), anyValue),
+      arbitrary: fc.tuple(
+        fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'Pattern', 'pattern ', ''), fc.string({ maxLength: 8 })),
+        anyValue,
+      ),
     },
   );
   const object = fc
-    .tuple(fc.oneof({ weight: 5, arbitrary: fieldValue(schema, 'pattern') }, { weight: 1, arbitrary: fc.constant(undefined) }), fc.array(entry, { maxLength: 5 }))
+    .tuple(
+      fc.oneof({ weight: 5, arbitrary: fieldValue(schema, 'pattern') }, { weight: 1, arbitrary: fc.constant(undefined) }),
+      fc.array(entry, { maxLength: 5 }),
+    )
     // Object.fromEntries defines '__proto__' as an own key, as JSON.parse does.
     .map(([pattern, entries]) => Object.fromEntries(pattern === undefined ? entries : [['pattern', pattern], ...entries]));
   return fc.oneof({ weight: 20, arbitrary: object }, { weight: 1, arbitrary: anyValue });
@@ -125,7 +233,10 @@ function checkError(error: unknown, fields: string[]): void {
   const message = error.message;
   assert.ok(message.length > 0 && message.length < 400_000, 'a message of sane size');
   const names = [...fields.map((f) => `"${f}"`), 'pattern', 'glob', 'regular expression', 'path', 'Path', 'workspace', 'permission denied'];
-  assert.ok(names.some((name) => message.includes(name)), `the message names the field or pattern problem: ${message.slice(0, 300)}`);
+  assert.ok(
+    names.some((name) => message.includes(name)),
+    `the message names the field or pattern problem: ${message.slice(0, 300)}`,
+  );
 }
 
 function isInside(root: string, path: string): boolean {
@@ -141,7 +252,7 @@ function checkSkipped(skipped: unknown): void {
 }
 
 function checkCommon(json: Record<string, unknown>, root: string): void {
-  assert.strictEqual(json.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
+  assert.strictEqual(json.pattern, undefined, "the pattern is the call's own input: not echoed");
   // base_path is left out when no path was given (all workspace folders).
   const bases = json.base_path === undefined ? [] : Array.isArray(json.base_path) ? json.base_path : [json.base_path];
   for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
@@ -189,7 +300,11 @@ function checkGrepText(text: string, root: string): void {
     else {
       // A result or context line, or a row naming the definitions of the results after it (docs/tools.md, "Definitions").
       const rows = value as unknown[];
-      for (const line of rows) assert.ok(typeof line === 'string' && (/^[1-9]\d*( def:|[:-]) /.test(line) || (line.length > 0 && !/^\d/.test(line))), `a compact line: ${String(line)}`);
+      for (const line of rows)
+        assert.ok(
+          typeof line === 'string' && (/^[1-9]\d*( def:|[:-]) /.test(line) || (line.length > 0 && !/^\d/.test(line))),
+          `a compact line: ${String(line)}`,
+        );
       assert.ok(/^\d/.test(String(rows[rows.length - 1])), 'a file ends with a line, never with a row naming definitions');
     }
   }
@@ -295,8 +410,20 @@ describe('fuzzing the tool inputs (fast-check)', function () {
   afterEach(() => assert.deepStrictEqual(unhandled, [], 'no unhandled rejection'));
 
   const tools = [
-    { tool: 'grep', schema: GREP_SCHEMA, fields: GREP_FIELDS, answer: async (input: unknown) => renderGrep(await grepAtEdge(input, env), byteBudget(BUDGET)), checkText: checkGrepText },
-    { tool: 'glob', schema: GLOB_SCHEMA, fields: GLOB_FIELDS, answer: async (input: unknown) => renderGlob(await globAtEdge(input, env), byteBudget(BUDGET)), checkText: checkGlobText },
+    {
+      tool: 'grep',
+      schema: GREP_SCHEMA,
+      fields: GREP_FIELDS,
+      answer: async (input: unknown) => renderGrep(await grepAtEdge(input, env), byteBudget(BUDGET)),
+      checkText: checkGrepText,
+    },
+    {
+      tool: 'glob',
+      schema: GLOB_SCHEMA,
+      fields: GLOB_FIELDS,
+      answer: async (input: unknown) => renderGlob(await globAtEdge(input, env), byteBudget(BUDGET)),
+      checkText: checkGlobText,
+    },
   ];
   for (const { tool, schema, fields, answer, checkText } of tools) {
     it(`${tool}: ${RUNS} random and adversarial inputs each end in an answer of the contract or a field-naming error (seed ${SEED})`, async () => {
@@ -340,7 +467,17 @@ describe('fuzzing the tool inputs (fast-check)', function () {
       toolInput(GREP_SCHEMA).map((input) => JSON.stringify(input) ?? 'undefined'),
       fc.json({ maxDepth: 2 }),
       fc.string({ maxLength: 20 }),
-      fc.constantFrom('', '{', '{"pattern":', '{"pattern":"a"}}', '[]', 'null', '{"pattern":"\\ud800"}', '{"__proto__":{"pattern":"a"}}', '{"pattern":"a","pattern":1}'),
+      fc.constantFrom(
+        '',
+        '{',
+        '{"pattern":',
+        '{"pattern":"a"}}',
+        '[]',
+        'null',
+        '{"pattern":"\\ud800"}',
+        '{"__proto__":{"pattern":"a"}}',
+        '{"pattern":"a","pattern":1}',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('grep', 'glob'), text, async (tool, json) => {

@@ -36,7 +36,8 @@ describe('pathological trees', function () {
   after(() => pool.dispose());
 
   const env = (root: string, options: EnvOptions = {}): SearchEnvironment => ({ ...makeEnv(root, options), pool });
-  const grep = async (input: object, e: SearchEnvironment) => readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput(input), e), byteBudget(51_200)));
+  const grep = async (input: object, e: SearchEnvironment) =>
+    readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput(input), e), byteBudget(51_200)));
   const noSkips = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
   describe(`${MANY} small files`, () => {

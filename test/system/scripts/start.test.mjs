@@ -72,14 +72,22 @@ describe('npm start (scripts/start.mjs)', function () {
       });
       npm.stdout.on('data', (chunk) => (output += chunk));
       npm.stderr.on('data', (chunk) => (output += chunk));
-      const url = await until(() => /^\s*(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m.exec(output)?.[1], 150_000, () => `the URL in the output of npm start:\n${output}`);
+      const url = await until(
+        () => /^\s*(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m.exec(output)?.[1],
+        150_000,
+        () => `the URL in the output of npm start:\n${output}`,
+      );
       assert.ok(url.includes(encodeURIComponent(workspace)), `the URL opens the folder given: ${url}`);
       const health = await fetch(new URL('/healthz', url));
       assert.equal(health.status, 200);
       assert.ok(processesWith(marker).length >= 3, 'npm, the start script and code-server run');
 
       stop(npm);
-      await until(() => processesWith(marker).length === 0, 15_000, () => `every process of npm start to end (left: ${processesWith(marker).join(', ')})`);
+      await until(
+        () => processesWith(marker).length === 0,
+        15_000,
+        () => `every process of npm start to end (left: ${processesWith(marker).join(', ')})`,
+      );
       await assert.rejects(fetch(new URL('/healthz', url)), 'the server no longer answers');
     });
   }

@@ -50,7 +50,9 @@ describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.
   });
 
   it('prints the same answer from a separate process (real stdout)', () => {
-    const run = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"needle","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"needle","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index'], {
+      encoding: 'utf8',
+    });
     assert.strictEqual(run.stderr, '');
     assert.deepStrictEqual(JSON.parse(run.stdout).files, [file]);
   });
@@ -147,6 +149,9 @@ describe(`cli and text encodings on ${process.platform}`, function () {
 
   it('anchors a line end before the CR of a CRLF file', async () => {
     const result = await main(['grep', '{"pattern":"line$","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index']);
-    assert.deepStrictEqual(JSON.parse(result.stdout ?? '').files, ['bom.txt', 'crlf.txt', 'utf16be.txt', 'utf16le.txt'].map((name) => nodePath.join(ws, name)));
+    assert.deepStrictEqual(
+      JSON.parse(result.stdout ?? '').files,
+      ['bom.txt', 'crlf.txt', 'utf16be.txt', 'utf16le.txt'].map((name) => nodePath.join(ws, name)),
+    );
   });
 });

@@ -27,11 +27,17 @@ import { age } from '../../../unit/engine/index/age';
 
 async function answer(input: GrepInput, env: SearchEnvironment): Promise<{ text: string; settled: number }> {
   const report = await answerGrep(input, env);
-  const text = (await renderGrep(report, byteBudget(env.config.maxOutputBytes)));
+  const text = await renderGrep(report, byteBudget(env.config.maxOutputBytes));
   return { text, settled: report.indexed?.settled ?? 0 };
 }
 
-const MODES: Array<Partial<GrepInput>> = [{}, { output_mode: 'count' }, { output_mode: 'files_with_matches' }, { max_results: 2, offset: 1 }, { context_lines: 1 }];
+const MODES: Array<Partial<GrepInput>> = [
+  {},
+  { output_mode: 'count' },
+  { output_mode: 'files_with_matches' },
+  { max_results: 2, offset: 1 },
+  { context_lines: 1 },
+];
 
 describe('index: answers with and without the index are identical', function () {
   this.timeout(120_000);
@@ -51,7 +57,10 @@ describe('index: answers with and without the index are identical', function () 
   });
 
   /** Both environments over one workspace, the index built (after the tree settled) in a directory outside it. */
-  async function environments(root: string, config: Partial<SearchEnvironment['config']> = {}): Promise<{ off: SearchEnvironment; on: SearchEnvironment; source: ListingSource }> {
+  async function environments(
+    root: string,
+    config: Partial<SearchEnvironment['config']> = {},
+  ): Promise<{ off: SearchEnvironment; on: SearchEnvironment; source: ListingSource }> {
     const plain = makeEnv(root);
     const off: SearchEnvironment = { ...plain, config: { ...plain.config, ...config }, pool };
     const dir = indexDir();
@@ -68,7 +77,13 @@ describe('index: answers with and without the index are identical', function () 
       writeDifferentialTree(fx);
       age(fx.root);
       const { off, on, source } = await environments(fx.root);
-      const extra: GrepInput[] = [{ pattern: 'haystack' }, { pattern: 'テキスト' }, { pattern: 'STRASSE', case_insensitive: true }, { pattern: 'no such text anywhere' }, { pattern: 'Needle\\(', include: '*.ts' }];
+      const extra: GrepInput[] = [
+        { pattern: 'haystack' },
+        { pattern: 'テキスト' },
+        { pattern: 'STRASSE', case_insensitive: true },
+        { pattern: 'no such text anywhere' },
+        { pattern: 'Needle\\(', include: '*.ts' },
+      ];
       let settled = 0;
       for (const input of [...DIFFERENTIAL_TABLE, ...extra]) {
         for (const mode of MODES) {
@@ -87,9 +102,11 @@ describe('index: answers with and without the index are identical', function () 
 
   it('over the agent questions on their fixture', async () => {
     const repoRoot = nodePath.resolve(__dirname, '../../../../..');
-    const questions = (JSON.parse(fs.readFileSync(nodePath.join(repoRoot, 'test', 'fixtures', 'agent-questions.json'), 'utf8')) as {
-      questions: Array<{ tool: string; input: GrepInput }>;
-    }).questions.filter((question) => question.tool === 'grep');
+    const questions = (
+      JSON.parse(fs.readFileSync(nodePath.join(repoRoot, 'test', 'fixtures', 'agent-questions.json'), 'utf8')) as {
+        questions: Array<{ tool: string; input: GrepInput }>;
+      }
+    ).questions.filter((question) => question.tool === 'grep');
     const fx = new Fixture('grep-tools-index-agent-');
     try {
       fs.cpSync(nodePath.join(repoRoot, 'test', 'fixtures', 'agent-repo'), fx.root, { recursive: true });
@@ -122,7 +139,11 @@ describe('index: answers with and without the index are identical', function () 
   );
   const query = fc.oneof(
     word.filter((w) => w.trim().length > 0).map((pattern) => ({ pattern, fixed_strings: true })),
-    fc.record({ pattern: fc.constantFrom('alpha|gamma', 'TODO\\s*\\w+', 'ki', 'STRASSE', 'naïve', '\\w+ta'), case_insensitive: fc.boolean(), output_mode: fc.constantFrom('content' as const, 'count' as const) }),
+    fc.record({
+      pattern: fc.constantFrom('alpha|gamma', 'TODO\\s*\\w+', 'ki', 'STRASSE', 'naïve', '\\w+ta'),
+      case_insensitive: fc.boolean(),
+      output_mode: fc.constantFrom('content' as const, 'count' as const),
+    }),
   );
 
   it('a file over maxFileSize is indexed too, so the check of an empty answer settles it without reading it', async () => {
@@ -138,7 +159,8 @@ describe('index: answers with and without the index are identical', function () 
         assert.match(withIndex.text, /skipped as over grepTools.maxFileSize/);
       }
       // What the search and its check are told about big.ts before reading it:
-      const judge = (pattern: string, maxFileSize: number) => on.index!.prejudge({ matcher: compileMatcher(pattern, { fixed_strings: true }), invert: false, maxFileSize })?.(fx.path('big.ts'));
+      const judge = (pattern: string, maxFileSize: number) =>
+        on.index!.prejudge({ matcher: compileMatcher(pattern, { fixed_strings: true }), invert: false, maxFileSize })?.(fx.path('big.ts'));
       assert.strictEqual(judge('nowhere', 100), 'too_large');
       assert.strictEqual(judge('nowhere', checkedFileSize(100)), 0, 'the check settles it: no read');
       assert.strictEqual(judge('beta', checkedFileSize(100)), undefined, 'a candidate is read');
@@ -147,13 +169,24 @@ describe('index: answers with and without the index are identical', function () 
     }
   });
 
-  it('holds the files searches leave out while they are at most as many again: an empty answer\'s check replays their listing and reads none of them', async () => {
+  it("holds the files searches leave out while they are at most as many again: an empty answer's check replays their listing and reads none of them", async () => {
     const fx = new Fixture('grep-tools-index-ignored-');
     try {
-      fx.files({ '.gitignore': '*.log\n', 'src/a.ts': 'alpha\n', 'src/b.ts': 'beta\n', 'node_modules/dep/x.js': 'gamma in a dependency\n', 'build.log': 'gamma in a log\n' });
+      fx.files({
+        '.gitignore': '*.log\n',
+        'src/a.ts': 'alpha\n',
+        'src/b.ts': 'beta\n',
+        'node_modules/dep/x.js': 'gamma in a dependency\n',
+        'build.log': 'gamma in a log\n',
+      });
       age(fx.root);
       const { off, on, source } = await environments(fx.root);
-      const settled = (pattern: string, path: string) => on.index!.prejudge({ matcher: compileMatcher(pattern, { fixed_strings: true }), invert: false, maxFileSize: checkedFileSize(off.config.maxFileSize) })?.(fx.path(path));
+      const settled = (pattern: string, path: string) =>
+        on.index!.prejudge({
+          matcher: compileMatcher(pattern, { fixed_strings: true }),
+          invert: false,
+          maxFileSize: checkedFileSize(off.config.maxFileSize),
+        })?.(fx.path(path));
       for (const input of [{ pattern: 'gamma' }, { pattern: 'nowhere' }, { pattern: 'gamma', include_ignored: true }]) {
         const withIndex = await answer(input, on);
         assert.strictEqual(withIndex.text, (await answer(input, off)).text, JSON.stringify(input));
@@ -169,7 +202,13 @@ describe('index: answers with and without the index are identical', function () 
       age(fx.root);
       const more = await environments(fx.root);
       assert.strictEqual(await answer({ pattern: 'gamma' }, more.on).then((found) => found.text), (await answer({ pattern: 'gamma' }, more.off)).text);
-      assert.strictEqual(more.on.index!.prejudge({ matcher: compileMatcher('nowhere', { fixed_strings: true }), invert: false, maxFileSize: 1 << 20 })?.(fx.path('node_modules/dep/x.js')), undefined, 'not in the index: read');
+      assert.strictEqual(
+        more.on.index!.prejudge({ matcher: compileMatcher('nowhere', { fixed_strings: true }), invert: false, maxFileSize: 1 << 20 })?.(
+          fx.path('node_modules/dep/x.js'),
+        ),
+        undefined,
+        'not in the index: read',
+      );
     } finally {
       fx.remove();
     }
@@ -177,38 +216,46 @@ describe('index: answers with and without the index are identical', function () 
 
   it('over random trees after random edits made once the index was built', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(name, content, { maxKeys: 8 }), fc.array(edit, { maxLength: 6 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (tree, edits, queries) => {
-        const fx = new Fixture('grep-tools-index-random-');
-        try {
-          // A file in a directory no search lists (node_modules), which a link may lead to.
-          fx.files({ '.gitignore': 'g.log\n', 'node_modules/dep.ts': 'alpha in a dependency', ...tree });
-          fx.symlink(fx.path('node_modules/dep.ts'), 'link.ts');
-          age(fx.root);
-          const { off, on } = await environments(fx.root);
-          for (const change of edits) {
-            const path = change.op === 'gitignore' ? fx.path('.gitignore') : change.op === 'unlink-target' ? '' : fx.path(change.name);
-            if (change.op === 'write' || change.op === 'gitignore') fx.write(change.op === 'write' ? change.name : '.gitignore', change.content);
-            else if (change.op === 'unlink-target') fs.rmSync(fx.path('node_modules/dep.ts'), { force: true });
-            else if (!fs.existsSync(path)) continue;
-            else if (change.op === 'same-size') fs.writeFileSync(path, fs.readFileSync(path, 'utf8').replace(/alpha|gamma/g, (w) => (w === 'alpha' ? 'gamma' : 'alpha')));
-            else if (change.op === 'delete') fs.rmSync(path);
-            else if (change.op === 'link') {
-              fs.rmSync(path);
-              fs.symlinkSync(fx.path(change.to), path);
+      fc.asyncProperty(
+        fc.dictionary(name, content, { maxKeys: 8 }),
+        fc.array(edit, { maxLength: 6 }),
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        async (tree, edits, queries) => {
+          const fx = new Fixture('grep-tools-index-random-');
+          try {
+            // A file in a directory no search lists (node_modules), which a link may lead to.
+            fx.files({ '.gitignore': 'g.log\n', 'node_modules/dep.ts': 'alpha in a dependency', ...tree });
+            fx.symlink(fx.path('node_modules/dep.ts'), 'link.ts');
+            age(fx.root);
+            const { off, on } = await environments(fx.root);
+            for (const change of edits) {
+              const path = change.op === 'gitignore' ? fx.path('.gitignore') : change.op === 'unlink-target' ? '' : fx.path(change.name);
+              if (change.op === 'write' || change.op === 'gitignore') fx.write(change.op === 'write' ? change.name : '.gitignore', change.content);
+              else if (change.op === 'unlink-target') fs.rmSync(fx.path('node_modules/dep.ts'), { force: true });
+              else if (!fs.existsSync(path)) continue;
+              else if (change.op === 'same-size')
+                fs.writeFileSync(
+                  path,
+                  fs.readFileSync(path, 'utf8').replace(/alpha|gamma/g, (w) => (w === 'alpha' ? 'gamma' : 'alpha')),
+                );
+              else if (change.op === 'delete') fs.rmSync(path);
+              else if (change.op === 'link') {
+                fs.rmSync(path);
+                fs.symlinkSync(fx.path(change.to), path);
+              } else if (change.op === 'rename') {
+                fs.mkdirSync(nodePath.dirname(fx.path(change.to)), { recursive: true });
+                fs.renameSync(path, fx.path(change.to));
+              }
             }
-            else if (change.op === 'rename') {
-              fs.mkdirSync(nodePath.dirname(fx.path(change.to)), { recursive: true });
-              fs.renameSync(path, fx.path(change.to));
+            for (const input of queries) {
+              const withIndex = await answer(input, on);
+              assert.strictEqual(withIndex.text, (await answer(input, off)).text, JSON.stringify({ input, tree, edits }));
             }
+          } finally {
+            fx.remove();
           }
-          for (const input of queries) {
-            const withIndex = await answer(input, on);
-            assert.strictEqual(withIndex.text, (await answer(input, off)).text, JSON.stringify({ input, tree, edits }));
-          }
-        } finally {
-          fx.remove();
-        }
-      }),
+        },
+      ),
       {
         numRuns: 60,
         seed: 20261123,

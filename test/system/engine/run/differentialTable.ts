@@ -49,7 +49,7 @@ export const DIFFERENTIAL_TABLE: readonly GrepInput[] = [
   { pattern: 'ne+dle\\b' },
   { pattern: 'needle + 1', fixed_strings: true },
   { pattern: 'café|naïve|straße' },
-  { pattern: '[\\p{Script=Han}]+', },
+  { pattern: '[\\p{Script=Han}]+' },
   { pattern: '^export' },
   { pattern: 'end;$' },
   { pattern: 'start.*?end', multiline: true },

@@ -39,7 +39,8 @@ describe('directories swapped for symlinks while glob walks', function () {
     const files: Record<string, string> = {};
     for (const dir of SWAPPED) for (const sub of SUBDIRS) files[`ws/${dir}/${sub}/inside.txt`] = 'x\n';
     // The outside and denied directories hold the same subdirectories, so a followed link leads deeper too.
-    for (const place of ['outside', 'ws/.ssh']) for (const sub of ['', ...SUBDIRS]) files[`${place}/${sub ? `${sub}/` : ''}LEAK-${place.replace('ws/', '')}.txt`] = 'x\n';
+    for (const place of ['outside', 'ws/.ssh'])
+      for (const sub of ['', ...SUBDIRS]) files[`${place}/${sub ? `${sub}/` : ''}LEAK-${place.replace('ws/', '')}.txt`] = 'x\n';
     fx.files(files);
   });
   after(() => {

@@ -6,7 +6,10 @@ function toy(items: number) {
   let renders = 0;
   const render = (shown: number, cut: BudgetCut | undefined) => {
     renders++;
-    return JSON.stringify({ items: Array.from({ length: shown }, (_, i) => `item-${String(i).padStart(3, '0')}`), ...(cut ? { note: `cut at ${cut.shown}` } : {}) });
+    return JSON.stringify({
+      items: Array.from({ length: shown }, (_, i) => `item-${String(i).padStart(3, '0')}`),
+      ...(cut ? { note: `cut at ${cut.shown}` } : {}),
+    });
   };
   return { render, renders: () => renders, items };
 }

@@ -71,7 +71,8 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       try {
         // 3 files searched, 1,200 excluded ones (node_modules): a match in the first ones is found, one past the check is not read.
         const modules: Record<string, string> = {};
-        for (let i = 0; i < 1200; i++) modules[`node_modules/p${String(i).padStart(4, '0')}.js`] = i === 5 ? 'earlyToken\n' : i === 1100 ? 'lateToken\n' : 'x\n';
+        for (let i = 0; i < 1200; i++)
+          modules[`node_modules/p${String(i).padStart(4, '0')}.js`] = i === 5 ? 'earlyToken\n' : i === 1100 ? 'lateToken\n' : 'x\n';
         tree.files({ ...modules, 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n' });
         const small = makeEnv(tree.root);
         const early = await grepJson({ pattern: 'earlyToken' }, small);
@@ -129,7 +130,9 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         return true;
       });
       // Not found literally either: the error alone.
-      await assert.rejects(answerGrep({ pattern: 'nowhere(' }, env), (error: Error) => /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message));
+      await assert.rejects(answerGrep({ pattern: 'nowhere(' }, env), (error: Error) =>
+        /^Invalid regular expression "nowhere\(": Unterminated group\. Hint: [^.]*\.$/.test(error.message),
+      );
     });
 
     it('suggests the include glob at any depth when the anchored one matched no file', async () => {
@@ -172,10 +175,15 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       let cancelled = false;
       const base = makeEnv(fx.root, { isCancelled: () => cancelled });
       // Cancelled while the first re-run lists its files.
-      const source: FileSource = { ...base.source, kind: (path) => base.source.kind(path), mtime: (path) => base.source.mtime(path), list: (query, ...rest) => {
-        if (query.includeIgnored) cancelled = true;
-        return base.source.list(query, ...rest);
-      } };
+      const source: FileSource = {
+        ...base.source,
+        kind: (path) => base.source.kind(path),
+        mtime: (path) => base.source.mtime(path),
+        list: (query, ...rest) => {
+          if (query.includeIgnored) cancelled = true;
+          return base.source.list(query, ...rest);
+        },
+      };
       await assert.rejects(answerGrep({ pattern: 'userservice' }, { ...base, source }), /^CancelledError: The search was cancelled\.$/);
     });
   });
@@ -211,7 +219,9 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
 
     it('keeps the "**/" suggestion and says nothing more when nothing else helps', async () => {
       const json = await globJson({ pattern: '*.yaml' }, env);
-      assert.deepStrictEqual(json.notes, ['"*.yaml" matches only directly in the base directory and found nothing there; "**/*.yaml" finds 1 files at any depth.']);
+      assert.deepStrictEqual(json.notes, [
+        '"*.yaml" matches only directly in the base directory and found nothing there; "**/*.yaml" finds 1 files at any depth.',
+      ]);
     });
   });
 });

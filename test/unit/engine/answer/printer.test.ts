@@ -30,7 +30,18 @@ function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
 }
 
 function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
-  return { pattern: '*.ts', mode: 'glob', basePaths: ['/ws'], files: [], total: 0, offset: 0, skipped: emptySkips(), timedOut: false, elapsedMs: 3, ...overrides };
+  return {
+    pattern: '*.ts',
+    mode: 'glob',
+    basePaths: ['/ws'],
+    files: [],
+    total: 0,
+    offset: 0,
+    skipped: emptySkips(),
+    timedOut: false,
+    elapsedMs: 3,
+    ...overrides,
+  };
 }
 
 describe('engine/printer', () => {
@@ -43,7 +54,9 @@ describe('engine/printer', () => {
           files: [
             {
               file: '/abs/workspace/src/auth/client.py',
-              matches: [{ line: 42, text: 'def authenticate(self, username, password):', before: ['    # Validate credentials'], after: ['        return False'] }],
+              matches: [
+                { line: 42, text: 'def authenticate(self, username, password):', before: ['    # Validate credentials'], after: ['        return False'] },
+              ],
             },
           ],
           totalResults: 57,
@@ -62,7 +75,11 @@ describe('engine/printer', () => {
           pattern: 'def authenticate',
           base_path: '/abs/workspace/src',
           files: {
-            '/abs/workspace/src/auth/client.py': ['41-     # Validate credentials', '42: def authenticate(self, username, password):', '43-         return False'],
+            '/abs/workspace/src/auth/client.py': [
+              '41-     # Validate credentials',
+              '42: def authenticate(self, username, password):',
+              '43-         return False',
+            ],
           },
           total_matches: 57,
           returned_matches: 50,
@@ -83,7 +100,17 @@ describe('engine/printer', () => {
 
     it('count mode totals matching lines and returned files', () => {
       const json = JSON.parse(
-        printGrep(grepReport({ outputMode: 'count', files: [{ file: '/ws/a', count: 3 }], totalResults: 2, returnedResults: 1, totalMatches: 5, filesMatched: 2, nextOffset: 1 })),
+        printGrep(
+          grepReport({
+            outputMode: 'count',
+            files: [{ file: '/ws/a', count: 3 }],
+            totalResults: 2,
+            returnedResults: 1,
+            totalMatches: 5,
+            filesMatched: 2,
+            nextOffset: 1,
+          }),
+        ),
       );
       assert.deepStrictEqual(json.files, { '/ws/a': 3 });
       assert.strictEqual(json.total_matches, 5);
@@ -93,7 +120,9 @@ describe('engine/printer', () => {
     });
 
     it('files_with_matches mode prints paths, and returned_files only when the page is cut', () => {
-      const json = JSON.parse(printGrep(grepReport({ outputMode: 'files_with_matches', files: ['/ws/a'], totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1 })));
+      const json = JSON.parse(
+        printGrep(grepReport({ outputMode: 'files_with_matches', files: ['/ws/a'], totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1 })),
+      );
       assert.deepStrictEqual(json.files, ['/ws/a']);
       assert.strictEqual('returned_files' in json, false);
       assert.strictEqual('total_matches' in json, false);
@@ -114,19 +143,25 @@ describe('engine/printer', () => {
 
     it('explains zero results with the files searched and every kind of skip', () => {
       assert.deepStrictEqual(grepNotes(grepReport()), ['No matches in 10 files searched.']);
-      assert.deepStrictEqual(
-        grepNotes(grepReport({ skipped: { binary: 1, too_large: 2, denied: 3, unreadable: 4, outside_workspace: 5 } })),
-        [
-          'No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).',
-          '4 files or directories could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.',
-        ],
-      );
+      assert.deepStrictEqual(grepNotes(grepReport({ skipped: { binary: 1, too_large: 2, denied: 3, unreadable: 4, outside_workspace: 5 } })), [
+        'No matches in 10 files searched; skipped 1 binary, 2 over the size limit, 3 denied by policy, 4 unreadable, 5 outside the workspace (symlinks).',
+        '4 files or directories could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.',
+      ]);
     });
 
-    it('says in the model\'s answer that files it could not read were not searched, with or without matches', () => {
+    it("says in the model's answer that files it could not read were not searched, with or without matches", () => {
       const empty = JSON.parse(printGrep(grepReport({ skipped: { ...emptySkips(), unreadable: 1 } })));
-      assert.deepStrictEqual(empty.notes, ['1 file or directory could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.']);
-      const found = grepReport({ skipped: { ...emptySkips(), unreadable: 2 }, totalResults: 1, returnedResults: 1, totalMatches: 1, filesMatched: 1, files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'TODO' }] }] });
+      assert.deepStrictEqual(empty.notes, [
+        '1 file or directory could not be read (no permission, removed meanwhile, or no file descriptor left), so what they hold was not searched and the matches cover only the rest.',
+      ]);
+      const found = grepReport({
+        skipped: { ...emptySkips(), unreadable: 2 },
+        totalResults: 1,
+        returnedResults: 1,
+        totalMatches: 1,
+        filesMatched: 1,
+        files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'TODO' }] }],
+      });
       assert.match(grepNotes(found).at(-1) ?? '', /^2 files or directories could not be read .* the matches cover only the rest\.$/);
     });
 
@@ -156,14 +191,20 @@ describe('engine/printer', () => {
     });
 
     it('blames the include glob when it matched no file', () => {
-      assert.deepStrictEqual(grepNotes(grepReport({ candidates: 0, filesSearched: 0, include: '*.rs' })), ['The include glob "*.rs" matched no file under the search path.']);
+      assert.deepStrictEqual(grepNotes(grepReport({ candidates: 0, filesSearched: 0, include: '*.rs' })), [
+        'The include glob "*.rs" matched no file under the search path.',
+      ]);
       // Without an include there is nothing to blame: the general note.
       assert.deepStrictEqual(grepNotes(grepReport({ candidates: 0, filesSearched: 0 })), ['No matches in 0 files searched.']);
     });
 
     it('says when offset is past the end, in the unit of the mode', () => {
-      assert.deepStrictEqual(grepNotes(grepReport({ totalResults: 7, offset: 9 })), ['offset 9 is past the last result: there are 7 matches. Use an offset below that.']);
-      assert.deepStrictEqual(grepNotes(grepReport({ outputMode: 'count', totalResults: 2, offset: 2 })), ['offset 2 is past the last result: there are 2 files. Use an offset below that.']);
+      assert.deepStrictEqual(grepNotes(grepReport({ totalResults: 7, offset: 9 })), [
+        'offset 9 is past the last result: there are 7 matches. Use an offset below that.',
+      ]);
+      assert.deepStrictEqual(grepNotes(grepReport({ outputMode: 'count', totalResults: 2, offset: 2 })), [
+        'offset 2 is past the last result: there are 2 files. Use an offset below that.',
+      ]);
     });
 
     it('describes the page and the next offset', () => {
@@ -208,7 +249,16 @@ describe('engine/printer', () => {
     });
 
     it('says nothing of hidden files when every matching file is on the page', () => {
-      const notes = grepNotes(grepReport({ files: [{ file: '/ws/a.js', matches: [{ line: 1, text: 'TODO' }] }], totalResults: 2, returnedResults: 1, filesMatched: 1, nextOffset: 1, matched: [{ file: '/ws/a.js', count: 2 }] }));
+      const notes = grepNotes(
+        grepReport({
+          files: [{ file: '/ws/a.js', matches: [{ line: 1, text: 'TODO' }] }],
+          totalResults: 2,
+          returnedResults: 1,
+          filesMatched: 1,
+          nextOffset: 1,
+          matched: [{ file: '/ws/a.js', count: 2 }],
+        }),
+      );
       assert.strictEqual(notes.length, 1);
     });
   });
@@ -243,7 +293,9 @@ describe('engine/printer', () => {
     });
 
     it('says when offset is past the end', () => {
-      assert.deepStrictEqual(globNotes(globReport({ total: 4, offset: 4 })), ['offset 4 is past the last result: there are 4 files. Use an offset below that.']);
+      assert.deepStrictEqual(globNotes(globReport({ total: 4, offset: 4 })), [
+        'offset 4 is past the last result: there are 4 files. Use an offset below that.',
+      ]);
     });
   });
 
@@ -311,11 +363,24 @@ describe('engine/printer', () => {
 
     it('counts files in the other modes', async () => {
       const files = Array.from({ length: 300 }, (_, i) => `/ws/src/module-${i}/index.ts`);
-      const report = grepReport({ outputMode: 'files_with_matches', files, totalResults: 300, returnedResults: 300, totalMatches: 900, filesMatched: 300, input: { pattern: 'x', output_mode: 'files_with_matches', max_results: 1000 } });
+      const report = grepReport({
+        outputMode: 'files_with_matches',
+        files,
+        totalResults: 300,
+        returnedResults: 300,
+        totalMatches: 900,
+        filesMatched: 300,
+        input: { pattern: 'x', output_mode: 'files_with_matches', max_results: 1000 },
+      });
       const json = JSON.parse(await renderGrep(report, byteBudget(3000)));
       assert.deepStrictEqual(json.files, files.slice(0, json.returned_files));
       assert.strictEqual(json.next_offset, json.returned_files);
-      assert.match(json.notes[0], new RegExp(`^Output budget reached \\(3000 bytes\\): showing ${json.returned_files} of 300 files \\(1-${json.returned_files}\\)\\. Call again with \\{"pattern":"x","output_mode":"files_with_matches","max_results":1000,"offset":${json.returned_files}\\} to continue\\.$`));
+      assert.match(
+        json.notes[0],
+        new RegExp(
+          `^Output budget reached \\(3000 bytes\\): showing ${json.returned_files} of 300 files \\(1-${json.returned_files}\\)\\. Call again with \\{"pattern":"x","output_mode":"files_with_matches","max_results":1000,"offset":${json.returned_files}\\} to continue\\.$`,
+        ),
+      );
     });
 
     it('cuts a glob answer the same way', async () => {
@@ -329,7 +394,9 @@ describe('engine/printer', () => {
       assert.strictEqual(json.total, 400);
       assert.strictEqual(json.truncated, true);
       assert.strictEqual(json.next_offset, shown);
-      assert.deepStrictEqual(json.notes, [`Output budget reached (4096 bytes): showing ${shown} of 400 files (1-${shown}). Call again with {"pattern":"**/*.ts","offset":${shown}} to continue.`]);
+      assert.deepStrictEqual(json.notes, [
+        `Output budget reached (4096 bytes): showing ${shown} of 400 files (1-${shown}). Call again with {"pattern":"**/*.ts","offset":${shown}} to continue.`,
+      ]);
       assert.deepStrictEqual({ pattern: report.pattern, ...JSON.parse(await renderGlob(report, byteBudget(1_000_000))) }, JSON.parse(printGlob(report)));
     });
   });

@@ -53,14 +53,23 @@ describe('glob bombs', function () {
   });
 
   it('an include of 4,000 "[" is refused at once, naming the limit', async () => {
-    const { stallMs } = await longestStall(() => rejectsWith(answerGrep({ pattern: 'x', include: '['.repeat(4000) }, env), /^Invalid include glob .*: it has 4000 '\[', at most 32 character classes are accepted/));
+    const { stallMs } = await longestStall(() =>
+      rejectsWith(
+        answerGrep({ pattern: 'x', include: '['.repeat(4000) }, env),
+        /^Invalid include glob .*: it has 4000 '\[', at most 32 character classes are accepted/,
+      ),
+    );
     assert.ok(stallMs < 100, `the event loop stalled ${stallMs} ms`);
   });
 
   it('names the limit for stars per segment and "**" segments', () => {
-    assert.strictEqual(globComplexityProblem('**/*a*b*c*d'), `the path segment "*a*b*c*d" has 4 '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`);
+    assert.strictEqual(
+      globComplexityProblem('**/*a*b*c*d'),
+      `the path segment "*a*b*c*d" has 4 '*', at most ${GLOB_LIMITS.starsPerSegment} per segment are accepted`,
+    );
     assert.strictEqual(globComplexityProblem('**/a/**/b/**/c'), `"**/a/**/b/**/c" has 3 '**' segments, at most ${GLOB_LIMITS.globstars} are accepted`);
-    for (const ordinary of ['**/*.{ts,tsx,js,jsx}', 'src/**/*.test.ts', '{src,lib}/**/[A-Z]*.ts', '*.min.*', '**/test/**/*.spec.*']) assert.strictEqual(globComplexityProblem(ordinary), undefined, ordinary);
+    for (const ordinary of ['**/*.{ts,tsx,js,jsx}', 'src/**/*.test.ts', '{src,lib}/**/[A-Z]*.ts', '*.min.*', '**/test/**/*.spec.*'])
+      assert.strictEqual(globComplexityProblem(ordinary), undefined, ordinary);
   });
 
   it('a slow glob within the limits is matched in the workers: timed_out, the event loop free', async () => {
@@ -74,7 +83,7 @@ describe('glob bombs', function () {
     assert.deepStrictEqual(next.files, [fx.path('src/app.ts')]);
   });
 
-  it('a slow include within the limits shares grep\'s time limit: timed_out, not minutes of testing names', async () => {
+  it("a slow include within the limits shares grep's time limit: timed_out, not minutes of testing names", async () => {
     const started = Date.now();
     const report = await answerGrep({ pattern: 'x', include: '*a*a*ab', output_mode: 'files_with_matches' }, env);
     const elapsed = Date.now() - started;
@@ -83,7 +92,7 @@ describe('glob bombs', function () {
     assert.ok(elapsed < 2_000, `answered after ${elapsed} ms`);
   });
 
-  it('extglobs are plain characters, as in VS Code\'s globs', async () => {
+  it("extglobs are plain characters, as in VS Code's globs", async () => {
     fx.write('+(a|aa).txt', 'x\n');
     const report = await answerGlob({ pattern: '+(a|aa).txt' }, env);
     assert.deepStrictEqual(report.files, [fx.path('+(a|aa).txt')]);

@@ -2,7 +2,15 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule, isNameGlob, splitAbsoluteGlob, windowsCanonical } from '../../../../src/engine/globset/globs';
+import {
+  comparePaths,
+  compileGlob,
+  deniedDirectoryGlobs,
+  deniedRule,
+  isNameGlob,
+  splitAbsoluteGlob,
+  windowsCanonical,
+} from '../../../../src/engine/globset/globs';
 import { InputError } from '../../../../src/engine/api/errors';
 
 const matches = (glob: string, relative: string) => compileGlob(glob, 'include')(relative);
@@ -57,8 +65,7 @@ describe('engine/globs', () => {
     it('refuses backslash separators, naming the field and the fix', () => {
       assert.throws(
         () => compileGlob('src\\*.ts', 'exclude'),
-        (error: unknown) =>
-          error instanceof InputError && error.message === `Invalid exclude glob "src\\\\*.ts": use '/' as the path separator, not '\\'.`,
+        (error: unknown) => error instanceof InputError && error.message === `Invalid exclude glob "src\\\\*.ts": use '/' as the path separator, not '\\'.`,
       );
     });
 
@@ -113,7 +120,20 @@ describe('engine/globs', () => {
     });
 
     it('allows ordinary files that only look similar', () => {
-      for (const path of ['src/env.ts', 'environment.md', '.envrc', 'keys.ts', 'gitignore', '.gitignore', 'docs/secrets.md', 'a/ssh/config', 'docker/config.json', 'kube/config', 'tfstate.md', 'main.tf']) {
+      for (const path of [
+        'src/env.ts',
+        'environment.md',
+        '.envrc',
+        'keys.ts',
+        'gitignore',
+        '.gitignore',
+        'docs/secrets.md',
+        'a/ssh/config',
+        'docker/config.json',
+        'kube/config',
+        'tfstate.md',
+        'main.tf',
+      ]) {
         assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), undefined, path);
       }
     });
@@ -126,7 +146,7 @@ describe('engine/globs', () => {
   });
 
   describe('comparePaths', () => {
-    it('orders segment by segment, keeping a directory\'s files together', () => {
+    it("orders segment by segment, keeping a directory's files together", () => {
       const paths = ['b.ts', 'a/z.ts', 'a.txt', 'a/b/c.ts', 'a-b.ts', 'a/b.ts'];
       assert.deepStrictEqual([...paths].sort(comparePaths), ['a/b/c.ts', 'a/b.ts', 'a/z.ts', 'a-b.ts', 'a.txt', 'b.ts']);
     });
@@ -151,7 +171,46 @@ describe('engine/globs', () => {
   });
   it('a denied rule says what minimatch says of the path, ignoring case (property, every default rule and a few others)', () => {
     const rules = [...DEFAULT_DENIED_PATHS, '**/build/*.log', 'config/*.txt', '**/{a,b}.txt', '**/*', '**/*x*', '**/x*y'];
-    const segment = fc.constantFrom('.ssh', '.SSH', 'secrets', 'Secrets', 'x.pem', '.pem', 'pem', 'a.KEY', '.env', '.env.', '.env.local', '.ENV', 'id_rsa', 'id_rsa.pub', 'ID_RSA', 'id_ed25519', '.git', '.aws', 'credentials', '.netrc', 'build', 'y.log', 'config', 'a.txt', 'b.txt', 'src', 'x.ssh', 'ssh', 'xy', '.docker', 'config.json', '.kube', 'x.tfstate', 'x.tfstate.backup', '.gnupg', 'id_ecdsa', 'a.P12', '.npmrc');
+    const segment = fc.constantFrom(
+      '.ssh',
+      '.SSH',
+      'secrets',
+      'Secrets',
+      'x.pem',
+      '.pem',
+      'pem',
+      'a.KEY',
+      '.env',
+      '.env.',
+      '.env.local',
+      '.ENV',
+      'id_rsa',
+      'id_rsa.pub',
+      'ID_RSA',
+      'id_ed25519',
+      '.git',
+      '.aws',
+      'credentials',
+      '.netrc',
+      'build',
+      'y.log',
+      'config',
+      'a.txt',
+      'b.txt',
+      'src',
+      'x.ssh',
+      'ssh',
+      'xy',
+      '.docker',
+      'config.json',
+      '.kube',
+      'x.tfstate',
+      'x.tfstate.backup',
+      '.gnupg',
+      'id_ecdsa',
+      'a.P12',
+      '.npmrc',
+    );
     const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
     // Each rule compiled once (minimatch() compiles on every call).
     const matchers = rules.map((rule) => ({ rule, matcher: new Minimatch(rule, { dot: true, nocase: true, nocomment: true, nonegate: true }) }));
@@ -159,7 +218,11 @@ describe('engine/globs', () => {
       fc.property(path, (relative) => {
         for (const { rule, matcher } of matchers) {
           // As written, or as Windows reads the name (`.env.` opens `.env`): both are denied.
-          assert.strictEqual(deniedRule(relative, [rule]) === rule, matcher.match(relative) || matcher.match(windowsCanonical(relative)), `${rule} on ${relative}`);
+          assert.strictEqual(
+            deniedRule(relative, [rule]) === rule,
+            matcher.match(relative) || matcher.match(windowsCanonical(relative)),
+            `${rule} on ${relative}`,
+          );
         }
       }),
       { seed: 11, numRuns: 2000 },

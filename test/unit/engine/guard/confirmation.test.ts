@@ -20,7 +20,13 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
   const fx = new Fixture('grep-tools-confirm-');
   const ws = fx.path('ws');
   before(() => {
-    fx.files({ 'ws/a.txt': 'TOKEN a\n', 'outside/o.txt': 'TOKEN o\n', 'other/x.txt': 'TOKEN x\n', 'home/.ssh/known_hosts': 'TOKEN host\n', 'home/.git/config': 'TOKEN git\n' });
+    fx.files({
+      'ws/a.txt': 'TOKEN a\n',
+      'outside/o.txt': 'TOKEN o\n',
+      'other/x.txt': 'TOKEN x\n',
+      'home/.ssh/known_hosts': 'TOKEN host\n',
+      'home/.git/config': 'TOKEN git\n',
+    });
     fx.symlink(fx.path('home/.ssh'), 'ws/sshlink');
     fx.symlink(fx.path('outside'), 'ws/outlink');
     fx.symlink('a.txt', 'ws/flip');
@@ -61,7 +67,9 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
     for (const folder of ['home/.ssh', 'home/.git']) {
       const recorder = new FsRecorder();
       const env = makeEnv(folders(fx.path(folder)));
-      const error = await recorder.record(() => rejectsWith(answerGrep({ pattern: 'TOKEN' }, env), /^permission denied by policy: the workspace folder .* is itself a denied place/));
+      const error = await recorder.record(() =>
+        rejectsWith(answerGrep({ pattern: 'TOKEN' }, env), /^permission denied by policy: the workspace folder .* is itself a denied place/),
+      );
       assert.ok(error);
       assert.deepStrictEqual(recorder.accesses, [], folder);
     }
@@ -86,14 +94,20 @@ describe('confirmation: no existence oracle, denied folders, and what invoke may
     assert.deepStrictEqual(confirmed, { allowOutside: true, target: fx.path('outside/o.txt') });
     const recorder = new FsRecorder();
     await recorder.record(() =>
-      rejectsWith(answerGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target }), /^Path "flip" now resolves to .*\/other\/x\.txt, not to .*\/outside\/o\.txt, which the user confirmed; nothing was searched/),
+      rejectsWith(
+        answerGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target }),
+        /^Path "flip" now resolves to .*\/other\/x\.txt, not to .*\/outside\/o\.txt, which the user confirmed; nothing was searched/,
+      ),
     );
     assert.deepStrictEqual(recorder.opened(), []);
     // Where it still leads there, it runs.
     fs.unlinkSync(fx.path('ws/flip'));
     fs.symlinkSync(fx.path('outside/o.txt'), fx.path('ws/flip'));
     const report = await answerGrep(input, { ...makeEnv(ws, { allowOutside: true }), confirmedTarget: confirmed.target });
-    assert.deepStrictEqual(report.files.map((file) => (typeof file === 'string' ? file : file.file)), [fx.path('ws/flip')]);
+    assert.deepStrictEqual(
+      report.files.map((file) => (typeof file === 'string' ? file : file.file)),
+      [fx.path('ws/flip')],
+    );
   });
 
   it('a call prepared inside the workspace (no confirmation shown) cannot reach outside when invoked', async () => {

@@ -56,11 +56,15 @@ describe('engine/guard', () => {
       assert.strictEqual(pending.requested, 'out-link');
       assert.strictEqual(pending.resolved, outside);
       assert.strictEqual(pending.message, outsideMessage('out-link', outside, folders(ws)));
-      for (const path of [outside, '../outside', `${ws}/../outside/o.txt`]) assert.strictEqual((await decide(path, context(folders(ws)))).kind, 'pending', path);
+      for (const path of [outside, '../outside', `${ws}/../outside/o.txt`])
+        assert.strictEqual((await decide(path, context(folders(ws)))).kind, 'pending', path);
     });
 
     it('grants an outside path that really leads into a folder, searched where it leads', async () => {
-      assert.deepStrictEqual(await decide(`${outside}/into-ws`, context(folders(ws))), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }] });
+      assert.deepStrictEqual(await decide(`${outside}/into-ws`, context(folders(ws))), {
+        kind: 'granted',
+        bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }],
+      });
     });
 
     it('denies a path, or where its symlink leads, by the first matching rule', async () => {
@@ -69,8 +73,14 @@ describe('engine/guard', () => {
         assert.strictEqual(decision.kind, 'denied', path);
         return decision.kind === 'denied' ? [decision.rule, decision.message] : [];
       };
-      assert.deepStrictEqual(await denied('.env'), ['**/.env', 'permission denied by policy: ".env" matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.']);
-      assert.deepStrictEqual((await denied('env-link'))[1], `permission denied by policy: "env-link" (it leads to ${ws}/.env) matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.`);
+      assert.deepStrictEqual(await denied('.env'), [
+        '**/.env',
+        'permission denied by policy: ".env" matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.',
+      ]);
+      assert.deepStrictEqual(
+        (await denied('env-link'))[1],
+        `permission denied by policy: "env-link" (it leads to ${ws}/.env) matches "**/.env" (grepTools.deniedPaths). Secrets, keys and .git are never searched or listed, whatever the input says; search another path.`,
+      );
       assert.strictEqual((await denied(`${outside}/.ssh`))[0], '**/.ssh/**', 'an outside path is judged from /');
       assert.strictEqual((await denied('.ssh/nope'))[0], '**/.ssh/**', 'denied before existence is checked');
     });
@@ -80,11 +90,20 @@ describe('engine/guard', () => {
         const decision = await decide(path, context(list));
         return decision.kind === 'invalid' ? decision.message : `not invalid: ${decision.kind}`;
       };
-      assert.strictEqual(await message('nope'), `Path not found: "nope" (resolved to ${ws}/nope). Check the path, or omit "path" to search the whole workspace.`);
-      assert.strictEqual(await message('dangling'), `Path not found: "dangling" (resolved to ${ws}/dangling). Check the path, or omit "path" to search the whole workspace.`);
+      assert.strictEqual(
+        await message('nope'),
+        `Path not found: "nope" (resolved to ${ws}/nope). Check the path, or omit "path" to search the whole workspace.`,
+      );
+      assert.strictEqual(
+        await message('dangling'),
+        `Path not found: "dangling" (resolved to ${ws}/dangling). Check the path, or omit "path" to search the whole workspace.`,
+      );
       assert.strictEqual(await message(undefined, []), 'No workspace folder is open: open a folder, or pass an absolute "path" to search.');
       assert.strictEqual(await message('src', []), 'Relative "path" "src" needs an open workspace folder: open a folder, or pass an absolute path.');
-      assert.strictEqual(await message(undefined, folders(fx.path('gone'))), `Workspace folder not found: ${fx.path('gone')} does not exist. Open an existing folder, or pass an absolute "path".`);
+      assert.strictEqual(
+        await message(undefined, folders(fx.path('gone'))),
+        `Workspace folder not found: ${fx.path('gone')} does not exist. Open an existing folder, or pass an absolute "path".`,
+      );
       assert.match(await message('src\\a.ts'), /^Invalid "path" "src\\\\a\.ts": use '\/' as the separator, e\.g\. "src\/a\.ts"\.$/);
       assert.match(await message('~root/x'), /only "~" and "~\/\.\.\." \(your home directory\) are expanded/);
     });
@@ -135,7 +154,10 @@ describe('engine/guard', () => {
     const scratch = doc('untitled:Untitled-1');
     const named = (name: string) => doc(`untitled:${name}`);
     const saveTo = (path: string) => doc(`untitled:${path}`, path);
-    const withUntitled = (documents: UntitledDocument[], list = folders(ws), config: Partial<GuardContext['config']> = {}): GuardContext => ({ ...context(list, config), untitled: documents });
+    const withUntitled = (documents: UntitledDocument[], list = folders(ws), config: Partial<GuardContext['config']> = {}): GuardContext => ({
+      ...context(list, config),
+      untitled: documents,
+    });
 
     it('an untitled editor is named by its URI, or by its name when nothing in the workspace has it', async () => {
       const docs = [scratch, named('src'), named('b.ts')];
@@ -145,7 +167,11 @@ describe('engine/guard', () => {
       assert.deepStrictEqual(await decide('untitled:src', withUntitled(docs)), { kind: 'untitled', document: docs[1] }, 'its URI names it whatever is on disk');
       assert.strictEqual((await decide('src', withUntitled(docs))).kind, 'granted', 'the workspace directory src wins over the editor named src');
       assert.deepStrictEqual(await decide('b.ts', withUntitled(docs)), { kind: 'untitled', document: docs[2] });
-      assert.strictEqual((await decide('untitled:Untitled-1', context(folders(ws)))).kind, 'invalid', 'without untitled editors (the CLI) it is a path like any other');
+      assert.strictEqual(
+        (await decide('untitled:Untitled-1', context(folders(ws)))).kind,
+        'invalid',
+        'without untitled editors (the CLI) it is a path like any other',
+      );
     });
 
     it('one with a file path is named by that path (absolute or relative) when nothing is there on disk', async () => {
@@ -156,7 +182,11 @@ describe('engine/guard', () => {
         assert.deepStrictEqual(await decide(path, ctx), { kind: 'untitled', document: draft }, path);
       }
       assert.strictEqual((await decide('new.ts', ctx)).kind, 'invalid', 'its file name alone is not its path');
-      assert.deepStrictEqual(await decide('src/a.ts', ctx), { kind: 'granted', bases: [{ root: ws, base: `${ws}/src/a.ts`, folderIndex: 0 }] }, 'a real file wins');
+      assert.deepStrictEqual(
+        await decide('src/a.ts', ctx),
+        { kind: 'granted', bases: [{ root: ws, base: `${ws}/src/a.ts`, folderIndex: 0 }] },
+        'a real file wins',
+      );
       assert.deepStrictEqual(await decide(shadowed.uri, ctx), { kind: 'untitled', document: shadowed });
     });
 
@@ -212,11 +242,18 @@ describe('engine/guard', () => {
 
     it('returns the bases and the real roots links may lead to', async () => {
       assert.deepStrictEqual(await authorize('src', ctx(false)), { kind: 'files', bases: [{ root: ws, base: `${ws}/src`, folderIndex: 0 }], granted: [ws] });
-      assert.deepStrictEqual(await authorize(outside, ctx(true)), { kind: 'files', bases: [{ root: outside, base: outside, folderIndex: -1 }], granted: [ws, outside] });
+      assert.deepStrictEqual(await authorize(outside, ctx(true)), {
+        kind: 'files',
+        bases: [{ root: outside, base: outside, folderIndex: -1 }],
+        granted: [ws, outside],
+      });
     });
 
-    it('refuses an outside path without confirmation, with the caller\'s advice', async () => {
-      await assert.rejects(authorize(outside, ctx(false)), (error: Error) => error instanceof InputError && error.message === outsideMessage(outside, outside, folders(ws)));
+    it("refuses an outside path without confirmation, with the caller's advice", async () => {
+      await assert.rejects(
+        authorize(outside, ctx(false)),
+        (error: Error) => error instanceof InputError && error.message === outsideMessage(outside, outside, folders(ws)),
+      );
       await assert.rejects(authorize(outside, ctx(false, 'Pass --allow-outside.')), {
         message: `Path ${JSON.stringify(outside)} resolves to ${outside}, which is outside every workspace folder (${ws}). Pass --allow-outside.`,
       });
@@ -230,9 +267,22 @@ describe('engine/guard', () => {
 
   describe('judgeLink', () => {
     it('follows links into a granted root, refuses the rest, and stats only', () => {
-      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'outside', real: outside, directory: true });
-      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws, outside], denied: DEFAULT_DENIED_PATHS }), { kind: 'follow', real: outside, directory: true, file: false });
-      assert.deepStrictEqual(judgeLink(fx.path('ws/env-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'denied', real: `${ws}/.env`, directory: false });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), {
+        kind: 'outside',
+        real: outside,
+        directory: true,
+      });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/out-link'), { granted: [ws, outside], denied: DEFAULT_DENIED_PATHS }), {
+        kind: 'follow',
+        real: outside,
+        directory: true,
+        file: false,
+      });
+      assert.deepStrictEqual(judgeLink(fx.path('ws/env-link'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), {
+        kind: 'denied',
+        real: `${ws}/.env`,
+        directory: false,
+      });
       assert.deepStrictEqual(judgeLink(fx.path('ws/dangling'), { granted: [ws], denied: DEFAULT_DENIED_PATHS }), { kind: 'dangling' });
     });
   });
@@ -242,24 +292,38 @@ describe('engine/guard', () => {
       assert.strictEqual(allowList([]), undefined);
       const list = allowList(['src/**', 'docs/*.md', '*.txt']);
       assert.ok(list);
-      assert.deepStrictEqual(['src/a.ts', 'docs/a.md', 'docs/deep/a.md', 'x/y/notes.txt', 'lib/a.ts'].map((path) => list.file(path)), [true, true, false, true, false]);
+      assert.deepStrictEqual(
+        ['src/a.ts', 'docs/a.md', 'docs/deep/a.md', 'x/y/notes.txt', 'lib/a.ts'].map((path) => list.file(path)),
+        [true, true, false, true, false],
+      );
       const dirs = allowList(['src/**', 'docs/*.md']);
       assert.ok(dirs);
-      assert.deepStrictEqual(['', 'src', 'src/deep', 'docs', 'lib'].map((path) => dirs.directory(path)), [true, true, true, true, false]);
+      assert.deepStrictEqual(
+        ['', 'src', 'src/deep', 'docs', 'lib'].map((path) => dirs.directory(path)),
+        [true, true, true, true, false],
+      );
     });
   });
 
   describe('mergePolicy (the settings as VS Code inspects them)', () => {
     const defaults = ['**/.env', '**/.git/**'];
-    it('lets a workspace add denied rules but not remove the user\'s or the defaults', () => {
+    it("lets a workspace add denied rules but not remove the user's or the defaults", () => {
       assert.deepStrictEqual(mergePolicy(undefined, undefined, defaults), { deniedPaths: defaults, allowedPaths: [] });
       assert.deepStrictEqual(mergePolicy({ workspaceValue: [] }, undefined, defaults).deniedPaths, defaults);
-      assert.deepStrictEqual(mergePolicy({ workspaceValue: ['**/fixtures/**'], workspaceFolderValue: ['**/*.sql'] }, undefined, defaults).deniedPaths, [...defaults, '**/fixtures/**', '**/*.sql']);
+      assert.deepStrictEqual(mergePolicy({ workspaceValue: ['**/fixtures/**'], workspaceFolderValue: ['**/*.sql'] }, undefined, defaults).deniedPaths, [
+        ...defaults,
+        '**/fixtures/**',
+        '**/*.sql',
+      ]);
       assert.deepStrictEqual(mergePolicy({ globalValue: ['**/.env'] }, undefined, defaults).deniedPaths, ['**/.env'], 'the user may change their own list');
-      assert.deepStrictEqual(mergePolicy({ globalValue: 'oops', workspaceValue: [1] }, undefined, defaults).deniedPaths, defaults, 'malformed values are ignored');
+      assert.deepStrictEqual(
+        mergePolicy({ globalValue: 'oops', workspaceValue: [1] }, undefined, defaults).deniedPaths,
+        defaults,
+        'malformed values are ignored',
+      );
     });
 
-    it('lets the user\'s allow-list win; a workspace\'s applies only when the user has none', () => {
+    it("lets the user's allow-list win; a workspace's applies only when the user has none", () => {
       assert.deepStrictEqual(mergePolicy(undefined, { globalValue: ['src/**'], workspaceValue: [] }, defaults).allowedPaths, ['src/**']);
       assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'] }, defaults).allowedPaths, ['docs/**']);
       assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'], workspaceFolderValue: ['lib/**'] }, defaults).allowedPaths, ['lib/**']);
@@ -269,10 +333,16 @@ describe('engine/guard', () => {
   describe('checkSearchGlob and globRequest', () => {
     it('refuses globs that are absolute or climb out of the base', () => {
       for (const glob of ['*.ts', 'src/**', '{a,b}/*.md', '..foo/*', 'a..b']) assert.doesNotThrow(() => checkSearchGlob(glob, 'include'), glob);
-      assert.throws(() => checkSearchGlob('../x/*', 'include'), /^InputError: Invalid include glob "\.\.\/x\/\*": '\.\.' cannot climb out of the search path\. Set "path" to the directory to search instead\.$/);
+      assert.throws(
+        () => checkSearchGlob('../x/*', 'include'),
+        /^InputError: Invalid include glob "\.\.\/x\/\*": '\.\.' cannot climb out of the search path\. Set "path" to the directory to search instead\.$/,
+      );
       assert.throws(() => checkSearchGlob('src/../../x', 'exclude'), /^InputError: Invalid exclude glob/);
       assert.throws(() => checkSearchGlob('{src,..}/*', 'glob'), /^InputError: Invalid glob "\{src,\.\.\}\/\*": '\.\.' cannot climb out/);
-      assert.throws(() => checkSearchGlob('/etc/*', 'include'), /^InputError: Invalid include glob "\/etc\/\*": it is matched relative to the search path and cannot name an absolute location/);
+      assert.throws(
+        () => checkSearchGlob('/etc/*', 'include'),
+        /^InputError: Invalid include glob "\/etc\/\*": it is matched relative to the search path and cannot name an absolute location/,
+      );
       assert.throws(() => checkSearchGlob('~/.ssh/*', 'glob'), /cannot name an absolute location/);
     });
 
@@ -300,11 +370,16 @@ describe('engine/guard', () => {
       const kept = await recorder.record(() =>
         auditListing(base, 0, listed, { granted: [], denied: DEFAULT_DENIED_PATHS, excluded: (fromRoot) => /(^|\/)node_modules$/.test(fromRoot), pruned }),
       );
-      assert.deepStrictEqual(kept.map((c) => c.relative), ['src/a.ts', 'keep/k.ts']);
       assert.deepStrictEqual(
-        pruned.map((e) => `${e.reason} ${e.relative} ${e.directory}`).sort(),
-        ['denied .SSH true', 'denied .git true', 'denied keep/git-link true', 'outside_workspace src/out true'],
+        kept.map((c) => c.relative),
+        ['src/a.ts', 'keep/k.ts'],
       );
+      assert.deepStrictEqual(pruned.map((e) => `${e.reason} ${e.relative} ${e.directory}`).sort(), [
+        'denied .SSH true',
+        'denied .git true',
+        'denied keep/git-link true',
+        'outside_workspace src/out true',
+      ]);
       assert.deepStrictEqual(recorder.opened(), [], 'no file opened');
       assert.deepStrictEqual(recorder.listed(), [audit, `${audit}/keep`, `${audit}/src`], 'only the directories holding listed files');
     });
@@ -325,7 +400,11 @@ describe('engine/guard', () => {
         invocationMessage: 'Finding files matching `**/*.md` in the workspace',
         decision: 'granted',
       });
-      assert.strictEqual((await prepareMessages('grep', { pattern: 'x', path: '.env' }, context(folders(ws)))).confirmation, undefined, 'denied: invoke refuses, nothing to confirm');
+      assert.strictEqual(
+        (await prepareMessages('grep', { pattern: 'x', path: '.env' }, context(folders(ws)))).confirmation,
+        undefined,
+        'denied: invoke refuses, nothing to confirm',
+      );
       assert.strictEqual((await prepareMessages('grep', { nonsense: true }, context(folders(ws)))).confirmation, undefined);
     });
 
@@ -341,7 +420,10 @@ describe('engine/guard', () => {
       });
       const glob = await prepareMessages('glob', { pattern: `${outside}/**/*.txt` }, context(folders(ws)));
       assert.strictEqual(glob.confirmation?.title, 'List files outside the workspace?');
-      assert.strictEqual(glob.confirmation?.message.split('\n')[0], `**glob** will list the files in \`${outside}\` whose paths match \`${outside}/**/*.txt\`.`);
+      assert.strictEqual(
+        glob.confirmation?.message.split('\n')[0],
+        `**glob** will list the files in \`${outside}\` whose paths match \`${outside}/**/*.txt\`.`,
+      );
       const none = await prepareMessages('grep', { pattern: 'x', path: outside }, context([]));
       assert.match(none.confirmation?.message ?? '', /workspace: none is open/);
     });

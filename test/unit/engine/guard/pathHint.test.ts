@@ -17,7 +17,11 @@ describe('engine/pathHint (the hint of "Path not found")', () => {
     hidden: (absolute, root) => deniedPathRule(absolute, root, DEFAULT_DENIED_PATHS) !== undefined,
   });
   const message = async (path: string) => {
-    const decision = await decide(path, { folders: folders(ws), config: { deniedPaths: [...DEFAULT_DENIED_PATHS], allowedPaths: [] }, kind: (p) => source.kind(p) });
+    const decision = await decide(path, {
+      folders: folders(ws),
+      config: { deniedPaths: [...DEFAULT_DENIED_PATHS], allowedPaths: [] },
+      kind: (p) => source.kind(p),
+    });
     return decision.kind === 'invalid' ? decision.message : `not invalid: ${decision.kind}`;
   };
 
@@ -75,13 +79,20 @@ describe('engine/pathHint (the hint of "Path not found")', () => {
   });
 
   it('when the first folder is left out: the existing paths that end with the path, or whose first name is close, with the files they hold; never a denied one', async () => {
-    assert.strictEqual(await notFoundHint(`${ws}/crates/searcher`, ctx()), ` Did you mean ${ws}/tools/crates/searcher (2 files)?`, 'not secrets/crates/searcher');
+    assert.strictEqual(
+      await notFoundHint(`${ws}/crates/searcher`, ctx()),
+      ` Did you mean ${ws}/tools/crates/searcher (2 files)?`,
+      'not secrets/crates/searcher',
+    );
     assert.strictEqual(await notFoundHint(`${ws}/crate/searcher`, ctx()), ` Did you mean ${ws}/tools/crates/searcher (2 files)?`);
     assert.strictEqual(await notFoundHint(`${ws}/searcher/src/mod.rs`, ctx()), ` Did you mean ${ws}/tools/crates/searcher/src/mod.rs (a file)?`);
     assert.strictEqual(await notFoundHint(`${ws}/crates/nothing`, ctx()), '');
     const recorder = new FsRecorder();
     await recorder.record(() => notFoundHint(`${ws}/crates/searcher`, ctx()));
-    assert.ok(recorder.listed().every((path) => !path.includes('secrets')), `never lists a denied directory: ${recorder.listed().join(', ')}`);
+    assert.ok(
+      recorder.listed().every((path) => !path.includes('secrets')),
+      `never lists a denied directory: ${recorder.listed().join(', ')}`,
+    );
   });
 
   it('is part of the guard\'s "Path not found" message', async () => {

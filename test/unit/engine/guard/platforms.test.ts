@@ -81,7 +81,9 @@ describe('path decisions under path.posix and path.win32', () => {
           upper: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
           separators: fc.array(fc.constantFrom(...(sep === '\\' ? ['\\', '/'] : ['/'])), { minLength: 8, maxLength: 8 }),
           detour: fc.constantFrom('', './', 'src/../', 'a/b/../../'),
-          absolute: fc.constantFrom(...(sep === '\\' ? ['', `${ws}\\`, `\\\\?\\${ws}\\`, `${ws.toLowerCase()}/`, `\\\\localhost\\C$${ws.slice(2)}\\`] : ['', `${ws}/`, `${ws}//`])),
+          absolute: fc.constantFrom(
+            ...(sep === '\\' ? ['', `${ws}\\`, `\\\\?\\${ws}\\`, `${ws.toLowerCase()}/`, `\\\\localhost\\C$${ws.slice(2)}\\`] : ['', `${ws}/`, `${ws}//`]),
+          ),
           trailing: fc.constantFrom(...(sep === '\\' ? ['', '.', ' ', '. .', '::$DATA', ':x'] : [''])),
         });
         await fc.assert(

@@ -8,7 +8,10 @@ const api: WorkspaceFolder = { name: 'api', path: '/ws/api' };
 const web: WorkspaceFolder = { name: 'web', path: '/ws/web' };
 
 /** An `exists` over a fixed set of absolute paths. */
-const existing = (...paths: string[]) => async (absolute: string) => paths.includes(absolute);
+const existing =
+  (...paths: string[]) =>
+  async (absolute: string) =>
+    paths.includes(absolute);
 const nothing = existing();
 
 async function inputError(promise: Promise<unknown>): Promise<string> {
@@ -47,7 +50,10 @@ describe('engine/roots', () => {
     });
 
     it('needs an open folder to search everything or a relative path', async () => {
-      assert.strictEqual(await inputError(resolveBases(undefined, [], nothing)), 'No workspace folder is open: open a folder, or pass an absolute "path" to search.');
+      assert.strictEqual(
+        await inputError(resolveBases(undefined, [], nothing)),
+        'No workspace folder is open: open a folder, or pass an absolute "path" to search.',
+      );
       assert.strictEqual(
         await inputError(resolveBases('src', [], nothing)),
         'Relative "path" "src" needs an open workspace folder: open a folder, or pass an absolute path.',
@@ -97,7 +103,8 @@ describe('engine/roots', () => {
 
     it('refuses Windows-style paths and NUL characters with the fix', async () => {
       assert.strictEqual(await inputError(resolveBases('src\\lib', [api], nothing)), `Invalid "path" "src\\\\lib": use '/' as the separator, e.g. "src/lib".`);
-      const drive = 'this is a Windows drive path, and the workspace is on a POSIX file system. Pass an absolute path such as "/home/...", or a path relative to a workspace folder with \'/\' separators.';
+      const drive =
+        'this is a Windows drive path, and the workspace is on a POSIX file system. Pass an absolute path such as "/home/...", or a path relative to a workspace folder with \'/\' separators.';
       assert.strictEqual(await inputError(resolveBases('C:/src', [api], nothing)), `Invalid "path" "C:/src": ${drive}`);
       assert.strictEqual(await inputError(resolveBases('C:\\Users\\me', [api], nothing)), `Invalid "path" "C:\\\\Users\\\\me": ${drive}`);
       assert.strictEqual(await inputError(resolveBases('a\0b', [api], nothing)), 'Invalid "path": it contains a NUL character.');

@@ -1,6 +1,15 @@
 import * as assert from 'assert';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { allowList, deniedFromTop, deniedPathRule, deniedRelativeRule, judgeOpened, judgeReal, policyRoot, type ReadScope } from '../../../../src/engine/guard/scope';
+import {
+  allowList,
+  deniedFromTop,
+  deniedPathRule,
+  deniedRelativeRule,
+  judgeOpened,
+  judgeReal,
+  policyRoot,
+  type ReadScope,
+} from '../../../../src/engine/guard/scope';
 
 const denied = [...DEFAULT_DENIED_PATHS];
 

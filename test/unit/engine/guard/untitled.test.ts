@@ -145,7 +145,10 @@ describe('engine/untitled: grep and glob of an untitled editor', function () {
       for (const path of [undefined, '.']) {
         const answer = await grepJson({ pattern: 'needle-5e1f|alpha line', ...(path !== undefined ? { path } : {}) }, env());
         const files = contentFiles(answer).map((entry) => entry.file);
-        assert.ok(files.every((file) => !file.startsWith('untitled:')), `${path}: ${files.join(', ')}`);
+        assert.ok(
+          files.every((file) => !file.startsWith('untitled:')),
+          `${path}: ${files.join(', ')}`,
+        );
       }
       assert.strictEqual(scratch.reads, 0, 'its text is not even read');
     });
@@ -177,12 +180,19 @@ describe('engine/untitled: grep and glob of an untitled editor', function () {
     assert.deepStrictEqual(answer.files, []);
     assert.strictEqual(answer.files_searched, 1);
     assert.strictEqual(answer.notes.length, 1);
-    assert.match(answer.notes[0], /^The search is case-sensitive; ignoring case it matches 2 lines in 1 file \(first: untitled:Untitled-1:2 "needle-5e1f here"\)\. Call again with \{"pattern":"NEEDLE-5E1F","path":"Untitled-1","case_insensitive":true\}\.$/);
+    assert.match(
+      answer.notes[0],
+      /^The search is case-sensitive; ignoring case it matches 2 lines in 1 file \(first: untitled:Untitled-1:2 "needle-5e1f here"\)\. Call again with \{"pattern":"NEEDLE-5E1F","path":"Untitled-1","case_insensitive":true\}\.$/,
+    );
   });
 
   it('glob refuses an untitled editor, saying how to search it', async () => {
     const env: SearchEnvironment = { ...makeEnv(fx.path('ws')), untitled: [scratch, draft] };
-    for (const [path, document] of [['untitled:Untitled-1', scratch], ['Untitled-1', scratch], ['src/new.ts', draft]] as const) {
+    for (const [path, document] of [
+      ['untitled:Untitled-1', scratch],
+      ['Untitled-1', scratch],
+      ['src/new.ts', draft],
+    ] as const) {
       const error = await rejectsWith(globJson({ pattern: '*', path }, env));
       assert.strictEqual(error.message, untitledGlobMessage(path, document), path);
     }
@@ -195,6 +205,9 @@ describe('engine/untitled: grep and glob of an untitled editor', function () {
 
   it('an untitled: path that names no open editor says which are open', async () => {
     const env: SearchEnvironment = { ...makeEnv(fx.path('ws')), untitled: [scratch] };
-    await rejectsWith(grepJson({ pattern: 'x', path: 'untitled:Untitled-7' }, env), /^No untitled \(unsaved\) editor "untitled:Untitled-7" is open; the open ones are "untitled:Untitled-1"\./);
+    await rejectsWith(
+      grepJson({ pattern: 'x', path: 'untitled:Untitled-7' }, env),
+      /^No untitled \(unsaved\) editor "untitled:Untitled-7" is open; the open ones are "untitled:Untitled-1"\./,
+    );
   });
 });

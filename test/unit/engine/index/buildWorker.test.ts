@@ -22,7 +22,15 @@ describe('index: the background build', () => {
   let folder: string;
   let dir: string;
   let paths: string[];
-  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({ dir, folders: [folder], paths, maxFileSize: 1 << 20, pauseRatio: 0.25, limits: DEFAULT_INDEX_LIMITS, ...extra });
+  const request = (extra: Partial<BuildRequest> = {}): BuildRequest => ({
+    dir,
+    folders: [folder],
+    paths,
+    maxFileSize: 1 << 20,
+    pauseRatio: 0.25,
+    limits: DEFAULT_INDEX_LIMITS,
+    ...extra,
+  });
 
   beforeEach(() => {
     root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-'));
@@ -54,7 +62,13 @@ describe('index: the background build', () => {
     try {
       assert.strictEqual(stored.index.entry(paths[7])?.file.kind, 'text');
       // The table and the one segment file it names: what the index takes on disk.
-      assert.deepStrictEqual(fs.readdirSync(dir).filter((name) => name !== 'index.bin').map((name) => name.startsWith('postings-')), [true]);
+      assert.deepStrictEqual(
+        fs
+          .readdirSync(dir)
+          .filter((name) => name !== 'index.bin')
+          .map((name) => name.startsWith('postings-')),
+        [true],
+      );
       const onDisk = fs.readdirSync(dir).reduce((sum, name) => sum + fs.statSync(nodePath.join(dir, name)).size, 0);
       assert.strictEqual(onDisk, done.summary.indexBytes);
     } finally {
@@ -73,12 +87,18 @@ describe('index: the background build', () => {
     );
     const posted: Array<{ kind: string; searching: number }> = [];
     try {
-      buildIndex(request({ searching: searching.buffer as SharedArrayBuffer }), (message) => posted.push({ kind: message.kind, searching: Atomics.load(searching, 0) }));
+      buildIndex(request({ searching: searching.buffer as SharedArrayBuffer }), (message) =>
+        posted.push({ kind: message.kind, searching: Atomics.load(searching, 0) }),
+      );
     } finally {
       void ender.terminate();
     }
     assert.strictEqual(posted[posted.length - 1]?.kind, 'done');
-    assert.deepStrictEqual(posted.filter((message) => message.searching !== 0), [], 'posted while a search was under way');
+    assert.deepStrictEqual(
+      posted.filter((message) => message.searching !== 0),
+      [],
+      'posted while a search was under way',
+    );
   });
 
   it('a search that began before a rebuild consults the index open when it asks, not the closed one', () => {
@@ -124,7 +144,13 @@ describe('index: the background build', () => {
     const meta = () => ({ folders: [folder], maxFileSize: 1 << 20, builtAt: Date.now() });
     let visited = 0;
     // Small segments, the table stored after each: the build stops (as a terminated worker does) after 300 files.
-    refreshIndex(index, paths, { maxFileSize: 1 << 20, folders: [folder], flushEvery: 100, onFlush: storingAsItGoes(dir, meta, index, 0), isCancelled: () => visited++ >= 300 });
+    refreshIndex(index, paths, {
+      maxFileSize: 1 << 20,
+      folders: [folder],
+      flushEvery: 100,
+      onFlush: storingAsItGoes(dir, meta, index, 0),
+      isCancelled: () => visited++ >= 300,
+    });
     index.close();
     const stored = loadIndex(dir);
     assert.ok(stored, 'a table was stored during the build');

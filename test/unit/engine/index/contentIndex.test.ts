@@ -60,9 +60,21 @@ describe('index: the content index under random updates', function () {
           } else {
             index = roundTrip(index, dir, s.op === 'store');
             // The table names every segment file there is: a save removes those it no longer uses.
-            assert.deepStrictEqual(readdirSync(dir).filter((name) => name.startsWith('postings-')).sort(), index.held().segments.map((segment) => segment.name).sort());
+            assert.deepStrictEqual(
+              readdirSync(dir)
+                .filter((name) => name.startsWith('postings-'))
+                .sort(),
+              index
+                .held()
+                .segments.map((segment) => segment.name)
+                .sort(),
+            );
           }
-          assert.deepStrictEqual([...index.idsOf(listed)], listed.map(({ path }) => index.idOf(path) ?? -1), `ids after ${s.op}`);
+          assert.deepStrictEqual(
+            [...index.idsOf(listed)],
+            listed.map(({ path }) => index.idOf(path) ?? -1),
+            `ids after ${s.op}`,
+          );
         }
         assert.deepStrictEqual([...index.paths()].sort(), [...truth.keys()].sort());
         for (const probe of probes) {
@@ -77,7 +89,9 @@ describe('index: the content index under random updates', function () {
         }
         // Several trigrams at once (a probe's and those of each live file's text): the lists met shortest first, each walked (segments, then the unsealed ids) to keep what it holds too.
         const live = new Set([...truth.keys()].map((path) => index.idOf(path)!));
-        for (const keys of [...truth.values()].map((content) => [...new Set(trigramKeys(content))].slice(0, 4)).concat([probes.map((probe) => trigramKeys(probe.join(''))[0])])) {
+        for (const keys of [...truth.values()]
+          .map((content) => [...new Set(trigramKeys(content))].slice(0, 4))
+          .concat([probes.map((probe) => trigramKeys(probe.join(''))[0])])) {
           const all = index.evaluate({ op: 'and', args: keys.map((key) => ({ op: 'trigram' as const, key })) })?.filter((id) => live.has(id));
           const holdingAll = [...truth]
             .filter(([, content]) => keys.every((key) => trigramKeys(content).includes(key)))
@@ -86,7 +100,11 @@ describe('index: the content index under random updates', function () {
           // Never a file less; exactly those when there are too few lists for any to be left unread (settled).
           if (keys.length === 0) continue;
           if (keys.length <= SETTLED_AFTER + 1) assert.deepStrictEqual(all, holdingAll, `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}`);
-          else assert.ok(holdingAll.every((id) => all!.includes(id)), `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}: ${JSON.stringify(all)}`);
+          else
+            assert.ok(
+              holdingAll.every((id) => all!.includes(id)),
+              `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}: ${JSON.stringify(all)}`,
+            );
         }
         index.close();
         rmSync(dir, { recursive: true, force: true });
@@ -95,7 +113,7 @@ describe('index: the content index under random updates', function () {
     );
   });
 
-  it('leaves a conjunction\'s longer lists unread once the rarest ones stopped narrowing, never losing a file', () => {
+  it("leaves a conjunction's longer lists unread once the rarest ones stopped narrowing, never losing a file", () => {
     // 200 files: 'handleFormat' in files 0-9, 'handle' and 'format' apart in most others; 'zqx' in file 3 only.
     const texts = Array.from({ length: 200 }, (_, i) => (i < 10 ? `x handleFormat ${i}` : `handle y format ${i}`) + (i === 3 ? ' zqx' : ''));
     const built = new ContentIndex();
@@ -121,17 +139,27 @@ describe('index: the content index under random updates', function () {
   it('never loses a file of a conjunction, however its lists narrow (property)', () => {
     const few = fc.constantFrom('a', 'b', 'c', 'A');
     fc.assert(
-      fc.property(fc.array(fc.array(few, { maxLength: 60 }).map((c) => c.join('')), { minLength: 1, maxLength: 40 }), fc.array(fc.tuple(few, few, few), { minLength: 1, maxLength: 12 }), (texts, probes) => {
-        const index = new ContentIndex();
-        texts.forEach((content, i) => index.set({ path: `/f${i}`, kind: 'text', size: content.length, mtimeMs: 1, ctimeMs: 1, ino: i }, content));
-        if (texts.length > 20) index.seal();
-        const keys = [...new Set(probes.map((probe) => trigramKeys(probe.join(''))[0]))];
-        const found = index.evaluate({ op: 'and', args: keys.map((key) => ({ op: 'trigram' as const, key })) })!;
-        const holding = texts.flatMap((content, id) => (keys.every((key) => trigramKeys(content).includes(key)) ? [id] : []));
-        assert.ok(holding.every((id) => found.includes(id)), `${JSON.stringify(holding)} not all in ${JSON.stringify(found)}`);
-        // Whatever it keeps holds the rarest trigram at least (the first list is always read).
-        assert.ok(found.every((id) => keys.some((key) => trigramKeys(texts[id]).includes(key))));
-      }),
+      fc.property(
+        fc.array(
+          fc.array(few, { maxLength: 60 }).map((c) => c.join('')),
+          { minLength: 1, maxLength: 40 },
+        ),
+        fc.array(fc.tuple(few, few, few), { minLength: 1, maxLength: 12 }),
+        (texts, probes) => {
+          const index = new ContentIndex();
+          texts.forEach((content, i) => index.set({ path: `/f${i}`, kind: 'text', size: content.length, mtimeMs: 1, ctimeMs: 1, ino: i }, content));
+          if (texts.length > 20) index.seal();
+          const keys = [...new Set(probes.map((probe) => trigramKeys(probe.join(''))[0]))];
+          const found = index.evaluate({ op: 'and', args: keys.map((key) => ({ op: 'trigram' as const, key })) })!;
+          const holding = texts.flatMap((content, id) => (keys.every((key) => trigramKeys(content).includes(key)) ? [id] : []));
+          assert.ok(
+            holding.every((id) => found.includes(id)),
+            `${JSON.stringify(holding)} not all in ${JSON.stringify(found)}`,
+          );
+          // Whatever it keeps holds the rarest trigram at least (the first list is always read).
+          assert.ok(found.every((id) => keys.some((key) => trigramKeys(texts[id]).includes(key))));
+        },
+      ),
       { numRuns: 1000, seed: 20261125 },
     );
   });
@@ -161,7 +189,10 @@ describe('index: the content index under random updates', function () {
       saveIndex(dir, META, index);
       index.close();
       const table = nodePath.join(dir, 'index.bin');
-      const segment = nodePath.join(dir, readdirSync(dir).find((name) => name.startsWith('postings-'))!);
+      const segment = nodePath.join(
+        dir,
+        readdirSync(dir).find((name) => name.startsWith('postings-'))!,
+      );
       const good = { table: readFileSync(table), segment: readFileSync(segment) };
       const usable = () => {
         const stored = loadIndex(dir);

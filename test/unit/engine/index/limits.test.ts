@@ -24,7 +24,11 @@ function filesBelow(dir: string, out: string[] = []): string[] {
 describe('index: bounded memory', () => {
   it('postings of real code take at most a quarter of the bytes indexed', function () {
     this.timeout(20_000);
-    const folders = [nodePath.join(repository, 'src'), nodePath.join(repository, 'node_modules', 'typescript', 'lib'), nodePath.join(repository, 'node_modules', '@types')];
+    const folders = [
+      nodePath.join(repository, 'src'),
+      nodePath.join(repository, 'node_modules', 'typescript', 'lib'),
+      nodePath.join(repository, 'node_modules', '@types'),
+    ];
     const paths = folders.flatMap((folder) => filesBelow(folder)).filter((path) => /\.(ts|js)$/.test(path) && fs.statSync(path).size <= 1 << 20);
     const index = new ContentIndex();
     const result = refreshIndex(index, paths, { maxFileSize: 1 << 20, folders });

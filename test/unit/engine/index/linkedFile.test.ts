@@ -47,7 +47,9 @@ describe('index: a file reached through a symlink', function () {
       const recent = new RecentResults();
       // Every file vouched for, as when every directory of the workspace is watched and no event came.
       const workspace = openWorkspaceIndex(index, [dir], new NodeFileSource())!;
-      const env = Object.defineProperty({ ...root, source: workspace.source }, 'index', { get: () => currentIndexPrejudge(() => stored.index, { vouched: () => true, recent, stampsInWorkers: true }) });
+      const env = Object.defineProperty({ ...root, source: workspace.source }, 'index', {
+        get: () => currentIndexPrejudge(() => stored.index, { vouched: () => true, recent, stampsInWorkers: true }),
+      });
       const input = { pattern: 'needle', include: 'src/**' };
       const first = await run(input, env);
       fs.writeFileSync(nodePath.join(dir, 'elsewhere/target.txt'), 'needle after\n'); // no event in src/

@@ -19,15 +19,75 @@ const RUNS = Number(process.env.PLANNER_RUNS ?? 4000);
 const SEED = Number(process.env.PLANNER_SEED ?? 20261123);
 
 /** Characters of the texts and literals: case pairs, folds to ASCII (K ſ), folds elsewhere (ß ẞ İ ı ς Σ), CJK, astral, line ends. */
-const CHARS = ['a', 'b', 'c', 'k', 's', 'A', 'B', 'K', 'S', 'x', '1', '_', ' ', '-', '(', '.', '\n', '\r', '\t',
-  '\u212a', '\u017f', 'é', 'É', 'ß', '\u1e9e', 'İ', 'ı', 'ς', 'σ', 'Σ', '\u0345', 'ι', 'Ω', '\u2126', 'å', '\u212b', '日', '本', '😀', '\ufe0f'];
+const CHARS = [
+  'a',
+  'b',
+  'c',
+  'k',
+  's',
+  'A',
+  'B',
+  'K',
+  'S',
+  'x',
+  '1',
+  '_',
+  ' ',
+  '-',
+  '(',
+  '.',
+  '\n',
+  '\r',
+  '\t',
+  '\u212a',
+  '\u017f',
+  'é',
+  'É',
+  'ß',
+  '\u1e9e',
+  'İ',
+  'ı',
+  'ς',
+  'σ',
+  'Σ',
+  '\u0345',
+  'ι',
+  'Ω',
+  '\u2126',
+  'å',
+  '\u212b',
+  '日',
+  '本',
+  '😀',
+  '\ufe0f',
+];
 const char = fc.constantFrom(...CHARS);
 const text = fc.array(char, { maxLength: 40 }).map((chars) => chars.join(''));
 
 /** Regex pieces: escaped characters, classes, sets, quantifiers, groups, anchors, lookarounds, back-references. */
 const atom: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: char.map(escapeRegExp) },
-  { weight: 1, arbitrary: fc.constantFrom('.', '\\w', '\\d', '\\s', '\\W', '\\p{L}', '[^a]', '[a-c]', '[A-Z]', '[kK]', '[ſs]', '[é-ë]', '[日本]', '\\u212a', '\\x41', '\\n') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '.',
+      '\\w',
+      '\\d',
+      '\\s',
+      '\\W',
+      '\\p{L}',
+      '[^a]',
+      '[a-c]',
+      '[A-Z]',
+      '[kK]',
+      '[ſs]',
+      '[é-ë]',
+      '[日本]',
+      '\\u212a',
+      '\\x41',
+      '\\n',
+    ),
+  },
 );
 const piece: fc.Arbitrary<string> = fc.letrec<{ regex: string }>((tie) => ({
   regex: fc.oneof(
@@ -41,24 +101,34 @@ const piece: fc.Arbitrary<string> = fc.letrec<{ regex: string }>((tie) => ({
   ),
 })).regex;
 
-const flags = fc.record({
-  case_insensitive: fc.boolean(),
-  word: fc.boolean(),
-  multiline: fc.boolean(),
-  fixed_strings: fc.boolean(),
-}, { requiredKeys: [] });
+const flags = fc.record(
+  {
+    case_insensitive: fc.boolean(),
+    word: fc.boolean(),
+    multiline: fc.boolean(),
+    fixed_strings: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
 
 /** A literal from one of the texts, with its case flipped here and there. */
 const takenLiteral = (texts: string[]) =>
-  fc.tuple(fc.nat(texts.length - 1), fc.nat(40), fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { maxLength: 12 })).map(([t, start, length, flips]) => {
-    const chars = [...texts[t]].slice(start, start + length);
-    return chars.map((c, i) => (flips[i] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
-  });
+  fc
+    .tuple(fc.nat(texts.length - 1), fc.nat(40), fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean(), { maxLength: 12 }))
+    .map(([t, start, length, flips]) => {
+      const chars = [...texts[t]].slice(start, start + length);
+      return chars.map((c, i) => (flips[i] ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('');
+    });
 
 const scenario = fc.array(text, { minLength: 1, maxLength: 6 }).chain((texts) =>
   fc.record({
     texts: fc.constant(texts),
-    pattern: fc.oneof(piece, takenLiteral(texts), takenLiteral(texts).map(escapeRegExp), fc.tuple(takenLiteral(texts).map(escapeRegExp), piece).map(([a, b]) => a + b)),
+    pattern: fc.oneof(
+      piece,
+      takenLiteral(texts),
+      takenLiteral(texts).map(escapeRegExp),
+      fc.tuple(takenLiteral(texts).map(escapeRegExp), piece).map(([a, b]) => a + b),
+    ),
     options: flags,
   }),
 );
@@ -92,7 +162,10 @@ describe('index planner: never misses a matching file (property, brute force)', 
         narrowed++;
         texts.forEach((content, i) => {
           if (matches(content, pattern, options)) {
-            assert.ok(ids.includes(index.entry(`/f${i}`)!.id), `text ${JSON.stringify(content)} matches ${JSON.stringify(pattern)} ${JSON.stringify(options)} but is not a candidate`);
+            assert.ok(
+              ids.includes(index.entry(`/f${i}`)!.id),
+              `text ${JSON.stringify(content)} matches ${JSON.stringify(pattern)} ${JSON.stringify(options)} but is not a candidate`,
+            );
           }
         });
       }),
@@ -104,7 +177,14 @@ describe('index planner: never misses a matching file (property, brute force)', 
 
   it('narrows literals, required pieces of regexes and alternations; falls back for patterns with nothing usable', () => {
     const index = new ContentIndex();
-    const texts = ['const handler = findTextInFiles();', 'TODO: fix the Kelvin \u212a sign', 'function parse_test() {}', 'nothing here', 'ValueError raised', 'ſtraße'];
+    const texts = [
+      'const handler = findTextInFiles();',
+      'TODO: fix the Kelvin \u212a sign',
+      'function parse_test() {}',
+      'nothing here',
+      'ValueError raised',
+      'ſtraße',
+    ];
     texts.forEach((content, i) => index.set({ path: `/f${i}`, kind: 'text', size: content.length, mtimeMs: 0, ctimeMs: 0, ino: i }, content));
     const candidates = (pattern: string, options: MatcherOptions = {}) => {
       const ids = index.evaluate(planRegex(compileMatcher(pattern, options).regex));

@@ -98,8 +98,16 @@ describe('index: the stamps of the files it settles, taken by the search workers
     const listed = [...paths, ...paths].map((path) => ({ path, relative: nodePath.relative(fx.root, path) }));
     const judges = await Promise.all([1, 2].map(() => search.prejudgeListed(request, listed, (wanted) => pool.stamps(wanted))));
     assert.strictEqual(pool.asked.size, paths.length, 'every stamp taken by the workers');
-    assert.ok([...pool.asked.values()].every((count) => count === 1), 'none twice');
-    for (const judge of judges) assert.deepStrictEqual(listed.map((_, at) => judge!(at)), listed.map(() => 0), 'every file settled as holding no match');
+    assert.ok(
+      [...pool.asked.values()].every((count) => count === 1),
+      'none twice',
+    );
+    for (const judge of judges)
+      assert.deepStrictEqual(
+        listed.map((_, at) => judge!(at)),
+        listed.map(() => 0),
+        'every file settled as holding no match',
+      );
   });
 
   it('a search of a list judges each file by its position as a search of the same paths judges it by path, again from the ids it remembers', async () => {
@@ -113,7 +121,11 @@ describe('index: the stamps of the files it settles, taken by the search workers
       assert.ok(expected.includes(0) && expected.includes(undefined), `${pattern}: some files settled, some read`);
       for (const round of [1, 2]) {
         const byPosition = (await search.prejudgeListed(request, listed, (wanted) => pool.stamps(wanted)))!;
-        assert.deepStrictEqual(listed.map((_, at) => byPosition(at)), expected, `${pattern}, search ${round}`);
+        assert.deepStrictEqual(
+          listed.map((_, at) => byPosition(at)),
+          expected,
+          `${pattern}, search ${round}`,
+        );
       }
     }
   });
@@ -132,7 +144,8 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
   const FILES = 300;
 
   before(async () => {
-    for (let i = 0; i < FILES; i++) fx.write(`src/d${i % 5}/m${i}.ts`, `export const value${i} = ${i};\n${i % 10 === 0 ? `const rare = "needle ${i}"; // needle again\n` : ''}`);
+    for (let i = 0; i < FILES; i++)
+      fx.write(`src/d${i % 5}/m${i}.ts`, `export const value${i} = ${i};\n${i % 10 === 0 ? `const rare = "needle ${i}"; // needle again\n` : ''}`);
     age(fx.root);
     off = { ...makeEnv(fx.root), pool };
     await buildWorkspaceIndex(off, indexDir);
@@ -197,5 +210,4 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     assert.match(after.text, /needle moved/);
     assert.strictEqual(after.read, 1, 'only the changed file is read');
   });
-
 });

@@ -72,10 +72,14 @@ describe('engine/index/treeWatcher', () => {
 
   it('a watch the system refuses (ENOSPC) fails the call, which leaves no watch of its own behind', () => {
     const full = (dir: string) => dir.endsWith('full');
-    watcher = new TreeWatcher(() => undefined, undefined, (dir, listener) => {
-      if (full(dir)) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
-      return fs.watch(dir, { persistent: false }, listener);
-    });
+    watcher = new TreeWatcher(
+      () => undefined,
+      undefined,
+      (dir, listener) => {
+        if (full(dir)) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+        return fs.watch(dir, { persistent: false }, listener);
+      },
+    );
     const kept = fx.mkdir('kept');
     assert.strictEqual(watcher.watch([kept]), 1);
     assert.throws(() => watcher!.watch([kept, fx.root, fx.mkdir('full')]), { code: 'ENOSPC' });
@@ -88,10 +92,16 @@ describe('engine/index/treeWatcher', () => {
     watcher.watch([fx.root]);
     for (let i = 0; i < 10; i++) fs.appendFileSync(nodePath.join(fx.root, `f${i}.txt`), 'new\n');
     await until('the burst is counted', () => watcher!.current.events >= 10);
-    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched.keys()] }, { touched: [], structural: true, events: watcher.current.events, overflowed: true });
+    assert.deepStrictEqual(
+      { ...watcher.current, touched: [...watcher.current.touched.keys()] },
+      { touched: [], structural: true, events: watcher.current.events, overflowed: true },
+    );
     assert.ok(calls >= 10, 'each event schedules a refresh');
     watcher.reset();
-    assert.deepStrictEqual({ ...watcher.current, touched: [...watcher.current.touched.keys()] }, { touched: [], structural: false, events: 0, overflowed: false });
+    assert.deepStrictEqual(
+      { ...watcher.current, touched: [...watcher.current.touched.keys()] },
+      { touched: [], structural: false, events: 0, overflowed: false },
+    );
   });
 });
 

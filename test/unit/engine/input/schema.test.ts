@@ -35,23 +35,50 @@ describe('engine/schema', () => {
         assert.strictEqual(tool(name)?.modelDescription, modelDescription(name, 'vscode'));
       }
       const grep = { vscode: modelDescription('grep', 'vscode'), mcp: modelDescription('grep', 'mcp') };
-      assert.strictEqual(grep.mcp.replace('about 50 KB', 'about 7.7 KB in chat').replace(/A path outside the workspace folders .*$/, ''), grep.vscode.replace(/A path outside the workspace is .*$/, ''));
+      assert.strictEqual(
+        grep.mcp.replace('about 50 KB', 'about 7.7 KB in chat').replace(/A path outside the workspace folders .*$/, ''),
+        grep.vscode.replace(/A path outside the workspace is .*$/, ''),
+      );
       assert.strictEqual(modelDescription('glob', 'mcp'), modelDescription('glob', 'vscode'));
     });
 
     it('costs every chat request at most 4,600 bytes of descriptions and schemas for both tools (7,143 before they were rewritten)', () => {
-      const bytes = ['grep', 'glob'].reduce((n, name) => n + Buffer.byteLength(tool(name)!.modelDescription) + Buffer.byteLength(JSON.stringify(tool(name)!.inputSchema)), 0);
+      const bytes = ['grep', 'glob'].reduce(
+        (n, name) => n + Buffer.byteLength(tool(name)!.modelDescription) + Buffer.byteLength(JSON.stringify(tool(name)!.inputSchema)),
+        0,
+      );
       assert.ok(bytes <= 4600, `${bytes} bytes`);
     });
 
     it('has every grep and glob field of docs/tools.md', () => {
       assert.deepStrictEqual(Object.keys(GREP_SCHEMA.properties).sort(), [
-        'after_lines', 'before_lines', 'case_insensitive', 'context_lines', 'exclude', 'fixed_strings', 'include',
-        'include_ignored', 'invert_match', 'max_matches_per_file', 'max_results', 'multiline', 'offset', 'output_mode',
-        'path', 'pattern', 'word',
+        'after_lines',
+        'before_lines',
+        'case_insensitive',
+        'context_lines',
+        'exclude',
+        'fixed_strings',
+        'include',
+        'include_ignored',
+        'invert_match',
+        'max_matches_per_file',
+        'max_results',
+        'multiline',
+        'offset',
+        'output_mode',
+        'path',
+        'pattern',
+        'word',
       ]);
       assert.deepStrictEqual(Object.keys(GLOB_SCHEMA.properties).sort(), [
-        'include_ignored', 'max_depth', 'max_results', 'mode', 'offset', 'path', 'pattern', 'sort',
+        'include_ignored',
+        'max_depth',
+        'max_results',
+        'mode',
+        'offset',
+        'path',
+        'pattern',
+        'sort',
       ]);
       assert.deepStrictEqual(GREP_SCHEMA.required, ['pattern']);
       assert.deepStrictEqual(GLOB_SCHEMA.required, ['pattern']);
@@ -69,7 +96,12 @@ describe('engine/schema', () => {
     });
 
     it('refuses a non-object input with an example of a valid one', () => {
-      for (const [input, got] of [['TODO', 'a string'], [null, 'null'], [['TODO'], 'an array'], [42, 'number 42']] as const) {
+      for (const [input, got] of [
+        ['TODO', 'a string'],
+        [null, 'null'],
+        [['TODO'], 'an array'],
+        [42, 'number 42'],
+      ] as const) {
         const error = inputErrorOf(() => validate('grep', GREP_SCHEMA, input));
         assert.strictEqual(error.message, `Invalid grep input: expected a JSON object such as {"pattern": "TODO"}, got ${got}.`);
       }
@@ -82,7 +114,10 @@ describe('engine/schema', () => {
         'Invalid grep input: unknown field "regex". Allowed fields: pattern, path, include, exclude, output_mode, case_insensitive, fixed_strings, word, multiline, invert_match, context_lines, before_lines, after_lines, max_results, max_matches_per_file, offset, include_ignored.',
       );
       const globError = inputErrorOf(() => validate('glob', GLOB_SCHEMA, { pattern: '*', output_mode: 'content' }));
-      assert.match(globError.message, /^Invalid glob input: unknown field "output_mode"\. Allowed fields: pattern, path, mode, max_depth, max_results, offset, sort, include_ignored\.$/);
+      assert.match(
+        globError.message,
+        /^Invalid glob input: unknown field "output_mode"\. Allowed fields: pattern, path, mode, max_depth, max_results, offset, sort, include_ignored\.$/,
+      );
     });
 
     it('requires pattern and says what it must be', () => {

@@ -125,7 +125,10 @@ describe('engine/matcher', () => {
 
     it('gives the generic hint for other regex errors', () => {
       const message = inputErrorOf(() => compileMatcher('x{2,1}', {})).message;
-      assert.match(message, /^Invalid regular expression "x\{2,1\}": numbers out of order in \{\} quantifier\. Hint: use JavaScript regex syntax, or set fixed_strings: true/);
+      assert.match(
+        message,
+        /^Invalid regular expression "x\{2,1\}": numbers out of order in \{\} quantifier\. Hint: use JavaScript regex syntax, or set fixed_strings: true/,
+      );
     });
 
     it('with word, an escape that Unicode mode refuses is an error (no silent fallback)', () => {
@@ -134,7 +137,10 @@ describe('engine/matcher', () => {
   });
   describe('a pattern that starts with a repeated class', () => {
     const PATTERNS = ['\\w+Error\\(', '.*foo', '[a-z]*_id', '\\d+px', '\\w+?x', '[\\w.]+@', '\\w*b\\b', '.+$', '\\w+(?=\\()'];
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'x', '_', '1', 'E', 'rror(', 'foo', '_id', 'px', '@', '.', ' ', '(', '\n', '\r\n', 'é'), maxLength: 60 });
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', 'x', '_', '1', 'E', 'rror(', 'foo', '_id', 'px', '@', '.', ' ', '(', '\n', '\r\n', 'é'),
+      maxLength: 60,
+    });
 
     it('is tried only where a run of the class begins', () => {
       assert.strictEqual(compileMatcher('\\w+Error\\(', {}).lineRegex.source, '(?<!\\w)\\w+Error\\(');
@@ -171,7 +177,11 @@ describe('engine/matcher', () => {
               });
               assert.deepStrictEqual(found, expected);
               const reported = searchText(sample, matcher, { invert: false, before: 0, after: 0, maxPerFile: Infinity, maxLineLength: 500, collect: true });
-              assert.deepStrictEqual(reported.lines.map((l) => l.line), expected.map(([line]) => line), `${pattern} on ${JSON.stringify(sample)}`);
+              assert.deepStrictEqual(
+                reported.lines.map((l) => l.line),
+                expected.map(([line]) => line),
+                `${pattern} on ${JSON.stringify(sample)}`,
+              );
             }),
             { seed: 7, numRuns: 300 },
           );

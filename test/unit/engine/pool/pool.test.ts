@@ -16,7 +16,8 @@ describe('the worker pool', function () {
   const fx = new Fixture();
   let pool: SearchPool;
   before(() => {
-    for (let i = 0; i < 300; i++) fx.write(`src/m${String(i).padStart(3, '0')}.ts`, `// module ${i}\nexport const v${i} = ${i};\n${i % 3 === 0 ? 'TODO: check\n' : ''}`);
+    for (let i = 0; i < 300; i++)
+      fx.write(`src/m${String(i).padStart(3, '0')}.ts`, `// module ${i}\nexport const v${i} = ${i};\n${i % 3 === 0 ? 'TODO: check\n' : ''}`);
     fx.write('redos/evil.txt', `${'a'.repeat(40)}b\n`);
     fx.write(`names/${'a'.repeat(40)}b`, '');
     fx.write('names/plain.txt', '');
@@ -83,7 +84,7 @@ describe('the worker pool', function () {
     assert.deepStrictEqual(again.files, [nodePath.join(fx.root, 'names/plain.txt')], 'the pool recovered');
   });
 
-  it('grep searches an open editor\'s text (an override) in the workers: the time limit stops a catastrophic regex there too', async () => {
+  it("grep searches an open editor's text (an override) in the workers: the time limit stops a catastrophic regex there too", async () => {
     const file = nodePath.join(fx.root, 'src/m000.ts');
     const overrides = new Map([[file, `${'a'.repeat(40)}b\n`]]);
     const started = Date.now();
@@ -116,7 +117,7 @@ describe('the worker pool', function () {
         return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === BACKGROUND_NICE; // field 19: nice
       }).length;
     const before = backgroundThreads();
-    assert.strictEqual(before, 0, 'a pool not asked to (this suite\'s, warm) runs at the usual priority');
+    assert.strictEqual(before, 0, "a pool not asked to (this suite's, warm) runs at the usual priority");
     const background = new SearchPool(2, { background: true }).warm();
     try {
       const started = Date.now();
@@ -130,9 +131,7 @@ describe('the worker pool', function () {
   });
 
   it('serves 20 concurrent searches, each with its own exact answer', async () => {
-    const reports = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => answerGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())),
-    );
+    const reports = await Promise.all(Array.from({ length: 20 }, (_, i) => answerGrep({ pattern: `export const v${i}\\b`, output_mode: 'count' }, env())));
     reports.forEach((report, i) => {
       assert.strictEqual(report.totalMatches, 1, `search ${i}`);
       assert.deepStrictEqual(report.files, [{ file: fx.path(`src/m${String(i).padStart(3, '0')}.ts`), count: 1 }]);

@@ -31,7 +31,10 @@ function slowSource(inner: FileSource) {
 async function cancelAndTime(promise: Promise<unknown>, cancellation: Cancellation): Promise<{ ms: number; error: unknown }> {
   const at = performance.now();
   cancellation.cancel();
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return { ms: performance.now() - at, error };
 }
 
@@ -60,7 +63,12 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       assert.ok(error instanceof CancelledError, String(error));
       assert.ok(ms < 50, `rejected ${ms.toFixed(1)} ms after the cancellation`);
       slow.finish(); // the listing ends in the background; nothing is reported any more
-      await waitUntil(() => cancellation.listening === 0, () => `no listener is left on the event (${cancellation.listening} left)`, 5000, 5);
+      await waitUntil(
+        () => cancellation.listening === 0,
+        () => `no listener is left on the event (${cancellation.listening} left)`,
+        5000,
+        5,
+      );
     });
   }
 
@@ -71,7 +79,12 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       return { cancellation, run: answerGrep({ pattern: '(a+)+$', path: 'redos' }, env) };
     });
     // Both workers are in the regex.
-    await waitUntil(() => pool.busyWorkers === pool.size, () => `both workers busy (${pool.busyWorkers} of ${pool.size})`, 10_000, 5);
+    await waitUntil(
+      () => pool.busyWorkers === pool.size,
+      () => `both workers busy (${pool.busyWorkers} of ${pool.size})`,
+      10_000,
+      5,
+    );
     const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndTime(run, cancellation)));
     for (const { ms, error } of stops) {
       assert.ok(error instanceof CancelledError, String(error));

@@ -62,9 +62,22 @@ describe('engine/run/candidates: a replayed recorded listing (the CLI) is filter
   after(() => fx.remove());
 
   it('answers as the walk does, filter by filter, and lists the same arrays on every replay', async () => {
-    fx.files({ 'src/a.ts': 'TODO a\n', 'src/b.js': 'TODO b\n', 'lib/c.ts': 'TODO c\n', 'src/.env': 'TODO=secret\n', 'dist/d.ts': 'TODO d\n', '.gitignore': 'dist/\n' });
+    fx.files({
+      'src/a.ts': 'TODO a\n',
+      'src/b.js': 'TODO b\n',
+      'lib/c.ts': 'TODO c\n',
+      'src/.env': 'TODO=secret\n',
+      'dist/d.ts': 'TODO d\n',
+      '.gitignore': 'dist/\n',
+    });
     const walked = makeEnv(fx.root);
-    const query = { bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }], include: '**', includeIgnored: false, respectGitignore: true, granted: [fx.root] };
+    const query = {
+      bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }],
+      include: '**',
+      includeIgnored: false,
+      respectGitignore: true,
+      granted: [fx.root],
+    };
     const { listing } = recordListing(walked.source, query, walked.config.deniedPaths, () => false, Date.now() + 60_000);
     assert.ok(listing, 'the listing was recorded');
     const source = new ListingSource(new NodeFileSource(), [listing], () => true);
@@ -80,6 +93,9 @@ describe('engine/run/candidates: a replayed recorded listing (the CLI) is filter
     assert.strictEqual(source.holds({ ...query, includeIgnored: true }, walked.config.deniedPaths), false, 'include_ignored walks');
     const again = await source.list(query, walked.config.deniedPaths, [], () => false);
     assert.strictEqual(again, await source.list(query, walked.config.deniedPaths, [], () => false));
-    assert.deepStrictEqual(again[0].map((file) => file.relative), ['.gitignore', 'lib/c.ts', 'src/.env', 'src/a.ts', 'src/b.js']);
+    assert.deepStrictEqual(
+      again[0].map((file) => file.relative),
+      ['.gitignore', 'lib/c.ts', 'src/.env', 'src/a.ts', 'src/b.js'],
+    );
   });
 });

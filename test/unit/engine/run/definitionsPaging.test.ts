@@ -21,8 +21,11 @@ async function allPages(input: Record<string, unknown>, env: SearchEnvironment, 
   let offset: number | undefined = 0;
   for (let pages = 0; offset !== undefined; pages++) {
     assert.ok(pages < 200, 'paging ends');
-    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)));
-    for (const entry of contentFiles(json)) for (const m of entry.matches) lines.push(`${rel(root, entry.file)}:${m.line} ${m.in ?? ''}${m.defines ? ' | def' : ''}`);
+    const json: GrepAnswer = readAnswer<GrepAnswer>(
+      await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)),
+    );
+    for (const entry of contentFiles(json))
+      for (const m of entry.matches) lines.push(`${rel(root, entry.file)}:${m.line} ${m.in ?? ''}${m.defines ? ' | def' : ''}`);
     totals.push(json.total_matches ?? lines.length);
     offset = json.next_offset;
   }
@@ -38,7 +41,10 @@ describe('paging through answers with definitions (fast-check)', function () {
     fx = new Fixture('grep-tools-definitions-');
     for (let f = 0; f < 6; f++) {
       const methods = Array.from({ length: 4 }, (_, m) => `  method${m}(): number {\n    return lookup(${f}, ${m});\n  }\n`).join('\n');
-      fx.write(`src/mod${f}.ts`, `export class Service${f} {\n${methods}}\n\nexport function lookup(a: number, b: number): number {\n  return a + b; // lookup\n}\n`);
+      fx.write(
+        `src/mod${f}.ts`,
+        `export class Service${f} {\n${methods}}\n\nexport function lookup(a: number, b: number): number {\n  return a + b; // lookup\n}\n`,
+      );
     }
     fx.write('notes.md', 'lookup in prose\n');
     pool = new SearchPool(2).warm();
@@ -53,14 +59,26 @@ describe('paging through answers with definitions (fast-check)', function () {
     const inline = makeEnv(fx.root, { config: { maxResultsCap: 1000 } });
     const pooled: SearchEnvironment = { ...makeEnv(fx.root, { config: { maxResultsCap: 1000 } }), pool };
     const whole = await allPages({ pattern: 'lookup', max_results: 1000 }, inline, fx.root);
-    assert.ok(whole.lines.some((line) => line.endsWith('Service0 > method0()')), whole.lines.join('\n'));
-    assert.ok(whole.lines.some((line) => line.endsWith(' | def')), 'lookup is defined');
+    assert.ok(
+      whole.lines.some((line) => line.endsWith('Service0 > method0()')),
+      whole.lines.join('\n'),
+    );
+    assert.ok(
+      whole.lines.some((line) => line.endsWith(' | def')),
+      'lookup is defined',
+    );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.boolean(), async (max, withPool) => {
         const paged = await allPages({ pattern: 'lookup', max_results: max }, withPool ? pooled : inline, fx.root);
         // A cut page puts the files that define lookup (src/) before the others (notes.md): docs/tools.md, "Order of the results".
-        assert.deepStrictEqual(paged.lines, [...whole.lines.filter((line) => line.startsWith('src/')), ...whole.lines.filter((line) => !line.startsWith('src/'))]);
-        assert.ok(paged.totals.every((total) => total === whole.lines.length), 'the same total on every page');
+        assert.deepStrictEqual(paged.lines, [
+          ...whole.lines.filter((line) => line.startsWith('src/')),
+          ...whole.lines.filter((line) => !line.startsWith('src/')),
+        ]);
+        assert.ok(
+          paged.totals.every((total) => total === whole.lines.length),
+          'the same total on every page',
+        );
       }),
       { numRuns: 12, seed: 20261125 },
     );

@@ -48,16 +48,22 @@ describe('engine/glob (answerGlob + printGlob)', () => {
   it('a pattern that matches directories says so, with the files each holds and the call that lists them', async () => {
     const json = await globJson({ pattern: '**/lib' }, env);
     assert.deepStrictEqual(json.files, []);
-    assert.deepStrictEqual(json.notes, [`"**/lib" matches 1 directory, and glob lists files only: ${native(`${ws}/src/lib`)} (2 files). List their files with {"pattern":"**/lib/**"}.`]);
+    assert.deepStrictEqual(json.notes, [
+      `"**/lib" matches 1 directory, and glob lists files only: ${native(`${ws}/src/lib`)} (2 files). List their files with {"pattern":"**/lib/**"}.`,
+    ]);
     assert.deepStrictEqual(names(await globJson({ pattern: '**/lib/**' }, env)), ['src/lib/deep/d.ts', 'src/lib/e.test.ts']);
     // A denied directory is never named (keys/ holds only a denied file; .git is denied).
-    assert.deepStrictEqual((await globJson({ pattern: '{keys,.git}' }, env)).notes, ['No file matches "{keys,.git}" under the base path; skipped 1 denied by policy.']);
+    assert.deepStrictEqual((await globJson({ pattern: '{keys,.git}' }, env)).notes, [
+      'No file matches "{keys,.git}" under the base path; skipped 1 denied by policy.',
+    ]);
   });
 
   it('a listing of one directory names its subdirectories, with their files', async () => {
     const json = await globJson({ pattern: 'src/*' }, env);
     assert.deepStrictEqual(names(json), ['src/a.ts', 'src/b.tsx', 'src/c.js']);
-    assert.deepStrictEqual(json.notes, ['Not listed, as glob lists files only: 1 directory (files in each): src/lib/ (2). List their files with {"pattern":"src/*/**"}.']);
+    assert.deepStrictEqual(json.notes, [
+      'Not listed, as glob lists files only: 1 directory (files in each): src/lib/ (2). List their files with {"pattern":"src/*/**"}.',
+    ]);
   });
 
   it('sort "mtime" gives each file its modification time, newest first', async () => {
@@ -88,8 +94,16 @@ describe('engine/glob (answerGlob + printGlob)', () => {
   it('never lists denied files, and leaves out node_modules unless include_ignored', async () => {
     const all = names(await globJson({ pattern: '**' }, env));
     assert.deepStrictEqual(all, [
-      '.github/workflows/ci.yml', 'README.md', 'config/.envrc', 'docs/guide.md', 'index.ts', 'src/a.ts', 'src/b.tsx', 'src/c.js',
-      'src/lib/deep/d.ts', 'src/lib/e.test.ts',
+      '.github/workflows/ci.yml',
+      'README.md',
+      'config/.envrc',
+      'docs/guide.md',
+      'index.ts',
+      'src/a.ts',
+      'src/b.tsx',
+      'src/c.js',
+      'src/lib/deep/d.ts',
+      'src/lib/e.test.ts',
     ]);
     const ignored = await globJson({ pattern: '**', include_ignored: true }, env);
     assert.ok(names(ignored).includes('node_modules/pkg/index.ts'));
@@ -113,7 +127,7 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     const json = await globJson({ pattern: `${ws}/src/**/*.ts` }, env);
     assert.strictEqual(json.base_path, native(`${ws}/src`));
     assert.deepStrictEqual(names(json), ['src/a.ts', 'src/lib/deep/d.ts', 'src/lib/e.test.ts']);
-    assert.strictEqual(json.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
+    assert.strictEqual(json.pattern, undefined, "the pattern is the call's own input: not echoed");
     // The same base given as path too is fine; a different one is an error.
     assert.strictEqual((await globJson({ pattern: `${ws}/src/*.ts`, path: `${ws}/src` }, env)).total, 1);
     await rejectsWith(
@@ -130,7 +144,10 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     const json = await globJson({ pattern: '\\.test\\.ts$|^docs/', mode: 'regex' }, env);
     assert.strictEqual(json.mode, 'regex');
     assert.deepStrictEqual(names(json), ['docs/guide.md', 'src/lib/e.test.ts']);
-    await rejectsWith(answerGlob({ pattern: '(', mode: 'regex' }, env), /^Invalid regular expression "\(": .*Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path/);
+    await rejectsWith(
+      answerGlob({ pattern: '(', mode: 'regex' }, env),
+      /^Invalid regular expression "\(": .*Hint: in mode "regex" the pattern is a JavaScript regex tested against the base-relative path/,
+    );
   });
 
   it('sort mtime lists the newest first (ties by path)', async () => {
@@ -153,7 +170,9 @@ describe('engine/glob (answerGlob + printGlob)', () => {
       if (json.next_offset !== undefined) {
         assert.strictEqual(json.truncated, true);
         assert.strictEqual(json.next_offset, offset + 4);
-        assert.deepStrictEqual(json.notes, [`Showing files ${offset + 1}-${offset + 4} of ${all.length}. Call again with offset ${offset + 4} for more, or narrow the search.`]);
+        assert.deepStrictEqual(json.notes, [
+          `Showing files ${offset + 1}-${offset + 4} of ${all.length}. Call again with offset ${offset + 4} for more, or narrow the search.`,
+        ]);
       } else {
         assert.strictEqual(json.truncated, false);
         assert.deepStrictEqual(json.notes, []);
@@ -172,12 +191,16 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     assert.deepStrictEqual(json.notes, ['No file matches "*.md" under the base path.'], 'nothing deeper either: no suggestion');
     const deeper = await globJson({ pattern: '*.tsx' }, env);
     assert.deepStrictEqual(deeper.files, []);
-    assert.deepStrictEqual(deeper.notes, ['"*.tsx" matches only directly in the base directory and found nothing there; "**/*.tsx" finds 1 files at any depth.']);
+    assert.deepStrictEqual(deeper.notes, [
+      '"*.tsx" matches only directly in the base directory and found nothing there; "**/*.tsx" finds 1 files at any depth.',
+    ]);
     // .env is denied at the base; the second look (**/.env*) passes it again but must not count it twice.
     const hidden = await globJson({ pattern: '.env*' }, env);
     assert.deepStrictEqual(hidden.files, []);
     assert.deepStrictEqual(hidden.skipped, { ...NO_SKIPS, denied: 1 });
-    assert.deepStrictEqual(hidden.notes, ['".env*" matches only directly in the base directory and found nothing there; "**/.env*" finds 1 files at any depth.']);
+    assert.deepStrictEqual(hidden.notes, [
+      '".env*" matches only directly in the base directory and found nothing there; "**/.env*" finds 1 files at any depth.',
+    ]);
   });
 
   it('explains an empty result when nothing matches at any depth', async () => {

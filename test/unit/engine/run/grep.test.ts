@@ -77,7 +77,16 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       // The pattern is the call's own input: the model's answer leaves it out (docs/tools.md).
       assert.deepStrictEqual(Object.keys(json), ['files', 'files_searched']);
       const cut = await grepRaw({ pattern: 'authenticate', max_results: 1 }, env);
-      assert.deepStrictEqual(Object.keys(cut), ['files', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'truncated', 'next_offset', 'notes']);
+      assert.deepStrictEqual(Object.keys(cut), [
+        'files',
+        'total_matches',
+        'returned_matches',
+        'files_matched',
+        'files_searched',
+        'truncated',
+        'next_offset',
+        'notes',
+      ]);
     });
 
     it('files_with_matches: only the paths of matching files', async () => {
@@ -110,7 +119,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.strictEqual((await grepJson({ pattern: 'AUTHENTICATE', case_insensitive: true }, env)).total_matches, 4);
       const inline = await grepJson({ pattern: '(?i)AUTHENTICATE' }, env);
       assert.strictEqual(inline.total_matches, 4);
-      assert.strictEqual(inline.pattern, undefined, 'the pattern is the call\'s own input: not echoed');
+      assert.strictEqual(inline.pattern, undefined, "the pattern is the call's own input: not echoed");
     });
 
     it('fixed_strings searches the text literally', async () => {
@@ -173,11 +182,17 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       ]);
       assert.strictEqual(json.total_matches, 3);
       const count = await grepJson({ pattern: 'authenticate', max_matches_per_file: 1, output_mode: 'count' }, env);
-      assert.deepStrictEqual(countFiles(count).map((f) => f.count), [1, 1, 1]);
+      assert.deepStrictEqual(
+        countFiles(count).map((f) => f.count),
+        [1, 1, 1],
+      );
     });
 
     it('refuses an invalid regex with the reason and the fix', async () => {
-      await rejectsWith(answerGrep({ pattern: 'authenticate(' }, env), /^Invalid regular expression "authenticate\(": Unterminated group\. Hint: .*fixed_strings: true/);
+      await rejectsWith(
+        answerGrep({ pattern: 'authenticate(' }, env),
+        /^Invalid regular expression "authenticate\(": Unterminated group\. Hint: .*fixed_strings: true/,
+      );
     });
 
     it('refuses invalid input naming the field', async () => {
@@ -252,8 +267,20 @@ describe('engine/grep (answerGrep + printGrep)', () => {
   describe('results, paging and limits', () => {
     let pages: string;
     let pagesEnv: SearchEnvironment;
-    const ALL = ['a.txt:1:hit a1', 'a.txt:2:hit a2', 'a.txt:3:hit a3', 'a.txt:4:hit a4', 'b.txt:1:hit b1', 'b.txt:2:hit b2', 'b.txt:3:hit b3',
-      'c.txt:1:hit c1', 'c.txt:2:hit c2', 'c.txt:3:hit c3', 'c.txt:4:hit c4', 'c.txt:5:hit c5'];
+    const ALL = [
+      'a.txt:1:hit a1',
+      'a.txt:2:hit a2',
+      'a.txt:3:hit a3',
+      'a.txt:4:hit a4',
+      'b.txt:1:hit b1',
+      'b.txt:2:hit b2',
+      'b.txt:3:hit b3',
+      'c.txt:1:hit c1',
+      'c.txt:2:hit c2',
+      'c.txt:3:hit c3',
+      'c.txt:4:hit c4',
+      'c.txt:5:hit c5',
+    ];
 
     before(() => {
       pages = fx.mkdir('pages');
@@ -323,11 +350,17 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('pages files in files_with_matches and count modes', async () => {
       const first = await grepJson({ pattern: 'hit', output_mode: 'files_with_matches', max_results: 2 }, pagesEnv);
-      assert.deepStrictEqual(pathFiles(first).map((f) => rel(pages, f)), ['a.txt', 'b.txt']);
+      assert.deepStrictEqual(
+        pathFiles(first).map((f) => rel(pages, f)),
+        ['a.txt', 'b.txt'],
+      );
       assert.strictEqual(first.next_offset, 2);
       assert.deepStrictEqual(first.notes, ['Showing files 1-2 of 3. Call again with offset 2 for more, or narrow the search.']);
       const second = await grepJson({ pattern: 'hit', output_mode: 'files_with_matches', max_results: 2, offset: 2 }, pagesEnv);
-      assert.deepStrictEqual(pathFiles(second).map((f) => rel(pages, f)), ['c.txt']);
+      assert.deepStrictEqual(
+        pathFiles(second).map((f) => rel(pages, f)),
+        ['c.txt'],
+      );
       assert.strictEqual(second.truncated, false);
 
       const count = await grepJson({ pattern: 'hit', output_mode: 'count', max_results: 1, offset: 1 }, pagesEnv);
@@ -364,7 +397,10 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       const json = await grepJson({ pattern: 'hit' }, makeEnv(pages, { config: { timeoutSeconds: -1 } }));
       assert.strictEqual(json.timed_out, true);
       assert.strictEqual(json.files_searched, 0);
-      assert.match(json.notes[0], /^The search timed out after \d+ s; results and totals cover only the files searched before then\. Narrow it with path or include\.$/);
+      assert.match(
+        json.notes[0],
+        /^The search timed out after \d+ s; results and totals cover only the files searched before then\. Narrow it with path or include\.$/,
+      );
     });
   });
 
@@ -390,7 +426,13 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.deepStrictEqual(byName.get('crlf.txt'), [{ line: 2, text: 'TODO crlf', before: ['one'], after: ['three'] }]);
       assert.deepStrictEqual(byName.get('utf16le.txt'), [{ line: 2, text: 'TODO le ü', before: ['first'] }]);
       assert.deepStrictEqual(byName.get('utf16be.txt'), [{ line: 1, text: 'TODO be ü' }]);
-      assert.deepStrictEqual(byName.get('late-nul.txt')?.map((m) => [m.line, m.text]), [[1, 'TODO first'], [3, 'TODO last']]);
+      assert.deepStrictEqual(
+        byName.get('late-nul.txt')?.map((m) => [m.line, m.text]),
+        [
+          [1, 'TODO first'],
+          [3, 'TODO last'],
+        ],
+      );
       const [long] = byName.get('long.txt') ?? [];
       assert.strictEqual(long.line, 2);
       assert.deepStrictEqual(long.before, ['short']);
@@ -448,7 +490,10 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('keeps denied files out even with include_ignored or an include that names them', async () => {
       const ignored = await grepJson({ pattern: 'TODO', include_ignored: true, output_mode: 'files_with_matches' }, denEnv);
-      assert.deepStrictEqual(pathFiles(ignored).map((f) => rel(den, f)), ['node_modules/m/index.js', 'src/ok.ts']);
+      assert.deepStrictEqual(
+        pathFiles(ignored).map((f) => rel(den, f)),
+        ['node_modules/m/index.js', 'src/ok.ts'],
+      );
       const named = await grepJson({ pattern: 'TODO', include: '{.env,*.pem,id_rsa,config,HEAD}', include_ignored: true }, denEnv);
       assert.deepStrictEqual(named.files, []);
     });
@@ -472,7 +517,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         const where = leadsTo ? ` (it leads to ${leadsTo})` : '';
         await rejectsWith(
           answerGrep({ pattern: 'TODO', path }, denEnv),
-          new RegExp(`^${re(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`),
+          new RegExp(
+            `^${re(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`,
+          ),
         );
       }
     });
@@ -528,7 +575,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('a relative path is looked up in each folder in order', async () => {
       const env2 = makeEnv(folders(one, two));
-      assert.deepStrictEqual(flatMatches(await grepJson({ pattern: 'TODO', path: 'only-two.md' }, env2), fx.path('multi')), ['two/only-two.md:1:TODO only two']);
+      assert.deepStrictEqual(flatMatches(await grepJson({ pattern: 'TODO', path: 'only-two.md' }, env2), fx.path('multi')), [
+        'two/only-two.md:1:TODO only two',
+      ]);
       assert.deepStrictEqual(flatMatches(await grepJson({ pattern: 'TODO', path: 'src/x.ts' }, env2), fx.path('multi')), ['one/src/x.ts:1:TODO one x']);
     });
 
@@ -539,11 +588,16 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('refuses a path outside every folder, naming the resolved path and the folders', async () => {
       const env1 = makeEnv(one);
-      const message = re(`resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`);
+      const message = re(
+        `resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`,
+      );
       await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
       await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
       await rejectsWith(answerGrep({ pattern: 'TODO', path: 'link-out' }, env1), new RegExp(`^Path "link-out" ${message}$`));
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: 'o-link.txt' }, env1), /^Path "o-link\.txt" resolves to .*\/outside\/o\.txt, which is outside every workspace folder/);
+      await rejectsWith(
+        answerGrep({ pattern: 'TODO', path: 'o-link.txt' }, env1),
+        /^Path "o-link\.txt" resolves to .*\/outside\/o\.txt, which is outside every workspace folder/,
+      );
     });
 
     it('searches outside the workspace when allowed (the person confirmed)', async () => {
@@ -555,7 +609,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
     it('reports a path that does not exist, with the nearest existing directory and the fix', async () => {
       await rejectsWith(
         answerGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
-        new RegExp(`^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). The nearest existing directory is ${one}/src. Check the path, or omit "path" to search the whole workspace.`)}$`),
+        new RegExp(
+          `^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). The nearest existing directory is ${one}/src. Check the path, or omit "path" to search the whole workspace.`)}$`,
+        ),
       );
     });
   });

@@ -10,7 +10,13 @@ function matches(file: string, count: number, collect = true): FileOutcome {
 }
 
 /** Feeds the files in order (name → outcome) to a new collector. */
-function collect(mode: 'content' | 'count' | 'files_with_matches', offset: number, limit: number, files: Array<[string, FileOutcome]>, onFile?: (entry: GrepFileEntry) => void): GrepCollector {
+function collect(
+  mode: 'content' | 'count' | 'files_with_matches',
+  offset: number,
+  limit: number,
+  files: Array<[string, FileOutcome]>,
+  onFile?: (entry: GrepFileEntry) => void,
+): GrepCollector {
   const collector = new GrepCollector(mode, offset, limit, emptySkips(), onFile);
   for (const [file, outcome] of files) collector.add(file, outcome);
   return collector;
@@ -52,7 +58,10 @@ describe('engine/run/grepCollector: the page and the totals of a grep, from outc
     assert.strictEqual(collector.pageRoom, 2);
     collector.add('d.ts', matches('d.ts', 4));
     assert.strictEqual(collector.pageRoom, 0);
-    const next = collect('content', 5, 5, [['a.ts', matches('a.ts', 3)], ['d.ts', matches('d.ts', 4)]]);
+    const next = collect('content', 5, 5, [
+      ['a.ts', matches('a.ts', 3)],
+      ['d.ts', matches('d.ts', 4)],
+    ]);
     assert.deepStrictEqual(next.files, [
       {
         file: 'd.ts',

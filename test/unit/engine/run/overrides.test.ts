@@ -21,7 +21,12 @@ describe('unsaved editor text (env.overrides)', function () {
 
   const overrides = () => new Map([[fx.path('a.ts'), 'const inEditor = 1;\nshared line\n']]);
   for (const withPool of [false, true]) {
-    const env = (extra: Partial<SearchEnvironment> = {}): SearchEnvironment => ({ ...makeEnv(fx.root), ...(withPool ? { pool } : {}), overrides: overrides(), ...extra });
+    const env = (extra: Partial<SearchEnvironment> = {}): SearchEnvironment => ({
+      ...makeEnv(fx.root),
+      ...(withPool ? { pool } : {}),
+      overrides: overrides(),
+      ...extra,
+    });
 
     it(`searches the editor's text, not the disk's (${withPool ? 'worker pool' : 'inline reads'})`, async () => {
       const inEditor = await answerGrep({ pattern: 'inEditor|onDisk' }, env());
@@ -42,7 +47,10 @@ describe('unsaved editor text (env.overrides)', function () {
       assert.deepStrictEqual(excluded.files, []);
       const unlisted = await answerGrep({ pattern: 'ghost' }, env({ overrides: new Map([[fx.path('not-on-disk.ts'), 'ghost']]) }));
       assert.deepStrictEqual(unlisted.files, [], 'a path the source does not list is not searched');
-      const tooLarge = await answerGrep({ pattern: 'y' }, env({ config: { ...makeEnv(fx.root).config, maxFileSize: 100 }, overrides: new Map([[fx.path('big.ts'), 'y'.repeat(200)]]) }));
+      const tooLarge = await answerGrep(
+        { pattern: 'y' },
+        env({ config: { ...makeEnv(fx.root).config, maxFileSize: 100 }, overrides: new Map([[fx.path('big.ts'), 'y'.repeat(200)]]) }),
+      );
       assert.strictEqual(tooLarge.skipped.too_large, 1, 'unsaved text over grepTools.maxFileSize is skipped as the file would be');
       assert.deepStrictEqual(tooLarge.files, []);
     });

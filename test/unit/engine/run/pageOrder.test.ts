@@ -25,9 +25,34 @@ import { age } from '../index/age';
 describe('engine/run/pageOrder: the kind of a file by its path', () => {
   const group = (path: string) => pathGroup(`/ws/${path}`, ['/ws']);
   it('tells tests, generated and vendored files from source', () => {
-    for (const path of ['src/walk.rs', 'lib/WebpackError.js', 'crates/ignore/src/walk.rs', 'pkg/server.go', 'types.d.ts', 'contest/a.py']) assert.strictEqual(group(path), SOURCE, path);
-    for (const path of ['test/a.js', 'src/__tests__/a.ts', 'a.test.ts', 'b.spec.js', 'server_test.go', 'test_walk.py', 'FooTest.java', 'testdata/x.rs', 'spec/a_spec.rb']) assert.strictEqual(group(path), TEST, path);
-    for (const path of ['dist/bundle.js', 'rxjs/dist/esm/Observable.js', 'vendor/lib.go', 'app.min.js', 'a.js.map', 'package-lock.json', 'Cargo.lock', 'go.sum', 'yarn.lock', 'api.pb.go', 'third_party/x.c']) assert.strictEqual(group(path), GENERATED, path);
+    for (const path of ['src/walk.rs', 'lib/WebpackError.js', 'crates/ignore/src/walk.rs', 'pkg/server.go', 'types.d.ts', 'contest/a.py'])
+      assert.strictEqual(group(path), SOURCE, path);
+    for (const path of [
+      'test/a.js',
+      'src/__tests__/a.ts',
+      'a.test.ts',
+      'b.spec.js',
+      'server_test.go',
+      'test_walk.py',
+      'FooTest.java',
+      'testdata/x.rs',
+      'spec/a_spec.rb',
+    ])
+      assert.strictEqual(group(path), TEST, path);
+    for (const path of [
+      'dist/bundle.js',
+      'rxjs/dist/esm/Observable.js',
+      'vendor/lib.go',
+      'app.min.js',
+      'a.js.map',
+      'package-lock.json',
+      'Cargo.lock',
+      'go.sum',
+      'yarn.lock',
+      'api.pb.go',
+      'third_party/x.c',
+    ])
+      assert.strictEqual(group(path), GENERATED, path);
   });
 
   it('takes the path relative to the search base, so the base folder itself does not count', () => {
@@ -54,7 +79,8 @@ describe('searcher: a matching line that looks like a declaration', () => {
       ['@Override public String toString() {', 'toString'],
       ['module.exports = class MultiCompiler {', 'MultiCompiler'],
       ['\treturn function ruleErrorHandler(...listenerArgs) {', 'ruleErrorHandler'],
-    ]) assert.ok(at(line, name), line);
+    ])
+      assert.ok(at(line, name), line);
   });
 
   it('turns away uses: assignments, calls after a keyword, member access, comments and imports', () => {
@@ -68,7 +94,8 @@ describe('searcher: a matching line that looks like a declaration', () => {
       [' * @param {WebpackError} error', 'WebpackError'],
       ['import { Observable } from "rxjs";', 'Observable'],
       ['fn build(builder: WalkBuilder) {', 'WalkBuilder'],
-    ]) assert.ok(!at(line, name), line);
+    ])
+      assert.ok(!at(line, name), line);
   });
 });
 
@@ -80,7 +107,9 @@ async function allPages(input: Record<string, unknown>, env: SearchEnvironment, 
   let offset: number | undefined = 0;
   for (let pages = 0; offset !== undefined; pages++) {
     assert.ok(pages < 200, 'paging ends');
-    const json: GrepAnswer = readAnswer<GrepAnswer>(await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)));
+    const json: GrepAnswer = readAnswer<GrepAnswer>(
+      await renderGrep(await answerGrep(parseGrepInput({ ...input, offset }), env), byteBudget(env.config.maxOutputBytes)),
+    );
     const page = contentFiles(json).flatMap((entry) => entry.matches.map((m) => `${rel(root, entry.file)}:${m.line}${m.defines ? ' def' : ''}`));
     if (pages === 0) first = page;
     lines.push(...page);
@@ -113,7 +142,12 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     });
     age(ws);
     pool = new SearchPool(2).warm();
-    resident = new ResidentWorkspace({ ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource() }, fx.path('index'), DEFAULT_INDEX_LIMITS, { refreshed: () => {}, contentRefreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} });
+    resident = new ResidentWorkspace(
+      { ...makeEnv(ws, { config: { maxResultsCap: 1000 } }), source: new NodeFileSource() },
+      fx.path('index'),
+      DEFAULT_INDEX_LIMITS,
+      { refreshed: () => {}, contentRefreshed: () => {}, unwatched: () => {}, ignoredUnwatched: () => {}, failed: () => {} },
+    );
     await resident.start();
   });
 
@@ -132,7 +166,16 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     assert.deepStrictEqual(pathOrder, [...pathOrder].sort(), 'an answer that shows every result is in path order');
     const cut = await allPages({ ...input, max_results: whole.lines.length - 1 }, inline, ws);
     const files = [...new Set(cut.lines.map((line) => line.split(':')[0]))];
-    assert.deepStrictEqual(files, ['src/widget.rs', 'src/zz/widget.py', 'dist/widget.js', 'README.md', 'a/uses.ts', 'b/calls.go', 'test/widget.test.ts', 'package-lock.json']);
+    assert.deepStrictEqual(files, [
+      'src/widget.rs',
+      'src/zz/widget.py',
+      'dist/widget.js',
+      'README.md',
+      'a/uses.ts',
+      'b/calls.go',
+      'test/widget.test.ts',
+      'package-lock.json',
+    ]);
     assert.deepStrictEqual([...cut.lines].sort(), [...whole.lines].sort(), 'the same results');
     assert.strictEqual(cut.lines[0], 'src/widget.rs:1 def', 'the defining line comes first');
     const environments = [inline, pooled, () => ({ ...pooled, ...resident.environment() })];
@@ -142,7 +185,10 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
         const env = typeof chosen === 'function' ? chosen() : chosen;
         const paged = await allPages({ ...input, max_results: max }, env, ws);
         assert.deepStrictEqual(paged.lines, cut.lines, `max_results ${max}, environment ${which}`);
-        assert.ok(paged.totals.every((total) => total === whole.lines.length), 'the same total on every page');
+        assert.ok(
+          paged.totals.every((total) => total === whole.lines.length),
+          'the same total on every page',
+        );
         assert.strictEqual(paged.first[0], 'src/widget.rs:1 def');
       }),
       { numRuns: 24, seed: 20261125 },
@@ -166,7 +212,11 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     assert.ok(first && Number(first[1]) + Number(first[2]) === 4 && first[3] === '3', String(first));
     const again = cost(describeOutline(await answerGrep({ ...input, offset: 2 }, env)));
     assert.deepStrictEqual(again?.slice(1, 4), ['0', '4', '3'], 'the next page knows them by their stamps');
-    assert.strictEqual(describeOutline(await answerGrep({ ...input, max_results: 100 }, env)).includes('cut page'), false, 'a page that shows every line is not ordered');
+    assert.strictEqual(
+      describeOutline(await answerGrep({ ...input, max_results: 100 }, env)).includes('cut page'),
+      false,
+      'a page that shows every line is not ordered',
+    );
   });
 
   it('keeps path order with grepTools.definitions.enabled off', async () => {

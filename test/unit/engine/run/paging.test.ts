@@ -32,7 +32,10 @@ function continuation(notes: string[]): Record<string, unknown> | undefined {
  * Pages through a search until no next_offset, following the exact call of each budget note (or
  * offset = next_offset after a max_results page); returns every page.
  */
-async function pageThrough<T extends GrepAnswer | GlobAnswer>(first: Record<string, unknown>, call: (input: Record<string, unknown>) => Promise<T>): Promise<T[]> {
+async function pageThrough<T extends GrepAnswer | GlobAnswer>(
+  first: Record<string, unknown>,
+  call: (input: Record<string, unknown>) => Promise<T>,
+): Promise<T[]> {
   const pages: T[] = [];
   let input: Record<string, unknown> | undefined = first;
   while (input) {
@@ -60,7 +63,9 @@ describe('paging through a large result (max_results and the output budget)', fu
     fx = new Fixture('grep-tools-paging-');
     for (let f = 0; f < FILES; f++) {
       const name = `pkg/mod${String(f).padStart(2, '0')}/file.ts`;
-      const lines = Array.from({ length: LINES }, (_, i) => (i % 3 === 0 ? `export const value${i} = lookup("key-${f}-${i}"); // matched` : `const other${i} = ${i};`));
+      const lines = Array.from({ length: LINES }, (_, i) =>
+        i % 3 === 0 ? `export const value${i} = lookup("key-${f}-${i}"); // matched` : `const other${i} = ${i};`,
+      );
       fx.write(name, lines.join('\n') + '\n');
       for (let i = 0; i < LINES; i += 3) expected.push(`${name}:${i + 1}`);
     }
@@ -94,23 +99,38 @@ describe('paging through a large result (max_results and the output budget)', fu
     }
     assert.strictEqual(lines.size, FILES);
     for (const [file, shown] of lines) {
-      assert.deepStrictEqual(shown, Array.from({ length: LINES }, (_, i) => i + 1), `${file}: every line once, in order`);
+      assert.deepStrictEqual(
+        shown,
+        Array.from({ length: LINES }, (_, i) => i + 1),
+        `${file}: every line once, in order`,
+      );
     }
   });
 
   it('files_with_matches and count: every file exactly once', async () => {
     const files = [...new Set(expected.map((e) => e.split(':')[0]))];
-    const listed = await pageThrough({ pattern: 'lookup', output_mode: 'files_with_matches', max_results: 1000 }, (input) => grepJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })));
+    const listed = await pageThrough({ pattern: 'lookup', output_mode: 'files_with_matches', max_results: 1000 }, (input) =>
+      grepJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })),
+    );
     assert.ok(listed.length > 2);
-    assert.deepStrictEqual(listed.flatMap((page) => pathFiles(page).map((f) => rel(fx.root, f))), files);
+    assert.deepStrictEqual(
+      listed.flatMap((page) => pathFiles(page).map((f) => rel(fx.root, f))),
+      files,
+    );
     const counted = await pageThrough({ pattern: 'lookup', output_mode: 'count', max_results: 9 }, (input) => grepJson(input, env));
-    assert.deepStrictEqual(counted.flatMap((page) => countFiles(page).map((c) => `${rel(fx.root, c.file)}=${c.count}`)), files.map((f) => `${f}=20`));
+    assert.deepStrictEqual(
+      counted.flatMap((page) => countFiles(page).map((c) => `${rel(fx.root, c.file)}=${c.count}`)),
+      files.map((f) => `${f}=20`),
+    );
   });
 
   it('glob: every path exactly once', async () => {
     const pages = await pageThrough({ pattern: '**/*.ts' }, (input) => globJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })));
     assert.ok(pages.length > 2, `${pages.length} pages`);
     for (const page of pages) assert.strictEqual(page.total, FILES);
-    assert.deepStrictEqual(pages.flatMap((page) => page.files.map((f) => rel(fx.root, f))), [...new Set(expected.map((e) => e.split(':')[0]))]);
+    assert.deepStrictEqual(
+      pages.flatMap((page) => page.files.map((f) => rel(fx.root, f))),
+      [...new Set(expected.map((e) => e.split(':')[0]))],
+    );
   });
 });

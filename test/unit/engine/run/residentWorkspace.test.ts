@@ -43,20 +43,27 @@ describe('engine/run/residentWorkspace: a full inotify table', function () {
     // The table is full once the workspace's own directories are watched; and src/app.ts changes after
     // the first refresh read it, before its directory is watched (no event can tell of that change).
     const watchDirectory: WatchDirectory = (dir, listener) => {
-      if (dir.startsWith(`${ws}/build`)) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${dir}'`), { code: 'ENOSPC' });
+      if (dir.startsWith(`${ws}/build`))
+        throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${dir}'`), { code: 'ENOSPC' });
       if (dir === `${ws}/src` && !placed.includes(dir)) fx.write('ws/src/app.ts', 'TODO again\n');
       placed.push(dir);
       return fs.watch(dir, { persistent: false }, listener);
     };
     const log: string[] = [];
     const env = { ...makeEnv(ws), source: new NodeFileSource(), pool };
-    resident = new ResidentWorkspace(env, fx.path('index'), DEFAULT_INDEX_LIMITS, {
-      refreshed: (_summary, watched) => log.push(`refreshed, watching ${watched}`),
-      contentRefreshed: (files) => log.push(`content refreshed, ${files} files`),
-      unwatched: (reason) => log.push(`unwatched ${reason}`),
-      ignoredUnwatched: (reason) => log.push(`ignored unwatched ${reason}`),
-      failed: (reason) => log.push(`failed ${reason}`),
-    }, watchDirectory);
+    resident = new ResidentWorkspace(
+      env,
+      fx.path('index'),
+      DEFAULT_INDEX_LIMITS,
+      {
+        refreshed: (_summary, watched) => log.push(`refreshed, watching ${watched}`),
+        contentRefreshed: (files) => log.push(`content refreshed, ${files} files`),
+        unwatched: (reason) => log.push(`unwatched ${reason}`),
+        ignoredUnwatched: (reason) => log.push(`ignored unwatched ${reason}`),
+        failed: (reason) => log.push(`failed ${reason}`),
+      },
+      watchDirectory,
+    );
     await resident.start();
 
     const answer = async (input: GrepInput, on: SearchEnvironment) => renderGrep(await answerGrep(input, on), byteBudget(on.config.maxOutputBytes));
@@ -68,7 +75,11 @@ describe('engine/run/residentWorkspace: a full inotify table', function () {
       assert.strictEqual(text, await answer(input, env), JSON.stringify(input));
       return served.source;
     };
-    assert.match(await answer({ pattern: 'again' }, { ...env, ...resident.environment() }), /TODO again/, 'the change made before the watch was placed is read');
+    assert.match(
+      await answer({ pattern: 'again' }, { ...env, ...resident.environment() }),
+      /TODO again/,
+      'the change made before the watch was placed is read',
+    );
     assert.deepStrictEqual(log, ['ignored unwatched ENOSPC', 'refreshed, watching 2', 'refreshed, watching 2'], 'the late-watched directories are read again');
     assert.strictEqual((await same({ pattern: 'TODO' })).replayed, 1, 'the workspace listing is still replayed: its directories are watched');
     assert.strictEqual((await same({ pattern: 'TODO', include_ignored: true })).replayed, 0, 'include_ignored lists the tree');

@@ -25,40 +25,63 @@ describe('engine/descriptors', () => {
     assert.strictEqual(await openRetrying(async () => (++tries < 3 ? Promise.reject(failure('EMFILE')) : 'opened')), 'opened');
     assert.strictEqual(tries, 3);
     tries = 0;
-    await assert.rejects(openRetrying(async () => (++tries, Promise.reject(failure('ENOENT')))), /ENOENT/);
+    await assert.rejects(
+      openRetrying(async () => (++tries, Promise.reject(failure('ENOENT')))),
+      /ENOENT/,
+    );
     assert.strictEqual(tries, 1);
     tries = 0;
-    assert.strictEqual(openRetryingSync(() => {
-      if (++tries < 3) throw failure('ENFILE');
-      return 'opened';
-    }), 'opened');
-    assert.throws(() => openRetryingSync(() => {
-      throw failure('EACCES');
-    }), /EACCES/);
+    assert.strictEqual(
+      openRetryingSync(() => {
+        if (++tries < 3) throw failure('ENFILE');
+        return 'opened';
+      }),
+      'opened',
+    );
+    assert.throws(
+      () =>
+        openRetryingSync(() => {
+          throw failure('EACCES');
+        }),
+      /EACCES/,
+    );
   });
 
   it('reports EMFILE once the waits are spent, rather than waiting without end', async () => {
     const waits: number[] = [];
     let tries = 0;
     const open = async () => (++tries, Promise.reject(failure('EMFILE')));
-    await assert.rejects(openRetrying(open, async (ms) => void waits.push(ms)), /EMFILE/);
+    await assert.rejects(
+      openRetrying(open, async (ms) => void waits.push(ms)),
+      /EMFILE/,
+    );
     const waited = waits.reduce((sum, ms) => sum + ms, 0);
     assert.ok(waited >= 2000 && waited < 6000, `waited ${waited} ms`);
     assert.strictEqual(tries, waits.length + 1, 'one try after each wait');
-    assert.ok(waits.every((ms, i) => i === 0 || ms >= waits[i - 1]), `the waits grow: ${waits.join(', ')}`);
+    assert.ok(
+      waits.every((ms, i) => i === 0 || ms >= waits[i - 1]),
+      `the waits grow: ${waits.join(', ')}`,
+    );
   });
 
   it('maps with at most `limit` calls under way, results in order', async () => {
     let running = 0;
     let most = 0;
-    const results = await mapAtMost(Array.from({ length: 100 }, (_, i) => i), 7, async (i) => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      running--;
-      return i * 2;
-    });
-    assert.deepStrictEqual(results, Array.from({ length: 100 }, (_, i) => i * 2));
+    const results = await mapAtMost(
+      Array.from({ length: 100 }, (_, i) => i),
+      7,
+      async (i) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+        return i * 2;
+      },
+    );
+    assert.deepStrictEqual(
+      results,
+      Array.from({ length: 100 }, (_, i) => i * 2),
+    );
     assert.strictEqual(most, 7);
     assert.deepStrictEqual(await mapAtMost([], 7, async () => 1), []);
   });

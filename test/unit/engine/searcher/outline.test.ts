@@ -28,11 +28,7 @@ describe('outline: the definitions enclosing a matching line', function () {
   this.timeout(20_000);
 
   it('TypeScript: a method in a class, a function nested in a method, an arrow function bound to a const', async () => {
-    assert.deepStrictEqual(await outline('store.ts', 'sessions'), [
-      '2: SessionStore',
-      '5: SessionStore > get()',
-      '12: SessionStore > expire()',
-    ]);
+    assert.deepStrictEqual(await outline('store.ts', 'sessions'), ['2: SessionStore', '5: SessionStore > get()', '12: SessionStore > expire()']);
     assert.deepStrictEqual(await outline('store.ts', 'now - stamp'), ['10: SessionStore > expire() > isOld()']);
     assert.deepStrictEqual(await outline('store.ts', 'new SessionStore'), ['17: makeStore()']);
   });
@@ -43,10 +39,7 @@ describe('outline: the definitions enclosing a matching line', function () {
   });
 
   it('Rust: an impl block, a function in a module', async () => {
-    assert.deepStrictEqual(await outline('worker.rs', 'search_path'), [
-      '6: impl SearchWorker<W> | def',
-      '17: mod tests | def',
-    ]);
+    assert.deepStrictEqual(await outline('worker.rs', 'search_path'), ['6: impl SearchWorker<W> | def', '17: mod tests | def']);
     assert.deepStrictEqual(await outline('worker.rs', 'self.printer'), ['12: impl SearchWorker<W> > search()']);
     assert.deepStrictEqual(await outline('worker.rs', 'let path'), ['18: mod tests > search_path_works()']);
   });
@@ -113,7 +106,8 @@ describe('outline: which files define the searched name (the order of a cut page
   const files = ['store.ts', 'worker.rs', 'app.py', 'queue.go', 'Store.java'];
 
   it('per language, a file defines a name declared in it and not one it only uses', async () => {
-    const defines = async (file: string, name: string) => (await definesMatch(file, fs.readFileSync(nodePath.join(fixtures, file), 'utf8'), compileMatcher(name, { word: true }), undefined))?.defines;
+    const defines = async (file: string, name: string) =>
+      (await definesMatch(file, fs.readFileSync(nodePath.join(fixtures, file), 'utf8'), compileMatcher(name, { word: true }), undefined))?.defines;
     for (const [file, name] of [
       ['store.ts', 'isOld'], // a function nested in a method
       ['store.ts', 'expire'], // a method in a class
@@ -124,13 +118,15 @@ describe('outline: which files define the searched name (the order of a cut page
       ['queue.go', 'Push'], // a method with a receiver
       ['queue.go', 'Job'], // a type
       ['Store.java', 'Store'], // a class and its constructor
-    ]) assert.strictEqual(await defines(file, name), true, `${file} defines ${name}`);
+    ])
+      assert.strictEqual(await defines(file, name), true, `${file} defines ${name}`);
     for (const [file, name] of [
       ['store.ts', 'Map'],
       ['worker.rs', 'printer'],
       ['app.py', 'apply'],
       ['queue.go', 'append'],
-    ]) assert.strictEqual(await defines(file, name), false, `${file} only uses ${name}`);
+    ])
+      assert.strictEqual(await defines(file, name), false, `${file} only uses ${name}`);
   });
 
   it('every line of these files that defines a name looks like a declaration to the search, so the file is parsed', async () => {

@@ -1,7 +1,16 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { BINARY_PROBE_BYTES, clipLine, compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../../../../src/engine/searcher/searcher';
+import {
+  BINARY_PROBE_BYTES,
+  clipLine,
+  compilePrefilter,
+  decodeText,
+  pageOptions,
+  searchBytes,
+  searchText,
+  type SearchOptions,
+} from '../../../../src/engine/searcher/searcher';
 import type { LineResult } from '../../../../src/engine/api/types';
 
 function search(text: string, pattern: string, matcherOptions: MatcherOptions = {}, options: Partial<SearchOptions> = {}) {
@@ -105,7 +114,10 @@ describe('engine/searcher', () => {
     it('counts several matches on one line as one result', () => {
       const result = search('a a a\nb\na\n', 'a');
       assert.strictEqual(result.count, 2);
-      assert.deepStrictEqual(reported(result.lines), [[1, 'a a a'], [3, 'a']]);
+      assert.deepStrictEqual(reported(result.lines), [
+        [1, 'a a a'],
+        [3, 'a'],
+      ]);
     });
 
     it('finds a match on a last line without a newline', () => {
@@ -138,7 +150,10 @@ describe('engine/searcher', () => {
       assert.strictEqual(search('a\nb\n', 'a\\sb').count, 0);
       assert.strictEqual(search('foo\nbar\n', 'foo[^x]*bar').count, 0);
       // A match that would run past the line is verified on the line alone.
-      assert.deepStrictEqual(reported(search('ab\ncd\n', '[a-z]\\s*[a-z]+').lines), [[1, 'ab'], [2, 'cd']]);
+      assert.deepStrictEqual(reported(search('ab\ncd\n', '[a-z]\\s*[a-z]+').lines), [
+        [1, 'ab'],
+        [2, 'cd'],
+      ]);
       assert.deepStrictEqual(reported(search('x y\nz\n', 'y\\s*\\w*').lines), [[1, 'x y']]);
     });
 
@@ -164,19 +179,28 @@ describe('engine/searcher', () => {
     it('with invert_match reports the lines that do not match', () => {
       const result = search('keep 1\ndrop\nkeep 2\n', 'drop', {}, { invert: true });
       assert.strictEqual(result.count, 2);
-      assert.deepStrictEqual(reported(result.lines), [[1, 'keep 1'], [3, 'keep 2']]);
+      assert.deepStrictEqual(reported(result.lines), [
+        [1, 'keep 1'],
+        [3, 'keep 2'],
+      ]);
     });
 
     it('with invert_match and multiline, reports the lines no match touches', () => {
       const result = search('a\nb\nc\nd\n', 'b\\nc', { multiline: true }, { invert: true });
-      assert.deepStrictEqual(reported(result.lines), [[1, 'a'], [4, 'd']]);
+      assert.deepStrictEqual(reported(result.lines), [
+        [1, 'a'],
+        [4, 'd'],
+      ]);
     });
 
     it('adds before and after context lines', () => {
-      const result = search(numbered(9, (i) => i === 5), 'HIT', {}, { before: 2, after: 3 });
-      assert.deepStrictEqual(result.lines, [
-        { line: 5, text: 'line 5 HIT', before: ['line 3', 'line 4'], after: ['line 6', 'line 7', 'line 8'] },
-      ]);
+      const result = search(
+        numbered(9, (i) => i === 5),
+        'HIT',
+        {},
+        { before: 2, after: 3 },
+      );
+      assert.deepStrictEqual(result.lines, [{ line: 5, text: 'line 5 HIT', before: ['line 3', 'line 4'], after: ['line 6', 'line 7', 'line 8'] }]);
     });
 
     it('clips context windows at the start and end of the file', () => {
@@ -198,7 +222,11 @@ describe('engine/searcher', () => {
         { line: 10, text: 'line 10 HIT', before: ['line 9'], after: ['line 11', 'line 12'] },
       ]);
       const shown = shownLineNumbers(result.lines);
-      assert.deepStrictEqual(shown, [...new Set(shown)].sort((a, b) => a - b), 'each line once, in order');
+      assert.deepStrictEqual(
+        shown,
+        [...new Set(shown)].sort((a, b) => a - b),
+        'each line once, in order',
+      );
       assert.deepStrictEqual(shown, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     });
 
@@ -209,15 +237,36 @@ describe('engine/searcher', () => {
     });
 
     it('stops after maxPerFile reported lines', () => {
-      const result = search(numbered(10, () => true), 'HIT', {}, { maxPerFile: 3 });
+      const result = search(
+        numbered(10, () => true),
+        'HIT',
+        {},
+        { maxPerFile: 3 },
+      );
       assert.strictEqual(result.count, 3);
-      assert.deepStrictEqual(result.lines.map((l) => l.line), [1, 2, 3]);
-      assert.strictEqual(search(numbered(10, () => true), 'HIT', { multiline: true }, { maxPerFile: 2 }).count, 2);
+      assert.deepStrictEqual(
+        result.lines.map((l) => l.line),
+        [1, 2, 3],
+      );
+      assert.strictEqual(
+        search(
+          numbered(10, () => true),
+          'HIT',
+          { multiline: true },
+          { maxPerFile: 2 },
+        ).count,
+        2,
+      );
       assert.strictEqual(search(numbered(10), 'HIT', {}, { maxPerFile: 4, invert: true }).count, 4);
     });
 
     it('only counts when collect is false', () => {
-      const result = search(numbered(10, (i) => i % 2 === 0), 'HIT', {}, { collect: false, before: 2 });
+      const result = search(
+        numbered(10, (i) => i % 2 === 0),
+        'HIT',
+        {},
+        { collect: false, before: 2 },
+      );
       assert.deepStrictEqual(result, { count: 5, lines: [] });
     });
 
@@ -238,7 +287,15 @@ describe('engine/searcher', () => {
     });
   });
   describe('literal lines counted in the bytes', () => {
-    const count = (first: boolean, maxPerFile = Number.MAX_SAFE_INTEGER): SearchOptions => ({ invert: false, before: 0, after: 0, maxPerFile, maxLineLength: 40, collect: false, first });
+    const count = (first: boolean, maxPerFile = Number.MAX_SAFE_INTEGER): SearchOptions => ({
+      invert: false,
+      before: 0,
+      after: 0,
+      maxPerFile,
+      maxLineLength: 40,
+      collect: false,
+      first,
+    });
     /** What decoding the file and searching its text gives: what the byte path must give too. */
     const viaText = (bytes: Buffer, pattern: string, options: SearchOptions, matcherOptions: MatcherOptions = {}) =>
       searchText(decodeText(new Uint8Array(bytes))!, compileMatcher(pattern, matcherOptions), options);
@@ -251,7 +308,13 @@ describe('engine/searcher', () => {
       assert.strictEqual(compileMatcher('a\\.b', {}).literalOnly, true);
       assert.strictEqual(compileMatcher('todo', { case_insensitive: true }).literalOnly, true);
       assert.strictEqual(compileMatcher('(?i)todo', {}).literalOnly, true);
-      for (const [pattern, options] of [['a.b', {}], ['Error', { word: true }], ['todo', { word: true, case_insensitive: true }], ['a\\-b', {}], ['ab', { multiline: true }]] as Array<[string, MatcherOptions]>) {
+      for (const [pattern, options] of [
+        ['a.b', {}],
+        ['Error', { word: true }],
+        ['todo', { word: true, case_insensitive: true }],
+        ['a\\-b', {}],
+        ['ab', { multiline: true }],
+      ] as Array<[string, MatcherOptions]>) {
         assert.strictEqual(compileMatcher(pattern, options).literalOnly, false, pattern);
       }
     });
@@ -260,7 +323,13 @@ describe('engine/searcher', () => {
       const text = numbered(6, (i) => i % 2 === 0);
       const matcher = compileMatcher('HIT', {});
       const search = (room: number) => searchText(text, matcher, pageOptions({ ...count(true), collect: true }, room));
-      assert.deepStrictEqual(search(2), { count: 3, lines: [{ line: 2, text: 'line 2 HIT' }, { line: 4, text: 'line 4 HIT' }] });
+      assert.deepStrictEqual(search(2), {
+        count: 3,
+        lines: [
+          { line: 2, text: 'line 2 HIT' },
+          { line: 4, text: 'line 4 HIT' },
+        ],
+      });
       assert.deepStrictEqual(search(0), { count: 3, lines: [], first: { line: 2, text: 'line 2 HIT' } });
       assert.deepStrictEqual(viaBytes(Buffer.from(text), 'HIT', pageOptions({ ...count(true), collect: true }, 2)), search(2));
     });
@@ -303,17 +372,26 @@ describe('engine/searcher', () => {
         fc.constantFrom('ab', 'a', 'b', 'é', '\n', '\r\n', '\r', ' ', '😀', 'ab\n', 'aé', 'AB', 'É', 'k', 'S', '\u212a', '\u017f', '-'),
         fc.uint8Array({ minLength: 1, maxLength: 3 }).map((b) => Buffer.from(b.map((x) => (x === 0 ? 0x80 : x))).toString('latin1')),
       );
-      const file = fc.array(piece, { maxLength: 30 }).chain((parts) =>
-        fc.array(fc.boolean(), { minLength: parts.length, maxLength: parts.length }).map((raw) =>
-          Buffer.concat(parts.map((p, i) => (raw[i] ? Buffer.from(p, 'latin1') : Buffer.from(p, 'utf8')))),
-        ),
-      );
+      const file = fc
+        .array(piece, { maxLength: 30 })
+        .chain((parts) =>
+          fc
+            .array(fc.boolean(), { minLength: parts.length, maxLength: parts.length })
+            .map((raw) => Buffer.concat(parts.map((p, i) => (raw[i] ? Buffer.from(p, 'latin1') : Buffer.from(p, 'utf8'))))),
+        );
       fc.assert(
-        fc.property(file, fc.constantFrom(...searches), fc.boolean(), fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 0, max: 3 })), (bytes, [pattern, matcherOptions], first, maxPerFile, pageRoom) => {
-          fc.pre(bytes.indexOf(0) === -1); // a NUL makes the file binary either way
-          const options = pageRoom === null ? count(first, maxPerFile) : pageOptions({ ...count(true, maxPerFile), collect: true }, pageRoom);
-          assert.deepStrictEqual(viaBytes(bytes, pattern, options, matcherOptions), viaText(bytes, pattern, options, matcherOptions), pattern);
-        }),
+        fc.property(
+          file,
+          fc.constantFrom(...searches),
+          fc.boolean(),
+          fc.integer({ min: 1, max: 4 }),
+          fc.option(fc.integer({ min: 0, max: 3 })),
+          (bytes, [pattern, matcherOptions], first, maxPerFile, pageRoom) => {
+            fc.pre(bytes.indexOf(0) === -1); // a NUL makes the file binary either way
+            const options = pageRoom === null ? count(first, maxPerFile) : pageOptions({ ...count(true, maxPerFile), collect: true }, pageRoom);
+            assert.deepStrictEqual(viaBytes(bytes, pattern, options, matcherOptions), viaText(bytes, pattern, options, matcherOptions), pattern);
+          },
+        ),
         { numRuns: 3000 },
       );
     });
@@ -327,7 +405,10 @@ describe('engine/searcher', () => {
           for (let i = lineLength; i < bytes.length; i += lineLength) bytes[i] = 10;
           for (const offset of at) bytes.write('DePrEcAtEd', offset, 'latin1');
           const options = first ? count(true) : pageOptions({ ...count(true), collect: true }, 5);
-          assert.deepStrictEqual(viaBytes(bytes, 'deprecated', options, { case_insensitive: true }), viaText(bytes, 'deprecated', options, { case_insensitive: true }));
+          assert.deepStrictEqual(
+            viaBytes(bytes, 'deprecated', options, { case_insensitive: true }),
+            viaText(bytes, 'deprecated', options, { case_insensitive: true }),
+          );
         }),
         { numRuns: 200 },
       );
@@ -351,7 +432,11 @@ describe('engine/searcher', () => {
       const matcher = compileMatcher('é', { case_insensitive: true });
       assert.strictEqual(compilePrefilter(matcher), undefined);
       const options: SearchOptions = { invert: false, before: 0, after: 0, maxPerFile: 9, maxLineLength: 40, collect: false, first: true };
-      assert.deepStrictEqual(searchBytes(new Uint8Array(Buffer.from('CAFÉ only\n')), matcher, compilePrefilter(matcher), options), { count: 1, lines: [], first: { line: 1, text: 'CAFÉ only' } });
+      assert.deepStrictEqual(searchBytes(new Uint8Array(Buffer.from('CAFÉ only\n')), matcher, compilePrefilter(matcher), options), {
+        count: 1,
+        lines: [],
+        first: { line: 1, text: 'CAFÉ only' },
+      });
       assert.strictEqual(prefilter('é')(Buffer.from('CAFÉ')), false, 'case-sensitive: still tested on bytes');
     });
 

@@ -34,7 +34,10 @@ describe('a file swapped for a symlink between listing and reading', () => {
       mtime: (p) => inner.mtime(p),
       list: async (...args) => {
         const listed = await inner.list(...args);
-        for (const [name, target] of [['b.txt', outside.path('secret.txt')], ['c.txt', fx.path('.env')]]) {
+        for (const [name, target] of [
+          ['b.txt', outside.path('secret.txt')],
+          ['c.txt', fx.path('.env')],
+        ]) {
           fs.rmSync(fx.path(name));
           fs.symlinkSync(target, fx.path(name));
         }

@@ -173,10 +173,15 @@ describe('engine/source entry policy: the same tree through the three walkers', 
       ignoreFile: diskReader.ignoreFile,
     };
     const pruned: PrunedEntry[] = [];
-    const files = (await listWithReader(blind, base(), 0, { denied, excluded, followSymlinks: true, gitignore: true, pruned, isCancelled: () => false })).map((file) => file.relative);
+    const files = (await listWithReader(blind, base(), 0, { denied, excluded, followSymlinks: true, gitignore: true, pruned, isCancelled: () => false })).map(
+      (file) => file.relative,
+    );
     assert.ok(files.includes('loop/README.md') && files.includes('src/up/README.md'), files.join(', '));
     assert.ok(!files.some((file) => file.startsWith('loop/loop/') || file.startsWith('loop/src/up/') || file.startsWith('src/up/loop/')), files.join(', '));
-    assert.ok(pruned.some((entry) => entry.relative === 'secrets' && entry.reason === 'denied'), 'denied names are pruned all the same');
+    assert.ok(
+      pruned.some((entry) => entry.relative === 'secrets' && entry.reason === 'denied'),
+      'denied names are pruned all the same',
+    );
   });
 
   it('with search.followSymlinks off, the reader walk and the audit agree: no link is followed, denied names are still pruned', async () => {

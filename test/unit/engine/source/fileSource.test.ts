@@ -48,7 +48,10 @@ describe('engine/fileSource', () => {
         { denied: DEFAULT_DENIED_PATHS },
         skipped,
       );
-      assert.deepStrictEqual(result.map((c) => c.relative), ['src/app.ts']);
+      assert.deepStrictEqual(
+        result.map((c) => c.relative),
+        ['src/app.ts'],
+      );
       assert.strictEqual(skipped.denied, 4);
     });
 
@@ -98,17 +101,36 @@ describe('engine/fileSource', () => {
       const skipped = emptySkips();
       const files = [['src/a.ts', 'docs/b.md', 'README.md'].map((r) => candidate('/w/a', r))];
       const result = await filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**', '*.md'] }, skipped);
-      assert.deepStrictEqual(result.map((c) => c.relative), ['README.md', 'docs/b.md', 'src/a.ts']);
+      assert.deepStrictEqual(
+        result.map((c) => c.relative),
+        ['README.md', 'docs/b.md', 'src/a.ts'],
+      );
       const narrow = emptySkips();
-      assert.deepStrictEqual((await filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**'] }, narrow)).map((c) => c.relative), ['src/a.ts']);
+      assert.deepStrictEqual(
+        (await filterCandidates([a], files, { denied: DEFAULT_DENIED_PATHS, allowed: ['src/**'] }, narrow)).map((c) => c.relative),
+        ['src/a.ts'],
+      );
       assert.strictEqual(narrow.denied, 2);
     });
 
     it('judges a confirmed outside base from the file system root, so /home/me/.aws/credentials stays denied', async () => {
       const base: SearchBase = { root: '/home/me/.aws', base: '/home/me/.aws', folderIndex: -1 };
       const skipped = emptySkips();
-      const result = await filterCandidates([base], [[{ path: '/home/me/.aws/credentials', relative: 'credentials' }, { path: '/home/me/.aws/config', relative: 'config' }]], { denied: DEFAULT_DENIED_PATHS }, skipped);
-      assert.deepStrictEqual(result.map((c) => c.relative), ['config']);
+      const result = await filterCandidates(
+        [base],
+        [
+          [
+            { path: '/home/me/.aws/credentials', relative: 'credentials' },
+            { path: '/home/me/.aws/config', relative: 'config' },
+          ],
+        ],
+        { denied: DEFAULT_DENIED_PATHS },
+        skipped,
+      );
+      assert.deepStrictEqual(
+        result.map((c) => c.relative),
+        ['config'],
+      );
       assert.strictEqual(skipped.denied, 1);
     });
 

@@ -64,8 +64,22 @@ describe('gitignore rules', () => {
       ['src/deep', '!generated.ts\n'],
     ]);
     const read: string[] = [];
-    const virtual = new GitignoreRules('', (dir) => texts.has(dir), (dir) => (read.push(dir), texts.get(dir)));
-    for (const file of ['app.log', 'keep.log', 'rootonly.txt', 'src/rootonly.txt', 'src/important.log', 'src/generated.ts', 'src/deep/generated.ts', 'build/out.js', 'src/build/keep.log']) {
+    const virtual = new GitignoreRules(
+      '',
+      (dir) => texts.has(dir),
+      (dir) => (read.push(dir), texts.get(dir)),
+    );
+    for (const file of [
+      'app.log',
+      'keep.log',
+      'rootonly.txt',
+      'src/rootonly.txt',
+      'src/important.log',
+      'src/generated.ts',
+      'src/deep/generated.ts',
+      'build/out.js',
+      'src/build/keep.log',
+    ]) {
       assert.strictEqual(virtual.ignoresFile(file), rules().ignoresFile(file), file);
     }
     assert.strictEqual(virtual.ignoresFile('build', true), true, 'build/ names a directory');

@@ -16,7 +16,10 @@ import { FsRecorder } from '../../recorder';
 const distCli = nodePath.resolve(__dirname, '../../../../../dist/cli.js');
 
 /** Runs the CLI, killing it past `maxRssMb` of memory or `timeoutMs`; reports its peak memory (VmHWM). */
-export function runCliWatched(args: string[], limits = { maxRssMb: 600, timeoutMs: 15_000 }): Promise<{ code: number | null; stdout: string; stderr: string; peakMb: number; killed?: string; ms: number }> {
+export function runCliWatched(
+  args: string[],
+  limits = { maxRssMb: 600, timeoutMs: 15_000 },
+): Promise<{ code: number | null; stdout: string; stderr: string; peakMb: number; killed?: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, [distCli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,7 +57,8 @@ describe('hostile ignore files', function () {
   before(() => {
     outside.write('rules', 'a.txt\n');
     // Each workspace holds a.txt and src/b.txt; only the ignore file differs.
-    for (const name of ['zero', 'nestedzero', 'fifo', 'outsiderules', 'envlink', 'huge', 'plain']) fx.files({ [`${name}/a.txt`]: 'hello a\n', [`${name}/src/b.txt`]: 'hello b\n' });
+    for (const name of ['zero', 'nestedzero', 'fifo', 'outsiderules', 'envlink', 'huge', 'plain'])
+      fx.files({ [`${name}/a.txt`]: 'hello a\n', [`${name}/src/b.txt`]: 'hello b\n' });
     fx.symlink('/dev/zero', 'zero/.gitignore');
     fx.symlink('/dev/zero', 'nestedzero/src/.gitignore');
     execFileSync('mkfifo', [fx.path('fifo/.gitignore')]);
@@ -69,7 +73,14 @@ describe('hostile ignore files', function () {
     outside.remove();
   });
 
-  for (const [name, tool] of [['zero', 'grep'], ['zero', 'glob'], ['nestedzero', 'grep'], ['nestedzero', 'glob'], ['fifo', 'grep'], ['fifo', 'glob']] as const) {
+  for (const [name, tool] of [
+    ['zero', 'grep'],
+    ['zero', 'glob'],
+    ['nestedzero', 'grep'],
+    ['nestedzero', 'glob'],
+    ['fifo', 'grep'],
+    ['fifo', 'glob'],
+  ] as const) {
     it(`${tool} with ${name === 'fifo' ? 'a FIFO' : name === 'zero' ? 'a link to /dev/zero' : 'a nested link to /dev/zero'} as .gitignore answers at once, in bounded memory`, async () => {
       const input = tool === 'grep' ? { pattern: 'hello', output_mode: 'files_with_matches' } : { pattern: '**' };
       const run = await runCliWatched([tool, JSON.stringify(input), '--workspace', ws(name)]);
@@ -85,31 +96,46 @@ describe('hostile ignore files', function () {
   it('a link to rules outside the workspace does not change the answer', async () => {
     const notes: string[] = [];
     const json = await grepJson({ pattern: 'hello', output_mode: 'files_with_matches' }, { ...makeEnv(ws('outsiderules')), warn: (note) => notes.push(note) });
-    assert.deepStrictEqual(pathFiles(json).map((file) => rel(ws('outsiderules'), file)), ['a.txt', 'src/b.txt']);
+    assert.deepStrictEqual(
+      pathFiles(json).map((file) => rel(ws('outsiderules'), file)),
+      ['a.txt', 'src/b.txt'],
+    );
     assert.deepStrictEqual(notes, [`Ignore file ${ws('outsiderules')}/.gitignore skipped: it is a symbolic link; its rules are not applied.`]);
   });
 
   it('a link to the denied .env is never read as rules', async () => {
     const recorder = new FsRecorder();
     const json = await recorder.record(() => globJson({ pattern: '**' }, makeEnv(ws('envlink'))));
-    assert.deepStrictEqual(json.files.map((file) => rel(ws('envlink'), file)), ['a.txt', 'src/b.txt']);
+    assert.deepStrictEqual(
+      json.files.map((file) => rel(ws('envlink'), file)),
+      ['a.txt', 'src/b.txt'],
+    );
     assert.ok(!recorder.opened().includes(ws('envlink/.env')));
   });
 
   it(`an ignore file over ${MAX_IGNORE_FILE_BYTES} bytes is skipped with a note; a plain one applies`, async () => {
     const notes: string[] = [];
     const huge = await globJson({ pattern: '**' }, { ...makeEnv(ws('huge')), warn: (note) => notes.push(note) });
-    assert.deepStrictEqual(huge.files.map((file) => rel(ws('huge'), file)), ['.gitignore', 'a.txt', 'src/b.txt']);
+    assert.deepStrictEqual(
+      huge.files.map((file) => rel(ws('huge'), file)),
+      ['.gitignore', 'a.txt', 'src/b.txt'],
+    );
     assert.match(notes[0], /over the 262144-byte limit for ignore files/);
     const plain = await globJson({ pattern: '**' }, makeEnv(ws('plain')));
-    assert.deepStrictEqual(plain.files.map((file) => rel(ws('plain'), file)), ['.gitignore', 'src/b.txt']);
+    assert.deepStrictEqual(
+      plain.files.map((file) => rel(ws('plain'), file)),
+      ['.gitignore', 'src/b.txt'],
+    );
   });
 
   it('the reader opens without following links, and judges what it opened', async () => {
     const scope = { granted: [fx.root], denied: ['**/.env'] };
-    for (const read of [readIgnoreFileSync(ws('zero'), scope), await readIgnoreFile(ws('zero'), scope)]) assert.deepStrictEqual(read, { kind: 'skipped', path: ws('zero/.gitignore'), reason: 'it is a symbolic link' });
-    for (const read of [readIgnoreFileSync(ws('fifo'), scope), await readIgnoreFile(ws('fifo'), scope)]) assert.strictEqual(read.kind === 'skipped' && read.reason, 'it is not a regular file');
-    for (const read of [readIgnoreFileSync(ws('plain'), scope), await readIgnoreFile(ws('plain'), scope)]) assert.deepStrictEqual(read, { kind: 'text', text: 'a.txt\n' });
+    for (const read of [readIgnoreFileSync(ws('zero'), scope), await readIgnoreFile(ws('zero'), scope)])
+      assert.deepStrictEqual(read, { kind: 'skipped', path: ws('zero/.gitignore'), reason: 'it is a symbolic link' });
+    for (const read of [readIgnoreFileSync(ws('fifo'), scope), await readIgnoreFile(ws('fifo'), scope)])
+      assert.strictEqual(read.kind === 'skipped' && read.reason, 'it is not a regular file');
+    for (const read of [readIgnoreFileSync(ws('plain'), scope), await readIgnoreFile(ws('plain'), scope)])
+      assert.deepStrictEqual(read, { kind: 'text', text: 'a.txt\n' });
     for (const read of [readIgnoreFileSync(ws('a.txt'), scope), await readIgnoreFile(ws('nothing'), scope)]) assert.deepStrictEqual(read, { kind: 'none' });
     // The granted root is another directory: the plain file is outside it.
     const elsewhere = { granted: [outside.root], denied: [] };
@@ -117,12 +143,19 @@ describe('hostile ignore files', function () {
     assert.strictEqual(refused.kind === 'skipped' && refused.reason, `it is really ${ws('plain/.gitignore')}, outside the granted folders`);
   });
 
-  it('the extension host\'s loader reads every directory\'s file off its thread, with the same checks', async () => {
+  it("the extension host's loader reads every directory's file off its thread, with the same checks", async () => {
     const notes: string[] = [];
-    const texts = await loadGitignoreTexts(fx.root, ['plain', 'zero', 'fifo', 'huge', 'nestedzero/src'], { scope: { granted: [fx.root], denied: [] }, warn: (note) => notes.push(note) });
+    const texts = await loadGitignoreTexts(fx.root, ['plain', 'zero', 'fifo', 'huge', 'nestedzero/src'], {
+      scope: { granted: [fx.root], denied: [] },
+      warn: (note) => notes.push(note),
+    });
     assert.deepStrictEqual([...texts.entries()], [['plain', 'a.txt\n']]);
     assert.strictEqual(notes.length, 4);
-    const rules = new GitignoreRules(fx.root, (dir) => texts.has(dir), (dir) => texts.get(dir));
+    const rules = new GitignoreRules(
+      fx.root,
+      (dir) => texts.has(dir),
+      (dir) => texts.get(dir),
+    );
     assert.ok(rules.ignoresFile('plain/a.txt'));
     assert.ok(!rules.ignoresFile('zero/a.txt'));
   });

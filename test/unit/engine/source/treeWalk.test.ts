@@ -154,7 +154,15 @@ describe('engine/source/treeWalk: the walk of a search base, the same whichever 
     });
     assert.deepStrictEqual((await walk(tree)).files, ['.gitignore', 'src/.gitignore', 'src/keep.log', 'src/main.ts']);
     assert.ok(!tree.listed.includes(`${ROOT}/build`), 'an ignored directory is never listed');
-    assert.deepStrictEqual((await walk(tree, { gitignore: false })).files, ['.gitignore', 'app.log', 'build/out.js', 'src/.gitignore', 'src/drop.log', 'src/keep.log', 'src/main.ts']);
+    assert.deepStrictEqual((await walk(tree, { gitignore: false })).files, [
+      '.gitignore',
+      'app.log',
+      'build/out.js',
+      'src/.gitignore',
+      'src/drop.log',
+      'src/keep.log',
+      'src/main.ts',
+    ]);
   });
 
   it('a base below the workspace folder keeps the rules of the .gitignore files above it, and names files from the base', async () => {
@@ -209,7 +217,12 @@ describe('engine/source/treeWalk: the walk of a search base, the same whichever 
   });
 
   it('with followSymlinks off, no link is followed or counted', async () => {
-    const tree = new MemoryTree({ [`${ROOT}/lib/util.ts`]: { text: '' }, [`${ROOT}/alias`]: { link: `${ROOT}/lib` }, [`${ROOT}/escape`]: { link: '/mem/home' }, ['/mem/home/a']: { text: '' } });
+    const tree = new MemoryTree({
+      [`${ROOT}/lib/util.ts`]: { text: '' },
+      [`${ROOT}/alias`]: { link: `${ROOT}/lib` },
+      [`${ROOT}/escape`]: { link: '/mem/home' },
+      ['/mem/home/a']: { text: '' },
+    });
     const { files, pruned } = await walk(tree, { followSymlinks: false });
     assert.deepStrictEqual(files, ['lib/util.ts']);
     assert.deepStrictEqual(pruned, []);

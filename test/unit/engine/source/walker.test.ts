@@ -46,7 +46,11 @@ describe('engine/walker (NodeFileSource)', () => {
   const list = async (query: Partial<FileQuery> = {}, bases = [base()]) => {
     const pruned: PrunedEntry[] = [];
     const perBase = await source.list({ bases, includeIgnored: false, respectGitignore: true, ...query }, DEFAULT_DENIED_PATHS, pruned, () => false);
-    const prunedAs = (reason: PrunedEntry['reason']) => pruned.filter((entry) => entry.reason === reason).map((entry) => entry.relative).sort();
+    const prunedAs = (reason: PrunedEntry['reason']) =>
+      pruned
+        .filter((entry) => entry.reason === reason)
+        .map((entry) => entry.relative)
+        .sort();
     return { perBase, pruned, prunedAs, relatives: perBase.map((files) => files.map((c) => c.relative).sort()) };
   };
 
