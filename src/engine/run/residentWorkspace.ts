@@ -186,6 +186,7 @@ export class ResidentWorkspace {
     for (let round = 0; round < MAX_WATCHING_REFRESHES && !this.closed; round++) {
       this.watcher.reset();
       const summary = await buildWorkspaceIndex(this.env, this.dir, this.limits);
+      if (this.closed) return undefined; // (closed meanwhile: nothing is opened again)
       const stored = loadIndex(this.dir);
       this.stored?.close();
       this.stored = stored;
@@ -210,6 +211,11 @@ export class ResidentWorkspace {
       }
     }
     return undefined;
+  }
+
+  /** Resolves once no refresh is under way: after close(), once the last one let go of the index's files. */
+  async whenIdle(): Promise<void> {
+    await this.refreshing?.catch(() => undefined);
   }
 
   close(): void {

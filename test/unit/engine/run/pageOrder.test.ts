@@ -151,8 +151,9 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
     await resident.start();
   });
 
-  after(() => {
+  after(async () => {
     resident.close();
+    await resident.whenIdle(); // (an open segment file cannot be removed on Windows)
     pool.dispose();
     fx.remove();
   });
