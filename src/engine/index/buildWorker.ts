@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from '../pool/background';
 import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
-import { directRealPath, indexFile, refreshIndex, type RefreshResult } from './builder';
+import { refreshIndex, reindexFiles, type RefreshResult } from './builder';
 import { sameList } from './listing';
 import type { FileStamp } from '../source/fileStamp';
 import { ContentIndex } from './contentIndex';
@@ -83,9 +83,7 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
     }
     const { index } = stored;
     const before = index.size;
-    const direct = directRealPath(request.folders);
-    let bytes = 0;
-    for (const path of request.only) bytes += indexFile(index, path, request.maxFileSize, direct);
+    const { bytes } = reindexFiles(index, request.only, request.maxFileSize, request.folders);
     const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
     const read = request.only.length;
     const dropped = before - index.size;

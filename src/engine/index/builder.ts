@@ -129,3 +129,33 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
   options.onProgress?.(paths.length, paths.length);
   return result;
 }
+
+/**
+ * A change of at most this many files' contents (the tree kept its shape) is refreshed by reading them
+ * alone (reindexFiles): no listing, no stamp of the others. VS Code's indexer and the resident workspace
+ * of `serve` and `mcp` both hold to it.
+ */
+export const CONTENT_REFRESH_AT_MOST = 2000;
+
+/**
+ * Reads these files of the index again (a content refresh; a file gone is dropped). Returns the text
+ * bytes indexed and the files written in the last RECENT_WRITE_MS, which the index holds as unread until
+ * a later refresh reads them once settled.
+ */
+export function reindexFiles(
+  index: ContentIndex,
+  paths: readonly string[],
+  maxFileSize: number,
+  folders: readonly string[],
+  now = Date.now(),
+): { bytes: number; recent: string[] } {
+  const direct = directRealPath(folders);
+  let bytes = 0;
+  const recent: string[] = [];
+  for (const path of paths) {
+    bytes += indexFile(index, path, maxFileSize, direct, now);
+    const entry = index.entry(path)?.file;
+    if (entry && now - entry.mtimeMs < RECENT_WRITE_MS) recent.push(path);
+  }
+  return { bytes, recent };
+}

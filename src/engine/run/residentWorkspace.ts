@@ -7,7 +7,7 @@
  * directories watched only since the last refresh read the tree, a watch that failed) is checked by
  * stat, as one command line call checks it, so the answer is always the one a full scan gives.
  */
-import { directRealPath, indexFile, RECENT_WRITE_MS } from '../index/builder';
+import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS, reindexFiles } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
@@ -20,8 +20,6 @@ import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './wo
 export const REFRESH_DELAY_MS = 250;
 /** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
 const MAX_WATCHING_REFRESHES = 3;
-/** A change of at most this many files' contents (the tree kept its shape) is refreshed by reading them alone (refreshContent). */
-const CONTENT_REFRESH_AT_MOST = 2000;
 
 export interface ResidentLog {
   refreshed(summary: IndexSummary, watched: number): void;
@@ -140,15 +138,15 @@ export class ResidentWorkspace {
     const started = Date.now();
     const upTo = changes.events;
     const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
-    const direct = directRealPath(this.env.folders.map((folder) => folder.path));
-    const now = Date.now();
-    // A file written in the last RECENT_WRITE_MS is held as unread (builder.ts): it stays in the record, and is read again once settled.
-    const recent = new Set<string>();
-    for (const path of changed) {
-      indexFile(index, path, this.env.config.maxFileSize, direct, now);
-      const entry = index.entry(path)?.file;
-      if (entry && now - entry.mtimeMs < RECENT_WRITE_MS) recent.add(path);
-    }
+    // A file written in the last RECENT_WRITE_MS is held as unread: it stays in the record, and is read again once settled.
+    const recent = new Set(
+      reindexFiles(
+        index,
+        changed,
+        this.env.config.maxFileSize,
+        this.env.folders.map((folder) => folder.path),
+      ).recent,
+    );
     this.watcher.forget(
       [...changes.touched.keys()].filter((path) => !recent.has(path)),
       upTo,

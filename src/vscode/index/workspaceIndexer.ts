@@ -16,6 +16,7 @@ import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
+import { CONTENT_REFRESH_AT_MOST } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
@@ -46,12 +47,6 @@ const PAUSE_RATIO = 0.25;
  */
 const AUDIT_EVERY_MS = 1000;
 const AUDIT_FILES = 2000;
-/**
- * A refresh of a watched index whose tree kept its shape reads only the files that changed when they are
- * at most this many (a content refresh): no listing, no stamp of the others, and searches keep relying on
- * the watcher meanwhile.
- */
-const CONTENT_REFRESH_AT_MOST = 2000;
 
 export interface IndexState {
   /** `idle` until the first search where no index was stored; `waiting` for its first build to start. */
@@ -378,9 +373,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
     for (const path of this.shapeReports) {
       const exists = fs.existsSync(path);
       const held = index.idOf(path) !== undefined;
+      if (exists && held) {
+        changed.add(path);
+        continue;
+      }
       heldDirectories ??= directoriesHeld(index);
-      if (exists && held) changed.add(path);
-      else if (exists !== heldDirectories.has(path) || held) return listing(`${path} was created or deleted`);
+      if (exists !== heldDirectories.has(path) || held) return listing(`${path} was created or deleted`);
     }
     if (changed.size > CONTENT_REFRESH_AT_MOST) return listing(`${changed.size} files changed`);
     // A file the index does not hold is not one it searches (an ignored file it left out, a denied one).
