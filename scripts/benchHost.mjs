@@ -31,6 +31,8 @@ const SAMPLES = Number(process.env.BENCH_HOST_SAMPLES ?? 7);
 const INDEX_OFF = process.env.BENCH_HOST_INDEX === 'off';
 /** BENCH_HOST_COPIES=n: the workspace is n copies of the corpus (hard links, side by side). */
 const COPIES = Number(process.env.BENCH_HOST_COPIES ?? 1);
+/** `BENCH_HOST_SETTINGS`: more settings for the window, as JSON (`{"grepTools.definitions.enabled": false}`), to measure one apart. */
+const EXTRA_SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}');
 const artifacts = join(repo, '.test-artifacts', COPIES > 1 ? `bench-host-x${COPIES}` : 'bench-host');
 
 /** [id, what it asks, our call, Copilot's call]. Copilot's maxResults is what its chat side passes by default. */
@@ -153,7 +155,7 @@ async function main() {
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
     artifactsDir: artifacts,
-    settings: INDEX_OFF ? { 'grepTools.index.enabled': false } : {},
+    settings: { ...(INDEX_OFF ? { 'grepTools.index.enabled': false } : {}), ...EXTRA_SETTINGS },
     lifetimeSeconds: 3600,
   });
   let ok = false;
@@ -323,7 +325,7 @@ async function main() {
               : "Every grep total equals the command line's and ripgrep's on the same tree.",
           ]
         : []),
-      `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}.`,
+      `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}${Object.keys(EXTRA_SETTINGS).length ? `, settings ${JSON.stringify(EXTRA_SETTINGS)}` : ''}.`,
       `First call after activation: ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host peak RSS ${(memory.peakRss / 1048576).toFixed(0)} MB (now ${(memory.rss / 1048576).toFixed(0)} MB).`,
       buildingLine,
       walkLine,
@@ -350,7 +352,9 @@ async function main() {
       join(artifacts, 'bench-host.json'),
       JSON.stringify({ first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memory, index, during, rows }, null, 2),
     );
-    process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')} and bench-host.json\n`);
+    // The extension's log (each call's counters and phases) and the host's, to read where a call's time went.
+    writeFileSync(join(artifacts, 'bench-host-logs.txt'), session.logs());
+    process.stdout.write(`\nWritten to ${join(artifacts, 'bench-host.md')}, bench-host.json and bench-host-logs.txt\n`);
     ok = true;
   } finally {
     await session.close(ok);
