@@ -325,9 +325,6 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: P
   };
 }
 
-/** Files of a page outlined in one batch: a few, so both workers share a page. */
-const OUTLINE_BATCH = 4;
-
 /**
  * Gives the page's lines their definitions (searcher/outline.ts), once the page is known: only its
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
@@ -452,14 +449,41 @@ async function overrideText(target: SearchTarget, file: string): Promise<string 
   return text ?? null;
 }
 
-/** Outlines items in the pool's workers, a few files a batch, or here without a pool. */
+/** Files of a page outlined in one batch: a few (a batch's time is bounded, worker.ts). */
+const OUTLINE_BATCH = 4;
+
+/**
+ * Outlines items in the pool's workers, a few files a batch, or here without a pool. A file always goes
+ * to the same worker (SearchPool.workerOf), which keeps its definitions: asked again, or paged through,
+ * it is parsed once.
+ */
 async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: Pick<Corpus, 'pool' | 'readFile'>): Promise<OutlineOutcome[]> {
   const { spec, matcher } = plan;
-  if (env.pool) {
-    const job = env.pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });
-    const batches: Array<Promise<OutlineOutcome[]>> = [];
-    for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
-    return (await Promise.all(batches)).flat();
+  const { pool } = env;
+  if (pool) {
+    const job = pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });
+    const byWorker = new Map<number, number[]>();
+    items.forEach((item, i) => {
+      const worker = pool.workerOf(item.path);
+      byWorker.set(worker, [...(byWorker.get(worker) ?? []), i]);
+    });
+    const outcomes: OutlineOutcome[] = new Array<OutlineOutcome>(items.length);
+    const batches: Array<Promise<void>> = [];
+    for (const [worker, indexes] of byWorker) {
+      for (const chunk of chunks(indexes, OUTLINE_BATCH)) {
+        batches.push(
+          job
+            .batch(
+              chunk.map((i) => items[i]),
+              0,
+              worker,
+            )
+            .then((found) => chunk.forEach((i, k) => (outcomes[i] = found[k]))),
+        );
+      }
+    }
+    await Promise.all(batches);
+    return outcomes;
   }
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {

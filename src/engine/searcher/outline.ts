@@ -319,6 +319,8 @@ interface Cached {
 }
 
 const cache = new Map<string, Cached>();
+/** Parses under way, by path: a second batch asking for the same file and stamp waits for the first one's parse. */
+const parsing = new Map<string, { stamp: string; budget: number; done: Promise<Definition[] | undefined> }>();
 
 /** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now). */
 async function definitionsOf(
@@ -334,12 +336,20 @@ async function definitionsOf(
     cache.set(path, known); // most recently used last
     return { definitions: known.definitions, parsed: false };
   }
-  const definitions = await parseDefinitions(source, grammar, budget);
-  if (stamp !== undefined) {
-    cache.delete(path);
-    cache.set(path, { stamp, definitions, budget });
-    if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  const under = stamp === undefined ? undefined : parsing.get(path);
+  if (under && under.stamp === stamp && under.budget >= budget) return { definitions: await under.done, parsed: false };
+  const done = parseDefinitions(source, grammar, budget);
+  if (stamp === undefined) return { definitions: await done, parsed: true };
+  parsing.set(path, { stamp, budget, done });
+  let definitions: Definition[] | undefined;
+  try {
+    definitions = await done;
+  } finally {
+    if (parsing.get(path)?.done === done) parsing.delete(path);
   }
+  cache.delete(path);
+  cache.set(path, { stamp, definitions, budget });
+  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
   return { definitions, parsed: true };
 }
 
