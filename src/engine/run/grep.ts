@@ -7,7 +7,7 @@
 import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
-import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
+import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchPool, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
@@ -93,7 +93,9 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
   // the search keeps the page's lines in path order, which is the answer when they all fit.
   const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
-  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? undefined : progress?.onFile);
+  // The page's files (in path order: the page, unless it is cut) start being parsed for their definitions as they are found.
+  let outlineFound: ((entry: GrepFileEntry) => void) | undefined;
+  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? (entry) => outlineFound?.(entry) : progress?.onFile);
   if (ordered) collector.all = [];
 
   const access = await authorizeSearch(input.path, env);
@@ -102,6 +104,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const filter = { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline };
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
+  if (ordered && env.pool) outlineFound = outlineEarly(spec, target, env.pool);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge =
     access.kind === 'untitled'
@@ -362,6 +365,27 @@ async function outlinePage(
   }
 }
 
+/** What the workers are told to outline a page's files with. */
+function outlineSpec(spec: SearchSpec): OutlineSpec {
+  return { outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } };
+}
+
+/**
+ * Starts parsing a file of the page for its definitions as soon as the search finds it, without waiting:
+ * the parse overlaps the rest of the search, and outlinePage, asking the same worker (SearchPool.workerOf)
+ * once the page is known, finds it parsed or joins the parse under way (searcher/outline.ts).
+ */
+function outlineEarly(spec: SearchSpec, target: SearchTarget, pool: SearchPool): (entry: GrepFileEntry) => void {
+  let job: PoolSearch<OutlineItem, OutlineOutcome[]> | undefined;
+  return (entry) => {
+    if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) return;
+    if (target.contentOf(entry.file) !== undefined) return;
+    job ??= pool.outline(outlineSpec(spec));
+    const item: OutlineItem = { path: entry.file, lines: entry.matches.map((match) => match.line) };
+    job.batch([item], 0, pool.workerOf(entry.file)).catch(() => undefined);
+  };
+}
+
 /** Files parsed at most per call to learn whether they define the searched name (their definitions are then kept by stamp). */
 const DEFINITION_FILES = 32;
 
@@ -461,7 +485,7 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
   const { spec, matcher } = plan;
   const { pool } = env;
   if (pool) {
-    const job = pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });
+    const job = pool.outline(outlineSpec(spec));
     const byWorker = new Map<number, number[]>();
     items.forEach((item, i) => {
       const worker = pool.workerOf(item.path);
