@@ -9,7 +9,7 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { grammarOf, outlineItem, prepareGrammar } from '../searcher/outline';
+import { grammarOf, outlineItem } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
@@ -73,8 +73,7 @@ function lend(size: number): Buffer {
 
 /** Searches one file; its lines are tested as declarations (SearchOptions.declarations) only in a language with a grammar. */
 function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, declaring: SearchOptions, options: SearchOptions): FileOutcome {
-  const grammar = declaring !== options ? grammarOf(typeof item === 'string' ? item : item.path) : undefined;
-  if (grammar) options = declaring;
+  if (declaring !== options && grammarOf(typeof item === 'string' ? item : item.path)) options = declaring;
   let found: ReturnType<typeof searchBytes>;
   if (typeof item !== 'string') {
     found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
@@ -83,10 +82,7 @@ function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch
     if (read.kind !== 'bytes') return read.kind;
     found = searchBytes(read.bytes, matcher, prefilter, options);
   }
-  if (found === 'binary' || found.count === 0) return found === 'binary' ? found : 0;
-  // Its lines (when the page has room for them) get their definitions once the page is known: the grammar starts loading now.
-  if (grammar && options.collect) prepareGrammar(grammar);
-  return found;
+  return found !== 'binary' && found.count === 0 ? 0 : found;
 }
 
 /** The time a batch may spend outlining its files: past it, the rest answer without their definitions. */

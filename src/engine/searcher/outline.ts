@@ -248,14 +248,6 @@ function loadLanguage(rt: Runtime, grammar: string): Promise<TSLanguage | undefi
   return language;
 }
 
-/**
- * Starts loading the runtime and a grammar without waiting for them: a worker calls it as soon as a file
- * in that language matches, so the grammar compiles while the search goes on, not after it.
- */
-export function prepareGrammar(grammar: string): void {
-  void loadRuntime().then((rt) => rt && loadLanguage(rt, grammar));
-}
-
 /** The definitions of a file's text, outermost first (by start); undefined when it could not be parsed in time. */
 export async function parseDefinitions(source: string, grammar: string, budgetMs = PARSE_BUDGET_MS): Promise<Definition[] | undefined> {
   const rt = await loadRuntime();
