@@ -287,6 +287,7 @@ async function main() {
       const reloadedAt = Date.now();
       await session.reload();
       await toolsRegistered();
+      await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
       if (refreshed && !INDEX_OFF)
         await waitFor(async () => (await session.bridge.call({ op: 'indexState' }).catch(() => undefined))?.builds > 0, {
           timeoutMs: 300_000,
@@ -300,7 +301,7 @@ async function main() {
     const reloadLine = `First call after a window reload: ${reloads
       .map(
         (r) =>
-          `${r.refreshed ? `once the stored index was refreshed (${(r.waitedMs / 1000).toFixed(1)} s after the reload)` : `as soon as the tools were registered (${(r.waitedMs / 1000).toFixed(1)} s after it)`} ours ${r.ours.toFixed(0)} ms, Copilot ${r.copilot.toFixed(0)} ms`,
+          `${r.refreshed ? `once the stored index was refreshed (${(r.waitedMs / 1000).toFixed(1)} s after the reload)` : `as soon as the tools were registered and the window settled (${(r.waitedMs / 1000).toFixed(1)} s after it)`} ours ${r.ours.toFixed(0)} ms, Copilot ${r.copilot.toFixed(0)} ms`,
       )
       .join('; ')}.`;
     process.stdout.write(`${reloadLine}\n`);
