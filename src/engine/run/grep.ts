@@ -93,9 +93,16 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
   // the search keeps the page's lines in path order, which is the answer when they all fit.
   const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
-  // The page's files (in path order: the page, unless it is cut) start being parsed for their definitions as they are found.
+  // The page's files start being parsed for their definitions as they are found, while the page is the
+  // path order's: once more lines match than a page holds, the page is cut (and ordered) after the search.
   let outlineFound: ((entry: GrepFileEntry) => void) | undefined;
-  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? (entry) => outlineFound?.(entry) : progress?.onFile);
+  const collector: GrepCollector = new GrepCollector(
+    mode,
+    offset,
+    limit,
+    emptySkips(),
+    ordered ? (entry) => collector.totalResults <= limit && outlineFound?.(entry) : progress?.onFile,
+  );
   if (ordered) collector.all = [];
 
   const access = await authorizeSearch(input.path, env);
