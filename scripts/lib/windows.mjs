@@ -19,17 +19,14 @@ const LINKS =
  * path.win32.
  */
 export const NOT_UNDER_WINE = [
+  ...['engine/guard/guard.test.js', 'engine/guard/confirmation.test.js', 'engine/run/grep.test.js'].map((file) => ({ file, reason: POSIX_SPELLED })),
   ...[
-    'engine/guard/guard.test.js',
-    'engine/guard/confirmation.test.js',
-    'engine/guard/pathHint.test.js',
-    'engine/guard/roots.test.js',
-    'engine/guard/untitled.test.js',
-    'engine/run/grep.test.js',
-  ].map((file) => ({ file, reason: POSIX_SPELLED })),
-  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js', 'engine/index/linkedFile.test.js'].map(
-    (file) => ({ file, reason: LINKS }),
-  ),
+    'engine/guard/pathHintLinks.test.js',
+    'engine/searcher/swappedLink.test.js',
+    'engine/source/entryPolicy.test.js',
+    'engine/source/walker.test.js',
+    'engine/index/linkedFile.test.js',
+  ].map((file) => ({ file, reason: LINKS })),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
   { file: 'engine/globset/globBomb.test.js', reason: "it writes a file named '+(a|aa).txt', and '|' is not allowed in a Windows file name" },
