@@ -19,9 +19,10 @@ const LINKS =
  * path.win32.
  */
 export const NOT_UNDER_WINE = [
-  ...['engine/guard/guard.test.js', 'engine/guard/confirmation.test.js', 'engine/run/grep.test.js'].map((file) => ({ file, reason: POSIX_SPELLED })),
+  ...['engine/guard/guard.test.js', 'engine/guard/confirmation.test.js'].map((file) => ({ file, reason: POSIX_SPELLED })),
   ...[
     'engine/guard/pathHintLinks.test.js',
+    'engine/run/grepLinks.test.js',
     'engine/searcher/swappedLink.test.js',
     'engine/source/entryPolicy.test.js',
     'engine/source/walker.test.js',
