@@ -35,7 +35,8 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
 /**
  * The base a glob call searches: `path`, or the static prefix of an absolute glob pattern. On Windows
  * an absolute glob may spell its directories with '\' as a `path` may ("C:\ws\src\*.ts"): there every
- * '\' of it is a separator, as no file name holds one.
+ * '\' of it is a separator, as no file name holds one; the base is spelled with '\' however the glob
+ * wrote it, as the guard names the place it resolves to (so a confirmation names one path, not two).
  */
 export function globRequest(
   pattern: string,
@@ -44,9 +45,11 @@ export function globRequest(
   flavour: PathFlavour = nodePath,
 ): { pattern: string; path: string | undefined } {
   if ((mode ?? 'glob') !== 'glob' || !flavour.isAbsolute(pattern)) return { pattern, path };
-  const split = splitAbsoluteGlob(flavour.sep === '\\' ? pattern.replace(/\\/g, '/') : pattern);
-  if (path !== undefined && !samePath(flavour.resolve(path), flavour.resolve(split.base), flavour)) {
-    throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${split.base}.`);
+  const windows = flavour.sep === '\\';
+  const split = splitAbsoluteGlob(windows ? pattern.replace(/\\/g, '/') : pattern);
+  const base = windows ? split.base.replace(/\//g, '\\') : split.base;
+  if (path !== undefined && !samePath(flavour.resolve(path), flavour.resolve(base), flavour)) {
+    throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${base}.`);
   }
-  return { pattern: split.rest, path: split.base };
+  return { pattern: split.rest, path: base };
 }

@@ -65,13 +65,16 @@ function windowsSeparators(path: string, flavour: PathFlavour): string {
 /**
  * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
  * `exists` says whether an absolute path exists (to pick the folder of a relative path). `flavour`: the
- * path rules to resolve by (this platform's; tests pass path.posix or path.win32).
+ * path rules to resolve by (this platform's; tests pass path.posix or path.win32). `home`: what `~` names,
+ * the home directory as the platform reports it (os.homedir(): HOME is usually unset on Windows, where
+ * it is USERPROFILE); tests pass one spelled by the flavour.
  */
 export async function resolveBases(
   path: string | undefined,
   folders: readonly WorkspaceFolder[],
   exists: (absolute: string) => Promise<boolean>,
   flavour: PathFlavour = nodePath,
+  home: () => string = homedir,
 ): Promise<SearchBase[]> {
   if (path === undefined || path === '' || path === '.') {
     if (folders.length === 0) {
@@ -82,8 +85,7 @@ export async function resolveBases(
   if (path.includes('\0')) throw new InputError('Invalid "path": it contains a NUL character.');
   let candidate = windowsSeparators(path, flavour);
   if (candidate === '~' || candidate.startsWith('~/')) {
-    // The home directory as the platform knows it: HOME is usually unset on Windows (USERPROFILE is).
-    candidate = flavour.join(homedir(), candidate.slice(1));
+    candidate = flavour.join(home(), candidate.slice(1));
   } else if (/^~[^/]/.test(candidate)) {
     throw new InputError(
       `Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`,

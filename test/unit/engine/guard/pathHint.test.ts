@@ -100,7 +100,7 @@ describe('engine/pathHint (the hint of "Path not found")', () => {
     );
     assert.strictEqual(
       await message(at('src/utils/nope.ts')),
-      `Path not found: "${at('src/utils/nope.ts')}" (resolved to ${at('src/utils/nope.ts')}). The nearest existing directory is ${at('src/utils')}. Check the path, or omit "path" to search the whole workspace.`,
+      `Path not found: ${JSON.stringify(at('src/utils/nope.ts'))} (resolved to ${at('src/utils/nope.ts')}). The nearest existing directory is ${at('src/utils')}. Check the path, or omit "path" to search the whole workspace.`,
     );
   });
 });

@@ -108,20 +108,12 @@ for (const [flavourName, flavour, top] of flavours) {
         assert.deepStrictEqual(await resolve(at('ws', 'api', '..', '..', 'etc'), [api], nothing), [{ root: at('etc'), base: at('etc'), folderIndex: -1 }]);
       });
 
-      it("expands ~ to the platform's home directory, also where HOME is not set (Windows sets USERPROFILE)", async () => {
-        const home = flavour.resolve(homedir());
-        assert.deepStrictEqual(await resolve('~/notes', [api], nothing), [
+      it('expands ~ to the home directory', async () => {
+        const home = at('home', 'dev');
+        assert.deepStrictEqual(await resolveBases('~/notes', [api], nothing, flavour, () => home), [
           { root: flavour.join(home, 'notes'), base: flavour.join(home, 'notes'), folderIndex: -1 },
         ]);
-        const saved = process.env.HOME;
-        delete process.env.HOME;
-        try {
-          const [base] = await resolve('~/.ssh', [api], nothing);
-          assert.strictEqual(base.base, flavour.join(flavour.resolve(homedir()), '.ssh'));
-          assert.notStrictEqual(base.base, flavour.resolve(top, '.ssh'), 'not the .ssh at the top of the drive');
-        } finally {
-          if (saved !== undefined) process.env.HOME = saved;
-        }
+        assert.deepStrictEqual(await resolveBases('~', [api], nothing, flavour, () => home), [{ root: home, base: home, folderIndex: -1 }]);
       });
 
       it('refuses a NUL character', async () => {
@@ -157,3 +149,18 @@ for (const [flavourName, flavour, top] of flavours) {
     });
   });
 }
+
+describe('engine/roots: ~ on this platform', () => {
+  it('is the home directory the platform reports, also where HOME is not set (on Windows, USERPROFILE)', async () => {
+    const folder: WorkspaceFolder = { name: 'ws', path: nodePath.resolve('ws') };
+    const saved = process.env.HOME;
+    delete process.env.HOME;
+    try {
+      const [base] = await resolveBases('~/.ssh', [folder], nothing);
+      assert.strictEqual(base.base, nodePath.join(homedir(), '.ssh'));
+      assert.notStrictEqual(base.base, nodePath.resolve('/', '.ssh'), 'not the .ssh at the top of the drive');
+    } finally {
+      if (saved !== undefined) process.env.HOME = saved;
+    }
+  });
+});

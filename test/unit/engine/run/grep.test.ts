@@ -589,7 +589,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       const message = re(
         `resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`,
       );
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path ${JSON.stringify(outside)} `)}${message}$`));
       await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
     });
 
