@@ -15,6 +15,7 @@ import { checkSearchGlob, globRequest } from '../../../../src/engine/guard/globI
 import { prepareMessages } from '../../../../src/engine/guard/invocation';
 import { notFoundHint } from '../../../../src/engine/guard/pathHint';
 import { isInside, type PathFlavour } from '../../../../src/engine/guard/paths';
+import { judgeReal } from '../../../../src/engine/guard/scope';
 import { untitledAt, type UntitledDocument } from '../../../../src/engine/guard/untitled';
 
 type Entry = 'file' | 'directory' | { link: string };
@@ -314,4 +315,14 @@ describe('the guard under an injected path flavour', () => {
       });
     });
   }
+
+  it('a read scope names its flavour as data (it crosses to the worker threads), and the real paths are judged by it', () => {
+    const scope = { granted: ['C:\\Users\\dev\\ws'], denied: [...DEFAULT_DENIED_PATHS] };
+    assert.strictEqual(judgeReal('c:\\users\\dev\\WS\\.ENV', { ...scope, flavour: 'win32' }, false), 'denied');
+    assert.strictEqual(judgeReal('C:\\Users\\dev\\ws\\src\\a.ts', { ...scope, flavour: 'win32' }, false), undefined);
+    assert.strictEqual(judgeReal('C:\\Users\\dev\\other\\a.ts', { ...scope, flavour: 'win32' }, false), 'outside_workspace');
+    // Under POSIX rules a backslash is part of a name: nothing below the granted root is named.
+    assert.strictEqual(judgeReal('C:\\Users\\dev\\ws\\src\\a.ts', { ...scope, flavour: 'posix' }, false), 'outside_workspace');
+    assert.strictEqual(judgeReal('/home/dev/ws/.ssh/id', { granted: ['/home/dev/ws'], denied: [...DEFAULT_DENIED_PATHS], flavour: 'posix' }, false), 'denied');
+  });
 });
