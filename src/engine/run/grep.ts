@@ -277,7 +277,9 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
         // A count or a list of files needs no lines: a remembered count serves a file on the page too.
         const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
         if (known !== undefined) {
-          ahead.settled(path, known);
+          // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
+          if (known === 0) collector.addEmpty();
+          else ahead.settled(path, known);
           indexed!.settled++;
           continue;
         }
