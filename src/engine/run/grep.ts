@@ -9,7 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type LineResult, type Outpu
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchPool, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { grammarOf, outlineItem } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
@@ -92,7 +92,8 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const limit = resultLimit(input, env.config);
   // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
   // the search keeps the page's lines in path order, which is the answer when they all fit.
-  const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
+  const definitions = mode === 'content' && env.config.definitions && options.definitions !== false && input.invert_match !== true;
+  const ordered = definitions && progress?.pathOrder !== true;
   // The page's files start being parsed for their definitions as they are found, while the page is the
   // path order's: once more lines match than a page holds, the page is cut (and ordered) after the search.
   let outlineFound: ((entry: GrepFileEntry) => void) | undefined;
@@ -129,7 +130,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     if (env.isCancelled()) throw new CancelledError();
   }
   // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
-  if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
+  if (definitions && !scanned.timedOut) {
     await outlinePage(files, spec, matcher, target, env, collector.outlined);
     if (env.isCancelled()) throw new CancelledError();
   }
@@ -522,7 +523,7 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
   for (const item of items) {
     let source = item.content;
     if (source === undefined) {
-      const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
+      const read = await env.readFile(item.path, Math.min(spec.maxFileSize, OUTLINE_MAX_BYTES), spec.scope);
       source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
     }
     outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
