@@ -10,13 +10,13 @@ import { CancelledError } from '../../engine/api/errors';
 import { type GrepFileEntry } from '../../engine/run/grepCollector';
 import { answerGrep } from '../../engine/answer/grepAnswer';
 import { parseGrepInput } from '../../engine/input/schema';
-import { counted } from '../index/workspaceIndexer';
 import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
 import { grepNotes, printGrep } from '../../engine/answer/printer';
 import type { GrepInput, LineResult } from '../../engine/api/types';
 import type { SearchEnvironment } from '../../engine/run/environment';
 import { environment } from '../environment';
+import type { Services } from '../services';
 import {
   confirmOutside,
   StepAside,
@@ -121,6 +121,7 @@ class SearchTextSession {
     private readonly history: History<RecentSearch>,
     private readonly includeHistory: History<string>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly services: Services,
   ) {
     this.options = { ...DEFAULT_OPTIONS, ...state.get<Partial<SearchToggles>>(OPTIONS_KEY, {}) };
     keepOrder(this.pick);
@@ -344,7 +345,7 @@ class SearchTextSession {
     if (!regex) return;
     const input = grepInput(search, readMaxResults());
     const source = new vscode.CancellationTokenSource();
-    const env = environment(source.token);
+    const env = environment(this.services, source.token);
     const what = `Search for ${quote(search.pattern)}`;
     if (!(await this.allowOutside(input, env, what)) || generation !== this.generation || this.disposed) {
       source.dispose(); // refused, closed, or another search started meanwhile
@@ -409,7 +410,9 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await counted(() => answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }));
+      const report = await this.services.counted(() =>
+        answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }),
+      );
       run.report = report;
       run.state = 'done';
       // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).
@@ -592,7 +595,7 @@ export async function openMatch(file: string, line: number, regex: RegExp | unde
   });
 }
 
-export function registerSearchText(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerSearchText(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, services: Services): vscode.Disposable {
   const history = new History<RecentSearch>(context.workspaceState, 'grepTools.searchText.history', sameSearch);
   const includeHistory = new History<string>(context.workspaceState, 'grepTools.searchText.includeHistory', (a, b) => a === b);
   const toggles = (Object.keys(TOGGLE_COMMANDS) as ToggleOption[]).map((option) =>
@@ -600,7 +603,7 @@ export function registerSearchText(context: vscode.ExtensionContext, log: vscode
   );
   const search = vscode.commands.registerCommand(SEARCH_TEXT_COMMAND, async () => {
     if (!(await requireFolder())) return;
-    const session = new SearchTextSession(context.workspaceState, history, includeHistory, log);
+    const session = new SearchTextSession(context.workspaceState, history, includeHistory, log, services);
     // Like VS Code's find: a selection on one line seeds the pattern.
     const editor = vscode.window.activeTextEditor;
     let seed = '';

@@ -123,6 +123,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
   private readonly subscriptions: vscode.Disposable[] = [];
 
+  /**
+   * Searches under way, shared with the build thread: the first build starts when there are none, and
+   * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
+   */
+  private readonly searching = new Int32Array(new SharedArrayBuffer(4));
+
   /** Whether the index is kept (watched, built, refreshed): from activation where one is stored, else from the first search. */
   private awake = false;
 
@@ -261,7 +267,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private async audit(): Promise<void> {
     const index = this.watchedIndex;
-    if (!index || this.worker || Atomics.load(searching, 0) > 0) return;
+    if (!index || this.worker || Atomics.load(this.searching, 0) > 0) return;
     const ids: number[] = [];
     for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
       if (this.auditNext >= index.idLimit) this.auditNext = 0;
@@ -317,7 +323,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
-    while (Atomics.load(searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    while (Atomics.load(this.searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
     let listed: { paths: string[]; withIgnored?: string[] };
     try {
@@ -339,7 +345,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       maxFileSize: this.options.maxFileSize(),
       pauseRatio: PAUSE_RATIO,
       limits: readIndexLimits(),
-      searching: searching.buffer as SharedArrayBuffer,
+      searching: this.searching.buffer as SharedArrayBuffer,
     };
     const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
     this.status.hide();
@@ -517,6 +523,22 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.status.show();
   }
 
+  /** Runs a search, counted as under way while it runs. */
+  async counted<T>(search: () => Promise<T>): Promise<T> {
+    Atomics.add(this.searching, 0, 1);
+    try {
+      return await search();
+    } finally {
+      Atomics.sub(this.searching, 0, 1);
+      Atomics.notify(this.searching, 0);
+    }
+  }
+
+  /** Records what the index did for a grep (IndexState.lastUse). */
+  noteUse(indexed: { settled: number; read: number } | undefined): void {
+    this.state.lastUse = indexed && { ...indexed };
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     clearInterval(this.auditTimer);
@@ -537,48 +559,4 @@ function directoriesHeld(index: ContentIndex): Set<string> {
     }
   }
   return directories;
-}
-
-let shared: WorkspaceIndexer | undefined;
-/**
- * Searches under way, shared with the build thread: the first build starts when there are none, and
- * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
- */
-const searching = new Int32Array(new SharedArrayBuffer(4));
-
-/** Runs a search, counted as under way while it runs. */
-export async function counted<T>(search: () => Promise<T>): Promise<T> {
-  Atomics.add(searching, 0, 1);
-  try {
-    return await search();
-  } finally {
-    Atomics.sub(searching, 0, 1);
-    Atomics.notify(searching, 0);
-  }
-}
-
-export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
-  shared?.dispose();
-  shared = new WorkspaceIndexer(options);
-  return shared;
-}
-
-/** The watcher the resident listings may rely on now (WorkspaceIndexer.listingWatch). */
-export function currentListingWatch(): ListingWatch | undefined {
-  return shared?.listingWatch();
-}
-
-/** The index searches consult now (see WorkspaceIndexer.search). */
-export function currentIndex(): SearchIndex | undefined {
-  return shared?.search();
-}
-
-/** Records what the index did for a grep (IndexState.lastUse). */
-export function noteIndexUse(indexed: { settled: number; read: number } | undefined): void {
-  if (shared) shared.state.lastUse = indexed && { ...indexed };
-}
-
-export function stopIndexer(): void {
-  shared?.dispose();
-  shared = undefined;
 }
