@@ -30,9 +30,9 @@ export class Services implements vscode.Disposable {
     return this.listings;
   }
 
-  /** Runs a search, counted as under way while it runs (the index's build then waits: WorkspaceIndexer.counted). */
-  counted<T>(search: () => Promise<T>): Promise<T> {
-    return this.indexer ? this.indexer.counted(search) : search();
+  /** Runs a search, counted as under way while it runs (the index's build then waits: WorkspaceIndexer.runSearch). */
+  runSearch<T>(search: () => Promise<T>): Promise<T> {
+    return this.indexer ? this.indexer.runSearch(search) : search();
   }
 
   dispose(): void {

@@ -325,7 +325,7 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await this.services.counted(() =>
+      const report = await this.services.runSearch(() =>
         answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }),
       );
       run.report = report;

@@ -524,7 +524,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   /** Runs a search, counted as under way while it runs. */
-  async counted<T>(search: () => Promise<T>): Promise<T> {
+  async runSearch<T>(search: () => Promise<T>): Promise<T> {
     Atomics.add(this.searching, 0, 1);
     try {
       return await search();

@@ -13,7 +13,7 @@ export type GlobTool = SearchTool<GlobInput>;
 
 export function grepTool(log: vscode.LogOutputChannel, services: Services): GrepTool {
   return new SearchTool<GrepInput>('grep', log, services, async (input, env, budget) => {
-    const answer = await services.counted(() => answerGrep(parseGrepInput(input), env));
+    const answer = await services.runSearch(() => answerGrep(parseGrepInput(input), env));
     log.info(`grep ${describeIndexUse(answer, env.index !== undefined)}`);
     services.indexer?.noteUse(answer.indexed);
     return { text: await renderGrep(answer, budget), summary: logSummary(answer) };
