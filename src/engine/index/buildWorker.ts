@@ -103,6 +103,37 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
   }
 }
 
+/** Whether a stored index was built for the same folders and size limit: the build then refreshes it rather than starting anew. */
+function sameBuild(stored: IndexMeta, request: BuildRequest): boolean {
+  return (
+    stored.maxFileSize === request.maxFileSize &&
+    stored.folders.length === request.folders.length &&
+    stored.folders.every((folder, i) => folder === request.folders[i])
+  );
+}
+
+/**
+ * The build's progress callback: posts the progress at most every PROGRESS_EVERY_MS (and at the end),
+ * waits while searches run (request.searching), and after each stretch of work pauses for a share of it
+ * (request.pauseRatio), so the searches have the cores.
+ */
+function paced(request: BuildRequest, post: (message: BuildMessage) => void): (done: number, total: number) => void {
+  const searching = request.searching && new Int32Array(request.searching);
+  let posted = 0;
+  let worked = Date.now();
+  return (done, total) => {
+    if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
+    const now = Date.now();
+    if (now - posted >= PROGRESS_EVERY_MS || done === total) {
+      post({ kind: 'progress', done, total });
+      posted = now;
+    }
+    if (now - worked < WORK_BETWEEN_PAUSES_MS) return;
+    Atomics.wait(sleeper, 0, 0, Math.round((now - worked) * request.pauseRatio));
+    worked = Date.now();
+  };
+}
+
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
@@ -114,7 +145,6 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
-  const searching = request.searching && new Int32Array(request.searching);
   const stored = loadIndex(request.dir);
   // Its segment files are open: closed when the build ends (a worker's descriptors outlive it), before the index is removed.
   let index: ContentIndex | undefined;
@@ -123,31 +153,14 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     stored?.close();
   };
   try {
-    const sameBuild =
-      stored !== undefined &&
-      stored.meta.maxFileSize === request.maxFileSize &&
-      stored.meta.folders.length === request.folders.length &&
-      stored.meta.folders.every((folder, i) => folder === request.folders[i]);
-    const building = (index = sameBuild ? stored.index : new ContentIndex());
+    const building = (index = stored && sameBuild(stored.meta, request) ? stored.index : new ContentIndex());
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
-    let posted = 0;
-    let worked = Date.now();
     const result = refreshIndex(building, chosen.paths, {
       maxFileSize: request.maxFileSize,
       stamps,
       folders: request.folders,
       onFlush: storingAsItGoes(request.dir, meta, building),
-      onProgress: (done, total) => {
-        if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
-        const now = Date.now();
-        if (now - posted >= PROGRESS_EVERY_MS || done === total) {
-          post({ kind: 'progress', done, total });
-          posted = now;
-        }
-        if (now - worked < WORK_BETWEEN_PAUSES_MS) return;
-        Atomics.wait(sleeper, 0, 0, Math.round((now - worked) * request.pauseRatio));
-        worked = Date.now();
-      },
+      onProgress: paced(request, post),
     });
     building.flush();
     const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());
