@@ -32,7 +32,14 @@ describe('the watched content index in the extension host', () => {
     fs.writeFileSync(file('linked.txt'), 'link-old-5c2e\n');
     for (const name of ['r1', 'r2', 'r3']) fs.writeFileSync(file(`${name}.txt`), 'repeat-7d1f one\nrepeat-7d1f two\n');
     fs.linkSync(file('linked.txt'), file('node_modules/pkg/linked.txt'));
-    // A build that holds these files, made with their directories watched.
+    // A build that holds these files, made with their directories watched. A build already under way (a
+    // refresh after the previous suite's files) may list them as they are written, and then holds them
+    // unread (recent writes): the build awaited is one that starts after it.
+    await waitUntil(
+      () => api.index.phase !== 'listing' && api.index.phase !== 'building',
+      () => `no build under way (phase ${api.index.phase})`,
+      60_000,
+    );
     const builds = api.index.builds;
     await invokeJson<GrepAnswer>('grep', { pattern: 'watch-old-5c2e', fixed_strings: true });
     await waitUntil(
