@@ -46,7 +46,8 @@ export interface BuildSummary extends RefreshResult {
 
 export type BuildMessage =
   | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; summary: BuildSummary }
+  /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once settled. */
+  | { kind: 'done'; summary: BuildSummary; recent?: string[] }
   /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
   | { kind: 'listOnly'; files: number; reason: string; elapsedMs: number }
   | { kind: 'failed'; message: string };
@@ -83,7 +84,7 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
     }
     const { index } = stored;
     const before = index.size;
-    const { bytes } = reindexFiles(index, request.only, request.maxFileSize, request.folders);
+    const { bytes, recent } = reindexFiles(index, request.only, request.maxFileSize, request.folders);
     const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
     const read = request.only.length;
     const dropped = before - index.size;
@@ -97,7 +98,7 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
       postingBytes: index.postingBytes(),
       elapsedMs: Date.now() - started,
     };
-    post({ kind: 'done', summary });
+    post({ kind: 'done', summary, recent });
   } finally {
     stored?.close();
   }
@@ -154,6 +155,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
   };
   try {
     const building = (index = stored && sameBuild(stored.meta, request) ? stored.index : new ContentIndex());
+    const recent: string[] = [];
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
     const result = refreshIndex(building, chosen.paths, {
       maxFileSize: request.maxFileSize,
@@ -161,6 +163,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       folders: request.folders,
       onFlush: storingAsItGoes(request.dir, meta, building),
       onProgress: paced(request, post),
+      recent,
     });
     building.flush();
     const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());
@@ -169,7 +172,11 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       return listOnly(tooLarge);
     }
     const indexBytes = saveIndex(request.dir, meta(), building);
-    post({ kind: 'done', summary: { ...result, files: building.size, indexBytes, postingBytes: building.postingBytes(), elapsedMs: Date.now() - started } });
+    post({
+      kind: 'done',
+      summary: { ...result, files: building.size, indexBytes, postingBytes: building.postingBytes(), elapsedMs: Date.now() - started },
+      recent,
+    });
   } finally {
     close();
   }

@@ -16,7 +16,7 @@ import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
-import { CONTENT_REFRESH_AT_MOST } from '../../engine/index/builder';
+import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
 import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
@@ -349,8 +349,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     };
     const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
     this.status.hide();
-    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
-    else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
+    if (outcome?.kind === 'done') {
+      this.open(dir, outcome.summary);
+      this.readRecentLater(outcome.recent);
+    } else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
     this.scheduleAgain();
   }
@@ -428,11 +430,23 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.watchIndex(stored.index);
       this.state.last = outcome.summary;
       this.state.contentRefreshes++;
+      this.readRecentLater(outcome.recent);
       this.options.log.info(
         `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
       );
     }
     this.scheduleAgain();
+  }
+
+  /**
+   * Files the build held unread because they were written just before it read them (their times may not
+   * show a write in the same tick yet): read again by a content refresh once RECENT_WRITE_MS has passed,
+   * so the index relies on them without waiting for another change.
+   */
+  private readRecentLater(recent: readonly string[] | undefined): void {
+    if (!recent?.length) return;
+    for (const path of recent) this.changedFiles.add(path);
+    this.schedule(RECENT_WRITE_MS);
   }
 
   /** Another refresh follows when something changed while one ran. */
