@@ -6,7 +6,7 @@
 import * as nodePath from 'path';
 import { checkedFileSize } from '../api/config';
 import { realPathOfSync } from '../guard/paths';
-import { readFileCappedSync } from '../searcher/reader';
+import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex, FileEntry } from './contentIndex';
@@ -103,11 +103,7 @@ export function isRecentWrite(index: ContentIndex, path: string, now: number): b
 }
 
 /** One read buffer for every file (its bytes are decoded before the next read). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-function lend(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
-  return scratch;
-}
+const lend = scratchBuffer();
 
 export function refreshIndex(index: ContentIndex, paths: readonly string[], options: RefreshOptions): RefreshResult {
   const result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
