@@ -1,6 +1,7 @@
 /** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
 import { hasTopLevelAlternation, requiredLiteral } from './literals';
 import { InputError } from '../api/errors';
+import type { GrepInput } from '../api/types';
 
 /**
  * A word character as ripgrep's Unicode `\\w` (and so its `-w`) defines it: letters and other alphabetic code
@@ -9,12 +10,8 @@ import { InputError } from '../api/errors';
  */
 const WORD_CHAR = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
 
-export interface MatcherOptions {
-  case_insensitive?: boolean;
-  fixed_strings?: boolean;
-  word?: boolean;
-  multiline?: boolean;
-}
+/** The grep inputs that decide how a pattern matches (the rest decide where and what is reported). */
+export type MatcherOptions = Pick<GrepInput, 'case_insensitive' | 'fixed_strings' | 'word' | 'multiline'>;
 
 export interface Matcher {
   /** Global regex for searching a whole text ('m' so ^ and $ work per line; 's' when multiline). */
