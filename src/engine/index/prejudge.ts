@@ -10,6 +10,7 @@ import type { FileOutcome } from '../pool/pool';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex } from './contentIndex';
 import { planRegex } from './planner';
+import { eventsDelivered } from './treeWatcher';
 
 export interface PrejudgeRequest {
   matcher: Matcher;
@@ -120,6 +121,15 @@ interface CallStamps {
  */
 export function currentIndexPrejudge(current: () => ContentIndex | undefined, options: CurrentIndexOptions = {}): SearchIndex {
   return new CurrentIndex(current, options);
+}
+
+/**
+ * currentIndexPrejudge in a long-running process whose watcher vouches for files (VS Code's indexer,
+ * `serve`, `mcp`): a listed search waits for the file events queued before it (eventsDelivered), takes a
+ * vouched file's word for its stamp, reuses the outcomes kept in `recent`, and has the workers take stamps.
+ */
+export function watchedIndexPrejudge(current: () => ContentIndex | undefined, vouched: VouchCheck, recent: RecentResults): SearchIndex {
+  return currentIndexPrejudge(current, { vouched, fence: eventsDelivered, recent, stampsInWorkers: true });
 }
 
 class CurrentIndex implements SearchIndex {

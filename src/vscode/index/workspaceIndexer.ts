@@ -18,9 +18,9 @@ import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/inde
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
-import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
+import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
-import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
+import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
@@ -195,12 +195,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index, {
-      vouched: (index, id) => this.vouches(index, id),
-      fence: eventsDelivered,
-      recent: this.recent,
-      stampsInWorkers: true,
-    });
+    return watchedIndexPrejudge(
+      () => this.opened?.index,
+      (index, id) => this.vouches(index, id),
+      this.recent,
+    );
   }
 
   /**
