@@ -1,12 +1,12 @@
 /** Wires the tools into VS Code. */
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
-import { disposeResidentListings, residentListings, watchListingsWith, type ResidentListings } from './vscode/sources/residentListing';
-import { disposeSharedPool, sharedPool } from './vscode/searchPool';
+import type { ResidentListings } from './vscode/sources/residentListing';
+import { Services } from './vscode/services';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
-import { currentListingWatch, startIndexer, stopIndexer, type IndexState } from './vscode/index/workspaceIndexer';
+import { WorkspaceIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
 export interface GrepToolsApi {
@@ -19,32 +19,29 @@ export interface GrepToolsApi {
 
 export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const log = vscode.window.createOutputChannel('Grep Tools', { log: true });
-  const tools = { grep: grepTool(log), glob: globTool(log) };
+  const services = new Services();
+  const tools = { grep: grepTool(log, services), glob: globTool(log, services) };
   context.subscriptions.push(
     log,
     vscode.lm.registerTool('grep', tools.grep),
     vscode.lm.registerTool('glob', tools.glob),
-    ...registerCommands(context, log),
-    { dispose: disposeSharedPool },
-    { dispose: disposeResidentListings },
-    { dispose: stopIndexer },
+    ...registerCommands(context, log, services),
+    services,
   );
   // The search threads start now, in the background (a few tens of milliseconds each): the first search does not wait for them.
-  sharedPool().warm();
-  // A listing whose directories the watched index watches is not statted again while its shape holds.
-  watchListingsWith(currentListingWatch);
-  const indexer = startIndexer({
+  services.searchPool().warm();
+  const indexer = (services.indexer = new WorkspaceIndexer({
     storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
     folders: indexedFolders,
-    listFiles: indexedFiles,
+    listFiles: () => indexedFiles(services),
     maxFileSize: () => readEngineConfig().maxFileSize,
     log,
-  });
+  }));
   return {
     tools,
     // Made on first use: a window whose workspace is never searched watches nothing.
     get listings() {
-      return residentListings();
+      return services.residentListings();
     },
     index: indexer.state,
   };

@@ -10,7 +10,7 @@ import { InputError } from '../engine/api/errors';
 import { sameList } from '../engine/index/listing';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
-import { onceEach } from '../engine/run/environment';
+import { onceEach, type SearchEnvironment } from '../engine/run/environment';
 import { ResidentWorkspace, type ResidentLog } from '../engine/run/residentWorkspace';
 import { failure, type CliOutcome, type CliRequest } from './arguments';
 import { MAX_SOCKET_PATH, readMessage, socketPath, type ServerQuestion, type ServerReply } from './client';
@@ -62,73 +62,99 @@ export function residentLog(log: (line: string) => void): ResidentLog {
   };
 }
 
+/**
+ * Checks that a server may listen at `path` for the request's index directory: the directory is a valid
+ * one, the path fits a socket, and no server answers there (a socket left by one that did not stop
+ * cleanly is removed). Throws an InputError naming the fix.
+ */
+async function claimSocket(request: CliRequest, path: string): Promise<void> {
+  checkIndexDir(request.indexDir, request.folders);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    throw new InputError(
+      `The index directory's socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes, which sockets cannot have. Pass a shorter --index-dir.`,
+    );
+  }
+  if (process.platform !== 'win32' && existsSync(path)) {
+    if (await listening(path))
+      throw new InputError(`A server already answers for ${request.indexDir} (socket ${path}). Stop it first, or pass another --index-dir.`);
+    rmSync(path, { force: true }); // left by a server that did not stop cleanly
+  }
+}
+
+/** What a server answers from: the request it was started with, its build of the engine, the environment, the warm pool, the resident index. */
+interface Serving {
+  request: CliRequest;
+  engine: string;
+  base: SearchEnvironment;
+  pool: SearchPool;
+  resident: ResidentWorkspace;
+}
+
+/** Answers one question read from `socket`, and logs it (declined: the client then answers it alone). */
+async function answer(socket: Socket, serving: Serving, log: (line: string) => void): Promise<void> {
+  const question = await readMessage<ServerQuestion>(socket);
+  const asked = Date.now();
+  // Watcher events already queued when the question came are taken in before it is answered.
+  await new Promise((resolve) => setImmediate(resolve));
+  let indexUse = '';
+  const reply = await replyTo(question, serving, (line) => (indexUse = ` (${line})`));
+  socket.end(JSON.stringify(reply));
+  log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms${indexUse}` : `declined: ${reply.declined}`);
+}
+
+/** The outcome of a question this server may answer (the same engine, workspace and index directory), or why it declines. */
+async function replyTo(question: ServerQuestion | undefined, serving: Serving, indexUse: (line: string) => void): Promise<ServerReply> {
+  const { request, engine, base, pool, resident } = serving;
+  if (!question) return { declined: 'unreadable question' };
+  const asked = question.request;
+  if (question.engine !== engine) return { declined: 'another build of the engine' };
+  if (asked.tool !== 'grep' && asked.tool !== 'glob') return { declined: `${asked.tool} is not answered by a server` };
+  if (!sameList(asked.folders, request.folders) || asked.indexDir !== request.indexDir || !asked.useIndex) return { declined: 'another workspace or index' };
+  const warnings: string[] = [];
+  const env = {
+    ...base,
+    allowOutside: asked.allowOutside,
+    warn: onceEach((message) => warnings.push(message)),
+    pool,
+    ...(asked.tool === 'grep' ? resident.environment() : {}),
+  };
+  return { outcome: await answerRequest(asked, env, warnings, indexUse) };
+}
+
+/** Listens on the socket at `path`, half open (the client ends its side once it has asked; the reply follows on ours). */
+async function listenAt(path: string, onSocket: (socket: Socket) => void): Promise<Server> {
+  const server = createServer({ allowHalfOpen: true }, onSocket);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, resolve);
+  });
+  // Only this user may ask (whatever the umask): a question can name any path the user may read.
+  if (process.platform !== 'win32') chmodSync(path, 0o600);
+  return server;
+}
+
 export async function serve(request: CliRequest, engine: string, { print, log, stopped }: ServerIo): Promise<CliOutcome> {
   const started = Date.now();
   const path = socketPath(request.indexDir);
   try {
-    checkIndexDir(request.indexDir, request.folders);
-    if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-      throw new InputError(
-        `The index directory's socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes, which sockets cannot have. Pass a shorter --index-dir.`,
-      );
-    }
-    if (process.platform !== 'win32' && existsSync(path)) {
-      if (await listening(path))
-        throw new InputError(`A server already answers for ${request.indexDir} (socket ${path}). Stop it first, or pass another --index-dir.`);
-      rmSync(path, { force: true }); // left by a server that did not stop cleanly
-    }
+    await claimSocket(request, path);
   } catch (error) {
     return failure(error);
   }
   const base = cliEnvironment(request, log);
   const resident = new ResidentWorkspace(base, request.indexDir, request.limits, residentLog(log));
   const pool = new SearchPool().warm();
-  let server: Server | undefined;
+  const serving: Serving = { request, engine, base, pool, resident };
+  let server: Server;
   try {
     await resident.start();
-    // Half open: the client ends its side once it has asked; the reply follows on ours.
-    server = createServer({ allowHalfOpen: true }, (socket) => void answer(socket));
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(path, resolve);
-    });
-    // Only this user may ask (whatever the umask): a question can name any path the user may read.
-    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    server = await listenAt(path, (socket) => void answer(socket, serving, log));
   } catch (error) {
     resident.close();
     pool.dispose();
     return failure(error);
   }
   print(JSON.stringify({ serving: path, folders: request.folders, indexDir: request.indexDir, elapsedMs: Date.now() - started }));
-
-  async function answer(socket: Socket): Promise<void> {
-    const question = await readMessage<ServerQuestion>(socket);
-    const asked = Date.now();
-    // Watcher events already queued when the question came are taken in before it is answered.
-    await new Promise((resolve) => setImmediate(resolve));
-    let indexUse = '';
-    const reply = await replyTo(question, (line) => (indexUse = ` (${line})`));
-    socket.end(JSON.stringify(reply));
-    log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms${indexUse}` : `declined: ${reply.declined}`);
-  }
-
-  async function replyTo(question: ServerQuestion | undefined, indexUse: (line: string) => void): Promise<ServerReply> {
-    if (!question) return { declined: 'unreadable question' };
-    const asked = question.request;
-    if (question.engine !== engine) return { declined: 'another build of the engine' };
-    if (asked.tool !== 'grep' && asked.tool !== 'glob') return { declined: `${asked.tool} is not answered by a server` };
-    if (!sameList(asked.folders, request.folders) || asked.indexDir !== request.indexDir || !asked.useIndex) return { declined: 'another workspace or index' };
-    const warnings: string[] = [];
-    const env = {
-      ...base,
-      allowOutside: asked.allowOutside,
-      warn: onceEach((message) => warnings.push(message)),
-      pool,
-      ...(asked.tool === 'grep' ? resident.environment() : {}),
-    };
-    return { outcome: await answerRequest(asked, env, warnings, indexUse) };
-  }
-
   await stopped();
   server.close();
   if (process.platform !== 'win32') rmSync(path, { force: true });

@@ -10,14 +10,17 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   RootsListChangedNotificationSchema,
+  type CallToolRequest,
   type CallToolResult,
   type JSONRPCMessage,
   type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError } from '../engine/api/errors';
@@ -84,6 +87,105 @@ function unreadableMessage(error: Error): JSONRPCMessage | undefined {
   return { jsonrpc: '2.0', id: null, error: { code: parse ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message } } as unknown as JSONRPCMessage;
 }
 
+/** A call's request as the SDK hands it over: its cancellation signal, progress token and a way to notify the client. */
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What answering a call takes: the folders' workspaces, the warm pool, the log. */
+interface CallContext {
+  workspaces: Workspaces;
+  pool: SearchPool;
+  log(line: string): void;
+}
+
+/** Answers one tools/call: the tool's answer, or its refusal as an error result; a cancelled call is a protocol error. */
+async function answerCall(call: CallToolRequest, extra: CallExtra, { workspaces, pool, log }: CallContext): Promise<CallToolResult> {
+  const name = call.params.name;
+  if (name !== 'grep' && name !== 'glob') {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Unknown tool ${JSON.stringify(clip(name))}: this server has the tools grep and glob (tools/list describes them).`,
+    );
+  }
+  const asked = Date.now();
+  const input = call.params.arguments ?? {};
+  const workspace = await workspaces.current();
+  const signal = extra.signal;
+  let files = 0;
+  const progress = progressTicker(extra, asked, () => (name === 'grep' ? `grep: ${files} files with matches so far` : 'glob: listing'));
+  const env: SearchEnvironment = {
+    ...workspace.base,
+    isCancelled: () => signal.aborted,
+    onCancelled: (listener) => {
+      signal.addEventListener('abort', listener);
+      return { dispose: () => signal.removeEventListener('abort', listener) };
+    },
+    warn: onceEach((message) => log(`${name}: ${message}`)),
+    pool,
+    ...(name === 'grep' ? workspace.indexed() : {}),
+  };
+  let indexUse = '';
+  try {
+    const text = await renderAnswer(name, input, env, (line) => (indexUse = ` (${line})`), { onFile: () => void files++ });
+    log(`${name}: answered in ${Date.now() - asked} ms${indexUse}`);
+    return { content: [{ type: 'text', text }] };
+  } catch (error) {
+    if (error instanceof CancelledError || signal.aborted) {
+      log(`${name}: cancelled after ${Date.now() - asked} ms`);
+      throw new ProtocolError(ErrorCode.RequestTimeout, 'The call was cancelled.');
+    }
+    // Bad arguments and refused paths are the tool's answer: the model reads the reason and the fix.
+    const message = error instanceof Error ? error.message : String(error);
+    log(`${name}: refused: ${clip(message, 300)}`);
+    return { content: [{ type: 'text', text: message }], isError: true };
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+/** With a progressToken, a progress notification every PROGRESS_EVERY_MS saying `state()` and the seconds since `asked`; clear it when the call ends. */
+function progressTicker(extra: CallExtra, asked: number, state: () => string): NodeJS.Timeout | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let ticks = 0;
+  return setInterval(() => {
+    const seconds = Math.round((Date.now() - asked) / 1000);
+    const notification: ServerNotification = {
+      method: 'notifications/progress',
+      params: { progressToken, progress: ++ticks, message: `${state()}, ${seconds} s` },
+    };
+    extra.sendNotification(notification).catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+}
+
+/** The folders the client's roots name, or undefined (no file: root, or no answer): the --workspace folders are searched then. */
+async function listRoots(server: Server, fallback: string[], log: (line: string) => void): Promise<string[] | undefined> {
+  try {
+    const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
+    const { folders, skipped } = rootFolders(roots.map((root) => root.uri));
+    if (skipped.length > 0) log(`roots: ${skipped.map((uri) => clip(uri)).join(', ')} left out: only file: roots are searched`);
+    if (folders.length === 0) log(`roots: the client lists no folder; searching ${fallback.join(', ')}`);
+    return folders.length > 0 ? folders : undefined;
+  } catch (error) {
+    log(`roots: the client did not list its roots (${(error as Error).message}); searching ${fallback.join(', ')}`);
+    return undefined;
+  }
+}
+
+/** Why the server stops, once it must: the client went away (stdin closes, or stdout breaks: EPIPE), or with `signals`, SIGINT / SIGTERM. */
+function whenStopped(io: McpIo, transport: StdioServerTransport, signals: boolean): Promise<string> {
+  return new Promise<string>((resolve) => {
+    io.stdin.once('end', () => resolve('stdin closed'));
+    io.stdin.once('close', () => resolve('stdin closed'));
+    io.stdin.once('error', (error: Error) => resolve(`stdin failed (${error.message})`));
+    io.stdout.once('error', (error: Error) => resolve(`stdout failed (${error.message})`));
+    transport.onclose = () => resolve('the transport closed');
+    if (signals) {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    }
+  });
+}
+
 /** Runs the server until stdin closes (or SIGINT / SIGTERM); the --index-dir given is checked first. */
 export async function runMcp(request: CliRequest, io: McpIo, signals = true): Promise<CliOutcome> {
   const { log } = io;
@@ -104,82 +206,12 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
   const transport = new StdioServerTransport(io.stdin as NodeJS.ReadStream, io.stdout as NodeJS.WriteStream, { maxBufferSize: MAX_MESSAGE_BYTES });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (call, extra): Promise<CallToolResult> => {
-    const name = call.params.name;
-    if (name !== 'grep' && name !== 'glob') {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(clip(name))}: this server has the tools grep and glob (tools/list describes them).`,
-      );
-    }
-    const asked = Date.now();
-    const input = call.params.arguments ?? {};
-    const workspace = await workspaces.current();
-    const signal = extra.signal;
-    let files = 0;
-    const progressToken = extra._meta?.progressToken;
-    let ticks = 0;
-    const progress =
-      progressToken === undefined
-        ? undefined
-        : setInterval(() => {
-            const seconds = Math.round((Date.now() - asked) / 1000);
-            const notification: ServerNotification = {
-              method: 'notifications/progress',
-              params: {
-                progressToken,
-                progress: ++ticks,
-                message: name === 'grep' ? `grep: ${files} files with matches so far, ${seconds} s` : `glob: listing, ${seconds} s`,
-              },
-            };
-            extra.sendNotification(notification).catch(() => undefined);
-          }, PROGRESS_EVERY_MS);
-    const env: SearchEnvironment = {
-      ...workspace.base,
-      isCancelled: () => signal.aborted,
-      onCancelled: (listener) => {
-        signal.addEventListener('abort', listener);
-        return { dispose: () => signal.removeEventListener('abort', listener) };
-      },
-      warn: onceEach((message) => log(`${name}: ${message}`)),
-      pool,
-      ...(name === 'grep' ? workspace.indexed() : {}),
-    };
-    let indexUse = '';
-    try {
-      const text = await renderAnswer(name, input, env, (line) => (indexUse = ` (${line})`), { onFile: () => void files++ });
-      log(`${name}: answered in ${Date.now() - asked} ms${indexUse}`);
-      return { content: [{ type: 'text', text }] };
-    } catch (error) {
-      if (error instanceof CancelledError || signal.aborted) {
-        log(`${name}: cancelled after ${Date.now() - asked} ms`);
-        throw new ProtocolError(ErrorCode.RequestTimeout, 'The call was cancelled.');
-      }
-      // Bad arguments and refused paths are the tool's answer: the model reads the reason and the fix.
-      const message = error instanceof Error ? error.message : String(error);
-      log(`${name}: refused: ${clip(message, 300)}`);
-      return { content: [{ type: 'text', text: message }], isError: true };
-    } finally {
-      clearInterval(progress);
-    }
-  });
-
-  const listRoots = async (): Promise<string[] | undefined> => {
-    try {
-      const { roots } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
-      const { folders, skipped } = rootFolders(roots.map((root) => root.uri));
-      if (skipped.length > 0) log(`roots: ${skipped.map((uri) => clip(uri)).join(', ')} left out: only file: roots are searched`);
-      if (folders.length === 0) log(`roots: the client lists no folder; searching ${request.folders.join(', ')}`);
-      return folders.length > 0 ? folders : undefined;
-    } catch (error) {
-      log(`roots: the client did not list its roots (${(error as Error).message}); searching ${request.folders.join(', ')}`);
-      return undefined;
-    }
-  };
+  server.setRequestHandler(CallToolRequestSchema, (call, extra) => answerCall(call, extra, { workspaces, pool, log }));
+  const useRoots = () => workspaces.useRoots(listRoots(server, request.folders, log));
   server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots) workspaces.useRoots(listRoots());
+    if (server.getClientCapabilities()?.roots) useRoots();
   };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspaces.useRoots(listRoots()));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, useRoots);
   server.onerror = (error) => {
     const reply = unreadableMessage(error);
     if (reply) {
@@ -188,18 +220,7 @@ export async function runMcp(request: CliRequest, io: McpIo, signals = true): Pr
     } else log(`protocol: ${error.message}`);
   };
 
-  // The client going away ends the server: stdin closes, or stdout breaks (EPIPE).
-  const stopped = new Promise<string>((resolve) => {
-    io.stdin.once('end', () => resolve('stdin closed'));
-    io.stdin.once('close', () => resolve('stdin closed'));
-    io.stdin.once('error', (error: Error) => resolve(`stdin failed (${error.message})`));
-    io.stdout.once('error', (error: Error) => resolve(`stdout failed (${error.message})`));
-    transport.onclose = () => resolve('the transport closed');
-    if (signals) {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    }
-  });
+  const stopped = whenStopped(io, transport, signals);
   await server.connect(transport);
   log(`mcp: serving grep and glob on stdio for ${request.folders.join(', ')} (the client's roots replace them when it lists some)`);
   const reason = await stopped;

@@ -46,7 +46,8 @@ export interface BuildSummary extends RefreshResult {
 
 export type BuildMessage =
   | { kind: 'progress'; done: number; total: number }
-  | { kind: 'done'; summary: BuildSummary }
+  /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once settled. */
+  | { kind: 'done'; summary: BuildSummary; recent?: string[] }
   /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
   | { kind: 'listOnly'; files: number; reason: string; elapsedMs: number }
   | { kind: 'failed'; message: string };
@@ -83,7 +84,7 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
     }
     const { index } = stored;
     const before = index.size;
-    const { bytes } = reindexFiles(index, request.only, request.maxFileSize, request.folders);
+    const { bytes, recent } = reindexFiles(index, request.only, request.maxFileSize, request.folders);
     const indexBytes = saveIndex(request.dir, { folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() }, index);
     const read = request.only.length;
     const dropped = before - index.size;
@@ -97,10 +98,41 @@ function refreshOnly(request: BuildRequest & { only: string[] }, post: (message:
       postingBytes: index.postingBytes(),
       elapsedMs: Date.now() - started,
     };
-    post({ kind: 'done', summary });
+    post({ kind: 'done', summary, recent });
   } finally {
     stored?.close();
   }
+}
+
+/** Whether a stored index was built for the same folders and size limit: the build then refreshes it rather than starting anew. */
+function sameBuild(stored: IndexMeta, request: BuildRequest): boolean {
+  return (
+    stored.maxFileSize === request.maxFileSize &&
+    stored.folders.length === request.folders.length &&
+    stored.folders.every((folder, i) => folder === request.folders[i])
+  );
+}
+
+/**
+ * The build's progress callback: posts the progress at most every PROGRESS_EVERY_MS (and at the end),
+ * waits while searches run (request.searching), and after each stretch of work pauses for a share of it
+ * (request.pauseRatio), so the searches have the cores.
+ */
+function paced(request: BuildRequest, post: (message: BuildMessage) => void): (done: number, total: number) => void {
+  const searching = request.searching && new Int32Array(request.searching);
+  let posted = 0;
+  let worked = Date.now();
+  return (done, total) => {
+    if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
+    const now = Date.now();
+    if (now - posted >= PROGRESS_EVERY_MS || done === total) {
+      post({ kind: 'progress', done, total });
+      posted = now;
+    }
+    if (now - worked < WORK_BETWEEN_PAUSES_MS) return;
+    Atomics.wait(sleeper, 0, 0, Math.round((now - worked) * request.pauseRatio));
+    worked = Date.now();
+  };
 }
 
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
@@ -114,7 +146,6 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
-  const searching = request.searching && new Int32Array(request.searching);
   const stored = loadIndex(request.dir);
   // Its segment files are open: closed when the build ends (a worker's descriptors outlive it), before the index is removed.
   let index: ContentIndex | undefined;
@@ -123,31 +154,16 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     stored?.close();
   };
   try {
-    const sameBuild =
-      stored !== undefined &&
-      stored.meta.maxFileSize === request.maxFileSize &&
-      stored.meta.folders.length === request.folders.length &&
-      stored.meta.folders.every((folder, i) => folder === request.folders[i]);
-    const building = (index = sameBuild ? stored.index : new ContentIndex());
+    const building = (index = stored && sameBuild(stored.meta, request) ? stored.index : new ContentIndex());
+    const recent: string[] = [];
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
-    let posted = 0;
-    let worked = Date.now();
     const result = refreshIndex(building, chosen.paths, {
       maxFileSize: request.maxFileSize,
       stamps,
       folders: request.folders,
       onFlush: storingAsItGoes(request.dir, meta, building),
-      onProgress: (done, total) => {
-        if (searching && waitForSearches(searching)) worked = Date.now(); // (waiting is not work)
-        const now = Date.now();
-        if (now - posted >= PROGRESS_EVERY_MS || done === total) {
-          post({ kind: 'progress', done, total });
-          posted = now;
-        }
-        if (now - worked < WORK_BETWEEN_PAUSES_MS) return;
-        Atomics.wait(sleeper, 0, 0, Math.round((now - worked) * request.pauseRatio));
-        worked = Date.now();
-      },
+      onProgress: paced(request, post),
+      recent,
     });
     building.flush();
     const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());
@@ -156,7 +172,11 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       return listOnly(tooLarge);
     }
     const indexBytes = saveIndex(request.dir, meta(), building);
-    post({ kind: 'done', summary: { ...result, files: building.size, indexBytes, postingBytes: building.postingBytes(), elapsedMs: Date.now() - started } });
+    post({
+      kind: 'done',
+      summary: { ...result, files: building.size, indexBytes, postingBytes: building.postingBytes(), elapsedMs: Date.now() - started },
+      recent,
+    });
   } finally {
     close();
   }

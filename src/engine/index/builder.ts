@@ -6,7 +6,7 @@
 import * as nodePath from 'path';
 import { checkedFileSize } from '../api/config';
 import { realPathOfSync, type PathFlavour } from '../guard/paths';
-import { readFileCappedSync } from '../searcher/reader';
+import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex, FileEntry } from './contentIndex';
@@ -38,6 +38,8 @@ export interface RefreshOptions {
   isCancelled?: () => boolean;
   /** Called before each file (the caller may pause there) and once at the end. */
   onProgress?: (done: number, total: number) => void;
+  /** Given, collects the files read but held unread as written in the last RECENT_WRITE_MS (isRecentWrite): to read again once settled. */
+  recent?: string[];
   /** Called after the lists added so far were encoded into a segment (index.flush): the caller may store it (store.ts storingAsItGoes). */
   onFlush?: () => void;
   /** Postings added before a flush (default FLUSH_EVERY). */
@@ -95,12 +97,17 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
   return read.bytes.length;
 }
 
-/** One read buffer for every file (its bytes are decoded before the next read). */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-function lend(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
-  return scratch;
+/**
+ * Whether the index holds a file it just read as unread because it was written in the last RECENT_WRITE_MS
+ * (not for a time ahead of `now`: a file dated in the future stays unread, however long one waits).
+ */
+export function isRecentWrite(index: ContentIndex, path: string, now: number): boolean {
+  const entry = index.entry(path)?.file;
+  return entry?.kind === 'unread' && now - entry.mtimeMs >= 0 && now - entry.mtimeMs < RECENT_WRITE_MS;
 }
+
+/** One read buffer for every file (its bytes are decoded before the next read). */
+const lend = scratchBuffer();
 
 export function refreshIndex(index: ContentIndex, paths: readonly string[], options: RefreshOptions): RefreshResult {
   const result: RefreshResult = { read: 0, kept: 0, dropped: 0, bytes: 0 };
@@ -123,6 +130,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
     } else {
       result.bytes += indexFile(index, path, options.maxFileSize, direct, now);
       result.read++;
+      if (options.recent && isRecentWrite(index, path, now)) options.recent.push(path);
       if (index.pendingPostings() > (options.flushEvery ?? FLUSH_EVERY)) {
         index.flush();
         options.onFlush?.();
@@ -158,8 +166,7 @@ export function reindexFiles(
   const recent: string[] = [];
   for (const path of paths) {
     bytes += indexFile(index, path, maxFileSize, direct, now);
-    const entry = index.entry(path)?.file;
-    if (entry && now - entry.mtimeMs < RECENT_WRITE_MS) recent.push(path);
+    if (isRecentWrite(index, path, now)) recent.push(path);
   }
   return { bytes, recent };
 }

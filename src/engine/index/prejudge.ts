@@ -10,6 +10,7 @@ import type { FileOutcome } from '../pool/pool';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex } from './contentIndex';
 import { planRegex } from './planner';
+import { eventsDelivered } from './treeWatcher';
 
 export interface PrejudgeRequest {
   matcher: Matcher;
@@ -118,31 +119,90 @@ interface CallStamps {
  * file's stamp is read once per call (its search and the checks of an empty answer share them), unless
  * a watcher vouches for it.
  */
-export function currentIndexPrejudge(
-  current: () => ContentIndex | undefined,
-  { vouched, fence, recent, stampsInWorkers = false }: CurrentIndexOptions = {},
-): SearchIndex {
-  const calls = new WeakMap<ContentIndex, CallStamps>();
-  const stampsOf = (index: ContentIndex): CallStamps => {
-    let stamps = calls.get(index);
-    if (!stamps) calls.set(index, (stamps = { taken: new Array<FileStamp | null | undefined>(index.idLimit), taking: new Set() }));
+export function currentIndexPrejudge(current: () => ContentIndex | undefined, options: CurrentIndexOptions = {}): SearchIndex {
+  return new CurrentIndex(current, options);
+}
+
+/**
+ * currentIndexPrejudge in a long-running process whose watcher vouches for files (VS Code's indexer,
+ * `serve`, `mcp`): a listed search waits for the file events queued before it (eventsDelivered), takes a
+ * vouched file's word for its stamp, reuses the outcomes kept in `recent`, and has the workers take stamps.
+ */
+export function watchedIndexPrejudge(current: () => ContentIndex | undefined, vouched: VouchCheck, recent: RecentResults): SearchIndex {
+  return currentIndexPrejudge(current, { vouched, fence: eventsDelivered, recent, stampsInWorkers: true });
+}
+
+class CurrentIndex implements SearchIndex {
+  private readonly calls = new WeakMap<ContentIndex, CallStamps>();
+  /** Stamps being taken by the workers: two searches of one call (the checks of an empty answer run side by side) never take one twice. */
+  private readonly takenSoon = new Set<Promise<void>>();
+
+  constructor(
+    private readonly current: () => ContentIndex | undefined,
+    private readonly options: CurrentIndexOptions,
+  ) {}
+
+  prejudge(request: PrejudgeRequest): Prejudge | undefined {
+    const index = this.current();
+    const plan = index && planSearch(index, request);
+    if (!plan) return undefined;
+    const byId = this.judge(index, plan);
+    return (path) => byId(index.idOf(path) ?? -1);
+  }
+
+  async prejudgeListed(request: PrejudgeRequest, listed: readonly Candidate[], stampMany: StampMany): Promise<ListedPrejudge | undefined> {
+    const { fence, vouched, recent, stampsInWorkers = false } = this.options;
+    await fence?.();
+    const index = this.current();
+    if (!index) return undefined;
+    const plan = planSearch(index, request);
+    // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
+    const results = vouched && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
+    if (!plan && !results) return undefined;
+    const ids = index.idsOf(listed);
+    if (plan && stampsInWorkers) this.sendStamps(index, plan, ids, stampMany);
+    await Promise.all(this.takenSoon);
+    const byId = plan && this.judge(index, plan);
+    const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
+    // Never for a file reached through a symlink: a change of its target is no event in its directory.
+    const remembers = (id: number) => id >= 0 && index.fileOf(id).kind !== 'linked' && vouched!(index, id);
+    const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
+      const id = idAt(at);
+      return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
+    };
+    if (results) {
+      listedJudge.remember = (at, outcome) => {
+        const id = idAt(at);
+        if (remembers(id)) results.set(id, outcome);
+      };
+    }
+    return listedJudge;
+  }
+
+  /** The stamps this call took of an index's files. */
+  private stampsOf(index: ContentIndex): CallStamps {
+    let stamps = this.calls.get(index);
+    if (!stamps) this.calls.set(index, (stamps = { taken: new Array<FileStamp | null | undefined>(index.idLimit), taking: new Set() }));
     return stamps;
-  };
+  }
+
   /** The known outcome of the file of an id (-1: not held), its stamp taken once per call. */
-  const judge = (index: ContentIndex, plan: SearchPlan) => {
-    const { taken } = stampsOf(index);
-    return (id: number): FileOutcome | undefined => {
+  private judge(index: ContentIndex, plan: SearchPlan): (id: number) => FileOutcome | undefined {
+    const { taken } = this.stampsOf(index);
+    const { vouched } = this.options;
+    return (id) => {
       if (id < 0 || !plan.settles(id)) return undefined;
       if (vouched?.(index, id)) return plan.outcome(id, index.fileOf(id));
       let stamp = taken[id];
       if (stamp === undefined) taken[id] = stamp = statStamp(index.fileOf(id).path) ?? null;
       return plan.outcome(id, stamp ?? undefined);
     };
-  };
-  // Stamps being taken by the workers: two searches of one call (the checks of an empty answer run side by side) never take one twice.
-  const takenSoon = new Set<Promise<void>>();
-  const sendStamps = (index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampMany: StampMany): void => {
-    const { taken, taking } = stampsOf(index);
+  }
+
+  /** Has the workers take the stamps the search will need, when there are enough of them to be worth sending. */
+  private sendStamps(index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampMany: StampMany): void {
+    const { taken, taking } = this.stampsOf(index);
+    const { vouched } = this.options;
     const wanted: number[] = [];
     for (const id of ids) {
       if (id < 0 || taken[id] !== undefined || taking.has(id) || !plan.settles(id) || vouched?.(index, id)) continue;
@@ -161,46 +221,10 @@ export function currentIndexPrejudge(
       )
       .finally(() => {
         for (const id of wanted) taking.delete(id);
-        takenSoon.delete(stamped);
+        this.takenSoon.delete(stamped);
       });
-    takenSoon.add(stamped);
-  };
-  return {
-    prejudge(request) {
-      const index = current();
-      const plan = index && planSearch(index, request);
-      if (!plan) return undefined;
-      const byId = judge(index, plan);
-      return (path) => byId(index.idOf(path) ?? -1);
-    },
-    async prejudgeListed(request, listed, stampMany) {
-      await fence?.();
-      const index = current();
-      if (!index) return undefined;
-      const plan = planSearch(index, request);
-      // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
-      const results = vouched && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
-      if (!plan && !results) return undefined;
-      const ids = index.idsOf(listed);
-      if (plan && stampsInWorkers) sendStamps(index, plan, ids, stampMany);
-      await Promise.all(takenSoon);
-      const byId = plan && judge(index, plan);
-      const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
-      // Never for a file reached through a symlink: a change of its target is no event in its directory.
-      const remembers = (id: number) => id >= 0 && index.fileOf(id).kind !== 'linked' && vouched!(index, id);
-      const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
-        const id = idAt(at);
-        return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
-      };
-      if (results) {
-        listedJudge.remember = (at, outcome) => {
-          const id = idAt(at);
-          if (remembers(id)) results.set(id, outcome);
-        };
-      }
-      return listedJudge;
-    },
-  };
+    this.takenSoon.add(stamped);
+  }
 }
 
 /** Specs whose outcomes are kept per index, the least recently searched dropped first. */

@@ -49,6 +49,39 @@ export function hasTopLevelAlternation(pattern: string): boolean {
   return false;
 }
 
+/**
+ * The atom of the pattern at `i` and where the next one starts: `atom` is the literal character it
+ * stands for, or undefined for anything else (a class, a group, an anchor, an escape such as \d, a
+ * quantifier with nothing literal before it). Undefined for a pattern ending in a lone backslash.
+ */
+function readAtom(pattern: string, i: number): { atom?: string; next: number } | undefined {
+  const c = pattern[i];
+  if (c === '\\') {
+    const e = pattern[i + 1];
+    if (e === undefined) return undefined;
+    const atom = ESCAPED_LITERAL.test(e) ? e : e === 'n' ? '\n' : e === 't' ? '\t' : undefined;
+    // \d, \w, \b, \p{..}, \u...., \x.., back-references: not literal (\p{..} and \u{..} braces skipped).
+    const next = i + 2;
+    if (((e === 'p' || e === 'P' || e === 'u' || e === 'k') && pattern[next] === '{') || (e === 'k' && pattern[next] === '<')) {
+      const close = pattern.indexOf(e === 'k' && pattern[next] === '<' ? '>' : '}', next);
+      return { atom, next: close === -1 ? pattern.length : close + 1 };
+    }
+    if (e === 'u') return { atom, next: i + 6 };
+    if (e === 'x') return { atom, next: i + 4 };
+    if (e === 'c') return { atom, next: i + 3 };
+    return { atom, next };
+  }
+  if (c === '(' || c === '[') return { next: skipBracketed(pattern, i) };
+  if (c === '.' || c === '^' || c === '$' || c === ')' || c === ']' || c === '|') return { next: i + 1 };
+  if (QUANTIFIER_START.has(c) && !(c === '{' && braceQuantifier(pattern, i) === undefined)) {
+    // A quantifier with nothing literal before it (handled by the caller), e.g. after a group.
+    return { next: c === '{' ? braceQuantifier(pattern, i)!.end : i + 1 };
+  }
+  // A surrogate pair is one character.
+  if (c >= '\ud800' && c <= '\udbff' && i + 1 < pattern.length) return { atom: pattern.slice(i, i + 2), next: i + 2 };
+  return { atom: c, next: i + 1 };
+}
+
 /** The longest literal that every match of the JavaScript regex `pattern` contains, if any. */
 export function requiredLiteral(pattern: string): string | undefined {
   if (hasTopLevelAlternation(pattern)) return undefined;
@@ -60,40 +93,10 @@ export function requiredLiteral(pattern: string): string | undefined {
   };
   let i = 0;
   while (i < pattern.length) {
-    const c = pattern[i];
-    let atom: string | undefined; // a literal character, or undefined for anything else
-    let next: number;
-    if (c === '\\') {
-      const e = pattern[i + 1];
-      if (e === undefined) return undefined;
-      atom = ESCAPED_LITERAL.test(e) ? e : e === 'n' ? '\n' : e === 't' ? '\t' : undefined;
-      // \d, \w, \b, \p{..}, \u...., \x.., back-references: not literal (\p{..} and \u{..} braces skipped).
-      next = i + 2;
-      if (((e === 'p' || e === 'P' || e === 'u' || e === 'k') && pattern[next] === '{') || (e === 'k' && pattern[next] === '<')) {
-        const close = pattern.indexOf(e === 'k' && pattern[next] === '<' ? '>' : '}', next);
-        next = close === -1 ? pattern.length : close + 1;
-      } else if (e === 'u') next = i + 6;
-      else if (e === 'x') next = i + 4;
-      else if (e === 'c') next = i + 3;
-    } else if (c === '(' || c === '[') {
-      atom = undefined;
-      next = skipBracketed(pattern, i);
-    } else if (c === '.' || c === '^' || c === '$' || c === ')' || c === ']' || c === '|') {
-      atom = undefined;
-      next = i + 1;
-    } else if (QUANTIFIER_START.has(c) && !(c === '{' && braceQuantifier(pattern, i) === undefined)) {
-      // A quantifier with nothing literal before it (handled below), e.g. after a group.
-      atom = undefined;
-      next = c === '{' ? braceQuantifier(pattern, i)!.end : i + 1;
-    } else {
-      atom = c;
-      next = i + 1;
-      // A surrogate pair is one character.
-      if (c >= '\ud800' && c <= '\udbff' && i + 1 < pattern.length) {
-        atom = pattern.slice(i, i + 2);
-        next = i + 2;
-      }
-    }
+    const read = readAtom(pattern, i);
+    if (!read) return undefined;
+    const { atom } = read;
+    let { next } = read;
     // A quantifier after the atom: optional atoms break the run; '+' / {n≥1,} keep one copy, then break.
     const q = pattern[next];
     const brace = q === '{' ? braceQuantifier(pattern, next) : undefined;

@@ -1,6 +1,7 @@
 /** Turns a grep pattern and its flags into a JavaScript RegExp, with errors a model can act on. */
 import { hasTopLevelAlternation, requiredLiteral } from './literals';
 import { InputError } from '../api/errors';
+import type { GrepInput } from '../api/types';
 
 /**
  * A word character as ripgrep's Unicode `\\w` (and so its `-w`) defines it: letters and other alphabetic code
@@ -9,12 +10,8 @@ import { InputError } from '../api/errors';
  */
 const WORD_CHAR = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
 
-export interface MatcherOptions {
-  case_insensitive?: boolean;
-  fixed_strings?: boolean;
-  word?: boolean;
-  multiline?: boolean;
-}
+/** The grep inputs that decide how a pattern matches (the rest decide where and what is reported). */
+export type MatcherOptions = Pick<GrepInput, 'case_insensitive' | 'fixed_strings' | 'word' | 'multiline'>;
 
 export interface Matcher {
   /** Global regex for searching a whole text ('m' so ^ and $ work per line; 's' when multiline). */
@@ -38,28 +35,34 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function compileMatcher(pattern: string, options: MatcherOptions): Matcher {
-  let source = pattern;
-  let ignoreCase = options.case_insensitive === true;
-  let multiline = options.multiline === true;
-  if (!options.fixed_strings) {
-    const inline = INLINE_FLAGS.exec(source);
-    if (inline) {
-      for (const flag of inline[1]) {
-        if (flag === 'i') ignoreCase = true;
-        else if (flag === 's') multiline = true;
-        else if (flag !== 'm' && flag !== 'u') {
-          throw new InputError(
-            `Invalid pattern: inline flag "(?${inline[1]})" is not supported. Supported leading flags: (?i) ignore case, (?s) dot matches newline, (?m) (always on). Or use case_insensitive / multiline.`,
-          );
-        }
-      }
-      source = source.slice(inline[0].length);
-      if (source.length === 0) throw new InputError('Invalid pattern: nothing follows the inline flag group.');
+/**
+ * A regex pattern's leading inline flag group, `(?i)`, `(?s)`, `(?m)` (always on) or `(?u)`, taken off:
+ * the rest of the pattern, and whether the group asks to ignore case or for a dot that matches newlines.
+ */
+function takeInlineFlags(pattern: string): { source: string; ignoreCase: boolean; multiline: boolean } {
+  const inline = INLINE_FLAGS.exec(pattern);
+  if (!inline) return { source: pattern, ignoreCase: false, multiline: false };
+  let ignoreCase = false;
+  let multiline = false;
+  for (const flag of inline[1]) {
+    if (flag === 'i') ignoreCase = true;
+    else if (flag === 's') multiline = true;
+    else if (flag !== 'm' && flag !== 'u') {
+      throw new InputError(
+        `Invalid pattern: inline flag "(?${inline[1]})" is not supported. Supported leading flags: (?i) ignore case, (?s) dot matches newline, (?m) (always on). Or use case_insensitive / multiline.`,
+      );
     }
-  } else {
-    source = escapeRegExp(source);
   }
+  const source = pattern.slice(inline[0].length);
+  if (source.length === 0) throw new InputError('Invalid pattern: nothing follows the inline flag group.');
+  return { source, ignoreCase, multiline };
+}
+
+export function compileMatcher(pattern: string, options: MatcherOptions): Matcher {
+  const inline = options.fixed_strings ? undefined : takeInlineFlags(pattern);
+  let source = inline ? inline.source : escapeRegExp(pattern);
+  const ignoreCase = options.case_insensitive === true || inline?.ignoreCase === true;
+  const multiline = options.multiline === true || inline?.multiline === true;
   const literal = options.fixed_strings ? pattern : requiredLiteral(source);
   const literalOnly = literal !== undefined && literal.length > 0 && escapeRegExp(literal) === source && !options.word && !multiline;
   if (!options.fixed_strings && !options.word && !multiline) source = triedAtRunStarts(source);

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
-import { readFileCappedSync } from '../searcher/reader';
+import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
@@ -64,12 +64,8 @@ function prepare(key: string, spec: JobSpec | undefined): Prepared {
   return entry;
 }
 
-/** One read buffer for all files (they are at most maxFileSize): memory stays flat whatever the tree. */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-function lend(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
-  return scratch;
-}
+/** One read buffer for all files (they are at most maxFileSize). */
+const lend = scratchBuffer();
 
 /** Searches one file; its lines are tested as declarations (SearchOptions.declarations) only in a language with a grammar. */
 function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, declaring: SearchOptions, options: SearchOptions): FileOutcome {

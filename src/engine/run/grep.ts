@@ -135,8 +135,21 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     if (env.isCancelled()) throw new CancelledError();
   }
   if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
+  return grepReport(input, { mode, offset, files, ordered, started }, target, scanned, collector, cut ? order : undefined);
+}
 
-  const returnedResults = ordered
+/** The report of a run: its page (`files`, from `offset`) and the collector's totals, skip counts and what the index did. */
+function grepReport(
+  input: GrepInput,
+  page: { mode: OutputMode; offset: number; files: GrepFileEntry[]; ordered: boolean; started: number },
+  target: SearchTarget,
+  scanned: Scanned,
+  collector: GrepCollector,
+  ordered: OrderCost | undefined,
+): GrepReport {
+  const { mode, offset, files } = page;
+  // An ordered page counts its lines once cut; a page in path order, as the collector added them.
+  const returnedResults = page.ordered
     ? files.reduce((n, entry) => n + (typeof entry === 'object' && 'matches' in entry ? entry.matches.length : 0), 0)
     : collector.returnedResults;
   const end = offset + returnedResults;
@@ -156,14 +169,14 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     skipped: collector.skipped,
     timedOut: scanned.timedOut,
     listingCut: scanned.listingCut,
-    elapsedMs: Date.now() - started,
+    elapsedMs: Date.now() - page.started,
     include: input.include,
     input,
     indexed: scanned.indexed,
     matched: collector.matched,
     largeFiles: collector.largeFiles,
     outlined: collector.outlined,
-    ...(cut ? { ordered: order } : {}),
+    ...(ordered ? { ordered } : {}),
   };
 }
 
@@ -230,6 +243,14 @@ interface ScanPlan {
   maxListed?: number;
 }
 
+/** What a scan did: the candidates it listed, whether it timed out or stopped at maxListed, what the index settled. */
+interface Scanned {
+  listed: number;
+  timedOut: boolean;
+  listingCut: boolean;
+  indexed?: { settled: number; read: number };
+}
+
 /** What scanning the candidates takes: the pool or the reader, the size limit, the cancellation. */
 type ScanRoles = Cancellation & Pick<Corpus, 'pool' | 'readFile'> & Pick<Settings, 'config'>;
 
@@ -238,25 +259,17 @@ type ScanRoles = Cancellation & Pick<Corpus, 'pool' | 'readFile'> & Pick<Setting
  * time limit passes, plan.maxListed is reached or the caller cancels: how many were listed, whether it
  * timed out or stopped at maxListed, what the index settled.
  */
-async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collector: GrepCollector) {
+async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collector: GrepCollector): Promise<Scanned> {
   // In the pool's workers when there is one, a batch at a time; otherwise here, through env.readFile.
   const poolSearch = env.pool?.search(plan.spec);
-  const searchOne = fileSearcher(plan, poolSearch, env);
   const ahead = new ReadAhead(
     poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE,
     BATCH_SIZE,
     poolSearch && ((files, pageRoom) => poolSearch.batch(files, pageRoom)),
   );
-  const indexed = plan.prejudge ? { settled: 0, read: 0 } : undefined;
+  const feed = new CandidateFeed(target, plan, ahead, poolSearch, fileSearcher(plan, poolSearch, env), collector);
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
-  const next = target.candidates[Symbol.iterator]();
-  // The positions of the files read, when their outcomes are remembered for the next search of the same spec.
-  const remember = plan.prejudge?.remember;
-  const readAt = new Map<string, number>();
-  let listed = 0;
-  let exhausted = false;
   let timedOut = false;
-  let listingCut = false;
   try {
     for (;;) {
       if (env.isCancelled() || stop.reason()) break;
@@ -265,30 +278,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
         break;
       }
       ahead.pageRoom = collector.pageRoom;
-      while (!exhausted && ahead.hasRoom) {
-        const item = next.next();
-        if (item.done || listed === plan.maxListed) {
-          exhausted = true;
-          listingCut = !item.done;
-          break;
-        }
-        listed++;
-        const { path } = item.value;
-        const content = target.contentOf(path);
-        // A count or a list of files needs no lines: a remembered count serves a file on the page too.
-        const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
-        if (known !== undefined) {
-          // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
-          if (known === 0) collector.addEmpty();
-          else ahead.settled(path, known);
-          indexed!.settled++;
-          continue;
-        }
-        if (indexed) indexed.read++;
-        if (remember && content === undefined) readAt.set(path, listed - 1);
-        if (poolSearch && content === undefined) ahead.batched(path);
-        else ahead.one(path, searchOne(item.value, content, ahead.pageRoom));
-      }
+      feed.fill();
       ahead.flush();
       const chunk = ahead.peek();
       if (!chunk) break;
@@ -303,8 +293,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
       ahead.take();
       chunk.files.forEach((file, i) => {
         collector.add(file, outcomes[i]);
-        const at = remember ? readAt.get(file) : undefined;
-        if (at !== undefined) remember!(at, outcomes[i]);
+        feed.read(file, outcomes[i]);
       });
     }
   } finally {
@@ -313,7 +302,69 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
     await ahead.drain();
   }
-  return { listed, timedOut, listingCut, indexed };
+  return { listed: feed.listed, timedOut, listingCut: feed.listingCut, indexed: feed.indexed };
+}
+
+/**
+ * The target's candidates, taken in order into the read-ahead as it has room: each one settled by the
+ * index, batched for the pool, or searched on its own (an override's content, or without a pool).
+ */
+class CandidateFeed {
+  listed = 0;
+  /** The list was cut at plan.maxListed: more candidates followed. */
+  listingCut = false;
+  readonly indexed?: { settled: number; read: number };
+  private exhausted = false;
+  private readonly next: Iterator<Candidate>;
+  /** The positions of the files read, when their outcomes are remembered for the next search of the same spec. */
+  private readonly readAt = new Map<string, number>();
+
+  constructor(
+    private readonly target: SearchTarget,
+    private readonly plan: ScanPlan,
+    private readonly ahead: ReadAhead,
+    private readonly poolSearch: PoolSearch | undefined,
+    private readonly searchOne: ReturnType<typeof fileSearcher>,
+    private readonly collector: Pick<GrepCollector, 'addEmpty'>,
+  ) {
+    this.next = target.candidates[Symbol.iterator]();
+    if (plan.prejudge) this.indexed = { settled: 0, read: 0 };
+  }
+
+  /** Takes candidates until the read-ahead is full or they run out (or reach plan.maxListed). */
+  fill(): void {
+    const { plan, ahead, indexed } = this;
+    while (!this.exhausted && ahead.hasRoom) {
+      const item = this.next.next();
+      if (item.done || this.listed === plan.maxListed) {
+        this.exhausted = true;
+        this.listingCut = !item.done;
+        return;
+      }
+      const at = this.listed++;
+      const { path } = item.value;
+      const content = this.target.contentOf(path);
+      // A count or a list of files needs no lines: a remembered count serves a file on the page too.
+      const known = plan.prejudge && content === undefined ? plan.prejudge(path, at, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
+      if (known !== undefined) {
+        // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
+        if (known === 0) this.collector.addEmpty();
+        else ahead.settled(path, known);
+        indexed!.settled++;
+        continue;
+      }
+      if (indexed) indexed.read++;
+      if (plan.prejudge?.remember && content === undefined) this.readAt.set(path, at);
+      if (this.poolSearch && content === undefined) ahead.batched(path);
+      else ahead.one(path, this.searchOne(item.value, content, ahead.pageRoom));
+    }
+  }
+
+  /** A file's outcome, once reported: remembered for the next search of the same spec when it was read from disk. */
+  read(file: string, outcome: FileOutcome): void {
+    const at = this.readAt.get(file);
+    if (at !== undefined) this.plan.prejudge!.remember!(at, outcome);
+  }
 }
 
 /**

@@ -11,9 +11,9 @@ import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS, reindexFiles } from '../index
 import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
-import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../index/prejudge';
+import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { loadIndex, type IndexMeta } from '../index/store';
-import { eventsDelivered, TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
+import { TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
 import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './workspaceIndex';
 
 /** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
@@ -73,12 +73,11 @@ export class ResidentWorkspace {
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
     return {
       source: new ListingSource(this.env.source, this.replayable(), fresh),
-      index: currentIndexPrejudge(() => this.stored?.index, {
-        vouched: (index, id) => this.vouches(index, id),
-        fence: eventsDelivered,
-        recent: this.recent,
-        stampsInWorkers: true,
-      }),
+      index: watchedIndexPrejudge(
+        () => this.stored?.index,
+        (index, id) => this.vouches(index, id),
+        this.recent,
+      ),
     };
   }
 

@@ -119,6 +119,18 @@ export async function readFileCapped(path: string, maxSize: number, scope?: Read
 }
 
 /**
+ * One read buffer lent for every file read synchronously (readFileCappedSync's `buffer`), grown to the
+ * largest asked for: its bytes are used before the next read, so memory stays flat whatever the tree.
+ */
+export function scratchBuffer(initialBytes = 64 * 1024): (size: number) => Buffer {
+  let scratch = Buffer.allocUnsafe(initialBytes);
+  return (size) => {
+    if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+    return scratch;
+  };
+}
+
+/**
  * The same, synchronously: what a search worker uses (it has nothing else to do while it reads).
  * `buffer(size)` may lend a reusable buffer of at least `size` bytes; the bytes returned are then only
  * valid until the next read.

@@ -346,6 +346,20 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
       : { count: hits.length, lines: [], first: { line: hits[0].line, text: hitText(hits[0]) }, ...declares };
 
   const contextLine = (line: number) => clipLine(lineTextAt(text, starts[line - 1]), max);
+  return { count: hits.length, lines: reportedLines(hits, options, starts.length, hitText, contextLine), ...declares };
+}
+
+/**
+ * The lines reported for the hits (up to options.collectLimit), each with its context lines before and
+ * after (`lineCount` lines in all): a line already shown, as a hit or as context, is not shown again.
+ */
+function reportedLines(
+  hits: Hit[],
+  options: SearchOptions,
+  lineCount: number,
+  hitText: (hit: Hit) => string,
+  contextLine: (line: number) => string,
+): LineResult[] {
   const lines: LineResult[] = [];
   let shownThrough = 0; // last line already shown, as a hit or as context
   hits.slice(0, options.collectLimit ?? hits.length).forEach((hit, index) => {
@@ -359,7 +373,7 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     shownThrough = hit.lastLine;
     if (options.after > 0) {
       const next = hits[index + 1];
-      const to = Math.min(hit.lastLine + options.after, next ? next.line - 1 : starts.length, starts.length);
+      const to = Math.min(hit.lastLine + options.after, next ? next.line - 1 : lineCount, lineCount);
       const after: string[] = [];
       for (let l = hit.lastLine + 1; l <= to; l++) after.push(contextLine(l));
       if (after.length > 0) result.after = after;
@@ -367,7 +381,7 @@ export function searchText(text: string, matcher: Matcher, options: SearchOption
     }
     lines.push(result);
   });
-  return { count: hits.length, lines, ...declares };
+  return lines;
 }
 
 /**

@@ -12,6 +12,7 @@ import { globRequest } from '../../engine/guard/globInput';
 import { globNotes, printGlob } from '../../engine/answer/printer';
 import type { GlobInput } from '../../engine/api/types';
 import { environment } from '../environment';
+import type { Services } from '../services';
 import {
   confirmOutside,
   copyJson,
@@ -60,6 +61,7 @@ class FindFilesSession {
   constructor(
     private readonly history: History<string>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly services: Services,
   ) {
     keepOrder(this.pick);
     this.disposables.push(
@@ -142,7 +144,7 @@ class FindFilesSession {
     this.source?.cancel();
     const source = new vscode.CancellationTokenSource();
     this.source = source;
-    const env = environment(source.token);
+    const env = environment(this.services, source.token);
     const input: GlobInput = { pattern: glob };
     const what = `Find files matching ${quote(glob)}`;
     const outside = await outsideBases(globBase(glob), env);
@@ -227,10 +229,10 @@ class FindFilesSession {
   }
 }
 
-export function registerFindFiles(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerFindFiles(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, services: Services): vscode.Disposable {
   const history = new History<string>(context.workspaceState, 'grepTools.findFiles.history', (a, b) => a === b);
   return vscode.commands.registerCommand(FIND_FILES_COMMAND, async () => {
     if (!(await requireFolder())) return;
-    new FindFilesSession(history, log).start();
+    new FindFilesSession(history, log, services).start();
   });
 }

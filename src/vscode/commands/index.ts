@@ -3,11 +3,12 @@ import * as vscode from 'vscode';
 import { readEngineConfig } from '../settings';
 import { registerFindFiles } from './findFiles';
 import { registerSearchText } from './searchText';
+import type { Services } from '../services';
 
-export function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, services: Services): vscode.Disposable[] {
   return [
-    registerSearchText(context, log),
-    registerFindFiles(context, log),
+    registerSearchText(context, log, services),
+    registerFindFiles(context, log, services),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('grepTools')) log.info(`settings changed; the next search uses ${JSON.stringify(readEngineConfig())}`);
     }),

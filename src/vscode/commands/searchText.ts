@@ -4,19 +4,22 @@
  * the results, which appear as files are searched and highlight each match; picking one opens the file
  * with the match selected. As in VS Code's Quick Search, the results keep the search text in the input:
  * typing there searches again as the person types. Alt+C, Alt+W and Alt+R flip the toggles.
+ *
+ * This module is the session, which switches the modes and runs the searches; its parts, each with one
+ * job, are in searchText/: input.ts (the pattern's items, the files-to-include picker), toggles.ts,
+ * results.ts (a run's items, title and notes) and opening.ts (a picked result opened with its match selected).
  */
 import * as vscode from 'vscode';
 import { CancelledError } from '../../engine/api/errors';
 import { type GrepFileEntry } from '../../engine/run/grepCollector';
 import { answerGrep } from '../../engine/answer/grepAnswer';
 import { parseGrepInput } from '../../engine/input/schema';
-import { counted } from '../index/workspaceIndexer';
-import { type GrepReport } from '../../engine/run/grep';
 import { escapeRegExp } from '../../engine/matcher/matcher';
-import { grepNotes, printGrep } from '../../engine/answer/printer';
-import type { GrepInput, LineResult } from '../../engine/api/types';
+import { printGrep } from '../../engine/answer/printer';
+import type { GrepInput } from '../../engine/api/types';
 import type { SearchEnvironment } from '../../engine/run/environment';
 import { environment } from '../environment';
+import type { Services } from '../services';
 import {
   confirmOutside,
   StepAside,
@@ -29,14 +32,9 @@ import {
   REMOVE_FROM_HISTORY,
   requireFolder,
   type NewerQuickPick,
-  type ResourceItem,
-  type ToggleButton,
-  uriOf,
 } from './shared';
 import {
-  describeOptions,
   errorText,
-  firstMatch,
   grepInput,
   labelText,
   lineRegex,
@@ -44,22 +42,17 @@ import {
   plural,
   quote,
   REGEX_ADVICE,
-  resultLabel,
   sameSearch,
   type RecentSearch,
   type SearchToggles,
 } from './text';
 
-export const SEARCH_TEXT_COMMAND = 'grepTools.searchText';
+import { patternItems, pickInclude } from './searchText/input';
+import { openMatch } from './searchText/opening';
+import { addResultItems, resultDescription, resultsHeading, type Item, type Run } from './searchText/results';
+import { OPTIONS_KEY, readToggles, SEARCH_TEXT_CONTEXT, toggleButtons, TOGGLE_COMMANDS, type OptionButton, type ToggleOption } from './searchText/toggles';
 
-interface Item extends ResourceItem {
-  /** The pattern mode's first item: what is typed. */
-  typed?: boolean;
-  recent?: RecentSearch;
-  match?: { file: string; line: number };
-  /** A result's line and file, described again once the page's definitions are known (resultDescription). */
-  result?: { line: LineResult; where: string };
-}
+export const SEARCH_TEXT_COMMAND = 'grepTools.searchText';
 
 /** Progress appears only for searches that take longer than this, so quick ones do not flash a notification. */
 const PROGRESS_DELAY_MS = 300;
@@ -67,37 +60,6 @@ const PROGRESS_DELAY_MS = 300;
 const RESULTS_REFRESH_MS = 80;
 /** Typing in the results searches again once the keys pause this long. */
 const REFINE_DELAY_MS = 300;
-
-/** The context key true while the search's quick pick is shown: the toggle keys' `when` clause. */
-export const SEARCH_TEXT_CONTEXT = 'grepTools.searchTextVisible';
-export const TOGGLE_COMMANDS = {
-  matchCase: 'grepTools.searchText.toggleMatchCase',
-  wholeWord: 'grepTools.searchText.toggleWholeWord',
-  regex: 'grepTools.searchText.toggleRegex',
-} as const;
-type ToggleOption = keyof typeof TOGGLE_COMMANDS;
-
-const DEFAULT_OPTIONS: SearchToggles = { matchCase: false, wholeWord: false, regex: false, include: '' };
-
-interface OptionButton extends ToggleButton {
-  option: 'matchCase' | 'wholeWord' | 'regex' | 'include';
-}
-
-interface Run {
-  search: RecentSearch;
-  input: GrepInput;
-  regex: RegExp;
-  source: vscode.CancellationTokenSource;
-  started: number;
-  firstResultMs?: number;
-  items: Item[];
-  files: number;
-  results: number;
-  state: 'running' | 'done' | 'cancelled' | 'failed';
-  report?: GrepReport;
-  finished: Promise<void>;
-  finish(): void;
-}
 
 class SearchTextSession {
   private readonly pick = vscode.window.createQuickPick<Item>();
@@ -121,8 +83,9 @@ class SearchTextSession {
     private readonly history: History<RecentSearch>,
     private readonly includeHistory: History<string>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly services: Services,
   ) {
-    this.options = { ...DEFAULT_OPTIONS, ...state.get<Partial<SearchToggles>>(OPTIONS_KEY, {}) };
+    this.options = readToggles(state);
     keepOrder(this.pick);
     this.pick.matchOnDescription = false;
     this.pick.matchOnDetail = false;
@@ -166,7 +129,7 @@ class SearchTextSession {
     this.options = { ...this.options, [option]: !this.options[option] };
     await this.state.update(OPTIONS_KEY, this.options);
     this.pick.buttons = this.buttons();
-    if (this.mode === 'pattern') this.pick.items = this.patternItems(this.pick.value);
+    if (this.mode === 'pattern') this.pick.items = patternItems(this.pick.value, this.options, this.history);
     else this.refine(this.pick.value, 0);
   }
 
@@ -176,29 +139,11 @@ class SearchTextSession {
 
   // ----- pattern mode
 
-  /** Toggles inside the input, as in VS Code's find widget, and the files to include in the title bar. */
-  private toggles(): OptionButton[] {
-    const toggle = (option: OptionButton['option'], icon: string, tooltip: string, checked: boolean, location = 3): OptionButton => ({
-      option,
-      iconPath: new vscode.ThemeIcon(icon),
-      tooltip,
-      toggle: { checked },
-      location,
-    });
-    const include = this.options.include;
-    return [
-      toggle('matchCase', 'case-sensitive', 'Match Case', this.options.matchCase),
-      toggle('wholeWord', 'whole-word', 'Match Whole Word', this.options.wholeWord),
-      toggle('regex', 'regex', 'Use Regular Expression', this.options.regex),
-      toggle('include', 'filter', include ? `Files to Include: ${include}` : 'Files to Include…', include !== '', 1),
-    ];
-  }
-
   /** The toggles in both modes, so their state shows; the results add Back and, once done, Copy. */
   private buttons(): vscode.QuickInputButton[] {
-    if (this.mode === 'pattern') return this.toggles();
+    if (this.mode === 'pattern') return toggleButtons(this.options);
     const copy = this.run && this.run.state !== 'running' && this.run.report ? [COPY_JSON] : [];
-    return [vscode.QuickInputButtons.Back, ...this.toggles(), ...copy];
+    return [vscode.QuickInputButtons.Back, ...toggleButtons(this.options), ...copy];
   }
 
   private showPattern(value: string): void {
@@ -206,42 +151,13 @@ class SearchTextSession {
     this.pick.title = this.options.include ? `Search Text in Workspace: files to include ${labelText(this.options.include)}` : 'Search Text in Workspace';
     this.pick.placeholder = 'Text to search for (Enter to search, ↑↓ for recent searches, Alt+C/W/R toggle the options)';
     clearTimeout(this.refineTimer);
-    this.pick.buttons = this.toggles();
+    this.pick.buttons = toggleButtons(this.options);
     this.pick.busy = false;
     this.pick.keepScrollPosition = false;
     this.pick.ignoreFocusOut = false;
     this.pattern = value;
     this.pick.value = value;
-    this.pick.items = this.patternItems(value);
-  }
-
-  /**
-   * The first item stands for what is typed (or says what is wrong with it); recent searches follow.
-   * Items keep their positions while typing, so an Enter pressed before the list caught up with the
-   * input still means "search what is typed".
-   */
-  private patternItems(value: string): Item[] {
-    const problem = value ? patternProblem(value, this.options) : undefined;
-    const description = describeOptions(this.options) || undefined;
-    const items: Item[] = [
-      problem
-        ? { label: labelText(problem), iconPath: new vscode.ThemeIcon('error'), alwaysShow: true, typed: true }
-        : value
-          ? { label: labelText(value), description, iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true }
-          : { label: 'Type the text to search for', description, iconPath: new vscode.ThemeIcon('search'), alwaysShow: true, typed: true },
-    ];
-    const recent = this.history.entries;
-    if (recent.length) items.push({ label: 'recent searches', kind: vscode.QuickPickItemKind.Separator });
-    for (const search of recent) {
-      items.push({
-        label: labelText(search.pattern),
-        description: describeOptions(search) || undefined,
-        iconPath: new vscode.ThemeIcon('history'),
-        buttons: [REMOVE_FROM_HISTORY],
-        recent: search,
-      });
-    }
-    return items;
+    this.pick.items = patternItems(value, this.options, this.history);
   }
 
   // ----- files to include: its own quick pick, so its input has the focus
@@ -262,7 +178,7 @@ class SearchTextSession {
   private onValue(value: string): void {
     if (this.mode === 'pattern') {
       this.pattern = value;
-      this.pick.items = this.patternItems(value);
+      this.pick.items = patternItems(value, this.options, this.history);
     } else if (value === '') {
       // An emptied input is back at the start: recent searches.
       this.cancelRun();
@@ -331,7 +247,7 @@ class SearchTextSession {
       await openMatch(item.match.file, item.match.line, this.run?.regex, true);
     } else if (button === REMOVE_FROM_HISTORY && item.recent) {
       await this.history.remove(item.recent);
-      this.pick.items = this.patternItems(this.pick.value);
+      this.pick.items = patternItems(this.pick.value, this.options, this.history);
     }
   }
 
@@ -344,7 +260,7 @@ class SearchTextSession {
     if (!regex) return;
     const input = grepInput(search, readMaxResults());
     const source = new vscode.CancellationTokenSource();
-    const env = environment(source.token);
+    const env = environment(this.services, source.token);
     const what = `Search for ${quote(search.pattern)}`;
     if (!(await this.allowOutside(input, env, what)) || generation !== this.generation || this.disposed) {
       source.dispose(); // refused, closed, or another search started meanwhile
@@ -409,7 +325,9 @@ class SearchTextSession {
   /** Searches, adding results to the picker as they come; the run ends done, cancelled or failed (said in the log). */
   private async execute(run: Run, env: SearchEnvironment): Promise<void> {
     try {
-      const report = await counted(() => answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }));
+      const report = await this.services.runSearch(() =>
+        answerGrep(parseGrepInput(run.input), env, { onFile: (entry) => this.addResults(run, entry), pathOrder: true }),
+      );
       run.report = report;
       run.state = 'done';
       // The definitions of the page's lines arrive with the report (engine/run/grep.ts, outlinePage).
@@ -449,27 +367,9 @@ class SearchTextSession {
   }
 
   private addResults(run: Run, entry: GrepFileEntry): void {
-    if (typeof entry === 'string' || !('matches' in entry)) return;
-    run.firstResultMs ??= Date.now() - run.started;
-    const uri = uriOf(entry.file);
-    const where = vscode.workspace.asRelativePath(uri);
-    if (run.items.length) run.items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-    for (const match of entry.matches as LineResult[]) {
-      run.items.push({
-        label: resultLabel(match.text, run.regex, run.search.pattern),
-        description: resultDescription(where, match),
-        iconPath: vscode.ThemeIcon.File,
-        resourceUri: uri,
-        alwaysShow: true,
-        buttons: [OPEN_TO_SIDE],
-        match: { file: entry.file, line: match.line },
-        result: { line: match, where },
-      });
-    }
-    run.files++;
-    run.results += entry.matches.length;
-    if (this.run !== run) return;
-    if (run.results === entry.matches.length)
+    const added = addResultItems(run, entry);
+    if (added === undefined || this.run !== run) return;
+    if (run.results === added)
       this.showResults(run); // the first results at once
     else
       this.refreshTimer ??= setTimeout(() => {
@@ -479,27 +379,8 @@ class SearchTextSession {
   }
 
   private showResults(run: Run): void {
-    const pattern = labelText(quote(run.search.pattern));
-    const found = `${plural(run.results, 'result')} in ${plural(run.files, 'file')}`;
-    const notes: string[] = [];
-    if (run.state === 'running') {
-      this.pick.title = `Searching for ${pattern}… ${found}`;
-    } else if (run.state === 'cancelled') {
-      this.pick.title = `Search for ${pattern} cancelled: ${found} so far`;
-      notes.push(`The search was cancelled after ${Date.now() - run.started} ms; these are the results found until then.`);
-    } else if (run.report) {
-      const report = run.report;
-      const shown = report.nextOffset !== undefined ? `, first ${report.returnedResults} shown` : '';
-      this.pick.title =
-        `${pattern}: ${plural(report.totalResults, 'result')} in ${plural(report.filesMatched, 'file')}${shown} ` +
-        `(${plural(report.filesSearched, 'file')} searched, ${report.elapsedMs} ms)`;
-      if (report.totalResults === 0 || report.timedOut) notes.push(...grepNotes(report));
-      if (report.nextOffset !== undefined) {
-        notes.push(
-          `Showing the first ${report.returnedResults} of ${report.totalResults} matching lines (grepTools.maxResultsCap). Narrow the search with Files to Include.`,
-        );
-      }
-    }
+    const { title, notes } = resultsHeading(run);
+    if (title !== undefined) this.pick.title = title;
     const noteItems: Item[] = notes.map((note) => ({ label: labelText(note), iconPath: new vscode.ThemeIcon('info'), alwaysShow: true }));
     if (noteItems.length && run.items.length) noteItems.unshift({ label: '', kind: vscode.QuickPickItemKind.Separator });
     const active = this.pick.activeItems[0];
@@ -515,84 +396,15 @@ class SearchTextSession {
   }
 }
 
-const OPTIONS_KEY = 'grepTools.searchText.options';
-
 /** The search whose quick pick is shown, for the toggle keys. */
 let active: SearchTextSession | undefined;
-
-interface IncludeItem extends vscode.QuickPickItem {
-  include?: string;
-  /** The item for what is typed: accepting it takes the input's current value. */
-  typed?: boolean;
-}
-
-/** Asks for the files to include, offering recent ones; undefined when dismissed. */
-function pickInclude(current: string, history: History<string>): Promise<string | undefined> {
-  const pick = vscode.window.createQuickPick<IncludeItem>();
-  const items = (value: string): IncludeItem[] => {
-    const list: IncludeItem[] = [
-      value
-        ? { label: labelText(value), description: 'Search these files', iconPath: new vscode.ThemeIcon('filter'), alwaysShow: true, typed: true }
-        : { label: 'All files', description: 'No filter', iconPath: new vscode.ThemeIcon('files'), alwaysShow: true, typed: true },
-    ];
-    const recent = history.entries;
-    if (recent.length) list.push({ label: 'recent', kind: vscode.QuickPickItemKind.Separator });
-    for (const include of recent) list.push({ label: labelText(include), iconPath: new vscode.ThemeIcon('history'), buttons: [REMOVE_FROM_HISTORY], include });
-    return list;
-  };
-  pick.title = 'Files to Include';
-  pick.placeholder = 'A glob (*.ts, src/**/*.py), a folder (./src, /abs/dir) or both (./src/**/*.ts); empty for all files';
-  pick.buttons = [vscode.QuickInputButtons.Back];
-  pick.value = current;
-  pick.items = items(current);
-  return new Promise((resolve) => {
-    let result: string | undefined;
-    pick.onDidChangeValue((value) => (pick.items = items(value)));
-    pick.onDidAccept(() => {
-      const item = pick.selectedItems[0] ?? pick.activeItems[0];
-      result = item && !item.typed && item.include !== undefined ? item.include : pick.value;
-      pick.hide();
-    });
-    pick.onDidTriggerButton(() => pick.hide());
-    pick.onDidTriggerItemButton(async ({ item }) => {
-      if (item.include === undefined) return;
-      await history.remove(item.include);
-      pick.items = items(pick.value);
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve(result);
-    });
-    pick.show();
-  });
-}
 
 function readMaxResults(): number {
   const cap = vscode.workspace.getConfiguration('grepTools').get<unknown>('maxResultsCap');
   return typeof cap === 'number' && Number.isSafeInteger(cap) && cap >= 1 ? cap : 1000;
 }
 
-/** Where a result is: its file and line, the definitions it is in and whether it defines the name (searcher/outline.ts). */
-export function resultDescription(where: string, match: LineResult): string {
-  return `${where}:${match.line}${match.in ? ` · ${match.in}` : ''}${match.defines ? ' · definition' : ''}`;
-}
-
-/** Opens a result with its first match on the line selected (the line start when the file changed since). */
-export async function openMatch(file: string, line: number, regex: RegExp | undefined, toSide: boolean): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(uriOf(file));
-  const index = Math.min(Math.max(line - 1, 0), document.lineCount - 1);
-  const text = document.lineAt(index).text;
-  const span = regex ? firstMatch(text, regex) : undefined;
-  const selection = span ? new vscode.Selection(index, span[0], index, span[1]) : new vscode.Selection(index, 0, index, 0);
-  return vscode.window.showTextDocument(document, {
-    selection,
-    preview: !toSide,
-    preserveFocus: toSide,
-    viewColumn: toSide ? vscode.ViewColumn.Beside : undefined,
-  });
-}
-
-export function registerSearchText(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerSearchText(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, services: Services): vscode.Disposable {
   const history = new History<RecentSearch>(context.workspaceState, 'grepTools.searchText.history', sameSearch);
   const includeHistory = new History<string>(context.workspaceState, 'grepTools.searchText.includeHistory', (a, b) => a === b);
   const toggles = (Object.keys(TOGGLE_COMMANDS) as ToggleOption[]).map((option) =>
@@ -600,7 +412,7 @@ export function registerSearchText(context: vscode.ExtensionContext, log: vscode
   );
   const search = vscode.commands.registerCommand(SEARCH_TEXT_COMMAND, async () => {
     if (!(await requireFolder())) return;
-    const session = new SearchTextSession(context.workspaceState, history, includeHistory, log);
+    const session = new SearchTextSession(context.workspaceState, history, includeHistory, log, services);
     // Like VS Code's find: a selection on one line seeds the pattern.
     const editor = vscode.window.activeTextEditor;
     let seed = '';

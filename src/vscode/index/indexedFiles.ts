@@ -5,6 +5,7 @@ import { openCandidates } from '../../engine/run/candidates';
 import { emptySkips } from '../../engine/api/types';
 import { ignoredListingAtMost } from '../../engine/index/limits';
 import { environment } from '../environment';
+import type { Services } from '../services';
 
 /** The workspace folders' paths, or undefined when one is not on disk (a virtual folder is not indexed). */
 export function indexedFolders(): string[] | undefined {
@@ -17,10 +18,10 @@ export function indexedFolders(): string[] | undefined {
  * include_ignored (an empty answer's checks search ignored files too, and then read only what the index
  * cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
  */
-export async function indexedFiles(): Promise<{ paths: string[]; withIgnored?: string[] }> {
+export async function indexedFiles(services: Services): Promise<{ paths: string[]; withIgnored?: string[] }> {
   const source = new vscode.CancellationTokenSource();
   try {
-    const env = environment(source.token);
+    const env = environment(services, source.token);
     const access = await authorizeSearch(undefined, env);
     if (access.kind !== 'files') return { paths: [] };
     const list = async (includeIgnored: boolean) =>

@@ -16,11 +16,11 @@ import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
-import { CONTENT_REFRESH_AT_MOST } from '../../engine/index/builder';
+import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
-import { currentIndexPrejudge, RecentResults, type SearchIndex } from '../../engine/index/prejudge';
+import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
-import { eventsDelivered, TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
+import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
@@ -123,6 +123,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
   private readonly subscriptions: vscode.Disposable[] = [];
 
+  /**
+   * Searches under way, shared with the build thread: the first build starts when there are none, and
+   * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
+   */
+  private readonly searching = new Int32Array(new SharedArrayBuffer(4));
+
   /** Whether the index is kept (watched, built, refreshed): from activation where one is stored, else from the first search. */
   private awake = false;
 
@@ -189,12 +195,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return currentIndexPrejudge(() => this.opened?.index, {
-      vouched: (index, id) => this.vouches(index, id),
-      fence: eventsDelivered,
-      recent: this.recent,
-      stampsInWorkers: true,
-    });
+    return watchedIndexPrejudge(
+      () => this.opened?.index,
+      (index, id) => this.vouches(index, id),
+      this.recent,
+    );
   }
 
   /**
@@ -261,7 +266,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private async audit(): Promise<void> {
     const index = this.watchedIndex;
-    if (!index || this.worker || Atomics.load(searching, 0) > 0) return;
+    if (!index || this.worker || Atomics.load(this.searching, 0) > 0) return;
     const ids: number[] = [];
     for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
       if (this.auditNext >= index.idLimit) this.auditNext = 0;
@@ -317,7 +322,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
-    while (Atomics.load(searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    while (Atomics.load(this.searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
     let listed: { paths: string[]; withIgnored?: string[] };
     try {
@@ -339,12 +344,14 @@ export class WorkspaceIndexer implements vscode.Disposable {
       maxFileSize: this.options.maxFileSize(),
       pauseRatio: PAUSE_RATIO,
       limits: readIndexLimits(),
-      searching: searching.buffer as SharedArrayBuffer,
+      searching: this.searching.buffer as SharedArrayBuffer,
     };
     const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
     this.status.hide();
-    if (outcome?.kind === 'done') this.open(dir, outcome.summary);
-    else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
+    if (outcome?.kind === 'done') {
+      this.open(dir, outcome.summary);
+      this.readRecentLater(outcome.recent);
+    } else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
     this.scheduleAgain();
   }
@@ -422,11 +429,23 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.watchIndex(stored.index);
       this.state.last = outcome.summary;
       this.state.contentRefreshes++;
+      this.readRecentLater(outcome.recent);
       this.options.log.info(
         `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
       );
     }
     this.scheduleAgain();
+  }
+
+  /**
+   * Files the build held unread because they were written just before it read them (their times may not
+   * show a write in the same tick yet): read again by a content refresh once RECENT_WRITE_MS has passed,
+   * so the index relies on them without waiting for another change.
+   */
+  private readRecentLater(recent: readonly string[] | undefined): void {
+    if (!recent?.length) return;
+    for (const path of recent) this.changedFiles.add(path);
+    this.schedule(RECENT_WRITE_MS);
   }
 
   /** Another refresh follows when something changed while one ran. */
@@ -517,6 +536,22 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.status.show();
   }
 
+  /** Runs a search, counted as under way while it runs. */
+  async runSearch<T>(search: () => Promise<T>): Promise<T> {
+    Atomics.add(this.searching, 0, 1);
+    try {
+      return await search();
+    } finally {
+      Atomics.sub(this.searching, 0, 1);
+      Atomics.notify(this.searching, 0);
+    }
+  }
+
+  /** Records what the index did for a grep (IndexState.lastUse). */
+  noteUse(indexed: { settled: number; read: number } | undefined): void {
+    this.state.lastUse = indexed && { ...indexed };
+  }
+
   dispose(): void {
     clearTimeout(this.timer);
     clearInterval(this.auditTimer);
@@ -537,48 +572,4 @@ function directoriesHeld(index: ContentIndex): Set<string> {
     }
   }
   return directories;
-}
-
-let shared: WorkspaceIndexer | undefined;
-/**
- * Searches under way, shared with the build thread: the first build starts when there are none, and
- * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
- */
-const searching = new Int32Array(new SharedArrayBuffer(4));
-
-/** Runs a search, counted as under way while it runs. */
-export async function counted<T>(search: () => Promise<T>): Promise<T> {
-  Atomics.add(searching, 0, 1);
-  try {
-    return await search();
-  } finally {
-    Atomics.sub(searching, 0, 1);
-    Atomics.notify(searching, 0);
-  }
-}
-
-export function startIndexer(options: IndexerOptions): WorkspaceIndexer {
-  shared?.dispose();
-  shared = new WorkspaceIndexer(options);
-  return shared;
-}
-
-/** The watcher the resident listings may rely on now (WorkspaceIndexer.listingWatch). */
-export function currentListingWatch(): ListingWatch | undefined {
-  return shared?.listingWatch();
-}
-
-/** The index searches consult now (see WorkspaceIndexer.search). */
-export function currentIndex(): SearchIndex | undefined {
-  return shared?.search();
-}
-
-/** Records what the index did for a grep (IndexState.lastUse). */
-export function noteIndexUse(indexed: { settled: number; read: number } | undefined): void {
-  if (shared) shared.state.lastUse = indexed && { ...indexed };
-}
-
-export function stopIndexer(): void {
-  shared?.dispose();
-  shared = undefined;
 }

@@ -21,6 +21,18 @@ import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
+/**
+ * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null) and the
+ * matchers of the others, applied to its results: the denied directories' globs, spelled in both cases
+ * (denied rules ignore case; findFiles' globs do not on Linux), then files.exclude / search.exclude.
+ */
+function findFilesExcludes(denied: readonly string[], ignored: readonly string[]): { exclude: string | null; afterwards: Array<(path: string) => boolean> } {
+  const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+  const simple = excludes.filter((glob) => !/[{}]/.test(glob));
+  const afterwards = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
+  return { exclude: simple.length ? `{${simple.join(',')}}` : null, afterwards };
+}
+
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
 function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
   const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
@@ -154,12 +166,7 @@ export class FindFilesSource implements FileSource {
       query.warn?.(line);
     };
     const warnQuery: FileQuery = { ...query, warn };
-    // Denied rules ignore case; findFiles' globs do not on Linux: spell every letter both ways.
-    const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
-    // findFiles takes one exclude glob: brace-free globs go into one {a,b} group; the others are applied after.
-    const simple = excludes.filter((glob) => !/[{}]/.test(glob));
-    const complex = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
-    const exclude = simple.length ? `{${simple.join(',')}}` : null;
+    const { exclude, afterwards } = findFilesExcludes(denied, ignored);
     const uris = await vscode.workspace.findFiles(
       new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
       exclude,
@@ -167,20 +174,8 @@ export class FindFilesSource implements FileSource {
       this.token,
     );
     const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, warnQuery, denied) : undefined;
-    const files: Candidate[] = [];
-    const slices = new TimeSlices();
-    for (const uri of uris) {
-      if (slices.due()) {
-        await slices.pause();
-        if (this.token.isCancellationRequested) return undefined;
-      }
-      if (uri.scheme !== 'file') continue;
-      const path = uri.fsPath;
-      const fromRoot = relativePosix(base.root, path);
-      if (complex.some((matches) => matches(fromRoot))) continue;
-      if (gitignore?.ignoresFile(fromRoot)) continue;
-      files.push({ path, relative: relativePosix(base.base, path) });
-    }
+    const files = await this.kept(uris, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
+    if (!files) return undefined;
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
     const pruned: PrunedEntry[] = [];
     const audited = await auditListing(base, 0, files, {
@@ -202,6 +197,22 @@ export class FindFilesSource implements FileSource {
       ),
     ];
     return { files: audited, pruned, warnings, directories };
+  }
+
+  /** The files on disk findFiles listed that `dropped` keeps, in its order, a slice at a time; undefined once cancelled. */
+  private async kept(uris: readonly vscode.Uri[], base: SearchBase, dropped: (fromRoot: string) => boolean): Promise<Candidate[] | undefined> {
+    const files: Candidate[] = [];
+    const slices = new TimeSlices();
+    for (const uri of uris) {
+      if (slices.due()) {
+        await slices.pause();
+        if (this.token.isCancellationRequested) return undefined;
+      }
+      if (uri.scheme !== 'file') continue;
+      const path = uri.fsPath;
+      if (!dropped(relativePosix(base.root, path))) files.push({ path, relative: relativePosix(base.base, path) });
+    }
+    return files;
   }
 
   /**

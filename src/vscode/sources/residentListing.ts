@@ -234,22 +234,3 @@ export class ResidentListings implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 }
-
-let shared: ResidentListings | undefined;
-let sharedWatch: (() => ListingWatch | undefined) | undefined;
-
-/** The watcher the extension's resident listings may rely on (set in activate()). */
-export function watchListingsWith(watch: () => ListingWatch | undefined): void {
-  sharedWatch = watch;
-}
-
-/** The extension's resident listings, made on first use and dropped with the extension. */
-export function residentListings(): ResidentListings {
-  shared ??= new ResidentListings(sharedWatch);
-  return shared;
-}
-
-export function disposeResidentListings(): void {
-  shared?.dispose();
-  shared = undefined;
-}

@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { OutputBudget } from '../../engine/answer/budget';
 import { CancelledError } from '../../engine/api/errors';
-import { Confirmations } from '../../engine/guard/confirmations';
 import { prepareMessages, type ToolName } from '../../engine/guard/invocation';
 import { guardContext, onceEach, type SearchEnvironment } from '../../engine/run/environment';
 import { environment } from '../environment';
+import type { Services } from '../services';
 import { outputBudget } from './outputBudget';
 
 /**
@@ -25,9 +25,6 @@ const NOT_CONFIRMED =
   'No confirmation was shown for this location when the call was prepared (the path led elsewhere then, e.g. a symlink changed since); nothing was searched. ' +
   'Call the tool again so the user can confirm it.';
 
-/** What the person confirmed per call (prepareInvocation → invoke), shared by both tools. */
-const confirmations = new Confirmations();
-
 /** One tool's engine call: the answer's text for the model, and what the log line says of it. */
 export type ToolRun = (
   input: unknown,
@@ -40,6 +37,7 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
   constructor(
     private readonly tool: ToolName,
     private readonly log: vscode.LogOutputChannel,
+    private readonly services: Services,
     private readonly run: ToolRun,
   ) {}
 
@@ -52,9 +50,9 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
     options: vscode.LanguageModelToolInvocationPrepareOptions<T>,
     token: vscode.CancellationToken,
   ): Promise<vscode.PreparedToolInvocation> {
-    const { tool, log } = this;
-    const prepared = await prepareMessages(tool, options.input, guardContext(environment(token)));
-    confirmations.record(tool, options.input, prepared);
+    const { tool, log, services } = this;
+    const prepared = await prepareMessages(tool, options.input, guardContext(environment(services, token)));
+    services.confirmations.record(tool, options.input, prepared);
     if (prepared.decision === 'pending') log.info(`${tool} asks for confirmation: ${JSON.stringify(options.input)} is outside the workspace`);
     return {
       invocationMessage: prepared.invocationMessage,
@@ -66,7 +64,7 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
 
   /** Runs one invocation: engine, printer, log; errors reach the model as an Error with the engine's message. */
   async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const { tool, log } = this;
+    const { tool, log, services } = this;
     const input = options.input;
     log.info(`${tool} ${JSON.stringify(input)}`);
     try {
@@ -76,9 +74,9 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
       // The engine checks the path again either way, and a denied path is refused whatever was confirmed.
       // Only where the confirmation pointed: the path must still resolve there (a symlink may have flipped).
       const inChat = options.toolInvocationToken !== undefined;
-      const confirmed = inChat ? confirmations.take(tool, input) : { allowOutside: false };
+      const confirmed = inChat ? services.confirmations.take(tool, input) : { allowOutside: false };
       const env: SearchEnvironment = {
-        ...environment(token, confirmed.allowOutside),
+        ...environment(services, token, confirmed.allowOutside),
         confirmedTarget: confirmed.target,
         outsideHint: inChat ? NOT_CONFIRMED : NO_CHAT_CONFIRMATION,
         warn: onceEach((message) => log.warn(`${tool}: ${message}`)),

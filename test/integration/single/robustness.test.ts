@@ -13,6 +13,7 @@ import { type SearchEnvironment } from '../../../src/engine/run/environment';
 import { answerGrep } from '../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../src/engine/pool/pool';
 import { environment } from '../../../src/vscode/environment';
+import { Services } from '../../../src/vscode/services';
 import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
@@ -153,9 +154,10 @@ describe('robustness in the extension host', function () {
 
   it('the engine stops a cancelled grep or glob within 200 ms of a VS Code cancellation token, in this extension host: while findFiles lists, or while workers run catastrophic regexes on lines or names', async () => {
     const pool = new SearchPool(2, { background: true }).warm();
+    const services = new Services();
     /** The extension's environment for the token, with this test's pool (in the background, as the extension's); `listing` settles once findFiles is under way. */
     const engineEnv = (token: vscode.CancellationToken) => {
-      const env: SearchEnvironment = { ...environment(token), pool };
+      const env: SearchEnvironment = { ...environment(services, token), pool };
       env.config = { ...env.config, timeoutSeconds: 20 };
       const source = env.source;
       let started!: () => void;
@@ -222,6 +224,7 @@ describe('robustness in the extension host', function () {
       assert.ok(pool.workerCount <= 2, 'the pool never exceeds its size');
     } finally {
       pool.dispose();
+      services.dispose();
     }
   });
 });

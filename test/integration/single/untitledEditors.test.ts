@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { openMatch } from '../../../src/vscode/commands/searchText';
+import { openMatch } from '../../../src/vscode/commands/searchText/opening';
 import type { GrepToolsApi } from '../../../src/extension';
 import { folderPath, invokeError, invokeJson, type GrepAnswer } from '../helpers';
 

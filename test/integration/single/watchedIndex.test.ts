@@ -32,14 +32,24 @@ describe('the watched content index in the extension host', () => {
     fs.writeFileSync(file('linked.txt'), 'link-old-5c2e\n');
     for (const name of ['r1', 'r2', 'r3']) fs.writeFileSync(file(`${name}.txt`), 'repeat-7d1f one\nrepeat-7d1f two\n');
     fs.linkSync(file('linked.txt'), file('node_modules/pkg/linked.txt'));
-    // A build that holds these files, made with their directories watched.
-    const builds = api.index.builds;
-    await invokeJson<GrepAnswer>('grep', { pattern: 'watch-old-5c2e', fixed_strings: true });
-    await waitUntil(
-      () => api.index.builds > builds && api.index.phase === 'ready' && api.index.watched,
-      () => `a watched index was built (phase ${api.index.phase}, watched ${api.index.watched})`,
-      60_000,
-    );
+    // A build that holds these files, made with their directories watched, and relies on each of them: a
+    // build that read one just as it was written holds it unread (a recent write) until the refresh that
+    // reads it again. A question no file answers then reads none (each asks other text: none is remembered).
+    let probe = 0;
+    const settlesAll = async () => {
+      await invokeJson<GrepAnswer>('grep', { pattern: `absent-5c2e-${probe++}`, fixed_strings: true, output_mode: 'count' });
+      return api.index.phase === 'ready' && api.index.watched && api.index.lastUse?.read === 0;
+    };
+    for (;;) {
+      const seen = { builds: api.index.builds, refreshes: api.index.contentRefreshes };
+      if (await settlesAll()) break;
+      await waitUntil(
+        () => api.index.builds > seen.builds || api.index.contentRefreshes > seen.refreshes,
+        () =>
+          `a watched index that reads no file for a question none answers (phase ${api.index.phase}, watched ${api.index.watched}, last use ${JSON.stringify(api.index.lastUse)})`,
+        60_000,
+      );
+    }
     assert.strictEqual(await count('link-old-5c2e'), 1, 'the linked file is indexed and found (its node_modules twin is excluded)');
   });
 

@@ -122,6 +122,40 @@ describe('index: the background build', () => {
     }
   });
 
+  it('names the files it held unread as just written, to be read again once settled; not a file dated in the future, nor a settled one', () => {
+    fs.writeFileSync(paths[1], 'export const fresh = 1;\n');
+    const ahead = Date.now() / 1000 + 3600;
+    fs.utimesSync(paths[2], ahead, ahead);
+    const built: BuildMessage[] = [];
+    buildIndex(request(), (message) => built.push(message));
+    const done = built[built.length - 1];
+    assert.ok(done.kind === 'done');
+    assert.deepStrictEqual(done.recent, [paths[1]], 'the file written just now');
+    const stored = loadIndex(dir)!;
+    try {
+      assert.deepStrictEqual(
+        [paths[1], paths[2], paths[3]].map((path) => stored.index.entry(path)?.file.kind),
+        ['unread', 'unread', 'text'],
+        'held unread: written just now, and dated ahead',
+      );
+    } finally {
+      stored.close();
+    }
+    // Read again once settled (a content refresh of those files alone), it is relied on, and named no more.
+    age(folder);
+    const refreshed: BuildMessage[] = [];
+    buildIndex(request({ only: [paths[1]] }), (message) => refreshed.push(message));
+    const again = refreshed[refreshed.length - 1];
+    assert.ok(again.kind === 'done');
+    assert.deepStrictEqual(again.recent, []);
+    const reread = loadIndex(dir)!;
+    try {
+      assert.strictEqual(reread.index.entry(paths[1])?.file.kind, 'text');
+    } finally {
+      reread.close();
+    }
+  });
+
   it('a second run keeps what it stored and reads only the changed file; another size limit starts afresh', () => {
     buildIndex(request(), () => undefined);
     fs.writeFileSync(paths[3], 'changed\n');

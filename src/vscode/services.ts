@@ -1,0 +1,47 @@
+/**
+ * The extension's services, built once in activate() and handed to the tools and commands: the pool of
+ * search workers (started at activation, in the background, so the first search does not wait for its
+ * threads), the resident listings (made on first use: a window whose workspace is never searched watches
+ * nothing), the keeper of the content index, and the confirmations
+ * of outside paths a chat gave (prepareInvocation → invoke). Disposed with the extension.
+ */
+import type * as vscode from 'vscode';
+import { Confirmations } from '../engine/guard/confirmations';
+import { SearchPool } from '../engine/pool/pool';
+import type { WorkspaceIndexer } from './index/workspaceIndexer';
+import { ResidentListings } from './sources/residentListing';
+
+export class Services implements vscode.Disposable {
+  /** What the person confirmed per tool call (prepareInvocation → invoke), shared by both tools. */
+  readonly confirmations = new Confirmations();
+  /** The content index's keeper, once started (activate()). */
+  indexer?: WorkspaceIndexer;
+  private pool?: SearchPool;
+  private listings?: ResidentListings;
+
+  /** The pool of search workers: its threads run in the background, below the extension host's main thread. */
+  searchPool(): SearchPool {
+    this.pool ??= new SearchPool(undefined, { background: true });
+    return this.pool;
+  }
+
+  /** The folders' listings kept between searches; a listing whose directories the watched index watches is not statted again while its shape holds. */
+  residentListings(): ResidentListings {
+    this.listings ??= new ResidentListings(() => this.indexer?.listingWatch());
+    return this.listings;
+  }
+
+  /** Runs a search, counted as under way while it runs (the index's build then waits: WorkspaceIndexer.runSearch). */
+  runSearch<T>(search: () => Promise<T>): Promise<T> {
+    return this.indexer ? this.indexer.runSearch(search) : search();
+  }
+
+  dispose(): void {
+    this.pool?.dispose();
+    this.pool = undefined;
+    this.listings?.dispose();
+    this.listings = undefined;
+    this.indexer?.dispose();
+    this.indexer = undefined;
+  }
+}
