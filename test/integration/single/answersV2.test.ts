@@ -4,6 +4,7 @@
  * directories, the literal reading of an invalid regex, and files over the size limit.
  */
 import * as assert from 'assert';
+import { parseAnswer } from '../../support/answers';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -91,7 +92,7 @@ describe('answers name what they would otherwise hide', () => {
     const when = new Date('2026-03-04T05:06:07Z');
     fs.utimesSync(at('lib/z-user.js'), when, when);
     const text = await invokeText('glob', { pattern: '**/z-user.js', sort: 'mtime' });
-    assert.deepStrictEqual(JSON.parse(text).files, { [at('lib/z-user.js')]: '2026-03-04T05:06:07Z' });
+    assert.deepStrictEqual(parseAnswer(text).files, { [at('lib/z-user.js')]: '2026-03-04T05:06:07Z' });
   });
 
   it('an invalid regex that is valid literal text: the error gives the literal count, first match and the exact call', async () => {
