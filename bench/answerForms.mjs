@@ -3,7 +3,9 @@
 // (bench/questions.json, with the chat's output budget and the compare's corpus path) and the agent
 // questions (bench/agent-questions.json and test/fixtures/agent-questions.json, through the CLI's
 // budget, the root written as /repo as their test measures them). Forms:
-//   current        the answer as it is
+//   json           the answer as JSON with absolute paths, the form before plain text (rebuilt from the
+//                  answer; its notes keep the paths below the root, a few bytes short of the JSON's)
+//   answer         the answer as it is (plain text, root once)
 //   root           JSON with "root" given once and the paths of files, base_path and notes below it
 //   root+capK      root, and on a cut page at most K matching lines per file ("… (N more matches in
 //                  this file)"), the page filled from the next files (paging the whole question)
@@ -18,6 +20,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { parseAnswer } from '../scripts/lib/answers.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -95,6 +98,30 @@ function textForm(parsed, root) {
   return [...head, ...body, ...(notes.length ? ['', ...notes] : [])].join('\n');
 }
 
+const LEGACY_ORDER = [
+  'base_path',
+  'mode',
+  'output_mode',
+  'files',
+  'total_matches',
+  'returned_matches',
+  'returned_files',
+  'files_matched',
+  'total',
+  'files_searched',
+  'truncated',
+  'next_offset',
+  'skipped',
+  'timed_out',
+  'notes',
+];
+
+/** The answer's fields as the JSON answer gave them (absolute paths, no root), in its order. */
+function legacyJson(text) {
+  const fields = parseAnswer(text);
+  return Object.fromEntries(LEGACY_ORDER.filter((key) => fields[key] !== undefined).map((key) => [key, fields[key]]));
+}
+
 const isResult = (row) => /^\d+( def)?:/.test(row);
 
 /** The whole ordered result list of a cut content question: its pages one after the other. */
@@ -105,7 +132,7 @@ async function allPages(input, root) {
   for (let page = 0; page < 40; page++) {
     const { text, error } = await answer('grep', { ...input, offset }, root, 10 * 1024 * 1024);
     if (error) break;
-    const parsed = JSON.parse(text);
+    const parsed = legacyJson(text);
     first ??= parsed;
     for (const [file, rows] of Object.entries(parsed.files)) files.set(file, [...(files.get(file) ?? []), ...rows]);
     if (parsed.next_offset === undefined) break;
@@ -154,7 +181,7 @@ function median(values) {
   return s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
 }
 
-const FORMS = ['current', 'root', 'root+cap3', 'root+cap5', 'root+cap10', 'text', 'text+cap5', 'text-abs'];
+const FORMS = ['json', 'root', 'root+cap3', 'root+cap5', 'root+cap10', 'text', 'text+cap5', 'text-abs', 'answer'];
 
 async function measureSet(name, questions, { root, shownRoot, budgetBytes }) {
   const sizes = Object.fromEntries(FORMS.map((f) => [f, []]));
@@ -167,11 +194,12 @@ async function measureSet(name, questions, { root, shownRoot, budgetBytes }) {
     if (error) {
       for (const f of FORMS) row[f] = bytes(shown(text));
     } else {
-      const parsed = JSON.parse(shown(text));
-      row.current = bytes(shown(text));
+      const parsed = legacyJson(shown(text));
+      row.json = bytes(JSON.stringify(parsed));
+      row.answer = bytes(shown(text));
       row.root = bytes(JSON.stringify(rootForm(parsed, shownRoot)));
       for (const cap of [3, 5, 10]) {
-        const capped = await capForm(JSON.parse(text), q.input, root, cap, budgetBytes, pagesCache);
+        const capped = await capForm(legacyJson(text), q.input, root, cap, budgetBytes, pagesCache);
         row[`root+cap${cap}`] = bytes(shown(JSON.stringify({ ...capped, root: shownRoot })));
         if (cap === 5)
           row['text+cap5'] = bytes(
