@@ -106,12 +106,16 @@ function absolute(root: string | undefined, written: string): string {
  * The answer's text (docs/tools.md, "Answers") read back as the fields of the JSON copy: `root` and the
  * other `key: value` lines (numbers as numbers, `skipped` as its counters, `truncated: true` beside
  * `next_offset`), `files` as an object from each absolute path to its lines, count or time (content,
- * count, glob's mtime) or a list of absolute paths, and `notes`. Throws on text that is not an answer.
+ * count, glob's mtime) or a list of absolute paths, and `notes`. A person's JSON copy is read as it is.
+ * Throws on text that is not an answer.
  */
 // The fields as JSON.parse gave them before the answers were text: any, for the tests that index them freely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function parseAnswer(text: string): any {
-  const lines = text.split('\n');
+  // A person's copy ("copy as JSON", printGrep / printGlob) is JSON with absolute paths already.
+  if (text.startsWith('{')) return JSON.parse(text);
+  // The CLI prints the answer with a line break after it.
+  const lines = text.replace(/\n$/, '').split('\n');
   const blocks: string[][] = [[]];
   for (const line of lines) {
     if (line === '') blocks.push([]);

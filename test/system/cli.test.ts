@@ -75,7 +75,8 @@ describe('cli', () => {
       const result = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws]);
       assert.strictEqual(result.code, 0);
       const json = parseAnswer(result.stdout ?? '');
-      assert.deepStrictEqual(json, { files: [`${ws}/src/app.ts`] });
+      assert.deepStrictEqual(json, { root: ws, files: [`${ws}/src/app.ts`] });
+      assert.strictEqual(result.stdout, `root: ${ws}\n\nsrc/app.ts`);
     });
 
     it('takes several --workspace folders, in order', async () => {

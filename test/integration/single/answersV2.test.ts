@@ -49,7 +49,7 @@ describe('answers name what they would otherwise hide', () => {
     );
     assert.strictEqual(answer.total_matches, 33);
     assert.strictEqual(answer.next_offset, 10);
-    assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${at('lib/z-user.js')} (1`), answer.notes[1]);
+    assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${path.relative(folderPath(0), at('lib/z-user.js'))} (1`), answer.notes[1]);
     assert.ok(
       answer.notes[1].endsWith('All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.'),
       answer.notes[1],
