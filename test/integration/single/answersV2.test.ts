@@ -78,7 +78,7 @@ describe('answers name what they would otherwise hide', () => {
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher' });
     assert.deepStrictEqual(answer.files, []);
     assert.deepStrictEqual(answer.notes, [
-      `"**/searcher" matches 1 directory, and glob lists files only: ${at('pkg/crates/searcher')} (2 files). List their files with {"pattern":"**/searcher/**"}.`,
+      `"**/searcher" matches 1 directory, and glob lists files only: ${path.relative(root(), at('pkg/crates/searcher'))} (2 files). List their files with {"pattern":"**/searcher/**"}.`,
     ]);
     assert.strictEqual((await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher/**' })).total, 2);
     const listing = await invokeJson<GlobAnswer>('glob', { pattern: '*', path: 'v2-tmp/lib' });
@@ -112,7 +112,7 @@ describe('answers name what they would otherwise hide', () => {
     assert.strictEqual(answer.skipped.too_large, 1);
     assert.strictEqual(
       answer.notes[0],
-      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${at('generated.js')} (3 KB, first at line 301: "function makeWidgetV2(options) {}"). ` +
+      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${path.relative(root(), at('generated.js'))} (3 KB, first at line 301: "function makeWidgetV2(options) {}"). ` +
         'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
     );
   });

@@ -52,7 +52,7 @@ describe('zero results explain themselves (checked suggestions)', () => {
   it('gitignored files: include_ignored is suggested with how many matches it would find', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'marker-d1a9' });
     assert.deepStrictEqual(answer.notes, [
-      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.join(dir(), 'build', 'bundle.js')}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
+      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.relative(root(), path.join(dir(), 'build', 'bundle.js'))}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
     ]);
     const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
     assert.deepStrictEqual(again.files, [
