@@ -171,7 +171,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
   const outsideFile = join(outsideDir, 'notes.txt');
   return [
     {
-      name: 'grep in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) with src/auth/client.py line 9',
+      name: 'grep in the workspace runs with no confirmation; the model receives the answer of the contract (docs/tools.md) with src/auth/client.py line 9',
       shot: '1-grep-inside',
       async run(session) {
         const final = await turn(session, 'grep-inside');
@@ -188,7 +188,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
       },
     },
     {
-      name: 'glob in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) listing src/auth/client.py',
+      name: 'glob in the workspace runs with no confirmation; the model receives the answer of the contract (docs/tools.md) listing src/auth/client.py',
       shot: '2-glob-inside',
       async run(session) {
         const final = await turn(session, 'glob-inside');
@@ -243,7 +243,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
       },
     },
     {
-      name: "a large answer stays below Copilot's 8 KB threshold: the model receives the JSON itself, cut at a whole result, with next_offset",
+      name: "a large answer stays below Copilot's 8 KB threshold: the model receives the answer itself, cut at a whole result, with next_offset",
       shot: '7-large-answer',
       async run(session) {
         const final = await turn(session, 'large');
