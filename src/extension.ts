@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
 import { disposeResidentListings, residentListings, watchListingsWith, type ResidentListings } from './vscode/sources/residentListing';
-import { disposeSharedPool } from './vscode/searchPool';
+import { disposeSharedPool, sharedPool } from './vscode/searchPool';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
@@ -29,6 +29,8 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     { dispose: disposeResidentListings },
     { dispose: stopIndexer },
   );
+  // The search threads start now, in the background (a few tens of milliseconds each): the first search does not wait for them.
+  sharedPool().warm();
   // A listing whose directories the watched index watches is not statted again while its shape holds.
   watchListingsWith(currentListingWatch);
   const indexer = startIndexer({

@@ -8,28 +8,25 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureWindowsNode } from './install.mjs';
 
-const POSIX_SPELLED =
-  "its expected answers are spelled with '/' below the fixture root (`${ws}/src/a.ts`, '/ws'), or it makes symbolic links; its path decisions run under path.win32 in guard/platforms.test.js and through the CLI in cli/platformPaths.test.js";
 const LINKS =
-  'it makes symbolic links, and under wine fs.symlinkSync makes nothing (no error) and a junction fails with ENOTSUP; the links the CLI meets are tested with links made beforehand (cli/platformPaths.test.js)';
+  'it makes symbolic links, and under wine fs.symlinkSync makes nothing (no error) and a junction fails with ENOTSUP; the links the CLI meets are tested with links made beforehand (cli/platformPaths.test.js), and the guard judges links, junctions and short names under path.win32 on a fake file system (guard/flavours.test.js)';
 
 /**
  * Test files that are not run under wine, and why; docs/platforms.md lists the same. None is left out
- * for a path decision the table and the property of guard/platforms.test.js do not also make under
- * path.win32.
+ * for a path decision the table and the property of guard/platforms.test.js, or the properties of
+ * guard/flavours.test.js, do not also make under path.win32.
  */
 export const NOT_UNDER_WINE = [
   ...[
-    'engine/guard/guard.test.js',
     'engine/guard/confirmation.test.js',
-    'engine/guard/pathHint.test.js',
-    'engine/guard/roots.test.js',
-    'engine/guard/untitled.test.js',
-    'engine/run/grep.test.js',
-  ].map((file) => ({ file, reason: POSIX_SPELLED })),
-  ...['engine/searcher/swappedLink.test.js', 'engine/source/entryPolicy.test.js', 'engine/source/walker.test.js', 'engine/index/linkedFile.test.js'].map(
-    (file) => ({ file, reason: LINKS }),
-  ),
+    'engine/guard/guardLinks.test.js',
+    'engine/guard/pathHintLinks.test.js',
+    'engine/run/grepLinks.test.js',
+    'engine/searcher/swappedLink.test.js',
+    'engine/source/entryPolicy.test.js',
+    'engine/source/walker.test.js',
+    'engine/index/linkedFile.test.js',
+  ].map((file) => ({ file, reason: LINKS })),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
   { file: 'engine/globset/globBomb.test.js', reason: "it writes a file named '+(a|aa).txt', and '|' is not allowed in a Windows file name" },

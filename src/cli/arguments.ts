@@ -1,6 +1,7 @@
 /** The command line: what to run, on which folders, with which index. Parsed alike by the client and the server. */
 import * as nodePath from 'path';
 import { DEFAULT_INDEX_LIMITS, type IndexLimits } from '../engine/index/limits';
+import type { PathFlavour } from '../engine/guard/paths';
 import { defaultIndexDir } from '../engine/index/location';
 
 export const USAGE = `usage: node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside] [--index-dir D] [--no-index]
@@ -34,8 +35,11 @@ export const failure = (error: unknown): CliOutcome => ({ code: 1, stderr: error
 
 const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
 
-/** The request `argv` makes, relative paths resolved against `cwd`; or the usage error to print. */
-export function parseArguments(argv: readonly string[], cwd: string): CliRequest | CliOutcome {
+/**
+ * The request `argv` makes, relative paths resolved against `cwd` under `flavour` (this platform's path
+ * rules; tests pass path.posix or path.win32); or the usage error to print.
+ */
+export function parseArguments(argv: readonly string[], cwd: string, flavour: PathFlavour = nodePath): CliRequest | CliOutcome {
   const tool = argv[0];
   if (tool !== 'grep' && tool !== 'glob' && tool !== 'index' && tool !== 'serve' && tool !== 'mcp') return { code: 1, stderr: USAGE };
   const search = tool === 'grep' || tool === 'glob';
@@ -48,9 +52,9 @@ export function parseArguments(argv: readonly string[], cwd: string): CliRequest
   let useIndex = true;
   const limits = { ...DEFAULT_INDEX_LIMITS };
   for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === '--workspace' && rest[i + 1] !== undefined) folders.push(nodePath.resolve(cwd, rest[++i]));
+    if (rest[i] === '--workspace' && rest[i + 1] !== undefined) folders.push(flavour.resolve(cwd, rest[++i]));
     else if (rest[i] === '--allow-outside' && search) allowOutside = true;
-    else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = nodePath.resolve(cwd, rest[++i]);
+    else if (rest[i] === '--index-dir' && rest[i + 1] !== undefined) indexDir = flavour.resolve(cwd, rest[++i]);
     else if (rest[i] === '--no-index' && search)
       useIndex = false; // glob lists without the index; accepted so one command line serves both
     else if (rest[i] === '--max-indexed-bytes' && !search && count(rest[i + 1]) !== undefined) limits.maxIndexedBytes = count(rest[++i])!;
@@ -63,7 +67,7 @@ export function parseArguments(argv: readonly string[], cwd: string): CliRequest
     json,
     folders,
     allowOutside,
-    indexDir: indexDir ?? defaultIndexDir(folders),
+    indexDir: indexDir ?? defaultIndexDir(folders, undefined, flavour),
     ...(indexDir !== undefined ? { indexDirGiven: true } : {}),
     useIndex,
     limits,

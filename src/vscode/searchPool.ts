@@ -1,5 +1,5 @@
 /**
- * The extension's one pool of search workers, started on first use and stopped with the extension. Its
+ * The extension's one pool of search workers, started at activation and stopped with the extension. Its
  * threads run in the background, below the extension host's main thread.
  */
 import { SearchPool } from '../engine/pool/pool';

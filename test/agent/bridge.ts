@@ -17,6 +17,7 @@ type Operation =
   | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
+  | { id: number; op: 'settle'; quietMs: number; timeoutMs: number }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
 
 interface Result {
@@ -142,6 +143,23 @@ async function probeUntilIndexed(timeoutMs: number): Promise<{ probes: number; w
   return { probes: times.length, worstMs: sorted[sorted.length - 1] ?? 0, medianMs: sorted[sorted.length >> 1] ?? 0, waitedMs: Date.now() - started };
 }
 
+/**
+ * Waits until the extension host's thread has been free for `quietMs`: a 20 ms timer never fired more
+ * than 50 ms late in that time (other extensions starting up, such as git scanning the folders for
+ * repositories, hold the thread for seconds after a window opens). Resolves with how long it waited.
+ */
+async function settle(quietMs: number, timeoutMs: number): Promise<{ waitedMs: number; settled: boolean }> {
+  const started = Date.now();
+  let quietSince = started;
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() - started > timeoutMs) return { waitedMs: Date.now() - started, settled: false };
+    const sent = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (performance.now() - sent > 70) quietSince = Date.now();
+  }
+  return { waitedMs: Date.now() - started, settled: true };
+}
+
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
@@ -150,6 +168,7 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
+  if (operation.op === 'settle') return await settle(operation.quietMs, operation.timeoutMs);
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
   if (operation.wait === false) {
     pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));

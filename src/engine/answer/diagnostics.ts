@@ -95,8 +95,8 @@ const REGEX_SPECIAL = /[()[\]{}|^$*+?\\]/;
 async function findWith(input: GrepInput, change: Partial<GrepInput>, env: SearchEnvironment, options: RunOptions): Promise<GrepFinding | undefined> {
   const call: GrepInput = withoutOffset({ ...input, ...change });
   const { context_lines: _c, before_lines: _b, after_lines: _a, ...plain } = call;
-  // Its first match in path order: a check does not pay for ordering a cut page (docs/tools.md).
-  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, env, options, { pathOrder: true });
+  // Its first match in path order: a check does not pay for ordering a cut page, nor for definitions (docs/tools.md).
+  const found = await runGrep({ ...plain, output_mode: 'content', max_results: 1, offset: 0 }, env, { ...options, definitions: false }, { pathOrder: true });
   // A re-run that took only the first candidates says so even when they hold no match.
   if (found.totalResults === 0 && !found.listingCut) return undefined;
   const entry = found.files[0];
@@ -242,7 +242,7 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   if (!wanted || report.largeFiles.length === 0 || report.offset > 0 || report.timedOut || env.isCancelled()) return undefined;
   // The same search with the check's own size limit (a setting of its own, not the person's).
   const probe: SearchEnvironment = { ...env, config: { ...env.config, maxFileSize: checkedFileSize(env.config.maxFileSize) } };
-  const options = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs) };
+  const options: RunOptions = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs), definitions: false };
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const sizes = await Promise.all(
     report.largeFiles.map((file) =>

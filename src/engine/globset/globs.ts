@@ -182,11 +182,16 @@ export function comparePaths(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Splits an absolute glob into its static directory prefix and the glob below it. */
+/**
+ * Splits an absolute glob ('/'-separated) into its static directory prefix and the glob below it. A
+ * prefix that is only a drive ("C:" of "C:/*.ts") is that drive's root ("C:/"), never "C:", which
+ * Windows reads as the drive's current directory.
+ */
 export function splitAbsoluteGlob(glob: string): { base: string; rest: string } {
   const segments = glob.split('/');
   let i = 0;
   while (i < segments.length - 1 && !GLOB_CHARS.test(segments[i])) i++;
-  const base = segments.slice(0, i).join('/') || '/';
+  const prefix = segments.slice(0, i).join('/');
+  const base = prefix === '' ? '/' : /^[a-zA-Z]:$/.test(prefix) ? `${prefix}/` : prefix;
   return { base, rest: segments.slice(i).join('/') };
 }

@@ -7,12 +7,13 @@ import * as nodePath from 'path';
 import { braceExpand } from 'minimatch';
 import { globComplexityProblem, splitAbsoluteGlob } from '../globset/globs';
 import { InputError } from '../api/errors';
+import { samePath, type PathFlavour } from './paths';
 
 /**
  * An include, exclude or glob pattern is relative to the search path: it cannot be absolute (the base
  * belongs in "path", where the guard judges it) nor climb out with '..' (in any brace alternative).
  */
-export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob'): void {
+export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob', flavour: PathFlavour = nodePath): void {
   const name = field === 'glob' ? 'glob' : `${field} glob`;
   const problem = globComplexityProblem(glob);
   if (problem) {
@@ -20,7 +21,8 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
       `Invalid ${name} ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${problem}. Such a glob can take minutes to match; write a simpler one (or use grep's pattern, or glob's mode "regex", which run under the time limit).`,
     );
   }
-  if (glob.startsWith('/') || glob.startsWith('~')) {
+  // On Windows also a drive ("C:/src/**") or a root ("\src"): a glob is never matched from there.
+  if (glob.startsWith('/') || glob.startsWith('~') || flavour.isAbsolute(glob)) {
     throw new InputError(
       `Invalid ${name} ${JSON.stringify(glob)}: it is matched relative to the search path and cannot name an absolute location. Put the directory in "path" and keep the glob relative, e.g. "**/*.ts".`,
     );
@@ -30,12 +32,24 @@ export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'gl
   }
 }
 
-/** The base a glob call searches: `path`, or the static prefix of an absolute glob pattern. */
-export function globRequest(pattern: string, path: string | undefined, mode: 'glob' | 'regex' | undefined): { pattern: string; path: string | undefined } {
-  if ((mode ?? 'glob') !== 'glob' || !nodePath.isAbsolute(pattern)) return { pattern, path };
-  const split = splitAbsoluteGlob(pattern);
-  if (path !== undefined && nodePath.resolve(path) !== nodePath.resolve(split.base)) {
-    throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${split.base}.`);
+/**
+ * The base a glob call searches: `path`, or the static prefix of an absolute glob pattern. On Windows
+ * an absolute glob may spell its directories with '\' as a `path` may ("C:\ws\src\*.ts"): there every
+ * '\' of it is a separator, as no file name holds one; the base is spelled with '\' however the glob
+ * wrote it, as the guard names the place it resolves to (so a confirmation names one path, not two).
+ */
+export function globRequest(
+  pattern: string,
+  path: string | undefined,
+  mode: 'glob' | 'regex' | undefined,
+  flavour: PathFlavour = nodePath,
+): { pattern: string; path: string | undefined } {
+  if ((mode ?? 'glob') !== 'glob' || !flavour.isAbsolute(pattern)) return { pattern, path };
+  const windows = flavour.sep === '\\';
+  const split = splitAbsoluteGlob(windows ? pattern.replace(/\\/g, '/') : pattern);
+  const base = windows ? split.base.replace(/\//g, '\\') : split.base;
+  if (path !== undefined && !samePath(flavour.resolve(path), flavour.resolve(base), flavour)) {
+    throw new InputError(`Give either an absolute glob or "path", not both: pattern ${JSON.stringify(pattern)} already names the base ${base}.`);
   }
-  return { pattern: split.rest, path: split.base };
+  return { pattern: split.rest, path: base };
 }

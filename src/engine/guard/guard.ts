@@ -23,7 +23,7 @@ import { InputError } from '../api/errors';
 import { changedTargetMessage, deniedFolderMessage, deniedMessage, notAllowedMessage, outsideMessage } from './messages';
 import { notFoundHint } from './pathHint';
 import { resolveLinkSync } from './links';
-import { innermost, realPathOf, relativePosix } from './paths';
+import { flavourName, innermost, realPathOf, relativePosix, type PathFlavour } from './paths';
 import { resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { allowList, deniedFromTop, deniedPathRule, deniedRelativeRule, judgeReal, policyRoot, type ReadScope } from './scope';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
@@ -36,6 +36,26 @@ export interface GuardContext {
   kind(absolute: string): Promise<'file' | 'directory' | undefined>;
   /** The open untitled editors a `path` may name (VS Code); undefined where there are none (the CLI). */
   untitled?: readonly UntitledDocument[];
+  /**
+   * The path rules every decision is made under (spelling, separators, roots, case of names): this
+   * platform's `path` when absent; tests pass `path.posix` or `path.win32` (docs/platforms.md).
+   */
+  flavour?: PathFlavour;
+  /**
+   * The real path of an existing path (links, junctions and on Windows 8.3 short names resolved), or
+   * undefined when it cannot be resolved; absent, the file system's `realpath`.
+   */
+  realPath?(absolute: string): Promise<string | undefined>;
+}
+
+/** The guard's path rules and real paths: the context's, or this platform's. */
+function pathRoles(ctx: GuardContext): { flavour: PathFlavour; real(absolute: string): Promise<string> } {
+  const flavour = ctx.flavour ?? nodePath;
+  const realPath = ctx.realPath;
+  return {
+    flavour,
+    real: realPath === undefined ? (absolute) => realPathOf(absolute, absolute) : async (absolute) => (await realPath(absolute)) ?? absolute,
+  };
 }
 
 export type Decision =
@@ -77,6 +97,7 @@ export type Access =
  */
 function judgeUntitled(requested: string, document: UntitledDocument, ctx: GuardContext): Decision {
   const { deniedPaths, allowedPaths } = ctx.config;
+  const { flavour } = pathRoles(ctx);
   const associated = document.associatedPath;
   const holder =
     associated === undefined
@@ -84,9 +105,10 @@ function judgeUntitled(requested: string, document: UntitledDocument, ctx: Guard
       : innermost(
           associated,
           ctx.folders.map((folder) => folder.path),
+          flavour,
         );
   const relative =
-    associated === undefined ? document.name : relativePosix(holder === -1 ? nodePath.parse(associated).root : ctx.folders[holder].path, associated);
+    associated === undefined ? document.name : relativePosix(holder === -1 ? flavour.parse(associated).root : ctx.folders[holder].path, associated, flavour);
   const resolved = associated ?? document.uri;
   const rule = deniedRelativeRule(relative, deniedPaths);
   if (rule !== undefined) return { kind: 'denied', requested, resolved, rule, message: deniedMessage(requested, resolved, rule, false) };
@@ -108,6 +130,7 @@ function hiddenWhereItIs(absolute: string, scope: ReadScope): boolean {
  */
 export async function decide(path: string | undefined, ctx: GuardContext): Promise<Decision> {
   const { deniedPaths } = ctx.config;
+  const { flavour, real } = pathRoles(ctx);
   const untitled = ctx.untitled ?? [];
   // An untitled editor's URI names it whatever is on disk: answers name files on disk by absolute paths.
   const byUri = path === undefined ? undefined : untitledByUri(path, untitled);
@@ -115,7 +138,7 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
   let bases: SearchBase[];
   try {
     // The path an untitled editor will be saved to counts as there, so a relative path finds its folder.
-    bases = await resolveBases(path, ctx.folders, async (p) => (await ctx.kind(p)) !== undefined || untitledAt(p, untitled) !== undefined);
+    bases = await resolveBases(path, ctx.folders, async (p) => (await ctx.kind(p)) !== undefined || untitledAt(p, untitled, flavour) !== undefined, flavour);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // A relative path with no folder open may still be an untitled editor's name.
@@ -129,41 +152,46 @@ export async function decide(path: string | undefined, ctx: GuardContext): Promi
         return { kind: 'invalid', message: `Workspace folder not found: ${base.base} does not exist. Open an existing folder, or pass an absolute "path".` };
       }
     }
-    return wholeWorkspace(bases, deniedPaths);
+    return wholeWorkspace(bases, deniedPaths, ctx);
   }
   const requested = path;
   const base = bases[0];
   // 1. The path as written: '..' is resolved, so 'src/../.env' is '.env'; an outside path is judged from '/'.
-  const rule = deniedPathRule(base.base, policyRoot(base), deniedPaths);
+  const rule = deniedPathRule(base.base, policyRoot(base, flavour), deniedPaths, flavour);
   if (rule !== undefined) return { kind: 'denied', requested, resolved: base.base, rule, message: deniedMessage(requested, base.base, rule, false) };
   const kind = await ctx.kind(base.base);
   if (kind === undefined) {
     // Nothing on disk there (a real file wins): an untitled editor saved to that path, or by that name.
-    const document = untitledAt(base.base, untitled) ?? untitledByName(requested, untitled);
+    const document = untitledAt(base.base, untitled, flavour) ?? untitledByName(requested, untitled);
     if (document !== undefined) return judgeUntitled(requested, document, ctx);
     if (ctx.untitled !== undefined && isUntitledUri(requested)) return { kind: 'invalid', message: untitledNotFoundMessage(requested, untitled) };
     // Where it would be: an outside or denied place answers as if it existed (no existence oracle).
-    const wouldBe = await realOfMissing(base.base, ctx.kind);
-    const realFolders = await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path)));
-    const holder = innermost(wouldBe, realFolders);
-    if (holder === -1 || deniedPathRule(wouldBe, realFolders[holder], deniedPaths) !== undefined || deniedFromTop(wouldBe, deniedPaths) !== undefined) {
+    const wouldBe = await realOfMissing(base.base, ctx);
+    const realFolders = await Promise.all(ctx.folders.map((folder) => real(folder.path)));
+    const holder = innermost(wouldBe, realFolders, flavour);
+    if (
+      holder === -1 ||
+      deniedPathRule(wouldBe, realFolders[holder], deniedPaths, flavour) !== undefined ||
+      deniedFromTop(wouldBe, deniedPaths, flavour) !== undefined
+    ) {
       return judgeTarget(requested, base, bases, wouldBe, undefined, ctx);
     }
     // A misspelled name, or the nearest existing directory (pathHint.ts); never a hidden entry.
     return { kind: 'invalid', message: await notFoundMessage(requested, base.base, ctx) };
   }
-  return judgeTarget(requested, base, bases, await realPathOf(base.base, base.base), kind, ctx);
+  return judgeTarget(requested, base, bases, await real(base.base), kind, ctx);
 }
 
 /**
  * The whole workspace: every folder, except one that is itself a denied place (~/.ssh, a repository's
  * .git opened as a folder), judged by its path and its real path from '/'. Denied when none is left.
  */
-async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[]): Promise<Decision> {
+async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[], ctx: GuardContext): Promise<Decision> {
+  const { flavour, real } = pathRoles(ctx);
   const open: SearchBase[] = [];
   let refused: { folder: string; rule: string } | undefined;
   for (const base of bases) {
-    const rule = deniedFromTop(base.base, deniedPaths) ?? deniedFromTop(await realPathOf(base.base, base.base), deniedPaths);
+    const rule = deniedFromTop(base.base, deniedPaths, flavour) ?? deniedFromTop(await real(base.base), deniedPaths, flavour);
     if (rule === undefined) open.push(base);
     else refused ??= { folder: base.base, rule };
   }
@@ -180,27 +208,30 @@ async function wholeWorkspace(bases: SearchBase[], deniedPaths: readonly string[
 /** The error for a path that does not exist, with the hint of pathHint.ts (never naming a hidden entry). */
 async function notFoundMessage(requested: string, missing: string, ctx: GuardContext): Promise<string> {
   const { deniedPaths, allowedPaths } = ctx.config;
+  const { flavour, real } = pathRoles(ctx);
   const allowed = allowList(allowedPaths);
   const scope: ReadScope = {
-    granted: await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path))),
+    granted: await Promise.all(ctx.folders.map((folder) => real(folder.path))),
     denied: deniedPaths,
     allowed: allowedPaths,
+    flavour: flavourName(flavour),
   };
   const hidden = (absolute: string, root: string) => {
-    if (deniedPathRule(absolute, root, deniedPaths) !== undefined) return true;
-    const relative = relativePosix(root, absolute);
+    if (deniedPathRule(absolute, root, deniedPaths, flavour) !== undefined) return true;
+    const relative = relativePosix(root, absolute, flavour);
     if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
     return hiddenWhereItIs(absolute, scope);
   };
-  const hint = await notFoundHint(missing, { folders: ctx.folders, kind: ctx.kind, hidden });
+  const hint = await notFoundHint(missing, { folders: ctx.folders, kind: ctx.kind, hidden, flavour, realPath: ctx.realPath });
   return `Path not found: ${JSON.stringify(requested)} (resolved to ${missing}).${hint} Check the path, or omit "path" to search the whole workspace.`;
 }
 
 /** Where a missing path would really be: the real path of its nearest existing ancestor, and the rest. */
-async function realOfMissing(missing: string, kind: GuardContext['kind']): Promise<string> {
-  let existing = nodePath.dirname(missing);
-  while ((await kind(existing)) === undefined && nodePath.dirname(existing) !== existing) existing = nodePath.dirname(existing);
-  return nodePath.join(await realPathOf(existing, existing), nodePath.relative(existing, missing));
+async function realOfMissing(missing: string, ctx: GuardContext): Promise<string> {
+  const { flavour, real } = pathRoles(ctx);
+  let existing = flavour.dirname(missing);
+  while ((await ctx.kind(existing)) === undefined && flavour.dirname(existing) !== existing) existing = flavour.dirname(existing);
+  return flavour.join(await real(existing), flavour.relative(existing, missing));
 }
 
 /**
@@ -216,18 +247,20 @@ async function judgeTarget(
   ctx: GuardContext,
 ): Promise<Decision> {
   const { deniedPaths, allowedPaths } = ctx.config;
+  const roles = pathRoles(ctx);
+  const { flavour } = roles;
   // 2. Where it really is: a symlink on the way may lead out of the workspace, or to a secret.
-  const realFolders = await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path)));
-  const holder = innermost(real, realFolders);
-  const realRoot = holder === -1 ? nodePath.parse(real).root : realFolders[holder];
-  const realRule = deniedPathRule(real, realRoot, deniedPaths) ?? deniedFromTop(real, deniedPaths);
+  const realFolders = await Promise.all(ctx.folders.map((folder) => roles.real(folder.path)));
+  const holder = innermost(real, realFolders, flavour);
+  const realRoot = holder === -1 ? flavour.parse(real).root : realFolders[holder];
+  const realRule = deniedPathRule(real, realRoot, deniedPaths, flavour) ?? deniedFromTop(real, deniedPaths, flavour);
   if (realRule !== undefined) {
     return { kind: 'denied', requested, resolved: real, rule: realRule, message: deniedMessage(requested, real, realRule, real !== base.base) };
   }
   // 3. A non-empty allow-list: the base must be, or may hold, an allowed file (judged where it really is).
   const allowed = allowList(allowedPaths);
   if (allowed) {
-    const relative = relativePosix(realRoot, real);
+    const relative = relativePosix(realRoot, real, flavour);
     if (!(kind === 'file' ? allowed.file(relative) : allowed.directory(relative) || (kind === undefined && allowed.file(relative)))) {
       return { kind: 'denied', requested, resolved: real, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, real, allowedPaths) };
     }
@@ -239,7 +272,7 @@ async function judgeTarget(
     return {
       kind: 'granted',
       bases: [
-        { root: ctx.folders[holder].path, base: nodePath.join(ctx.folders[holder].path, nodePath.relative(realFolders[holder], real)), folderIndex: holder },
+        { root: ctx.folders[holder].path, base: flavour.join(ctx.folders[holder].path, flavour.relative(realFolders[holder], real)), folderIndex: holder },
       ],
     };
   }
@@ -282,7 +315,8 @@ export async function authorize(path: string | undefined, ctx: AuthorizeContext)
     throw new InputError(changedTargetMessage(decision.requested, decision.resolved, ctx.confirmedTarget));
   }
   if (decision.kind === 'pending' && decision.missing) throw new InputError(await notFoundMessage(decision.requested, decision.bases[0].base, ctx));
-  const granted = await Promise.all(ctx.folders.map((folder) => realPathOf(folder.path, folder.path)));
+  const { real } = pathRoles(ctx);
+  const granted = await Promise.all(ctx.folders.map((folder) => real(folder.path)));
   if (decision.kind === 'pending') granted.push(decision.resolved);
   return { kind: 'files', bases: decision.bases, granted };
 }

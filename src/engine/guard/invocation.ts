@@ -5,6 +5,7 @@
  */
 import { globRequest } from './globInput';
 import { decide, type Decision, type GuardContext } from './guard';
+import type { PathFlavour } from './paths';
 
 export type ToolName = 'grep' | 'glob';
 
@@ -38,14 +39,14 @@ function field(input: unknown, name: string): string | undefined {
 }
 
 /** The path a call searches (an absolute glob names its own base). Never throws: a bad input is invoke's to report. */
-function requestedPath(tool: ToolName, input: unknown): string | undefined {
+function requestedPath(tool: ToolName, input: unknown, flavour: PathFlavour | undefined): string | undefined {
   const path = field(input, 'path');
   if (tool === 'grep') return path;
   const pattern = field(input, 'pattern');
   if (pattern === undefined) return path;
   const mode = field(input, 'mode');
   try {
-    return globRequest(pattern, path, mode === 'regex' ? 'regex' : 'glob').path;
+    return globRequest(pattern, path, mode === 'regex' ? 'regex' : 'glob', flavour).path;
   } catch {
     return path;
   }
@@ -57,7 +58,7 @@ function requestedPath(tool: ToolName, input: unknown): string | undefined {
  */
 export async function prepareMessages(tool: ToolName, input: unknown, ctx: GuardContext): Promise<PreparedMessages> {
   const pattern = field(input, 'pattern') ?? '';
-  const path = requestedPath(tool, input);
+  const path = requestedPath(tool, input, ctx.flavour);
   const include = tool === 'grep' ? field(input, 'include') : undefined;
   let decision: Decision;
   try {

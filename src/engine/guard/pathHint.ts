@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
-import { innermost, isInside, realPathOf } from './paths';
+import { innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
 import type { WorkspaceFolder } from './roots';
 
 export interface PathHintContext {
@@ -15,6 +15,14 @@ export interface PathHintContext {
   kind(absolute: string): Promise<'file' | 'directory' | undefined>;
   /** Whether the guard hides this path (denied, or not allowed), judged from the workspace folder `root`. */
   hidden(absolute: string, root: string): boolean;
+  /** The path rules (guard.ts `GuardContext.flavour`); absent, this platform's `path`. */
+  flavour?: PathFlavour;
+  /** The real path of an existing path (guard.ts `GuardContext.realPath`); absent, the file system's. */
+  realPath?(absolute: string): Promise<string | undefined>;
+}
+
+function flavourOf(ctx: PathHintContext): PathFlavour {
+  return ctx.flavour ?? nodePath;
 }
 
 /** Entries compared at most, so a huge directory cannot make an error slow. */
@@ -56,27 +64,30 @@ export function closestName(wanted: string, names: readonly string[]): string | 
 }
 
 /** The innermost workspace folder holding `absolute`, lexically. */
-function folderOf(absolute: string, folders: readonly WorkspaceFolder[]): WorkspaceFolder | undefined {
-  return folders[
+function folderOf(absolute: string, ctx: PathHintContext): WorkspaceFolder | undefined {
+  return ctx.folders[
     innermost(
       absolute,
-      folders.map((folder) => folder.path),
+      ctx.folders.map((folder) => folder.path),
+      flavourOf(ctx),
     )
   ];
 }
 
 /** Whether `dir` may be listed for a hint: inside a workspace folder where it really is, and not hidden. */
 async function listable(dir: string, ctx: PathHintContext): Promise<WorkspaceFolder | undefined> {
-  const folder = folderOf(dir, ctx.folders);
+  const flavour = flavourOf(ctx);
+  const realPath = ctx.realPath ?? ((path: string) => realPathOf(path));
+  const folder = folderOf(dir, ctx);
   if (!folder || ctx.hidden(dir, folder.path)) return undefined;
-  const real = await realPathOf(dir);
+  const real = await realPath(dir);
   if (real === undefined) return undefined;
   for (const candidate of ctx.folders) {
-    const realFolder = await realPathOf(candidate.path);
+    const realFolder = await realPath(candidate.path);
     if (
       realFolder !== undefined &&
-      isInside(real, realFolder) &&
-      !ctx.hidden(nodePath.join(candidate.path, nodePath.relative(realFolder, real)), candidate.path)
+      isInside(real, realFolder, flavour) &&
+      !ctx.hidden(flavour.join(candidate.path, flavour.relative(realFolder, real)), candidate.path)
     )
       return folder;
   }
@@ -94,7 +105,7 @@ async function subdirectories(dir: string, folder: WorkspaceFolder, ctx: PathHin
   return entries
     .slice(0, MAX_ENTRIES)
     .filter((entry) => entry.isDirectory())
-    .map((entry) => nodePath.join(dir, entry.name))
+    .map((entry) => flavourOf(ctx).join(dir, entry.name))
     .filter((path) => !ctx.hidden(path, folder.path));
 }
 
@@ -107,7 +118,7 @@ async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathH
     const dir = queue.shift()!;
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
     for (const entry of entries.slice(0, MAX_ENTRIES)) {
-      const child = nodePath.join(dir, entry.name);
+      const child = flavourOf(ctx).join(dir, entry.name);
       if (ctx.hidden(child, folder.path)) continue;
       if (entry.isDirectory()) queue.push(child);
       else if (entry.isFile()) files++;
@@ -124,19 +135,20 @@ async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathH
  * directories; each suggestion is checked to exist and is not hidden.
  */
 async function pathsEndingWith(missing: string, ctx: PathHintContext): Promise<Array<{ path: string; holds: string }>> {
-  const folder = folderOf(missing, ctx.folders);
+  const flavour = flavourOf(ctx);
+  const folder = folderOf(missing, ctx);
   if (!folder || !(await listable(folder.path, ctx))) return [];
-  const [first, ...rest] = nodePath.relative(folder.path, missing).split(nodePath.sep);
+  const [first, ...rest] = flavour.relative(folder.path, missing).split(flavour.sep);
   // Only when the path's first segment is not in the folder: the folder it lies in was left out, or misspelled.
-  if (!first || first === '..' || (await ctx.kind(nodePath.join(folder.path, first))) !== undefined) return [];
+  if (!first || first === '..' || (await ctx.kind(flavour.join(folder.path, first))) !== undefined) return [];
   const found: string[] = [];
   const queue = [folder.path];
   for (let visited = 0; queue.length > 0 && visited < MAX_DIRECTORIES && found.length < MAX_SUGGESTIONS; visited++) {
     const dir = queue.shift()!;
     for (const child of await subdirectories(dir, folder, ctx)) {
-      const name = nodePath.basename(child);
+      const name = flavour.basename(child);
       if (name === first || closestName(first, [name]) === name) {
-        const candidate = nodePath.join(child, ...rest);
+        const candidate = flavour.join(child, ...rest);
         if (candidate !== missing && !ctx.hidden(candidate, folder.path) && (await ctx.kind(candidate)) !== undefined && found.length < MAX_SUGGESTIONS)
           found.push(candidate);
       }
@@ -160,30 +172,31 @@ export async function notFoundHint(missing: string, ctx: PathHintContext): Promi
 }
 
 async function typoHint(missing: string, ctx: PathHintContext): Promise<string> {
+  const flavour = flavourOf(ctx);
   // The nearest existing ancestor, by stats only.
-  let nearest = nodePath.dirname(missing);
+  let nearest = flavour.dirname(missing);
   let nearestKind = await ctx.kind(nearest);
-  while (nearestKind === undefined && nodePath.dirname(nearest) !== nearest) {
-    nearest = nodePath.dirname(nearest);
+  while (nearestKind === undefined && flavour.dirname(nearest) !== nearest) {
+    nearest = flavour.dirname(nearest);
     nearestKind = await ctx.kind(nearest);
   }
   if (nearestKind === undefined) return '';
   if (nearestKind === 'file') return ` The nearest existing path is ${nearest}, a file.`;
   // A misspelled name on the way: follow the closest entry at each step.
-  const segments = nodePath.relative(nearest, missing).split(nodePath.sep);
+  const segments = flavour.relative(nearest, missing).split(flavour.sep);
   let current = nearest;
   for (const [index, segment] of segments.entries()) {
     const folder = await listable(current, ctx);
     if (!folder) break;
-    const names = (await entryNames(current)).filter((name) => !ctx.hidden(nodePath.join(current, name), folder.path));
+    const names = (await entryNames(current)).filter((name) => !ctx.hidden(flavour.join(current, name), folder.path));
     const name = names.includes(segment) ? segment : closestName(segment, names);
     if (name === undefined) break;
-    const next = nodePath.join(current, name);
+    const next = flavour.join(current, name);
     const kind = await ctx.kind(next);
     if (kind === undefined || (index < segments.length - 1 && kind !== 'directory')) break;
     if (index === segments.length - 1) return ` Did you mean ${next}?`;
     current = next;
   }
-  const isFolder = ctx.folders.some((folder) => nodePath.resolve(folder.path) === nearest);
+  const isFolder = ctx.folders.some((folder) => samePath(flavour.resolve(folder.path), nearest, flavour));
   return isFolder ? '' : ` The nearest existing directory is ${nearest}.`;
 }

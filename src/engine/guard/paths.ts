@@ -14,6 +14,26 @@ import * as nodePath from 'path';
 export type PathFlavour = Pick<typeof nodePath, 'sep' | 'relative' | 'isAbsolute' | 'resolve' | 'join' | 'parse' | 'dirname' | 'basename'>;
 
 /**
+ * A flavour by name, for what crosses to a worker thread as data (`ReadScope.flavour`): 'win32' or
+ * 'posix'; absent, this platform's.
+ */
+export type FlavourName = 'posix' | 'win32';
+
+export function flavourNamed(name: FlavourName | undefined): PathFlavour {
+  return name === 'win32' ? nodePath.win32 : name === 'posix' ? nodePath.posix : nodePath;
+}
+
+/** The name of a flavour (`path.win32` or a flavour with its separator '\\' is 'win32'). */
+export function flavourName(flavour: PathFlavour): FlavourName {
+  return flavour.sep === '\\' ? 'win32' : 'posix';
+}
+
+/** Whether two absolute paths name the same place under `flavour` (on Windows, whatever the case of their letters). */
+export function samePath(a: string, b: string, flavour: PathFlavour = nodePath): boolean {
+  return a === b || flavour.relative(a, b) === '';
+}
+
+/**
  * `absolute` relative to the directory `dir`, with '/' separators ('' for `dir` itself): a prefix cut
  * when it lies below `dir` (fast enough for every file of a long listing), else path.relative.
  */

@@ -2,6 +2,7 @@
  * Resolves a tool's `path` against the workspace folders: which folder (root) it lies in and the
  * absolute base to search. A path outside every folder is reported as such; the caller decides.
  */
+import { homedir } from 'os';
 import * as nodePath from 'path';
 import { InputError } from '../api/errors';
 import { innermost, type PathFlavour } from './paths';
@@ -64,13 +65,16 @@ function windowsSeparators(path: string, flavour: PathFlavour): string {
 /**
  * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
  * `exists` says whether an absolute path exists (to pick the folder of a relative path). `flavour`: the
- * path rules to resolve by (this platform's; tests pass path.posix or path.win32).
+ * path rules to resolve by (this platform's; tests pass path.posix or path.win32). `home`: what `~` names,
+ * the home directory as the platform reports it (os.homedir(): HOME is usually unset on Windows, where
+ * it is USERPROFILE); tests pass one spelled by the flavour.
  */
 export async function resolveBases(
   path: string | undefined,
   folders: readonly WorkspaceFolder[],
   exists: (absolute: string) => Promise<boolean>,
   flavour: PathFlavour = nodePath,
+  home: () => string = homedir,
 ): Promise<SearchBase[]> {
   if (path === undefined || path === '' || path === '.') {
     if (folders.length === 0) {
@@ -81,11 +85,16 @@ export async function resolveBases(
   if (path.includes('\0')) throw new InputError('Invalid "path": it contains a NUL character.');
   let candidate = windowsSeparators(path, flavour);
   if (candidate === '~' || candidate.startsWith('~/')) {
-    candidate = flavour.join(process.env.HOME ?? '/', candidate.slice(1));
+    candidate = flavour.join(home(), candidate.slice(1));
   } else if (/^~[^/]/.test(candidate)) {
     throw new InputError(
       `Invalid "path" ${JSON.stringify(path)}: only "~" and "~/..." (your home directory) are expanded, not "~user". Pass an absolute path.`,
     );
+  }
+  // On Windows "\src\a.ts" is on the current drive, the process's (VS Code's own, not the workspace's):
+  // it is read on the first workspace folder's drive (or share), whatever drive the process started on.
+  if (flavour.sep === '\\' && /^\/(?!\/)/.test(candidate) && folders.length > 0) {
+    candidate = `${flavour.parse(folders[0].path).root.replace(/[\\/]+$/, '')}${candidate}`;
   }
   if (flavour.isAbsolute(candidate)) return [containing(normalise(candidate, flavour), folders, flavour)];
   if (folders.length === 0) {

@@ -7,7 +7,7 @@
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS } from '../globset/globs';
-import { innermost, relativePosix, type PathFlavour } from './paths';
+import { flavourNamed, innermost, relativePosix, type FlavourName, type PathFlavour } from './paths';
 import type { SearchBase } from './roots';
 
 /** The directory denied paths are matched from: the workspace folder, or for an outside base the file system root. */
@@ -60,6 +60,11 @@ export interface ReadScope {
   denied: readonly string[];
   /** `grepTools.allowedPaths` (judged from the granted root holding the real path); empty or absent: everything not denied. */
   allowed?: readonly string[];
+  /**
+   * The path rules the real paths are judged by: 'win32' or 'posix' (data, as the scope crosses to the
+   * workers); absent, this platform's.
+   */
+  flavour?: FlavourName;
 }
 
 const compiledAllowLists = new WeakMap<readonly string[], ReturnType<typeof allowList>>();
@@ -76,7 +81,12 @@ function cachedAllowList(rules: readonly string[] | undefined): ReturnType<typeo
  * outside base such as ~/.aws keeps the rule "**\/.aws/credentials"), and, with an allow-list, be an
  * allowed file or a directory that may hold one.
  */
-export function judgeReal(real: string, scope: ReadScope, directory: boolean, flavour: PathFlavour = nodePath): 'outside_workspace' | 'denied' | undefined {
+export function judgeReal(
+  real: string,
+  scope: ReadScope,
+  directory: boolean,
+  flavour: PathFlavour = flavourNamed(scope.flavour),
+): 'outside_workspace' | 'denied' | undefined {
   const holder = innermost(real, scope.granted, flavour);
   if (holder === -1) return 'outside_workspace';
   const root = scope.granted[holder];

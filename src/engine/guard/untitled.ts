@@ -11,6 +11,7 @@
  * Lookups only; the guard (guard.ts) decides whether a document named so may be searched. No `vscode` import.
  */
 import * as nodePath from 'path';
+import { samePath, type PathFlavour } from './paths';
 
 export interface UntitledDocument {
   /** The URI as VS Code writes it (`Uri.toString()`): how an answer names the document. */
@@ -48,10 +49,10 @@ export function untitledByName(path: string, documents: readonly UntitledDocumen
   return documents.find((document) => document.associatedPath === undefined && document.name === path);
 }
 
-/** The document that will be saved to `absolute`. */
-export function untitledAt(absolute: string, documents: readonly UntitledDocument[]): UntitledDocument | undefined {
-  const wanted = nodePath.resolve(absolute);
-  return documents.find((document) => document.associatedPath !== undefined && nodePath.resolve(document.associatedPath) === wanted);
+/** The document that will be saved to `absolute` (under `flavour`'s rules: on Windows, whatever the case of its letters). */
+export function untitledAt(absolute: string, documents: readonly UntitledDocument[], flavour: PathFlavour = nodePath): UntitledDocument | undefined {
+  const wanted = flavour.resolve(absolute);
+  return documents.find((document) => document.associatedPath !== undefined && samePath(flavour.resolve(document.associatedPath), wanted, flavour));
 }
 
 /** The error for an `untitled:` path that names no open document: which ones are open, and what to do. */

@@ -5,7 +5,7 @@
  */
 import * as nodePath from 'path';
 import { checkedFileSize } from '../api/config';
-import { realPathOfSync } from '../guard/paths';
+import { realPathOfSync, type PathFlavour } from '../guard/paths';
 import { readFileCappedSync } from '../searcher/reader';
 import { decodeText, isBinary } from '../searcher/searcher';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
@@ -50,11 +50,15 @@ export interface RefreshOptions {
  * The real path a file below one of the folders has when no symlink lies between it and its folder
  * (the folder itself may be reached through one).
  */
-export function directRealPath(folders: readonly string[]): (path: string) => string | undefined {
-  const roots = folders.map((folder) => ({ prefix: folder.endsWith(nodePath.sep) ? folder : folder + nodePath.sep, real: realPathOfSync(folder) }));
+export function directRealPath(
+  folders: readonly string[],
+  flavour: PathFlavour = nodePath,
+  realPath: (path: string) => string | undefined = realPathOfSync,
+): (path: string) => string | undefined {
+  const roots = folders.map((folder) => ({ prefix: folder.endsWith(flavour.sep) ? folder : folder + flavour.sep, real: realPath(folder) }));
   return (path) => {
     const root = roots.find((candidate) => path.startsWith(candidate.prefix));
-    return root?.real === undefined ? undefined : nodePath.join(root.real, path.slice(root.prefix.length));
+    return root?.real === undefined ? undefined : flavour.join(root.real, path.slice(root.prefix.length));
   };
 }
 

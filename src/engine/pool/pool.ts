@@ -107,6 +107,8 @@ interface Batch {
   search: PoolSearch<unknown, unknown>;
   items: unknown[];
   pageRoom: number;
+  /** The worker it goes to (modulo the workers running), when what a worker keeps decides (a file's definitions): see PoolSearch.batch. */
+  affinity?: number;
   resolve(outcomes: unknown): void;
   reject(error: Error): void;
 }
@@ -151,10 +153,18 @@ export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
   /**
    * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
    * files amortise the messages and keep every worker busy to the end. `pageRoom`: see BatchRequest.
+   * `affinity` (workerOf): always the same worker while the pool's workers stay.
    */
-  batch(items: Item[], pageRoom = 0): Promise<Outcomes> {
+  batch(items: Item[], pageRoom = 0, affinity?: number): Promise<Outcomes> {
     return new Promise((resolve, reject) =>
-      this.pool.enqueue({ search: this as PoolSearch<unknown, unknown>, items, pageRoom, resolve: resolve as (outcomes: unknown) => void, reject }),
+      this.pool.enqueue({
+        search: this as PoolSearch<unknown, unknown>,
+        items,
+        pageRoom,
+        affinity,
+        resolve: resolve as (outcomes: unknown) => void,
+        reject,
+      }),
     );
   }
 
@@ -181,6 +191,16 @@ export class SearchPool {
   warm(): this {
     while (!this.disposed && this.slots.length + this.exiting < this.size) this.slots.push(this.spawn());
     return this;
+  }
+
+  /**
+   * The worker for `key` (a batch's `affinity`): the same one for the same key while the workers stay.
+   * A file's definitions go to the worker that keeps them (searcher/outline.ts), so it is parsed once.
+   */
+  workerOf(key: string): number {
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) >>> 0;
+    return hash % this.size;
   }
 
   search(spec: SearchSpec): PoolSearch<FileItem, FileOutcome[]> {
@@ -314,9 +334,12 @@ export class SearchPool {
     // Idle workers first, then a second batch each: a batch never waits behind another search's (a
     // catastrophic regex, say) while a worker has nothing to do.
     for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
-      for (const slot of this.slots) {
+      for (const [index, slot] of this.slots.entries()) {
         if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
-        const batch = this.queue.shift()!;
+        // The first batch this worker may take: one for any worker, or one for this worker.
+        const at = this.queue.findIndex((queued) => queued.affinity === undefined || queued.affinity % this.slots.length === index);
+        if (at === -1) continue;
+        const [batch] = this.queue.splice(at, 1);
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
         const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, pageRoom: batch.pageRoom };

@@ -9,7 +9,7 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync } from '../searcher/reader';
-import { grammarOf, outlineItem } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
@@ -100,7 +100,8 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
     }
     let source = item.content;
     if (source === undefined) {
-      const read = readFileCappedSync(item.path, outline.maxFileSize, lend, outline.scope);
+      // A file over what is outlined is not read (its definitions are not named: outline.ts).
+      const read = readFileCappedSync(item.path, Math.min(outline.maxFileSize, OUTLINE_MAX_BYTES), lend, outline.scope);
       source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
     }
     outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));

@@ -138,5 +138,12 @@ export async function searchTarget(
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
   const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  return { basePaths: access.bases.map((base) => base.base), granted: access.granted, candidates, contentOf: (path) => contentOverride(env, path) };
+  // No open editor's text and no reader: every candidate is read from disk (asked per candidate: 100,000 times on a large tree).
+  const overridden = (env.overrides?.size ?? 0) > 0 || env.source.reader !== undefined;
+  return {
+    basePaths: access.bases.map((base) => base.base),
+    granted: access.granted,
+    candidates,
+    contentOf: overridden ? (path) => contentOverride(env, path) : () => undefined,
+  };
 }

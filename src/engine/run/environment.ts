@@ -78,6 +78,8 @@ export interface RunOptions {
    * the files left out by .gitignore and the excludes stops there (diagnostics.ts), the same for the same tree.
    */
   maxListed?: number;
+  /** false: the page's lines get no definitions and a cut page keeps path order (an answer's checks take only a first line). */
+  definitions?: false;
 }
 
 /** The deadline of a call that starts now: grepTools.timeoutSeconds from now. */

@@ -7,9 +7,9 @@
 import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
-import type { FileOutcome, OutlineItem, OutlineOutcome, PoolSearch, SearchSpec } from '../pool/pool';
+import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchPool, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { grammarOf, outlineItem } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
@@ -94,8 +94,18 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const limit = resultLimit(input, env.config);
   // When more lines match than a page holds, they are ordered once the search is over (pageOrder.ts);
   // the search keeps the page's lines in path order, which is the answer when they all fit.
-  const ordered = mode === 'content' && env.config.definitions && input.invert_match !== true && progress?.pathOrder !== true;
-  const collector = new GrepCollector(mode, offset, limit, emptySkips(), ordered ? undefined : progress?.onFile);
+  const definitions = mode === 'content' && env.config.definitions && options.definitions !== false && input.invert_match !== true;
+  const ordered = definitions && progress?.pathOrder !== true;
+  // The page's files start being parsed for their definitions as they are found, while the page is the
+  // path order's: once more lines match than a page holds, the page is cut (and ordered) after the search.
+  let outlineFound: ((entry: GrepFileEntry) => void) | undefined;
+  const collector: GrepCollector = new GrepCollector(
+    mode,
+    offset,
+    limit,
+    emptySkips(),
+    ordered ? (entry) => collector.totalResults <= limit && outlineFound?.(entry) : progress?.onFile,
+  );
   if (ordered) collector.all = [];
 
   const access = await authorizeSearch(input.path, env);
@@ -104,6 +114,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const filter = { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline };
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
+  if (ordered && env.pool) outlineFound = outlineEarly(spec, target, env.pool);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge =
     access.kind === 'untitled'
@@ -121,7 +132,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     if (env.isCancelled()) throw new CancelledError();
   }
   // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
-  if (mode === 'content' && env.config.definitions && input.invert_match !== true && !scanned.timedOut) {
+  if (definitions && !scanned.timedOut) {
     await outlinePage(files, spec, matcher, target, env, collector.outlined);
     if (env.isCancelled()) throw new CancelledError();
   }
@@ -270,7 +281,9 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
         // A count or a list of files needs no lines: a remembered count serves a file on the page too.
         const known = plan.prejudge && content === undefined ? plan.prejudge(path, listed - 1, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
         if (known !== undefined) {
-          ahead.settled(path, known);
+          // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
+          if (known === 0) collector.addEmpty();
+          else ahead.settled(path, known);
           indexed!.settled++;
           continue;
         }
@@ -328,9 +341,6 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: P
   };
 }
 
-/** Files of a page outlined in one batch: a few, so both workers share a page. */
-const OUTLINE_BATCH = 4;
-
 /**
  * Gives the page's lines their definitions (searcher/outline.ts), once the page is known: only its
  * files in a language with a grammar are read again and parsed, in the pool's workers when there is
@@ -366,6 +376,27 @@ async function outlinePage(
       if (mark?.defines) match.defines = true;
     });
   }
+}
+
+/** What the workers are told to outline a page's files with. */
+function outlineSpec(spec: SearchSpec): OutlineSpec {
+  return { outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } };
+}
+
+/**
+ * Starts parsing a file of the page for its definitions as soon as the search finds it, without waiting:
+ * the parse overlaps the rest of the search, and outlinePage, asking the same worker (SearchPool.workerOf)
+ * once the page is known, finds it parsed or joins the parse under way (searcher/outline.ts).
+ */
+function outlineEarly(spec: SearchSpec, target: SearchTarget, pool: SearchPool): (entry: GrepFileEntry) => void {
+  let job: PoolSearch<OutlineItem, OutlineOutcome[]> | undefined;
+  return (entry) => {
+    if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) return;
+    if (target.contentOf(entry.file) !== undefined) return;
+    job ??= pool.outline(outlineSpec(spec));
+    const item: OutlineItem = { path: entry.file, lines: entry.matches.map((match) => match.line) };
+    job.batch([item], 0, pool.workerOf(entry.file)).catch(() => undefined);
+  };
 }
 
 /** Files parsed at most per call to learn whether they define the searched name (their definitions are then kept by stamp). */
@@ -455,20 +486,47 @@ async function overrideText(target: SearchTarget, file: string): Promise<string 
   return text ?? null;
 }
 
-/** Outlines items in the pool's workers, a few files a batch, or here without a pool. */
+/** Files of a page outlined in one batch: a few (a batch's time is bounded, worker.ts). */
+const OUTLINE_BATCH = 4;
+
+/**
+ * Outlines items in the pool's workers, a few files a batch, or here without a pool. A file always goes
+ * to the same worker (SearchPool.workerOf), which keeps its definitions: asked again, or paged through,
+ * it is parsed once.
+ */
 async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: Pick<Corpus, 'pool' | 'readFile'>): Promise<OutlineOutcome[]> {
   const { spec, matcher } = plan;
-  if (env.pool) {
-    const job = env.pool.outline({ outline: { pattern: spec.pattern, matcher: spec.matcher, maxFileSize: spec.maxFileSize, scope: spec.scope } });
-    const batches: Array<Promise<OutlineOutcome[]>> = [];
-    for (let at = 0; at < items.length; at += OUTLINE_BATCH) batches.push(job.batch(items.slice(at, at + OUTLINE_BATCH)));
-    return (await Promise.all(batches)).flat();
+  const { pool } = env;
+  if (pool) {
+    const job = pool.outline(outlineSpec(spec));
+    const byWorker = new Map<number, number[]>();
+    items.forEach((item, i) => {
+      const worker = pool.workerOf(item.path);
+      byWorker.set(worker, [...(byWorker.get(worker) ?? []), i]);
+    });
+    const outcomes: OutlineOutcome[] = new Array<OutlineOutcome>(items.length);
+    const batches: Array<Promise<void>> = [];
+    for (const [worker, indexes] of byWorker) {
+      for (const chunk of chunks(indexes, OUTLINE_BATCH)) {
+        batches.push(
+          job
+            .batch(
+              chunk.map((i) => items[i]),
+              0,
+              worker,
+            )
+            .then((found) => chunk.forEach((i, k) => (outcomes[i] = found[k]))),
+        );
+      }
+    }
+    await Promise.all(batches);
+    return outcomes;
   }
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {
     let source = item.content;
     if (source === undefined) {
-      const read = await env.readFile(item.path, spec.maxFileSize, spec.scope);
+      const read = await env.readFile(item.path, Math.min(spec.maxFileSize, OUTLINE_MAX_BYTES), spec.scope);
       source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
     }
     outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));

@@ -77,6 +77,11 @@ export class GrepCollector {
     }
   }
 
+  /** A file searched that holds no match: what `add(file, 0)` does, without the file. */
+  addEmpty(): void {
+    this.filesSearched++;
+  }
+
   /** Results on the page: lines in mode content, else entries. */
   get returnedResults(): number {
     return this.mode === 'content' ? this.files.reduce((n, f) => n + (f as { matches: LineResult[] }).matches.length, 0) : this.files.length;

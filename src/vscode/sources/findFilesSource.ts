@@ -61,11 +61,13 @@ export class FindFilesSource implements FileSource {
     }
   }
 
-  /** A file of a virtual folder is read through workspace.fs; any other from disk, as usual. */
-  reader(absolute: string): (() => Promise<Uint8Array | undefined>) | undefined {
-    const uri = this.anyVirtual ? virtualUri(absolute, this.virtual) : undefined;
-    return uri && virtualReader(uri);
-  }
+  /** A file of a virtual folder is read through workspace.fs; any other from disk, as usual (no reader without a virtual folder). */
+  readonly reader = this.anyVirtual
+    ? (absolute: string): (() => Promise<Uint8Array | undefined>) | undefined => {
+        const uri = virtualUri(absolute, this.virtual);
+        return uri && virtualReader(uri);
+      }
+    : undefined;
 
   async mtime(absolute: string): Promise<number> {
     const uri = virtualUri(absolute, this.virtual);

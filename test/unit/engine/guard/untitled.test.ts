@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as nodePath from 'path';
 import { untitledGlobMessage } from '../../../../src/engine/run/glob';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { SearchPool } from '../../../../src/engine/pool/pool';
@@ -10,7 +11,7 @@ function untitled(uri: string, text: string, associatedPath?: string): UntitledD
   const path = uri.slice('untitled:'.length);
   const document = {
     uri,
-    name: associatedPath === undefined ? path : path.slice(path.lastIndexOf('/') + 1),
+    name: associatedPath === undefined ? path : nodePath.basename(associatedPath),
     ...(associatedPath !== undefined ? { associatedPath } : {}),
     reads: 0,
     text: () => {
@@ -21,41 +22,49 @@ function untitled(uri: string, text: string, associatedPath?: string): UntitledD
   return document;
 }
 
-describe('engine/untitled: lookups', () => {
-  const plain = untitled('untitled:Untitled-1', '');
-  const spaced = untitled('untitled:/ws/my%20notes.md', '', '/ws/my notes.md');
-  const named = untitled('untitled:/ws/Untitled-1', '', '/ws/Untitled-1');
-  const documents = [plain, spaced, named];
+for (const [flavourName, flavour, top] of [
+  ['path.posix', nodePath.posix, '/'],
+  ['path.win32', nodePath.win32, 'C:\\'],
+] as const) {
+  describe(`engine/untitled: lookups under ${flavourName}`, () => {
+    const at = (...segments: string[]) => flavour.join(top, 'ws', ...segments);
+    const plain = untitled('untitled:Untitled-1', '');
+    const spaced = { ...untitled('untitled:/ws/my%20notes.md', '', at('my notes.md')), name: 'my notes.md' };
+    const named = { ...untitled('untitled:/ws/Untitled-1', '', at('Untitled-1')), name: 'Untitled-1' };
+    const documents = [plain, spaced, named];
 
-  it('finds a document by its URI, as VS Code encodes it or decoded', () => {
-    assert.strictEqual(untitledByUri('untitled:Untitled-1', documents), plain);
-    assert.strictEqual(untitledByUri('untitled:/ws/my%20notes.md', documents), spaced);
-    assert.strictEqual(untitledByUri('untitled:/ws/my notes.md', documents), spaced);
-    assert.strictEqual(untitledByUri('Untitled:Untitled-1', documents), plain, 'a URI scheme is case-insensitive');
-    assert.strictEqual(untitledByUri('untitled:Untitled-2', documents), undefined);
-    assert.strictEqual(untitledByUri('Untitled-1', documents), undefined, 'a name is not a URI');
-  });
+    it('finds a document by its URI, as VS Code encodes it or decoded', () => {
+      assert.strictEqual(untitledByUri('untitled:Untitled-1', documents), plain);
+      assert.strictEqual(untitledByUri('untitled:/ws/my%20notes.md', documents), spaced);
+      assert.strictEqual(untitledByUri('untitled:/ws/my notes.md', documents), spaced);
+      assert.strictEqual(untitledByUri('Untitled:Untitled-1', documents), plain, 'a URI scheme is case-insensitive');
+      assert.strictEqual(untitledByUri('untitled:Untitled-2', documents), undefined);
+      assert.strictEqual(untitledByUri('Untitled-1', documents), undefined, 'a name is not a URI');
+    });
 
-  it('finds by name only a document without a file path', () => {
-    assert.strictEqual(untitledByName('Untitled-1', documents), plain);
-    assert.strictEqual(untitledByName('my notes.md', documents), undefined, 'a document with a path is named by its path');
-  });
+    it('finds by name only a document without a file path', () => {
+      assert.strictEqual(untitledByName('Untitled-1', documents), plain);
+      assert.strictEqual(untitledByName('my notes.md', documents), undefined, 'a document with a path is named by its path');
+    });
 
-  it('finds a document by the path it will be saved to', () => {
-    assert.strictEqual(untitledAt('/ws/my notes.md', documents), spaced);
-    assert.strictEqual(untitledAt('/ws/sub/../Untitled-1', documents), named);
-    assert.strictEqual(untitledAt('/ws/other.md', documents), undefined);
-  });
+    it('finds a document by the path it will be saved to', () => {
+      assert.strictEqual(untitledAt(at('my notes.md'), documents, flavour), spaced);
+      assert.strictEqual(untitledAt(at('sub', '..', 'Untitled-1'), documents, flavour), named);
+      assert.strictEqual(untitledAt(at('other.md'), documents, flavour), undefined);
+      // Windows names a file in any case (VS Code writes the drive 'c:', a model 'C:'); POSIX does not.
+      assert.strictEqual(untitledAt(at('MY NOTES.md').replace(/^C:/, 'c:'), documents, flavour), flavour === nodePath.win32 ? spaced : undefined);
+    });
 
-  it('names the open documents when an untitled: path names none', () => {
-    assert.strictEqual(
-      untitledNotFoundMessage('untitled:Untitled-9', [plain]),
-      'No untitled (unsaved) editor "untitled:Untitled-9" is open; the open ones are "untitled:Untitled-1". ' +
-        'An untitled editor can be searched only while it is open; once saved, search its file path instead.',
-    );
-    assert.match(untitledNotFoundMessage('untitled:Untitled-9', []), /is open; none is open\./);
+    it('names the open documents when an untitled: path names none', () => {
+      assert.strictEqual(
+        untitledNotFoundMessage('untitled:Untitled-9', [plain]),
+        'No untitled (unsaved) editor "untitled:Untitled-9" is open; the open ones are "untitled:Untitled-1". ' +
+          'An untitled editor can be searched only while it is open; once saved, search its file path instead.',
+      );
+      assert.match(untitledNotFoundMessage('untitled:Untitled-9', []), /is open; none is open\./);
+    });
   });
-});
+}
 
 /** env.untitled: an untitled editor is searched from its text only when `path` names it. */
 describe('engine/untitled: grep and glob of an untitled editor', function () {

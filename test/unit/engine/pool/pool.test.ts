@@ -42,6 +42,23 @@ describe('the worker pool', function () {
     }
   });
 
+  it("a file's definitions go to one worker: asked for by eight batches at once, it is parsed once", async () => {
+    const own = new Fixture();
+    try {
+      const file = own.write('once.ts', 'export class Once {\n  run() {\n    return 1;\n  }\n}\n');
+      const job = pool.outline({ outline: { pattern: 'return', matcher: {}, maxFileSize: 1 << 20 } });
+      const worker = pool.workerOf(file);
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => job.batch([{ path: file, lines: [3] }], 0, worker)));
+      assert.deepStrictEqual(
+        outcomes.map(([outcome]) => outcome?.marks),
+        Array.from({ length: 8 }, () => [{ in: 'Once > run()' }]),
+      );
+      assert.strictEqual(outcomes.filter(([outcome]) => outcome?.cost.parsed).length, 1);
+    } finally {
+      own.remove();
+    }
+  });
+
   it('stops a catastrophic regex at the time limit with timed_out, and keeps serving other searches', async () => {
     const started = Date.now();
     const [evil, normal] = await Promise.all([

@@ -132,7 +132,7 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     assert.strictEqual((await globJson({ pattern: `${ws}/src/*.ts`, path: `${ws}/src` }, env)).total, 1);
     await rejectsWith(
       answerGlob({ pattern: `${ws}/src/*.ts`, path: 'docs' }, env),
-      /^Give either an absolute glob or "path", not both: pattern ".*\/src\/\*\.ts" already names the base .*\/src\.$/,
+      /^Give either an absolute glob or "path", not both: pattern ".*\/src\/\*\.ts" already names the base .*[\\/]src\.$/,
     );
   });
 

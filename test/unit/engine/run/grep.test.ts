@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as nodePath from 'path';
 import { CancelledError } from '../../../../src/engine/api/errors';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
@@ -481,17 +482,17 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         'denied/src/ok.ts': 'TODO ok\n',
         'denied/node_modules/m/index.js': 'TODO module\n',
       });
-      fx.symlink('.env', 'denied/notes.txt');
       denEnv = makeEnv(den);
     });
 
     it('never reports denied files, and counts the denied files it passed', async () => {
       const json = await grepJson({ pattern: 'TODO' }, denEnv);
       assert.deepStrictEqual(flatMatches(json, den), ['src/ok.ts:1:TODO ok']);
-      // .env, config/.env.local, certs/server.pem, notes.txt (a link to .env), and the directories .ssh, .git and
-      // secrets, each counted once and never entered. pkg/.git is not counted: pkg holds nothing else the
-      // search selected, and VS Code's findFiles, which never lists pkg, could not count it either.
-      assert.strictEqual(json.skipped.denied, 7);
+      // .env, config/.env.local, certs/server.pem, and the directories .ssh, .git and secrets, each counted
+      // once and never entered (a link to a denied file counts too: grepLinks.test.ts). pkg/.git is not
+      // counted: pkg holds nothing else the search selected, and VS Code's findFiles, which never lists pkg,
+      // could not count it either.
+      assert.strictEqual(json.skipped.denied, 6);
     });
 
     it('keeps denied files out even with include_ignored or an include that names them', async () => {
@@ -515,7 +516,6 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         ['.git', '**/.git/**'],
         ['pkg/.git/HEAD', '**/.git/**'],
         ['secrets', '**/secrets/**'],
-        ['notes.txt', '**/.env', `${den}/.env`], // a link is judged by where it leads
         ['src/../.env', '**/.env'], // '..' is resolved first
         ['.ENV', '**/.env'], // rules ignore case
       ];
@@ -559,8 +559,6 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         'multi/two/only-two.md': 'TODO only two\n',
         'outside/o.txt': 'TODO outside\n',
       });
-      fx.symlink(outside, 'multi/one/link-out');
-      fx.symlink('../../outside/o.txt', 'multi/one/o-link.txt');
     });
 
     it('searches every folder, in folder order, and lists the bases', async () => {
@@ -568,14 +566,13 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.strictEqual(json.base_path, undefined, 'all folders: the default, not repeated');
       assert.deepStrictEqual(
         contentFiles(json).map((f) => f.file),
-        [`${two}/only-two.md`, `${two}/src/x.ts`, `${one}/README.md`, `${one}/src/x.ts`],
+        [nodePath.join(two, 'only-two.md'), nodePath.join(two, 'src', 'x.ts'), nodePath.join(one, 'README.md'), nodePath.join(one, 'src', 'x.ts')],
       );
-      assert.strictEqual(json.skipped.outside_workspace, 2, 'the links that lead outside are skipped and counted');
     });
 
     it('a leading folder name selects that folder', async () => {
       const json = await grepJson({ pattern: 'TODO', path: 'two/src' }, makeEnv(folders(one, two)));
-      assert.strictEqual(json.base_path, `${two}/src`);
+      assert.strictEqual(json.base_path, nodePath.join(two, 'src'));
       assert.deepStrictEqual(flatMatches(json, fx.path('multi')), ['two/src/x.ts:1:TODO two x']);
     });
 
@@ -588,8 +585,9 @@ describe('engine/grep (answerGrep + printGrep)', () => {
     });
 
     it('accepts an absolute path inside a folder and reports absolute file paths', async () => {
-      const json = await grepJson({ pattern: 'TODO', path: `${two}/src/x.ts` }, makeEnv(folders(one, two)));
-      assert.deepStrictEqual(contentFiles(json), [{ file: `${two}/src/x.ts`, matches: [{ line: 1, text: 'TODO two x' }] }]);
+      const file = nodePath.join(two, 'src', 'x.ts');
+      const json = await grepJson({ pattern: 'TODO', path: file }, makeEnv(folders(one, two)));
+      assert.deepStrictEqual(contentFiles(json), [{ file, matches: [{ line: 1, text: 'TODO two x' }] }]);
     });
 
     it('refuses a path outside every folder, naming the resolved path and the folders', async () => {
@@ -597,26 +595,21 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       const message = re(
         `resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`,
       );
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path "${outside}" `)}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path ${JSON.stringify(outside)} `)}${message}$`));
       await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: 'link-out' }, env1), new RegExp(`^Path "link-out" ${message}$`));
-      await rejectsWith(
-        answerGrep({ pattern: 'TODO', path: 'o-link.txt' }, env1),
-        /^Path "o-link\.txt" resolves to .*\/outside\/o\.txt, which is outside every workspace folder/,
-      );
     });
 
     it('searches outside the workspace when allowed (the person confirmed)', async () => {
       const json = await grepJson({ pattern: 'TODO', path: outside }, makeEnv(one, { allowOutside: true }));
       assert.strictEqual(json.base_path, outside);
-      assert.deepStrictEqual(contentFiles(json), [{ file: `${outside}/o.txt`, matches: [{ line: 1, text: 'TODO outside' }] }]);
+      assert.deepStrictEqual(contentFiles(json), [{ file: nodePath.join(outside, 'o.txt'), matches: [{ line: 1, text: 'TODO outside' }] }]);
     });
 
     it('reports a path that does not exist, with the nearest existing directory and the fix', async () => {
       await rejectsWith(
         answerGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
         new RegExp(
-          `^${re(`Path not found: "src/nope" (resolved to ${one}/src/nope). The nearest existing directory is ${one}/src. Check the path, or omit "path" to search the whole workspace.`)}$`,
+          `^${re(`Path not found: "src/nope" (resolved to ${nodePath.join(one, 'src', 'nope')}). The nearest existing directory is ${nodePath.join(one, 'src')}. Check the path, or omit "path" to search the whole workspace.`)}$`,
         ),
       );
     });
