@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from '../scripts/lib/corpus.mjs';
+import { parseAnswer } from '../scripts/lib/answers.mjs';
 import { ensureCodeServer } from '../scripts/lib/install.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +61,7 @@ try {
   const call = async (input) => {
     const started = process.hrtime.bigint();
     const result = await client.callTool({ name: 'grep', arguments: input });
-    return { ms: Number(process.hrtime.bigint() - started) / 1e6, answer: JSON.parse(result.content[0].text) };
+    return { ms: Number(process.hrtime.bigint() - started) / 1e6, answer: parseAnswer(result.content[0].text) };
   };
   const first = await call(PATTERNS[0][1]);
   // The first call starts the resident index: wait until it is built and watched before timing warm calls.
@@ -84,7 +85,12 @@ try {
       noIndex.push(plain.ms);
       const rgRun = timed(rg, [...ripgrepArgs(input), '--count', corpus]);
       ripgrep.push(rgRun.ms);
-      totals = [warm.answer.total_matches ?? 0, JSON.parse(shot.stdout).total_matches ?? 0, JSON.parse(plain.stdout).total_matches ?? 0, rgTotal(rgRun.stdout)];
+      totals = [
+        warm.answer.total_matches ?? 0,
+        parseAnswer(shot.stdout).total_matches ?? 0,
+        parseAnswer(plain.stdout).total_matches ?? 0,
+        rgTotal(rgRun.stdout),
+      ];
     }
     if (new Set(totals).size !== 1) throw new Error(`${name}: the totals differ (MCP, CLI, CLI --no-index, ripgrep): ${totals.join(', ')}`);
     rows.push([name, totals[0], median(mcp), median(oneShot), median(noIndex), median(ripgrep)]);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { parseAnswer } from '../scripts/lib/answers.mjs';
 import { covering, PairWeights, SparseSizer, MAX_GRAM } from './ngrams/sparse.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -347,7 +348,7 @@ async function serve(dists) {
         const outcome = await probe.askServer(request, server.identity);
         const took = ms(start);
         if (!outcome) throw new Error(`serve of ${server.dist} declined`);
-        return { ms: took, total: JSON.parse(outcome.stdout).total_matches };
+        return { ms: took, total: parseAnswer(outcome.stdout).total_matches };
       };
       const samples = servers.map(() => []);
       for (const server of servers) await ask(server, 0); // warm-up

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAnswer } from '../scripts/lib/answers.mjs';
 import { ensureCorpus } from '../scripts/lib/corpus.mjs';
 import { ensureCodeServer, ensureDebianPackages } from '../scripts/lib/install.mjs';
 
@@ -51,7 +52,7 @@ function engine(input, dir, indexDir, env) {
     dir,
     env,
   );
-  return { ...run, total: JSON.parse(run.stdout).total_matches };
+  return { ...run, total: parseAnswer(run.stdout).total_matches };
 }
 
 function ripgrep(input, dir) {

@@ -22,6 +22,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession, waitFor } from './lib/agent.mjs';
+import { parseAnswer } from './lib/answers.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
 
@@ -101,11 +102,11 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** How many results an answer reports: ours from its JSON, Copilot's from its header line. */
+/** How many results an answer reports: ours from its fields, Copilot's from its header line. */
 function reported(tool, text) {
   if (tool === 'grep' || tool === 'glob') {
     try {
-      const answer = JSON.parse(text);
+      const answer = parseAnswer(text);
       // files lists paths, or maps each path to its lines, count or time.
       const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files);
       // (a content answer's rows naming definitions do not start with a line number: not counted)
@@ -138,7 +139,7 @@ async function referenceTotals(tree) {
       .split('\n')
       .filter(Boolean)
       .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
-    totals[id] = { cli: JSON.parse(cli.stdout).total_matches ?? 0, rg: rgTotal };
+    totals[id] = { cli: parseAnswer(cli.stdout).total_matches ?? 0, rg: rgTotal };
     process.stdout.write(`Reference total of ${id}: command line ${totals[id].cli}, ripgrep ${totals[id].rg}\n`);
   }
   return totals;
@@ -237,7 +238,7 @@ async function main() {
       if (expected?.[id]) {
         const answer = (() => {
           try {
-            return JSON.parse(a.text);
+            return parseAnswer(a.text);
           } catch {
             return undefined;
           }

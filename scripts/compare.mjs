@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession } from './lib/agent.mjs';
+import { parseAnswer } from './lib/answers.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
 
@@ -82,7 +83,7 @@ function assess(tool, content, expected, root) {
   if (tool === 'grep' || tool === 'glob') {
     let answer;
     try {
-      answer = JSON.parse(content);
+      answer = parseAnswer(content);
     } catch {
       const spilled = /^Large tool result \((\d+KB)\) written to file/.exec(content);
       // Copilot Chat writes a text tool result over 8 KB (github.copilot.chat.agent.largeToolResultsToDisk.thresholdBytes) to a file.
@@ -101,11 +102,13 @@ function assess(tool, content, expected, root) {
       : Object.entries(answer.files).map(([file, value]) => (Array.isArray(value) ? { file, lines: value } : { file }));
     const paths = entries.map((entry) => (typeof entry === 'string' ? entry : entry.file));
     // A note may name the place too: a cut page's hidden files, a checked suggestion, a large file's check.
-    const escaped = absolute.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Notes name a path below the answer's root (the corpus) as the files do, or whole.
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = `(?:${escape(absolute)}|(?<![\\w./-])${escape(expected.file)})`;
     const inNote = (answer.notes ?? []).some((note) =>
-      expected.line === undefined
-        ? note.includes(absolute)
-        : new RegExp(`${escaped}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`).test(note),
+      new RegExp(
+        expected.line === undefined ? `${named}(?![\\w./-])` : `${named}(:${expected.line}\\b| \\(\\d+; ${expected.line}:| \\([^)]*line ${expected.line}\\b)`,
+      ).test(note),
     );
     const noted = inNote ? 'named in a note' : '';
     if (tool === 'glob')

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from './lib/corpus.mjs';
+import { parseAnswer } from './lib/answers.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -155,7 +156,7 @@ async function invoke(call) {
   try {
     const text = call.tool === 'grep' ? await renderGrep(await answerGrep(call.input, e), budget) : await renderGlob(await answerGlob(call.input, e), budget);
     const ms = performance.now() - t0;
-    const json = JSON.parse(text);
+    const json = parseAnswer(text);
     // files: a list of paths, or an object from each path to its lines, count or time; no timing in an answer.
     if (typeof json.files !== 'object' || json.files === null || 'elapsed_ms' in json || Buffer.byteLength(text) > e.config.maxOutputBytes)
       throw new Error(`not an answer of the contract: ${text.slice(0, 200)}`);

@@ -1,6 +1,6 @@
 /**
  * CLI (README, CLI): `node dist/cli.js <grep|glob> '<json input>' [--workspace DIR]... [--allow-outside]
- * [--index-dir D] [--no-index]`. Prints exactly the JSON text the model would receive, or the error
+ * [--index-dir D] [--no-index]`. Prints exactly the text the model would receive, or the error
  * message on stderr (exit 1). `node dist/cli.js index ...` builds or refreshes the workspace's content
  * index (in the user's cache directory by default), which grep then consults: the answer is the same
  * with or without it. `node dist/cli.js serve ...` keeps that index in memory, current through a

@@ -5,13 +5,18 @@
 // workbench shows. Each test saves a screenshot.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { waitFor } from '../../scripts/lib/agent.mjs';
+
+// The answer's text read back as the fields of the JSON copy, absolute paths (test/support/answers.ts, built into out/).
+const { parseAnswer } = createRequire(import.meta.url)(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'test', 'support', 'answers.js'));
 
 // What a whole page answers (docs/tools.md): no default output_mode or mode, no zero counters, no timing.
 // A whole answer's counts are what it shows: total_matches, files_matched and glob's total only on a cut page.
-const GREP_KEYS = ['files', 'files_searched'];
-const GLOB_KEYS = ['files'];
+const GREP_KEYS = ['root', 'files', 'files_searched'];
+const GLOB_KEYS = ['root', 'files'];
 // (the answer does not echo the call's own pattern)
 const NEVER_KEYS = [
   'pattern',
@@ -166,14 +171,14 @@ export function agentTests({ repo, workspace, outsideDir }) {
   const outsideFile = join(outsideDir, 'notes.txt');
   return [
     {
-      name: 'grep in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) with src/auth/client.py line 9',
+      name: 'grep in the workspace runs with no confirmation; the model receives the answer of the contract (docs/tools.md) with src/auth/client.py line 9',
       shot: '1-grep-inside',
       async run(session) {
         const final = await turn(session, 'grep-inside');
         const first = session.model.records().find((r) => r.step === 'grep-inside-call');
         assert.ok(first.tools.includes('grep') && first.tools.includes('glob'), 'grep and glob are offered to the model');
         assert.deepEqual([...first.toolParameters.grep].sort(), Object.keys(grepSchema.properties).sort(), 'the model sees grep with our parameters');
-        const answer = JSON.parse(onlyToolResult(final, 'grep'));
+        const answer = parseAnswer(onlyToolResult(final, 'grep'));
         for (const key of GREP_KEYS) assert.ok(key in answer, `the answer has "${key}": ${JSON.stringify(answer)}`);
         for (const key of NEVER_KEYS) assert.ok(!(key in answer), `the answer has no "${key}": ${JSON.stringify(answer)}`);
         for (const [key, count] of Object.entries(answer.skipped ?? {})) assert.ok(SKIP_KEYS.includes(key) && count > 0, `skipped.${key} is above zero`);
@@ -183,11 +188,11 @@ export function agentTests({ repo, workspace, outsideDir }) {
       },
     },
     {
-      name: 'glob in the workspace runs with no confirmation; the model receives the JSON of the contract (docs/tools.md) listing src/auth/client.py',
+      name: 'glob in the workspace runs with no confirmation; the model receives the answer of the contract (docs/tools.md) listing src/auth/client.py',
       shot: '2-glob-inside',
       async run(session) {
         const final = await turn(session, 'glob-inside');
-        const answer = JSON.parse(onlyToolResult(final, 'glob'));
+        const answer = parseAnswer(onlyToolResult(final, 'glob'));
         for (const key of GLOB_KEYS) assert.ok(key in answer, `the answer has "${key}": ${JSON.stringify(answer)}`);
         for (const key of NEVER_KEYS) assert.ok(!(key in answer), `the answer has no "${key}": ${JSON.stringify(answer)}`);
         assert.deepEqual(answer.files, [clientPy]);
@@ -227,7 +232,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
           },
         });
         assertOurConfirmation(shown, { pattern: 'outside-allow-marker', path: outsideDir });
-        const answer = JSON.parse(onlyToolResult(final, 'grep'));
+        const answer = parseAnswer(onlyToolResult(final, 'grep'));
         assert.deepEqual(answer.files, { [outsideFile]: ['2: outside-allow-marker 2'] });
         // The allowed call's log line shows invocations are logged; the skipped call still has none.
         await waitFor(() => invocationsLogged(session, 'outside-allow-marker').length > 0, {
@@ -238,13 +243,13 @@ export function agentTests({ repo, workspace, outsideDir }) {
       },
     },
     {
-      name: "a large answer stays below Copilot's 8 KB threshold: the model receives the JSON itself, cut at a whole result, with next_offset",
+      name: "a large answer stays below Copilot's 8 KB threshold: the model receives the answer itself, cut at a whole result, with next_offset",
       shot: '7-large-answer',
       async run(session) {
         const final = await turn(session, 'large');
         const content = onlyToolResult(final, 'grep');
         assert.ok(Buffer.byteLength(content, 'utf8') < 8192, `under 8 KB: ${Buffer.byteLength(content, 'utf8')} bytes`);
-        const answer = JSON.parse(content); // Copilot's "written to file" pointer would not parse
+        const answer = parseAnswer(content); // Copilot's "written to file" pointer would not parse
         assert.equal(answer.truncated, true);
         assert.equal(answer.total_matches, 400);
         // Results are the "42: text" lines (context lines read "41- text") of each path.
@@ -315,7 +320,7 @@ export function agentTests({ repo, workspace, outsideDir }) {
         );
         const final = await session.model.waitForRecord((r) => r.step === 'reference-done', { what: 'the request after the #grep call' });
         await answerShown(session, 'reference');
-        assert.deepEqual(JSON.parse(onlyToolResult(final, 'grep')).files, [clientPy]);
+        assert.deepEqual(parseAnswer(onlyToolResult(final, 'grep')).files, [clientPy]);
       },
     },
   ];

@@ -3,6 +3,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { main } from '../../src/cli';
+import { parseAnswer } from '../support/answers';
 import { Fixture } from '../unit/fixture';
 
 /** The repository root: this file runs from out/test/system/. */
@@ -61,7 +62,7 @@ describe('cli', () => {
       const result = await main(['grep', '{"pattern":"TODO"}', '--workspace', ws]);
       assert.strictEqual(result.code, 0);
       assert.strictEqual(result.stderr, undefined);
-      const json = JSON.parse(result.stdout ?? '');
+      const json = parseAnswer(result.stdout ?? '');
       assert.deepStrictEqual(Object.entries(json.files), [
         [`${ws}/README.md`, ['1: TODO docs']],
         [`${ws}/src/app.ts`, ['1: const a = 1; // TODO tidy']],
@@ -73,20 +74,21 @@ describe('cli', () => {
     it('prints the glob JSON', async () => {
       const result = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws]);
       assert.strictEqual(result.code, 0);
-      const json = JSON.parse(result.stdout ?? '');
-      assert.deepStrictEqual(json, { files: [`${ws}/src/app.ts`] });
+      const json = parseAnswer(result.stdout ?? '');
+      assert.deepStrictEqual(json, { root: ws, files: [`${ws}/src/app.ts`] });
+      assert.strictEqual(result.stdout, `root: ${ws}\n\nsrc/app.ts`);
     });
 
     it('takes several --workspace folders, in order', async () => {
       const result = await main(['grep', '{"pattern":"TODO","output_mode":"files_with_matches"}', '--workspace', other, '--workspace', ws]);
-      const json = JSON.parse(result.stdout ?? '');
+      const json = parseAnswer(result.stdout ?? '');
       assert.strictEqual(json.base_path, undefined, 'all folders: the default, not repeated');
       assert.deepStrictEqual(json.files, [`${other}/lib.ts`, `${ws}/README.md`, `${ws}/src/app.ts`]);
     });
 
     it('resolves a relative --workspace against the current directory', async () => {
       const relative = nodePath.relative(process.cwd(), ws);
-      const json = JSON.parse((await main(['glob', '{"pattern":"*.md"}', '--workspace', relative])).stdout ?? '');
+      const json = parseAnswer((await main(['glob', '{"pattern":"*.md"}', '--workspace', relative])).stdout ?? '');
       assert.deepStrictEqual(json.files, [`${ws}/README.md`]);
     });
 
@@ -119,7 +121,7 @@ describe('cli', () => {
       );
       const allowed = await main(['grep', input, '--workspace', ws, '--allow-outside']);
       assert.strictEqual(allowed.code, 0);
-      assert.deepStrictEqual(JSON.parse(allowed.stdout ?? '').files, { [`${outside}/x.txt`]: ['1: TODO outside'] });
+      assert.deepStrictEqual(parseAnswer(allowed.stdout ?? '').files, { [`${outside}/x.txt`]: ['1: TODO outside'] });
     });
   });
 
@@ -132,8 +134,8 @@ describe('cli', () => {
       const run = spawnSync(process.execPath, [distCli, 'grep', '{"pattern":"TODO","output_mode":"count"}'], { cwd: ws, encoding: 'utf8' });
       assert.strictEqual(run.status, 0, run.stderr);
       assert.strictEqual(run.stderr, '');
-      assert.ok(run.stdout.endsWith('}\n'));
-      const json = JSON.parse(run.stdout);
+      assert.ok(run.stdout.endsWith('src/app.ts: 1\n'));
+      const json = parseAnswer(run.stdout);
       assert.deepStrictEqual(Object.entries(json.files), [
         [`${ws}/README.md`, 1],
         [`${ws}/src/app.ts`, 1],

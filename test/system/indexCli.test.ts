@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { main } from '../../src/cli';
+import { parseAnswer } from '../support/answers';
 import { defaultIndexDir } from '../../src/engine/index/location';
 import { age } from '../unit/engine/index/age';
 import { Fixture } from '../unit/fixture';
@@ -52,7 +53,7 @@ describe('cli: the content index', () => {
     fx.write('ws/lib/util.ts', 'export const b = 2; // TODO later\n');
     fx.write('ws/lib/new.ts', 'TODO new\n');
     const on = await main(['grep', '{"pattern":"TODO","output_mode":"files_with_matches"}', '--workspace', ws, '--index-dir', indexDir]);
-    assert.deepStrictEqual(JSON.parse(on.stdout ?? '').files, [`${ws}/README.md`, `${ws}/lib/new.ts`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
+    assert.deepStrictEqual(parseAnswer(on.stdout ?? '').files, [`${ws}/README.md`, `${ws}/lib/new.ts`, `${ws}/lib/util.ts`, `${ws}/src/app.ts`]);
   });
 
   it('over --max-files keeps the file list only (its recorded listing, when it can be relied on; no content), says why, and answers exactly as without it', async () => {

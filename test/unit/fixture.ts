@@ -14,7 +14,7 @@ import { renderGlob, renderGrep } from '../../src/engine/answer/printer';
 import { readFileCapped } from '../../src/engine/searcher/reader';
 import type { WorkspaceFolder } from '../../src/engine/guard/roots';
 import { NodeFileSource } from '../../src/engine/source/walker';
-import { readAnswer, type GlobAnswer, type GrepAnswer, type GrepContentMatch } from '../support/answers';
+import { parseAnswer, readAnswer, type GlobAnswer, type GrepAnswer, type GrepContentMatch } from '../support/answers';
 
 /** A temp directory (real path, so symlinked tmp dirs do not confuse path checks), removed by `remove()`. */
 export class Fixture {
@@ -97,13 +97,18 @@ export function makeEnv(workspace: string | WorkspaceFolder[], options: EnvOptio
 export type { GrepContentMatch, GrepAnswer, GlobAnswer } from '../support/answers';
 
 /** Runs grep and parses exactly the text the model would receive (within grepTools.maxOutputBytes, as the CLI). */
+/** The text the model receives from grep (within grepTools.maxOutputBytes, as the CLI). */
+export async function grepText(input: unknown, env: SearchEnvironment): Promise<string> {
+  return renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes));
+}
+
 /** The answer exactly as the model receives it, parsed (no field filled in). */
 export async function grepRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
-  return JSON.parse(await renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+  return parseAnswer(await renderGrep(await answerGrep(parseGrepInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
 }
 
 export async function globRaw(input: unknown, env: SearchEnvironment): Promise<Record<string, unknown>> {
-  return JSON.parse(await renderGlob(await answerGlob(parseGlobInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
+  return parseAnswer(await renderGlob(await answerGlob(parseGlobInput(input), env), byteBudget(env.config.maxOutputBytes))) as Record<string, unknown>;
 }
 
 export async function grepJson(input: unknown, env: SearchEnvironment): Promise<GrepAnswer> {

@@ -1,8 +1,8 @@
 /**
  * The output budget (docs/tools.md, "Notes"): the text a model receives stays within `tokenizationOptions.tokenBudget`
  * (measured with the model's `countTokens`) when VS Code gives one, otherwise within
- * `grepTools.maxOutputBytes`. Whole results are dropped from the end until the JSON fits, so no value is
- * ever cut and the text is always valid JSON; the answer then says where to continue.
+ * `grepTools.maxOutputBytes`. Whole results are dropped from the end until the answer fits, so no value is
+ * ever cut and the text is always a whole answer; the answer then says where to continue.
  *
  * The fitting is a binary search over how many results are kept: O(log n) renders of at most n results.
  */

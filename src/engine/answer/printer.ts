@@ -1,8 +1,9 @@
 /**
- * Printers: the JSON text the model receives for each tool (docs/tools.md, "Answers"). `renderGrep` /
- * `renderGlob` keep it within the output budget (budget.ts); `printGrep` / `printGlob` print a report
- * whole. An answer carries no dead weight: zero skip counters, an empty notes list, `truncated: false`,
- * echoed defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
+ * Printers: the text the model receives for each tool (docs/tools.md, "Answers"): plain text, its paths
+ * relative to a root given once. `renderGrep` / `renderGlob` keep it within the output budget
+ * (budget.ts); `printGrep` / `printGlob` print a report whole as JSON with absolute paths (a person's
+ * "copy as JSON"). An answer carries no dead weight: zero skip counters, no notes, `truncated`, echoed
+ * defaults and timing are left out (`logSummary` gives the log what the answer leaves out).
  */
 import * as nodePath from 'path';
 import { describeBudget, fitToBudget, type BudgetCut, type OutputBudget } from './budget';
@@ -317,11 +318,11 @@ function cutGrep(report: GrepAnswer, cut: BudgetCut | undefined): GrepAnswer {
 }
 
 /**
- * The answer's JSON. The model's answer (`echo` false) leaves out the pattern: it is the call's own
+ * The answer's fields. The model's answer (`echo` false) leaves out the pattern: it is the call's own
  * input, and the answer is tied to its call; its bytes pay for the definitions (docs/tools.md). A
  * person's copy (printGrep) names it.
  */
-function grepText(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): string {
+function grepFields(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): Record<string, unknown> {
   const report = cutGrep(whole, cut);
   const truncated = report.nextOffset !== undefined;
   // A whole answer (one page, not cut) shows every result: its line and file counts would repeat it.
@@ -336,7 +337,7 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): 
         : partial
           ? { returned_files: report.returnedResults }
           : {};
-  return JSON.stringify({
+  return {
     ...(echo ? { pattern: report.pattern } : {}),
     ...baseField(report),
     ...(report.outputMode !== 'content' ? { output_mode: report.outputMode } : {}),
@@ -345,17 +346,109 @@ function grepText(whole: GrepAnswer, cut: BudgetCut | undefined, echo = false): 
     ...(partial ? { files_matched: report.filesMatched } : {}),
     files_searched: report.filesSearched,
     ...tail(report.nextOffset, report.skipped, report.timedOut, grepNotes(report, cut, true)),
-  });
+  };
+}
+
+/** A path's separator as the path spells it: '/' for POSIX paths and a virtual file system's, else '\'. */
+function separatorOf(path: string): string {
+  return path.startsWith('/') || !path.includes('\\') ? '/' : '\\';
+}
+
+/**
+ * The directory the model's answer names its paths relative to (docs/tools.md, "Answers"): the workspace
+ * folder, or the deepest directory holding every folder of a multi-root workspace. None when they share
+ * only the file system's root (or a drive's, or nothing): the answer's paths are then absolute.
+ */
+export function answerRoot(folders: readonly string[] | undefined): string | undefined {
+  if (!folders || folders.length === 0) return undefined;
+  const sep = separatorOf(folders[0]);
+  const trim = (path: string) => (path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path);
+  let root = trim(folders[0]);
+  for (const folder of folders.slice(1).map(trim)) {
+    while (folder !== root && !folder.startsWith(root + sep)) {
+      const cut = root.lastIndexOf(sep);
+      if (cut <= 0) return undefined;
+      root = root.slice(0, cut);
+    }
+  }
+  // "/", "C:" or "C:\": a file system's root names nothing shorter than the absolute paths.
+  return root.lastIndexOf(sep) < 0 || root === sep || /^[A-Za-z]:\\?$/.test(root) ? undefined : root;
+}
+
+/** A path below `root` as the answer names it (`root` + separator + the result is the path); any other path whole. */
+function belowRoot(root: string | undefined, path: string): string {
+  if (root === undefined) return path;
+  if (path === root) return '.';
+  const prefix = root + separatorOf(root);
+  return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+}
+
+/** A path on a line of its own; one that holds a line break (or starts with a quote) is written as a JSON string. */
+function pathLine(path: string): string {
+  return /[\n\r]/.test(path) || path.startsWith('"') ? JSON.stringify(path) : path;
+}
+
+/** A note with the paths below `root` named from it; a path inside a call (after a quote) stays whole, as the call takes it. */
+function noteBelowRoot(root: string | undefined, note: string): string {
+  if (root === undefined) return note;
+  const prefix = root + separatorOf(root);
+  return note.replace(new RegExp(`(?<!")${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), '');
+}
+
+/** A result spanning lines (`multiline`) as one row a line: `2: first`, then `3+ second`, `4+ third`. */
+function continuedLines(row: string): string[] {
+  if (!row.includes('\n')) return [row];
+  const first = Number(/^\d+/.exec(row)?.[0] ?? 0);
+  return row.split('\n').map((text, i) => (i === 0 ? text : `${first + i}+ ${text}`));
+}
+
+/**
+ * The model's answer as plain text (docs/tools.md, "Answers"): `root: /ws` and one `key: value` line per
+ * field the answer carries; then, after an empty line, the files: in `content` mode each file as its
+ * path and its lines, files apart by an empty line; `count` (and glob's `mtime`) a `path: value` line
+ * each; otherwise a path a line. Last, after an empty line, each note as `note: …`. `truncated` is left
+ * out: `next_offset` says it.
+ */
+function plainText(answer: Record<string, unknown>, root: string | undefined): string {
+  const path = (p: string) => pathLine(belowRoot(root, p));
+  const head = root === undefined ? [] : [`root: ${pathLine(root)}`];
+  const body: string[] = [];
+  let notes: string[] = [];
+  for (const [key, value] of Object.entries(answer)) {
+    if (key === 'files') {
+      if (Array.isArray(value)) {
+        if (value.length > 0) body.push('', ...(value as string[]).map(path));
+        continue;
+      }
+      const entries = Object.entries(value as Record<string, string[] | number | string>);
+      for (const [file, rows] of entries) {
+        if (Array.isArray(rows)) body.push('', path(file), ...rows.flatMap(continuedLines));
+        else body.push(...(body.length === 0 ? [''] : []), `${path(file)}: ${rows}`);
+      }
+    } else if (key === 'notes') notes = value as string[];
+    else if (key === 'truncated') continue;
+    else if (key === 'base_path') for (const base of [value as string | string[]].flat()) head.push(`base_path: ${path(base)}`);
+    else if (key === 'skipped')
+      head.push(
+        `skipped: ${Object.entries(value as Record<string, number>)
+          .map(([kind, count]) => `${kind} ${count}`)
+          .join(', ')}`,
+      );
+    else head.push(`${key}: ${String(value)}`);
+  }
+  const noteLines = notes.map((note) => `note: ${noteBelowRoot(root, note)}`);
+  return [...head, ...body, ...(noteLines.length > 0 ? ['', ...noteLines] : [])].join('\n');
 }
 
 /** The whole report as JSON, whatever its size (the Command Palette's "copy as JSON"). */
 export function printGrep(report: GrepAnswer): string {
-  return grepText(report, undefined, true);
+  return JSON.stringify(grepFields(report, undefined, true));
 }
 
-/** The JSON text the model receives: the report within the output budget. */
+/** The text the model receives: the report within the output budget, its paths below the workspace's root. */
 export async function renderGrep(report: GrepAnswer, budget: OutputBudget): Promise<string> {
-  return (await fitToBudget(report.returnedResults, (shown, cut) => grepText(report, cut), budget)).text;
+  const root = answerRoot(report.folders);
+  return (await fitToBudget(report.returnedResults, (shown, cut) => plainText(grepFields(report, cut), root), budget)).text;
 }
 
 function globFound(finding: GlobFinding): string {
@@ -441,10 +534,10 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The answer's JSON; as grep's (grepText), the model's answer leaves out the pattern, a person's copy names it. */
-function globText(whole: GlobAnswer, cut: BudgetCut | undefined, echo = false): string {
+/** The answer's fields; as grep's (grepFields), the model's answer leaves out the pattern, a person's copy names it. */
+function globFields(whole: GlobAnswer, cut: BudgetCut | undefined, echo = false): Record<string, unknown> {
   const report = cut ? { ...whole, files: whole.files.slice(0, cut.shown), nextOffset: whole.offset + cut.shown } : whole;
-  return JSON.stringify({
+  return {
     ...(echo ? { pattern: report.pattern } : {}),
     ...(report.mode !== 'glob' ? { mode: report.mode } : {}),
     ...baseField(report),
@@ -452,15 +545,16 @@ function globText(whole: GlobAnswer, cut: BudgetCut | undefined, echo = false): 
     // A whole page lists every match: its total would repeat it.
     ...(report.nextOffset !== undefined || report.offset > 0 || report.files.length !== report.total ? { total: report.total } : {}),
     ...tail(report.nextOffset, report.skipped, report.timedOut, globNotes(report, cut)),
-  });
+  };
 }
 
 /** The whole report as JSON, whatever its size. */
 export function printGlob(report: GlobAnswer): string {
-  return globText(report, undefined, true);
+  return JSON.stringify(globFields(report, undefined, true));
 }
 
-/** The JSON text the model receives: the report within the output budget. */
+/** The text the model receives: the report within the output budget, its paths below the workspace's root. */
 export async function renderGlob(report: GlobAnswer, budget: OutputBudget): Promise<string> {
-  return (await fitToBudget(report.files.length, (shown, cut) => globText(report, cut), budget)).text;
+  const root = answerRoot(report.folders);
+  return (await fitToBudget(report.files.length, (shown, cut) => plainText(globFields(report, cut), root), budget)).text;
 }

@@ -35,13 +35,13 @@ export function modelDescription(tool: ToolName, host: ToolHost): string {
   if (tool === 'glob') {
     return (
       "Find workspace files by path pattern: '**/*.test.ts', '**/package.json', 'src/*'. It lists files only: notes say when the pattern matches directories, and name the subdirectories of a listed directory.\n" +
-      'Answer: JSON with absolute paths and the exact total; when truncated, call again with offset = next_offset. Excluded, secret and outside paths as in grep.'
+      "Answer: as grep's (root, paths below it), exact total; with next_offset, call again with offset = next_offset. Excluded, secret and outside paths as in grep."
     );
   }
   return (
     'Search file contents in the workspace with a JavaScript regex, like ripgrep: definitions, usages, config keys, error messages. Exact and fast; prefer it to reading files to find something.\n' +
-    'Answer: JSON. files maps each path to its lines "42: text" (context "41- text"; "42 def: text" where it defines a name the pattern matches), under rows such as "Class > method()" naming the definitions they are in; paths are absolute, for your other tools. Totals are exact. To learn only where, use output_mode files_with_matches or count first.\n' +
-    `A page holds max_results lines and stays within the output budget (${BUDGET[host]}): when truncated, call again with offset = next_offset; notes then name the matching files not on the page. notes explain an empty answer and give fixes that were checked to find matches, with the exact call.\n` +
+    'Answer: text: root (paths are relative to it: your file tools take root/path), exact totals, next_offset, then each file\'s path and lines "42: text" (context "41- text"; "42 def: text" where it defines a matched name), under rows such as "Class > method()" naming their definitions. To learn only where, use output_mode files_with_matches or count first.\n' +
+    `A page holds max_results lines and stays within the output budget (${BUDGET[host]}): with next_offset, call again with offset = next_offset: notes then name the matching files not on the page. notes explain an empty answer and give fixes checked to find matches, with the exact call.\n` +
     `Not searched: binary files; files over 1 MB (an empty or cut answer checks them); what .gitignore, files.exclude and search.exclude leave out, unless include_ignored; secrets (.env, keys) and .git, ever. ${OUTSIDE[host]}`
   );
 }

@@ -15,6 +15,8 @@ export interface GlobReport {
   pattern: string;
   mode: 'glob' | 'regex';
   basePaths: string[];
+  /** The workspace folders: the model's answer names paths relative to the directory they share (printer.ts, answerRoot). */
+  folders?: string[];
   files: string[];
   total: number;
   offset: number;
@@ -175,6 +177,7 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
     pattern: input.pattern,
     mode,
     basePaths: access.bases.map((b) => b.base),
+    folders: env.folders.map((folder) => folder.path),
     files,
     total: ordered.length,
     offset,

@@ -23,6 +23,8 @@ import { stopWatch } from './stop';
 export interface GrepReport {
   pattern: string;
   basePaths: string[];
+  /** The workspace folders: the model's answer names paths relative to the directory they share (printer.ts, answerRoot). */
+  folders?: string[];
   outputMode: OutputMode;
   files: GrepFileEntry[];
   /** content: reported lines; count: sum of counts; files_with_matches: matching files. */
@@ -156,6 +158,7 @@ function grepReport(
   return {
     pattern: input.pattern,
     basePaths: target.basePaths,
+    folders: env.folders.map((folder) => folder.path),
     outputMode: mode,
     files,
     totalResults: collector.totalResults,

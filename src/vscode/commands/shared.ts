@@ -107,7 +107,7 @@ export class History<T> {
   }
 }
 
-/** Copies the JSON a model would receive, and says so in the status bar. */
+/** Copies the answer as JSON (the fields a model receives, with the pattern and absolute paths), and says so in the status bar. */
 export async function copyJson(json: string, summary: string): Promise<void> {
   await vscode.env.clipboard.writeText(json);
   vscode.window.setStatusBarMessage(`$(check) Copied the JSON answer (${summary}) to the clipboard`, 5000);

@@ -30,7 +30,7 @@ export function outputBudget(
   const inline = options.toolInvocationToken !== undefined ? chatInlineLimit() : undefined;
   const maxOutputBytes = inline === undefined ? configuredBytes : Math.min(configuredBytes, inline);
   const tokenization = options.tokenizationOptions;
-  // A token is 3 bytes of JSON or more: a token budget below that many bytes is the stricter limit.
+  // A token is 3 bytes of an answer or more: a token budget below that many bytes is the stricter limit.
   const tokensStricter = tokenization !== undefined && tokenization.tokenBudget > 0 && (inline === undefined || tokenization.tokenBudget * 3 < inline);
   if (!tokenization || !tokensStricter) return { kind: 'bytes', limit: maxOutputBytes };
   return {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { folderPath, invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 const alpha = (relative: string) => path.join(folderPath(0), relative);
 const beta = (relative: string) => path.join(folderPath(1), relative);
@@ -19,6 +19,13 @@ describe('a multi-root workspace', () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'add', path: 'beta/src', output_mode: 'count' });
     assert.strictEqual(answer.base_path, beta('src'));
     assert.deepStrictEqual(answer.files, [{ file: beta('src/main.js'), count: 2 }]);
+  });
+
+  it('names the paths below the directory both folders share, each starting with its folder', async () => {
+    const text = await invokeText('glob', { pattern: '**/*.js' });
+    const parent = path.dirname(folderPath(0));
+    assert.strictEqual(path.dirname(folderPath(1)), parent);
+    assert.strictEqual(text, `root: ${parent}\n\n${path.join('alpha', 'lib', 'math.js')}\n${path.join('beta', 'src', 'main.js')}`);
   });
 
   it('glob lists files of both folders in folder order', async () => {

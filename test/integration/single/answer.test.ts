@@ -89,12 +89,20 @@ describe('the answer the model receives: budget, paging, context', () => {
     });
 
     it('glob answers stay within the budget too', async () => {
-      const text = await invokeText('glob', { pattern: '**/*.txt', path: 'answer-tmp', max_results: 1000 });
-      const answer = readAnswer<GlobAnswer>(text);
-      assert.ok(Buffer.byteLength(text) <= 1024);
-      assert.strictEqual(answer.total, FILES + 2);
-      assert.ok(answer.files.length < answer.total && answer.truncated && answer.next_offset === answer.files.length);
-      assert.deepStrictEqual(continuation(answer), { pattern: '**/*.txt', path: 'answer-tmp', max_results: 1000, offset: answer.files.length });
+      // More paths than 1 KB holds, each named below the root.
+      const GLOBBED = 60;
+      fs.mkdirSync(file('globbed'), { recursive: true });
+      try {
+        for (let f = 0; f < GLOBBED; f++) fs.writeFileSync(file(`globbed/${String(f).padStart(2, '0')}-a-name-long-enough-to-fill-the-budget.txt`), 'x\n');
+        const text = await invokeText('glob', { pattern: '*.txt', path: 'answer-tmp/globbed', max_results: 1000 });
+        const answer = readAnswer<GlobAnswer>(text);
+        assert.ok(Buffer.byteLength(text) <= 1024);
+        assert.strictEqual(answer.total, GLOBBED);
+        assert.ok(answer.files.length < answer.total && answer.truncated && answer.next_offset === answer.files.length);
+        assert.deepStrictEqual(continuation(answer), { pattern: '*.txt', path: 'answer-tmp/globbed', max_results: 1000, offset: answer.files.length });
+      } finally {
+        fs.rmSync(file('globbed'), { recursive: true, force: true });
+      }
     });
   });
 

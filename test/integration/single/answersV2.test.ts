@@ -4,6 +4,7 @@
  * directories, the literal reading of an invalid regex, and files over the size limit.
  */
 import * as assert from 'assert';
+import { parseAnswer } from '../../support/answers';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -48,7 +49,7 @@ describe('answers name what they would otherwise hide', () => {
     );
     assert.strictEqual(answer.total_matches, 33);
     assert.strictEqual(answer.next_offset, 10);
-    assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${at('lib/z-user.js')} (1`), answer.notes[1]);
+    assert.ok(answer.notes[1].startsWith(`1 more matching file is not on this page: ${path.relative(folderPath(0), at('lib/z-user.js'))} (1`), answer.notes[1]);
     assert.ok(
       answer.notes[1].endsWith('All of them: {"pattern":"ShapeError","path":"v2-tmp","output_mode":"files_with_matches"}, or "count" for lines per file.'),
       answer.notes[1],
@@ -77,7 +78,7 @@ describe('answers name what they would otherwise hide', () => {
     const answer = await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher' });
     assert.deepStrictEqual(answer.files, []);
     assert.deepStrictEqual(answer.notes, [
-      `"**/searcher" matches 1 directory, and glob lists files only: ${at('pkg/crates/searcher')} (2 files). List their files with {"pattern":"**/searcher/**"}.`,
+      `"**/searcher" matches 1 directory, and glob lists files only: ${path.relative(root(), at('pkg/crates/searcher'))} (2 files). List their files with {"pattern":"**/searcher/**"}.`,
     ]);
     assert.strictEqual((await invokeJson<GlobAnswer>('glob', { pattern: '**/searcher/**' })).total, 2);
     const listing = await invokeJson<GlobAnswer>('glob', { pattern: '*', path: 'v2-tmp/lib' });
@@ -91,7 +92,7 @@ describe('answers name what they would otherwise hide', () => {
     const when = new Date('2026-03-04T05:06:07Z');
     fs.utimesSync(at('lib/z-user.js'), when, when);
     const text = await invokeText('glob', { pattern: '**/z-user.js', sort: 'mtime' });
-    assert.deepStrictEqual(JSON.parse(text).files, { [at('lib/z-user.js')]: '2026-03-04T05:06:07Z' });
+    assert.deepStrictEqual(parseAnswer(text).files, { [at('lib/z-user.js')]: '2026-03-04T05:06:07Z' });
   });
 
   it('an invalid regex that is valid literal text: the error gives the literal count, first match and the exact call', async () => {
@@ -111,7 +112,7 @@ describe('answers name what they would otherwise hide', () => {
     assert.strictEqual(answer.skipped.too_large, 1);
     assert.strictEqual(
       answer.notes[0],
-      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${at('generated.js')} (3 KB, first at line 301: "function makeWidgetV2(options) {}"). ` +
+      `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${path.relative(root(), at('generated.js'))} (3 KB, first at line 301: "function makeWidgetV2(options) {}"). ` +
         'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
     );
   });

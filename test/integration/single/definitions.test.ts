@@ -4,6 +4,7 @@
  * grepTools.definitions.enabled.
  */
 import * as assert from 'assert';
+import { parseAnswer } from '../../support/answers';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { folderPath, invokeJson, invokeText, type GrepAnswer } from '../helpers';
@@ -28,7 +29,7 @@ describe('grep names the definitions its lines are in', () => {
 
   it('TypeScript functions, written once per run of lines', async () => {
     const text = await invokeText('grep', { pattern: 'greet|name', word: true, include: 'src/*.ts' });
-    const files = (JSON.parse(text) as { files: Record<string, string[]> }).files;
+    const files = (parseAnswer(text) as { files: Record<string, string[]> }).files;
     assert.deepStrictEqual(files[abs('src/app.ts')], [
       "1: import { greet } from './util/strings';",
       '3: // TODO: read the name from the command line',
@@ -43,7 +44,7 @@ describe('grep names the definitions its lines are in', () => {
     await section.update('definitions.enabled', false, vscode.ConfigurationTarget.Global);
     try {
       const text = await invokeText('grep', { pattern: 'self\\.store', include: '**/*.py' });
-      assert.deepStrictEqual((JSON.parse(text) as { files: Record<string, string[]> }).files, {
+      assert.deepStrictEqual((parseAnswer(text) as { files: Record<string, string[]> }).files, {
         [abs('src/auth/client.py')]: [
           '6:         self.store = store',
           '10:         record = self.store.get(username)',

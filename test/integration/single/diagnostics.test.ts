@@ -6,6 +6,8 @@ import { folderPath, invokeError, invokeJson, type GlobAnswer, type GrepAnswer }
 
 const root = () => folderPath(0);
 const abs = (relative: string) => path.join(root(), relative);
+/** A path as a note names it: below the workspace folder, the answer's root. */
+const named = (relative: string) => path.join(relative);
 
 /** The JSON of the call a suggestion gives: `… Call again with {…}` followed by '.' or ' to …'. */
 function suggestedCall(note: string): Record<string, unknown> {
@@ -41,7 +43,7 @@ describe('zero results explain themselves (checked suggestions)', () => {
   it('case sensitivity: suggested only with what ignoring case finds, and the call works', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'todo: revoke', path: 'src' });
     assert.deepStrictEqual(answer.notes, [
-      `The search is case-sensitive; ignoring case it matches 1 line in 1 file (first: ${abs('src/auth/client.py')}:16 "# TODO: revoke the session token"). Call again with {"pattern":"todo: revoke","path":"src","case_insensitive":true}.`,
+      `The search is case-sensitive; ignoring case it matches 1 line in 1 file (first: ${named('src/auth/client.py')}:16 "# TODO: revoke the session token"). Call again with {"pattern":"todo: revoke","path":"src","case_insensitive":true}.`,
     ]);
     const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
     assert.strictEqual(again.total_matches, 1);
@@ -50,7 +52,7 @@ describe('zero results explain themselves (checked suggestions)', () => {
   it('gitignored files: include_ignored is suggested with how many matches it would find', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'marker-d1a9' });
     assert.deepStrictEqual(answer.notes, [
-      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.join(dir(), 'build', 'bundle.js')}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
+      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${path.relative(root(), path.join(dir(), 'build', 'bundle.js'))}:1 "// marker-d1a9 in a gitignored build"). Call again with {"pattern":"marker-d1a9","include_ignored":true} to search them.`,
     ]);
     const again = await invokeJson<GrepAnswer>('grep', suggestedCall(answer.notes[0]));
     assert.deepStrictEqual(again.files, [
@@ -61,7 +63,7 @@ describe('zero results explain themselves (checked suggestions)', () => {
   it('excluded files (search.exclude: node_modules): the same suggestion', async () => {
     const answer = await invokeJson<GrepAnswer>('grep', { pattern: 'excluded by search.exclude', output_mode: 'files_with_matches' });
     assert.deepStrictEqual(answer.notes, [
-      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${abs('node_modules/leftpad/index.js')}:1 "// TODO: this file is in node_modules and excluded by search.exclude"). Call again with {"pattern":"excluded by search.exclude","output_mode":"files_with_matches","include_ignored":true} to search them.`,
+      `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${named('node_modules/leftpad/index.js')}:1 "// TODO: this file is in node_modules and excluded by search.exclude"). Call again with {"pattern":"excluded by search.exclude","output_mode":"files_with_matches","include_ignored":true} to search them.`,
     ]);
   });
 
@@ -88,7 +90,7 @@ describe('zero results explain themselves (checked suggestions)', () => {
     const anchored = await invokeJson<GrepAnswer>('grep', { pattern: 'TODO', include: 'auth/*.py' });
     assert.deepStrictEqual(anchored.notes, [
       'The include glob "auth/*.py" matched no file under the search path.',
-      `The include glob "auth/*.py" is matched from the search path; "**/auth/*.py" at any depth matches 1 line in 1 file (first: ${abs('src/auth/client.py')}:16 "# TODO: revoke the session token"). Call again with {"pattern":"TODO","include":"**/auth/*.py"}.`,
+      `The include glob "auth/*.py" is matched from the search path; "**/auth/*.py" at any depth matches 1 line in 1 file (first: ${named('src/auth/client.py')}:16 "# TODO: revoke the session token"). Call again with {"pattern":"TODO","include":"**/auth/*.py"}.`,
     ]);
   });
 
@@ -97,15 +99,15 @@ describe('zero results explain themselves (checked suggestions)', () => {
     assert.deepStrictEqual(top.notes, ['"*.py" matches only directly in the base directory and found nothing there; "**/*.py" finds 1 files at any depth.']);
     const cased = await invokeJson<GlobAnswer>('glob', { pattern: '**/NOTES.md' });
     assert.deepStrictEqual(cased.notes.slice(1), [
-      `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${abs('docs/notes.md')}). Use those paths, or spell the pattern as they are spelled.`,
+      `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${named('docs/notes.md')}). Use those paths, or spell the pattern as they are spelled.`,
     ]);
     const shallow = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.py', max_depth: 2 });
     assert.deepStrictEqual(shallow.notes.slice(1), [
-      `max_depth 2 stops above them; at any depth the pattern matches 1 file (${abs('src/auth/client.py')}). Call again with {"pattern":"**/*.py","max_depth":0}.`,
+      `max_depth 2 stops above them; at any depth the pattern matches 1 file (${named('src/auth/client.py')}). Call again with {"pattern":"**/*.py","max_depth":0}.`,
     ]);
     const ignored = await invokeJson<GlobAnswer>('glob', { pattern: '**/*.js' });
     assert.deepStrictEqual(ignored.notes.slice(1), [
-      `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${path.join(dir(), 'build', 'bundle.js')}, ${abs('node_modules/leftpad/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
+      `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${path.relative(root(), path.join(dir(), 'build', 'bundle.js'))}, ${named('node_modules/leftpad/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
     ]);
   });
 

@@ -5,6 +5,7 @@
  * created in a temporary directory of the fixture (and outside it) and removed afterwards.
  */
 import * as assert from 'assert';
+import { parseAnswer } from '../../support/answers';
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -89,9 +90,9 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
       ['grep', { pattern: TOKEN, path: 'guard-tmp', include: '*.ts', context_lines: 1 }],
       ['glob', { pattern: '**', path: 'guard-tmp' }],
     ] as const) {
-      const fromTool = JSON.parse(await invokeText(tool, input)) as object;
+      const fromTool = parseAnswer(await invokeText(tool, input)) as object;
       const { stdout } = await promisify(execFile)(process.execPath, [cli, tool, JSON.stringify(input), '--workspace', root()]);
-      const fromCli = JSON.parse(stdout) as object;
+      const fromCli = parseAnswer(stdout) as object;
       assert.deepStrictEqual(fromTool, fromCli, `${tool} ${JSON.stringify(input)}`);
     }
   });
@@ -138,7 +139,7 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
     const confirmed = await api.tools.grep.invoke({ input, toolInvocationToken: {} as vscode.ChatParticipantToolToken }, token());
     const part = confirmed.content[0];
     assert.ok(part instanceof vscode.LanguageModelTextPart);
-    const answer = JSON.parse(part.value) as GrepAnswer;
+    const answer = parseAnswer(part.value) as GrepAnswer;
     assert.deepStrictEqual(answer.files, [path.join(outside, 'deep', 'more.txt'), path.join(outside, 'secret.txt')]);
   });
 

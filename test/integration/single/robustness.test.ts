@@ -4,6 +4,7 @@
  * (grep and glob, some cancelled midway) that all end correctly.
  */
 import * as assert from 'assert';
+import { parseAnswer } from '../../support/answers';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -72,7 +73,7 @@ describe('robustness in the extension host', function () {
       Promise.all(
         calls.map(async (call) => {
           const text = await invokeText(call.tool, call.input);
-          return { what: call.what, answer: JSON.parse(text) as { timed_out?: boolean; notes: string[] }, at: Date.now() - started };
+          return { what: call.what, answer: parseAnswer(text) as { timed_out?: boolean; notes: string[] }, at: Date.now() - started };
         }),
       ),
     );
@@ -86,7 +87,7 @@ describe('robustness in the extension host', function () {
     assert.ok(probes >= 10, `the host was probed while the searches ran (${probes} probes)`);
     assert.ok(worstMs < 100, `a command round-trip took at most ${worstMs} ms`);
     // The pool recovered from the terminated workers: a normal search answers in full.
-    const after = JSON.parse(await invokeText('grep', { pattern: 'TODO', output_mode: 'count' })) as GrepAnswer & { timed_out?: boolean };
+    const after = parseAnswer(await invokeText('grep', { pattern: 'TODO', output_mode: 'count' })) as GrepAnswer & { timed_out?: boolean };
     assert.strictEqual(after.timed_out, undefined);
     assert.strictEqual(after.total_matches, 3);
   });

@@ -10,6 +10,7 @@ import * as nodePath from 'path';
 import { engineIdentity, main } from '../../../src/cli';
 import { parseArguments, type CliOutcome, type CliRequest } from '../../../src/cli/arguments';
 import { serve } from '../../../src/cli/server';
+import { parseAnswer } from '../../support/answers';
 import { age } from '../../unit/engine/index/age';
 import { Fixture } from '../../unit/fixture';
 
@@ -36,7 +37,7 @@ describe('cli: serve', function () {
     const [on, off] = await both(tool, input);
     assert.deepStrictEqual(on, off, JSON.stringify(input));
     assert.strictEqual(answered(), before + 1, 'the server answered');
-    return JSON.parse(on.stdout ?? '');
+    return parseAnswer(on.stdout ?? '');
   }
 
   before(async () => {
@@ -132,7 +133,7 @@ describe('cli: serve', function () {
     fx.write('other/x.ts', 'TODO other\n');
     const before = answered();
     const elsewhere = await main(['grep', '{"pattern":"TODO"}', '--workspace', other, '--index-dir', indexDir]);
-    assert.deepStrictEqual(JSON.parse(elsewhere.stdout ?? '').files, { [`${other}/x.ts`]: ['1: TODO other'] });
+    assert.deepStrictEqual(parseAnswer(elsewhere.stdout ?? '').files, { [`${other}/x.ts`]: ['1: TODO other'] });
     await main(['grep', '{"pattern":"TODO"}', '--workspace', ws, '--index-dir', indexDir, '--no-index']);
     assert.strictEqual(answered(), before);
     assert.ok(log.includes('declined: another workspace or index'));

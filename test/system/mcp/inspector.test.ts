@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as nodePath from 'path';
 import { age } from '../../unit/engine/index/age';
 import { Fixture } from '../../unit/fixture';
+import { parseAnswer } from '../../support/answers';
 
 const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
@@ -72,13 +73,13 @@ describe('mcp: the MCP Inspector (--cli) against node dist/cli.js mcp', function
     const { status, answer, stderr } = inspect('--method', 'tools/call', '--tool-name', 'grep', '--tool-arg', 'pattern=TODO', 'output_mode=count');
     assert.strictEqual(status, 0);
     const text = (answer.content as { text: string }[])[0].text;
-    assert.deepStrictEqual(JSON.parse(text).files, { [`${ws}/docs/guide.md`]: 1, [`${ws}/src/app.ts`]: 1 });
+    assert.deepStrictEqual(parseAnswer(text).files, { [`${ws}/docs/guide.md`]: 1, [`${ws}/src/app.ts`]: 1 });
     assert.match(stderr, /^grep: answered in \d+ ms/m, 'the server logs on stderr');
   });
 
   it('--method tools/call --tool-name glob: the paths; a path outside is refused with the reason', () => {
     const listed = inspect('--method', 'tools/call', '--tool-name', 'glob', '--tool-arg', 'pattern=**/*.md');
-    assert.deepStrictEqual(JSON.parse((listed.answer.content as { text: string }[])[0].text).files, [`${ws}/docs/guide.md`]);
+    assert.deepStrictEqual(parseAnswer((listed.answer.content as { text: string }[])[0].text).files, [`${ws}/docs/guide.md`]);
     const outside = inspect('--method', 'tools/call', '--tool-name', 'glob', '--tool-arg', 'pattern=*', `path=${fx.root}`);
     assert.strictEqual(outside.answer.isError, true);
     assert.match(

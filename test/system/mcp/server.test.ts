@@ -15,6 +15,7 @@ import { ErrorCode, ListRootsRequestSchema, McpError, type CallToolResult, type 
 import { modelDescription, TOOL_TITLES } from '../../../src/engine/input/descriptions';
 import { GLOB_SCHEMA, GREP_SCHEMA } from '../../../src/engine/input/schema';
 import { MCP_OUTSIDE_HINT } from '../../../src/mcp/workspaces';
+import { parseAnswer } from '../../support/answers';
 import { SERVER_INFO } from '../../../src/mcp/server';
 import { age } from '../../unit/engine/index/age';
 import { Fixture } from '../../unit/fixture';
@@ -188,7 +189,7 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     const first = await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO' } });
     assert.strictEqual(first.isError, undefined);
     assert.strictEqual(textOf(first), cliAnswer('grep', { pattern: 'TODO' }, ws));
-    assert.deepStrictEqual(Object.keys(JSON.parse(textOf(first)).files), [`${ws}/README.md`, `${ws}/src/app.ts`]);
+    assert.deepStrictEqual(Object.keys(parseAnswer(textOf(first)).files), [`${ws}/README.md`, `${ws}/src/app.ts`]);
     await server.log.waitFor(/^index: \d+ files \(.*\) in \d+ ms; watching \d+ directories$/m);
     for (const input of [
       { pattern: 'TODO', output_mode: 'count' },
@@ -212,17 +213,17 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
   it('sees a file written after the index was built in the next call (the watcher keeps it current)', async () => {
     await server.log.waitFor(/^index: /m);
     fx.write('ws/src/fresh.ts', 'TODO fresh\n');
-    const answer = JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } })));
+    const answer = parseAnswer(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } })));
     assert.deepStrictEqual(answer.files, [`${ws}/src/fresh.ts`]);
     fs.rmSync(fx.path('ws/src/fresh.ts'));
     assert.deepStrictEqual(
-      JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } }))).files,
+      parseAnswer(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'TODO fresh', output_mode: 'files_with_matches' } }))).files,
       [],
     );
   });
 
   it('never returns a denied file, and refuses a path to one with the reason', async () => {
-    const grep = JSON.parse(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'secret', include_ignored: true } })));
+    const grep = parseAnswer(textOf(await server.client.callTool({ name: 'grep', arguments: { pattern: 'secret', include_ignored: true } })));
     assert.deepStrictEqual(grep.files, {});
     assert.doesNotMatch(JSON.stringify(grep), /\.env/);
     const glob = await server.client.callTool({ name: 'glob', arguments: { pattern: '**/.env*', include_ignored: true } });
@@ -316,14 +317,14 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
     let roots = [other];
     const rooted = await connect(['--workspace', ws, '--index-dir', fx.path('index-roots')], { roots: () => roots });
     try {
-      const inOther = JSON.parse(textOf(await rooted.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'files_with_matches' } })));
+      const inOther = parseAnswer(textOf(await rooted.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'files_with_matches' } })));
       assert.deepStrictEqual(inOther.files, [`${other}/x.ts`]);
       const refused = await rooted.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', path: ws } });
       assert.strictEqual(refused.isError, true);
       assert.match(textOf(refused), new RegExp(`outside every workspace folder \\(${other}\\)`));
       roots = [ws, other];
       await rooted.client.sendRootsListChanged();
-      const both = JSON.parse(textOf(await rooted.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'files_with_matches' } })));
+      const both = parseAnswer(textOf(await rooted.client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'files_with_matches' } })));
       assert.deepStrictEqual(both.files, [`${ws}/README.md`, `${ws}/src/app.ts`, `${other}/x.ts`]);
     } finally {
       await rooted.client.close();

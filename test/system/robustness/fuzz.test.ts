@@ -8,7 +8,7 @@
  * FUZZ_RUNS=N (default 5000 per tool) and FUZZ_SEED=S (default below) reproduce or lengthen a run;
  * a failure prints the seed and the shrunk counterexample (pass FUZZ_SEED and FUZZ_PATH to replay it).
  */
-import { readAnswer, type GrepAnswer } from '../../support/answers';
+import { parseAnswer, readAnswer, type GrepAnswer } from '../../support/answers';
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import fc from 'fast-check';
@@ -253,6 +253,7 @@ function checkSkipped(skipped: unknown): void {
 
 function checkCommon(json: Record<string, unknown>, root: string): void {
   assert.strictEqual(json.pattern, undefined, "the pattern is the call's own input: not echoed");
+  assert.strictEqual(json.root, root, 'paths are named below the workspace folder');
   // base_path is left out when no path was given (all workspace folders).
   const bases = json.base_path === undefined ? [] : Array.isArray(json.base_path) ? json.base_path : [json.base_path];
   for (const base of bases) assert.ok(typeof base === 'string' && isInside(root, base), `base inside the workspace: ${String(base)}`);
@@ -279,7 +280,7 @@ function checkBudget(text: string): void {
 
 function checkGrepText(text: string, root: string): void {
   checkBudget(text);
-  const json = JSON.parse(text) as Record<string, unknown>;
+  const json = parseAnswer(text) as Record<string, unknown>;
   checkCommon(json, root);
   // The default output_mode is left out.
   const mode = json.output_mode ?? 'content';
@@ -302,7 +303,7 @@ function checkGrepText(text: string, root: string): void {
       const rows = value as unknown[];
       for (const line of rows)
         assert.ok(
-          typeof line === 'string' && (/^[1-9]\d*( def:|[:-]) /.test(line) || (line.length > 0 && !/^\d/.test(line))),
+          typeof line === 'string' && (/^[1-9]\d*( def:|[:+-]) /.test(line) || (line.length > 0 && !/^\d/.test(line))),
           `a compact line: ${String(line)}`,
         );
       assert.ok(/^\d/.test(String(rows[rows.length - 1])), 'a file ends with a line, never with a row naming definitions');
@@ -312,7 +313,7 @@ function checkGrepText(text: string, root: string): void {
 
 function checkGlobText(text: string, root: string): void {
   checkBudget(text);
-  const json = JSON.parse(text) as Record<string, unknown>;
+  const json = parseAnswer(text) as Record<string, unknown>;
   checkCommon(json, root);
   assert.ok(json.mode === undefined || json.mode === 'regex');
   // Paths, or with sort "mtime" each path mapped to its time.

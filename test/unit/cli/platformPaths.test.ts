@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as nodePath from 'path';
 import { main } from '../../../src/cli';
 import { Fixture } from '../fixture';
+import { parseAnswer } from '../../support/answers';
 
 const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
@@ -30,7 +31,7 @@ describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.
 
   const grep = async (input: object) => {
     const result = await main(['grep', JSON.stringify(input), '--workspace', ws, '--no-index']);
-    return { ...result, json: result.code === 0 ? JSON.parse(result.stdout ?? '') : undefined };
+    return { ...result, json: result.code === 0 ? parseAnswer(result.stdout ?? '') : undefined };
   };
 
   it('names a file the same way in a workspace-wide answer and when path names it, with the platform separator only', async () => {
@@ -46,7 +47,7 @@ describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.
 
   it('lists glob results with the platform separator', async () => {
     const result = await main(['glob', '{"pattern":"**/*.ts"}', '--workspace', ws, '--no-index']);
-    assert.deepStrictEqual(JSON.parse(result.stdout ?? '').files, [file]);
+    assert.deepStrictEqual(parseAnswer(result.stdout ?? '').files, [file]);
   });
 
   it('prints the same answer from a separate process (real stdout)', () => {
@@ -54,7 +55,7 @@ describe(`cli paths on ${process.platform} (separator ${JSON.stringify(nodePath.
       encoding: 'utf8',
     });
     assert.strictEqual(run.stderr, '');
-    assert.deepStrictEqual(JSON.parse(run.stdout).files, [file]);
+    assert.deepStrictEqual(parseAnswer(run.stdout).files, [file]);
   });
 
   const denied = ['.ssh/id_rsa', '.SSH/id_rsa', '.ssh/ID_RSA', '.Ssh', '.ENV', 'src/../.env', 'src/lib/../../.ssh'];
@@ -100,7 +101,7 @@ describe(`cli and links on ${process.platform}`, () => {
     const result = await grep({ pattern: 'needle', output_mode: 'content' });
     assert.strictEqual(result.code, 0, result.stderr);
     assert.ok(!(result.stdout ?? '').includes('SECRET'), result.stdout);
-    assert.deepStrictEqual(Object.keys(JSON.parse(result.stdout ?? '').files), [nodePath.join(ws, 'src', 'a.ts')]);
+    assert.deepStrictEqual(Object.keys(parseAnswer(result.stdout ?? '').files), [nodePath.join(ws, 'src', 'a.ts')]);
   });
 
   // Windows and macOS compare names ignoring case: there KEYS is the link keys.
@@ -140,7 +141,7 @@ describe(`cli and text encodings on ${process.platform}`, function () {
 
   it('answers UTF-16 LE and BE (with a BOM), CRLF and UTF-8 with a BOM with the same line numbers and text', async () => {
     const result = await main(['grep', '{"pattern":"needle","after_lines":1}', '--workspace', ws, '--no-index']);
-    const json = JSON.parse(result.stdout ?? '');
+    const json = parseAnswer(result.stdout ?? '');
     for (const name of ['utf16le.txt', 'utf16be.txt', 'crlf.txt', 'bom.txt']) assert.deepStrictEqual(json.files[nodePath.join(ws, name)], lines, name);
     // Another encoding is read as UTF-8: the byte that is not UTF-8 shows as U+FFFD; UTF-16 without a BOM is binary.
     assert.deepStrictEqual(json.files[nodePath.join(ws, 'latin1.txt')], ['1: needle caf\uFFFD']);
@@ -150,7 +151,7 @@ describe(`cli and text encodings on ${process.platform}`, function () {
   it('anchors a line end before the CR of a CRLF file', async () => {
     const result = await main(['grep', '{"pattern":"line$","output_mode":"files_with_matches"}', '--workspace', ws, '--no-index']);
     assert.deepStrictEqual(
-      JSON.parse(result.stdout ?? '').files,
+      parseAnswer(result.stdout ?? '').files,
       ['bom.txt', 'crlf.txt', 'utf16be.txt', 'utf16le.txt'].map((name) => nodePath.join(ws, name)),
     );
   });

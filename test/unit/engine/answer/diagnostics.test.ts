@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as nodePath from 'path';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
@@ -26,6 +27,8 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
   let fx: Fixture;
   let env: SearchEnvironment;
   const p = (relative: string) => fx.path(relative);
+  /** A path below the workspace as the answer's notes name it: relative to its root, with the platform's separator. */
+  const named = (relative: string) => relative.split('/').join(nodePath.sep);
 
   before(() => {
     fx = new Fixture('grep-tools-diag-');
@@ -51,14 +54,14 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       assert.deepStrictEqual(json.files, []);
       assert.strictEqual(json.files_searched, 6);
       assert.deepStrictEqual(suggestions(json), [
-        `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${p('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
+        `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${named('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","output_mode":"files_with_matches","case_insensitive":true}.`,
       ]);
     });
 
     it('suggests include_ignored when ignored files hold matches, saying how many (.gitignore and excludes)', async () => {
       const json = await grepJson({ pattern: 'legacyToken', context_lines: 2, offset: 0 }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `Files left out by .gitignore, files.exclude or search.exclude hold matches: 3 lines in 3 files (first: ${p('debug.log')}:1 "legacyToken expired"). Call again with {"pattern":"legacyToken","context_lines":2,"include_ignored":true} to search them.`,
+        `Files left out by .gitignore, files.exclude or search.exclude hold matches: 3 lines in 3 files (first: ${named('debug.log')}:1 "legacyToken expired"). Call again with {"pattern":"legacyToken","context_lines":2,"include_ignored":true} to search them.`,
       ]);
       // The call it gives finds them.
       const again = await grepJson({ pattern: 'legacyToken', context_lines: 2, include_ignored: true }, env);
@@ -77,7 +80,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         const small = makeEnv(tree.root);
         const early = await grepJson({ pattern: 'earlyToken' }, small);
         assert.deepStrictEqual(suggestions(early), [
-          `Files left out by .gitignore, files.exclude or search.exclude hold matches: at least 1 line in 1 file (first: ${tree.path('node_modules/p0005.js')}:1 "earlyToken"). Call again with {"pattern":"earlyToken","include_ignored":true} to search them.`,
+          `Files left out by .gitignore, files.exclude or search.exclude hold matches: at least 1 line in 1 file (first: ${named('node_modules/p0005.js')}:1 "earlyToken"). Call again with {"pattern":"earlyToken","include_ignored":true} to search them.`,
         ]);
         const late = await grepJson({ pattern: 'lateToken' }, small);
         assert.deepStrictEqual(suggestions(late), [
@@ -91,14 +94,14 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${named('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
       ]);
     });
 
     it('checks the literal reading of a half-escaped pattern: its escapes undone, "$" named as an anchor', async () => {
       const dollar = await grepJson({ pattern: '"$HOME\\/bin"' }, env);
       assert.deepStrictEqual(suggestions(dollar), [
-        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
+        `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 1 line in 1 file (first: ${named('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"\\"$HOME/bin\\"","fixed_strings":true}.`,
       ]);
     });
 
@@ -109,7 +112,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         const small = makeEnv(big.root, { config: { maxFileSize: 1024 } });
         const json = await grepJson({ pattern: '^function createProgram\\(' }, small);
         assert.deepStrictEqual(json.notes, [
-          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${big.path('gen/bundle.js')} (3 KB, first at line 201: "function createProgram(root) {}"). ` +
+          `1 file was skipped as over grepTools.maxFileSize (1024 bytes); the pattern occurs in ${named('gen/bundle.js')} (3 KB, first at line 201: "function createProgram(root) {}"). ` +
             'Read it there with your file-reading tool, or ask the user to raise grepTools.maxFileSize.',
         ]);
         // Absent there too: it says so, briefly.
@@ -139,7 +142,7 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       const json = await grepJson({ pattern: 'HOME', include: 'lib/*.sh' }, env);
       assert.deepStrictEqual(json.notes, [
         'The include glob "lib/*.sh" matched no file under the search path.',
-        `The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 1 line in 1 file (first: ${p('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"HOME","include":"**/lib/*.sh"}.`,
+        `The include glob "lib/*.sh" is matched from the search path; "**/lib/*.sh" at any depth matches 1 line in 1 file (first: ${named('src/lib/util.sh')}:1 "echo \\"$HOME/bin\\""). Call again with {"pattern":"HOME","include":"**/lib/*.sh"}.`,
       ]);
     });
 
@@ -192,28 +195,28 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
     it('suggests the files a case-insensitive match finds', async () => {
       const json = await globJson({ pattern: '**/readme.md' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${p('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
+        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${named('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
       ]);
     });
 
     it('suggests include_ignored with the count', async () => {
       const json = await globJson({ pattern: '**/*.js' }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${p('dist/bundle.js')}, ${p('node_modules/pkg/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
+        `Files left out by .gitignore, files.exclude or search.exclude match: 2 files (${named('dist/bundle.js')}, ${named('node_modules/pkg/index.js')}). Call again with {"pattern":"**/*.js","include_ignored":true} to list them.`,
       ]);
     });
 
     it('suggests lifting max_depth when the files are deeper', async () => {
       const json = await globJson({ pattern: '**/*.yaml', max_depth: 2 }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `max_depth 2 stops above them; at any depth the pattern matches 1 file (${p('deep/a/b/c/config.yaml')}). Call again with {"pattern":"**/*.yaml","max_depth":0}.`,
+        `max_depth 2 stops above them; at any depth the pattern matches 1 file (${named('deep/a/b/c/config.yaml')}). Call again with {"pattern":"**/*.yaml","max_depth":0}.`,
       ]);
     });
 
     it('keeps the base of an absolute glob when ignoring case', async () => {
       const json = await globJson({ pattern: `${fx.root}/docs/*.MD` }, env);
       assert.deepStrictEqual(suggestions(json), [
-        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${p('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
+        `Glob patterns are case-sensitive; ignoring case the pattern matches 1 file (${named('docs/README.md')}). Use those paths, or spell the pattern as they are spelled.`,
       ]);
     });
 

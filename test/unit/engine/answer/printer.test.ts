@@ -1,15 +1,16 @@
 import * as assert from 'assert';
-import { readAnswer, type GrepAnswer } from '../../../support/answers';
+import { parseAnswer, readAnswer, type GrepAnswer } from '../../../support/answers';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import type { GlobAnswer as GlobReport } from '../../../../src/engine/answer/globAnswer';
 import type { GrepAnswer as GrepReport } from '../../../../src/engine/answer/grepAnswer';
-import { globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
+import { answerRoot, globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
 import { emptySkips, type LineResult } from '../../../../src/engine/api/types';
 
 function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
   return {
     pattern: 'TODO',
     basePaths: ['/ws'],
+    folders: ['/ws'],
     outputMode: 'content',
     files: [],
     totalResults: 0,
@@ -34,6 +35,7 @@ function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
     pattern: '*.ts',
     mode: 'glob',
     basePaths: ['/ws'],
+    folders: ['/ws'],
     files: [],
     total: 0,
     offset: 0,
@@ -299,6 +301,168 @@ describe('engine/printer', () => {
     });
   });
 
+  describe("the model's answer: plain text, paths below a root given once", () => {
+    it('prints a content answer exactly as docs/tools.md shows it', async () => {
+      const report = grepReport({
+        pattern: 'SearcherBuilder',
+        files: [
+          {
+            file: '/ws/crates/searcher/src/lib.rs',
+            matches: [{ line: 42, text: 'pub struct SearcherBuilder {', before: ['/// Build a searcher.'], defines: true }],
+          },
+        ],
+        totalResults: 158,
+        returnedResults: 1,
+        totalMatches: 158,
+        filesMatched: 9,
+        filesSearched: 1203,
+        nextOffset: 1,
+        skipped: { ...emptySkips(), binary: 3 },
+        input: { pattern: 'SearcherBuilder', max_results: 1 },
+      });
+      const text = await renderGrep(report, byteBudget(51200));
+      assert.strictEqual(
+        text,
+        [
+          'root: /ws',
+          'total_matches: 158',
+          'returned_matches: 1',
+          'files_matched: 9',
+          'files_searched: 1203',
+          'next_offset: 1',
+          'skipped: binary 3',
+          '',
+          'crates/searcher/src/lib.rs',
+          '41- /// Build a searcher.',
+          '42 def: pub struct SearcherBuilder {',
+          '',
+          'note: Showing matches 1-1 of 158. Call again with offset 1 for more, or narrow the search.',
+        ].join('\n'),
+      );
+    });
+
+    it("names a note's paths below the root, and a call's path whole, as the call takes it", async () => {
+      const report = grepReport({
+        pattern: 'x',
+        files: [{ file: '/ws/a.ts', matches: [{ line: 1, text: 'x' }] }],
+        totalResults: 3,
+        returnedResults: 1,
+        totalMatches: 3,
+        filesMatched: 2,
+        nextOffset: 1,
+        matched: [
+          { file: '/ws/a.ts', count: 1 },
+          { file: '/ws/lib/b.ts', count: 2 },
+        ],
+        input: { pattern: 'x', path: '/ws/lib', max_results: 1 },
+      });
+      const notes = parseAnswer(await renderGrep(report, byteBudget(51200))).notes as string[];
+      assert.match(
+        notes[1],
+        /^1 more matching file is not on this page: lib\/b\.ts \(2\)\. All of them: \{"pattern":"x","path":"\/ws\/lib","output_mode":"files_with_matches"\}/,
+      );
+    });
+
+    it('writes a result spanning lines one row a line, and a path holding a line break as a JSON string', async () => {
+      const report = grepReport({
+        files: [{ file: '/ws/odd\nname.py', matches: [{ line: 2, text: '# Validate credentials\ndef authenticate(self):' }] }],
+        totalResults: 1,
+        returnedResults: 1,
+        totalMatches: 1,
+        filesMatched: 1,
+        input: { pattern: 'x', multiline: true },
+      });
+      const text = await renderGrep(report, byteBudget(51200));
+      assert.strictEqual(
+        text,
+        ['root: /ws', 'files_searched: 10', '', '"odd\\nname.py"', '2: # Validate credentials', '3+ def authenticate(self):'].join('\n'),
+      );
+      assert.deepStrictEqual(readAnswer<GrepAnswer>(text).files, [
+        { file: '/ws/odd\nname.py', matches: [{ line: 2, text: '# Validate credentials\ndef authenticate(self):' }] },
+      ]);
+    });
+
+    it("prints count, files_with_matches and glob's mtime one file a line", async () => {
+      const input = { pattern: 'x' };
+      const count = grepReport({
+        outputMode: 'count',
+        files: [{ file: '/ws/src/a.ts', count: 2 }],
+        totalResults: 1,
+        returnedResults: 1,
+        totalMatches: 2,
+        filesMatched: 1,
+        input,
+      });
+      assert.strictEqual(await renderGrep(count, byteBudget(51200)), 'root: /ws\noutput_mode: count\ntotal_matches: 2\nfiles_searched: 10\n\nsrc/a.ts: 2');
+      const listed = grepReport({
+        outputMode: 'files_with_matches',
+        files: ['/ws/a.ts', '/ws/b/c.ts'],
+        totalResults: 2,
+        returnedResults: 2,
+        filesMatched: 2,
+        input,
+      });
+      assert.strictEqual(await renderGrep(listed, byteBudget(51200)), 'root: /ws\noutput_mode: files_with_matches\nfiles_searched: 10\n\na.ts\nb/c.ts');
+      const glob = globReport({
+        input: { pattern: '*.ts' },
+        files: ['/ws/b.ts', '/ws/a.ts'],
+        total: 2,
+        mtimes: new Map([
+          ['/ws/b.ts', Date.UTC(2026, 10, 23, 18, 1, 42)],
+          ['/ws/a.ts', 0],
+        ]),
+      });
+      assert.strictEqual(await renderGlob(glob, byteBudget(51200)), 'root: /ws\n\nb.ts: 2026-11-23T18:01:42Z\na.ts: 1970-01-01T00:00:00Z');
+      assert.strictEqual(
+        await renderGlob(globReport({ pattern: '*.zz', input: { pattern: '*.zz' } }), byteBudget(51200)),
+        'root: /ws\n\nnote: No file matches "*.zz" under the base path.',
+      );
+    });
+
+    it('takes the root from the workspace folders: the folder, the directory several share, or none', () => {
+      assert.strictEqual(answerRoot(['/ws']), '/ws');
+      assert.strictEqual(answerRoot(['/ws/']), '/ws');
+      assert.strictEqual(answerRoot(['/ws/api', '/ws/web']), '/ws');
+      assert.strictEqual(answerRoot(['/ws/api', '/ws/api-client']), '/ws');
+      assert.strictEqual(answerRoot(['/home/me/api', '/srv/web']), undefined);
+      assert.strictEqual(answerRoot(['/']), undefined);
+      assert.strictEqual(answerRoot(['C:\\ws\\api', 'C:\\ws\\web']), 'C:\\ws');
+      assert.strictEqual(answerRoot(['C:\\api', 'D:\\web']), undefined);
+      assert.strictEqual(answerRoot(['C:\\api', 'C:\\web']), undefined);
+      assert.strictEqual(answerRoot([]), undefined);
+    });
+
+    it('writes every path whole when there is no root, and a path outside the root whole', async () => {
+      const spread = grepReport({
+        folders: ['/home/me/api', '/srv/web'],
+        basePaths: ['/home/me/api', '/srv/web'],
+        input: { pattern: 'x', output_mode: 'files_with_matches' },
+        outputMode: 'files_with_matches',
+        files: ['/home/me/api/a.ts', '/srv/web/b.ts'],
+        totalResults: 2,
+        returnedResults: 2,
+        filesMatched: 2,
+      });
+      assert.strictEqual(
+        await renderGrep(spread, byteBudget(51200)),
+        'output_mode: files_with_matches\nfiles_searched: 10\n\n/home/me/api/a.ts\n/srv/web/b.ts',
+      );
+      const outside = grepReport({
+        basePaths: ['/elsewhere'],
+        outputMode: 'files_with_matches',
+        files: ['/elsewhere/a.ts'],
+        totalResults: 1,
+        returnedResults: 1,
+        filesMatched: 1,
+        input: { pattern: 'x', path: '/elsewhere' },
+      });
+      assert.strictEqual(
+        await renderGrep(outside, byteBudget(51200)),
+        'root: /ws\nbase_path: /elsewhere\noutput_mode: files_with_matches\nfiles_searched: 10\n\n/elsewhere/a.ts',
+      );
+    });
+  });
+
   describe('renderGrep and renderGlob: the output budget', () => {
     const line = (n: number): LineResult => ({ line: n, text: `match number ${n} with some text around it` });
     /** 3 files with 20 matching lines each, a whole page of 60. */
@@ -316,8 +480,11 @@ describe('engine/printer', () => {
 
     it('prints the page as is when it fits', async () => {
       const report = page();
-      // The same JSON, but for the pattern: a person's copy names it, the model's answer (its own call's input) does not.
-      assert.deepStrictEqual({ pattern: report.pattern, ...JSON.parse(await renderGrep(report, byteBudget(51200))) }, JSON.parse(printGrep(report)));
+      // The same fields, but for the pattern and the root: a person's JSON copy names the pattern and absolute
+      // paths, the model's answer leaves out its own call's input and names the paths below the root.
+      const { root, ...fields } = parseAnswer(await renderGrep(report, byteBudget(51200)));
+      assert.strictEqual(root, '/ws');
+      assert.deepStrictEqual({ pattern: report.pattern, ...fields }, JSON.parse(printGrep(report)));
     });
 
     it('drops whole matches from the end, cutting inside a file, and says how to continue exactly', async () => {
@@ -326,7 +493,7 @@ describe('engine/printer', () => {
       const json = readAnswer<GrepAnswer>(text);
       const shown = json.returned_matches!;
       assert.ok(shown > 0 && shown < 20, `${shown} matches fit`);
-      assert.deepStrictEqual(JSON.parse(text).files, { '/ws/a.ts': Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) });
+      assert.deepStrictEqual(parseAnswer(text).files, { '/ws/a.ts': Array.from({ length: shown }, (_, i) => `${i + 1}: ${line(i + 1).text}`) });
       assert.deepStrictEqual(json.files, [{ file: '/ws/a.ts', matches: Array.from({ length: shown }, (_, i) => line(i + 1)) }]);
       assert.strictEqual(json.total_matches, 75);
       assert.strictEqual(json.truncated, true);
@@ -353,7 +520,7 @@ describe('engine/printer', () => {
         filesMatched: 1,
         input: { pattern: 'x', context_lines: 50 },
       });
-      const json = JSON.parse(await renderGrep(huge, byteBudget(2000)));
+      const json = parseAnswer(await renderGrep(huge, byteBudget(2000)));
       assert.deepStrictEqual(json.files, {});
       assert.strictEqual(json.next_offset, 0);
       assert.deepStrictEqual(json.notes, [
@@ -372,7 +539,7 @@ describe('engine/printer', () => {
         filesMatched: 300,
         input: { pattern: 'x', output_mode: 'files_with_matches', max_results: 1000 },
       });
-      const json = JSON.parse(await renderGrep(report, byteBudget(3000)));
+      const json = parseAnswer(await renderGrep(report, byteBudget(3000)));
       assert.deepStrictEqual(json.files, files.slice(0, json.returned_files));
       assert.strictEqual(json.next_offset, json.returned_files);
       assert.match(
@@ -388,7 +555,7 @@ describe('engine/printer', () => {
       const report = globReport({ pattern: '**/*.ts', files, total: 400, input: { pattern: '**/*.ts' } });
       const text = await renderGlob(report, byteBudget(4096));
       assert.ok(Buffer.byteLength(text) <= 4096);
-      const json = JSON.parse(text);
+      const json = parseAnswer(text);
       const shown: number = json.files.length;
       assert.deepStrictEqual(json.files, files.slice(0, shown));
       assert.strictEqual(json.total, 400);
@@ -397,7 +564,9 @@ describe('engine/printer', () => {
       assert.deepStrictEqual(json.notes, [
         `Output budget reached (4096 bytes): showing ${shown} of 400 files (1-${shown}). Call again with {"pattern":"**/*.ts","offset":${shown}} to continue.`,
       ]);
-      assert.deepStrictEqual({ pattern: report.pattern, ...JSON.parse(await renderGlob(report, byteBudget(1_000_000))) }, JSON.parse(printGlob(report)));
+      const { root, ...fields } = parseAnswer(await renderGlob(report, byteBudget(1_000_000)));
+      assert.strictEqual(root, '/ws');
+      assert.deepStrictEqual({ pattern: report.pattern, ...fields }, JSON.parse(printGlob(report)));
     });
   });
 

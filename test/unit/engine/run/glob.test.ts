@@ -39,7 +39,7 @@ describe('engine/glob (answerGlob + printGlob)', () => {
 
   it('prints the documented fields', async () => {
     // Nothing that says nothing: no default mode, no count (files.length), no zero counters, no timing.
-    assert.deepStrictEqual(await globRaw({ pattern: '*.ts' }, env), { files: [native(`${ws}/index.ts`)] });
+    assert.deepStrictEqual(await globRaw({ pattern: '*.ts' }, env), { root: ws, files: [native(`${ws}/index.ts`)] });
     // base_path when a path was given.
     assert.deepStrictEqual((await globRaw({ pattern: '*.ts', path: 'src' }, env)).base_path, native(`${ws}/src`));
     assert.deepStrictEqual((await globRaw({ pattern: '\\.ts$', mode: 'regex', max_results: 1 }, env)).mode, 'regex');
@@ -49,7 +49,7 @@ describe('engine/glob (answerGlob + printGlob)', () => {
     const json = await globJson({ pattern: '**/lib' }, env);
     assert.deepStrictEqual(json.files, []);
     assert.deepStrictEqual(json.notes, [
-      `"**/lib" matches 1 directory, and glob lists files only: ${native(`${ws}/src/lib`)} (2 files). List their files with {"pattern":"**/lib/**"}.`,
+      `"**/lib" matches 1 directory, and glob lists files only: ${native('src/lib')} (2 files). List their files with {"pattern":"**/lib/**"}.`,
     ]);
     assert.deepStrictEqual(names(await globJson({ pattern: '**/lib/**' }, env)), ['src/lib/deep/d.ts', 'src/lib/e.test.ts']);
     // A denied directory is never named (keys/ holds only a denied file; .git is denied).

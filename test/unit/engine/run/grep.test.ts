@@ -11,6 +11,8 @@ import {
   folders,
   grepJson,
   grepRaw,
+  grepText,
+  native,
   makeEnv,
   pathFiles,
   rejectsWith,
@@ -67,27 +69,29 @@ describe('engine/grep (answerGrep + printGrep)', () => {
           [p('src/auth.py')]: ['3 def: def authenticate(self, username, password):'],
         },
         files_searched: 4,
+        root: basic,
       });
-      // In path order: JSON keeps the order of an object's keys.
+      // In path order.
       const json = await grepRaw({ pattern: 'authenticate' }, env);
       assert.deepStrictEqual(Object.keys(json.files as object), [p('docs/guide.md'), p('src/app.ts'), p('src/auth.py')]);
     });
 
     it('content is the default and prints its fields in the documented order, without the default output_mode', async () => {
-      const json = await grepRaw({ pattern: 'absent-zz' }, env);
       // The pattern is the call's own input: the model's answer leaves it out (docs/tools.md).
-      assert.deepStrictEqual(Object.keys(json), ['files', 'files_searched']);
-      const cut = await grepRaw({ pattern: 'authenticate', max_results: 1 }, env);
-      assert.deepStrictEqual(Object.keys(cut), [
-        'files',
-        'total_matches',
-        'returned_matches',
-        'files_matched',
-        'files_searched',
-        'truncated',
-        'next_offset',
-        'notes',
+      assert.strictEqual(await grepText({ pattern: 'absent-zz' }, env), `root: ${basic}\nfiles_searched: 4`);
+      const cut = (await grepText({ pattern: 'authenticate', max_results: 1 }, env)).split('\n');
+      const fields = cut.slice(0, cut.indexOf('')).map((line) => line.slice(0, line.indexOf(':')));
+      assert.deepStrictEqual(fields, ['root', 'total_matches', 'returned_matches', 'files_matched', 'files_searched', 'next_offset']);
+      assert.deepStrictEqual(cut.slice(cut.indexOf('')), [
+        '',
+        native('src/auth.py'),
+        '3 def: def authenticate(self, username, password):',
+        '',
+        cut[cut.length - 2],
+        cut[cut.length - 1],
       ]);
+      assert.match(cut[cut.length - 2], /^note: Showing matches 1-1 of 4\./);
+      assert.match(cut[cut.length - 1], /^note: 2 more matching files are not on this page: /);
     });
 
     it('files_with_matches: only the paths of matching files', async () => {
@@ -95,6 +99,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         output_mode: 'files_with_matches',
         files: [p('docs/guide.md'), p('src/app.ts'), p('src/auth.py')],
         files_searched: 4,
+        root: basic,
       });
     });
 
@@ -104,6 +109,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         files: { [p('docs/guide.md')]: 1, [p('src/app.ts')]: 2, [p('src/auth.py')]: 1 },
         total_matches: 4,
         files_searched: 4,
+        root: basic,
       });
     });
 
@@ -308,7 +314,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.strictEqual(json.next_offset, 5);
       assert.deepStrictEqual(json.notes, [
         'Showing matches 1-5 of 12. Call again with offset 5 for more, or narrow the search.',
-        `1 more matching file is not on this page: ${fx.path('pages/c.txt')} (5; 1: "hit c1"). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
+        `1 more matching file is not on this page: c.txt (5; 1: "hit c1"). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
       ]);
     });
 
@@ -336,7 +342,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       assert.deepStrictEqual(flatMatches(json, pages), ['b.txt:3:hit b3', 'c.txt:1:hit c1', 'c.txt:2:hit c2']);
       assert.deepStrictEqual(json.notes, [
         'Showing matches 7-9 of 12. Call again with offset 9 for more, or narrow the search.',
-        `1 more matching file is not on this page: ${fx.path('pages/a.txt')} (4). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
+        `1 more matching file is not on this page: a.txt (4). All of them: {"pattern":"hit","output_mode":"files_with_matches"}, or "count" for lines per file.`,
       ]);
     });
 

@@ -75,7 +75,7 @@ describe('paging through a large result (max_results and the output budget)', fu
 
   after(() => fx.remove());
 
-  it('content: every match exactly once, in order, each answer within the budget and valid JSON', async () => {
+  it('content: every match exactly once, in order, each answer within the budget and readable', async () => {
     for (const max of [1000, 7]) {
       const pages = await pageThrough({ pattern: 'lookup\\(', max_results: max }, (input) => grepJson(input, env));
       const seen = pages.flatMap((page) => contentFiles(page).flatMap((entry) => entry.matches.map((m) => `${rel(fx.root, entry.file)}:${m.line}`)));
@@ -110,9 +110,9 @@ describe('paging through a large result (max_results and the output budget)', fu
   it('files_with_matches and count: every file exactly once', async () => {
     const files = [...new Set(expected.map((e) => e.split(':')[0]))];
     const listed = await pageThrough({ pattern: 'lookup', output_mode: 'files_with_matches', max_results: 1000 }, (input) =>
-      grepJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })),
+      grepJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 400 } })),
     );
-    assert.ok(listed.length > 2);
+    assert.ok(listed.length > 2, `${listed.length} pages`);
     assert.deepStrictEqual(
       listed.flatMap((page) => pathFiles(page).map((f) => rel(fx.root, f))),
       files,
@@ -125,7 +125,7 @@ describe('paging through a large result (max_results and the output budget)', fu
   });
 
   it('glob: every path exactly once', async () => {
-    const pages = await pageThrough({ pattern: '**/*.ts' }, (input) => globJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 1024 } })));
+    const pages = await pageThrough({ pattern: '**/*.ts' }, (input) => globJson(input, makeEnv(fx.root, { config: { maxOutputBytes: 400 } })));
     assert.ok(pages.length > 2, `${pages.length} pages`);
     for (const page of pages) assert.strictEqual(page.total, FILES);
     assert.deepStrictEqual(

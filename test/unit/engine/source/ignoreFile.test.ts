@@ -12,6 +12,7 @@ import { GitignoreRules, loadGitignoreTexts } from '../../../../src/engine/sourc
 import { MAX_IGNORE_FILE_BYTES, readIgnoreFile, readIgnoreFileSync } from '../../../../src/engine/source/ignoreFile';
 import { Fixture, globJson, grepJson, makeEnv, pathFiles, rel } from '../../fixture';
 import { FsRecorder } from '../../recorder';
+import { parseAnswer } from '../../../support/answers';
 
 const distCli = nodePath.resolve(__dirname, '../../../../../dist/cli.js');
 
@@ -86,7 +87,7 @@ describe('hostile ignore files', function () {
       const run = await runCliWatched([tool, JSON.stringify(input), '--workspace', ws(name)]);
       assert.strictEqual(run.killed, undefined, `the CLI was killed: ${run.killed}`);
       assert.strictEqual(run.code, 0, run.stderr);
-      const files = (JSON.parse(run.stdout) as { files: string[] }).files.map((file) => rel(ws(name), file));
+      const files = (parseAnswer(run.stdout) as { files: string[] }).files.map((file) => rel(ws(name), file));
       assert.deepStrictEqual(files, ['a.txt', 'src/b.txt']);
       assert.match(run.stderr, /Ignore file .*\.gitignore skipped: it is (a symbolic link|not a regular file); its rules are not applied\./);
       assert.ok(run.peakMb < 200, `peak memory ${run.peakMb.toFixed(0)} MB`);
