@@ -137,14 +137,15 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     if (env.isCancelled()) throw new CancelledError();
   }
   if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
-  return grepReport(input, { mode, offset, files, ordered, started }, target, scanned, collector, cut ? order : undefined);
+  const folders = env.folders.map((folder) => folder.path);
+  return grepReport(input, { mode, offset, files, ordered, started }, { basePaths: target.basePaths, folders }, scanned, collector, cut ? order : undefined);
 }
 
 /** The report of a run: its page (`files`, from `offset`) and the collector's totals, skip counts and what the index did. */
 function grepReport(
   input: GrepInput,
   page: { mode: OutputMode; offset: number; files: GrepFileEntry[]; ordered: boolean; started: number },
-  target: SearchTarget,
+  target: Pick<SearchTarget, 'basePaths'> & { folders: string[] },
   scanned: Scanned,
   collector: GrepCollector,
   ordered: OrderCost | undefined,
@@ -158,7 +159,7 @@ function grepReport(
   return {
     pattern: input.pattern,
     basePaths: target.basePaths,
-    folders: env.folders.map((folder) => folder.path),
+    folders: target.folders,
     outputMode: mode,
     files,
     totalResults: collector.totalResults,
