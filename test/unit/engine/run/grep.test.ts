@@ -3,6 +3,7 @@ import * as nodePath from 'path';
 import { CancelledError } from '../../../../src/engine/api/errors';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
+import { escapeRegExp } from '../../../../src/engine/matcher/matcher';
 import {
   contentFiles,
   countFiles,
@@ -19,9 +20,6 @@ import {
   rel,
   type GrepAnswer,
 } from '../../fixture';
-
-/** Escapes a literal for use in a RegExp. */
-const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const NO_SKIPS = { binary: 0, too_large: 0, denied: 0, unreadable: 0, outside_workspace: 0 };
 
@@ -524,7 +522,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
         await rejectsWith(
           answerGrep({ pattern: 'TODO', path }, denEnv),
           new RegExp(
-            `^${re(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`,
+            `^${escapeRegExp(`permission denied by policy: "${path}"${where} matches "${rule}" (grepTools.deniedPaths).`)} Secrets, keys and \\.git are never searched or listed, whatever the input says; search another path\\.$`,
           ),
         );
       }
@@ -592,11 +590,11 @@ describe('engine/grep (answerGrep + printGrep)', () => {
 
     it('refuses a path outside every folder, naming the resolved path and the folders', async () => {
       const env1 = makeEnv(one);
-      const message = re(
+      const message = escapeRegExp(
         `resolves to ${outside}, which is outside every workspace folder (${one}). Searching outside the workspace needs the user's confirmation. Search inside the workspace, or ask the user to open that folder.`,
       );
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${re(`Path ${JSON.stringify(outside)} `)}${message}$`));
-      await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${re('Path "../../outside" ')}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: outside }, env1), new RegExp(`^${escapeRegExp(`Path ${JSON.stringify(outside)} `)}${message}$`));
+      await rejectsWith(answerGrep({ pattern: 'TODO', path: '../../outside' }, env1), new RegExp(`^${escapeRegExp('Path "../../outside" ')}${message}$`));
     });
 
     it('searches outside the workspace when allowed (the person confirmed)', async () => {
@@ -609,7 +607,7 @@ describe('engine/grep (answerGrep + printGrep)', () => {
       await rejectsWith(
         answerGrep({ pattern: 'TODO', path: 'src/nope' }, makeEnv(one)),
         new RegExp(
-          `^${re(`Path not found: "src/nope" (resolved to ${nodePath.join(one, 'src', 'nope')}). The nearest existing directory is ${nodePath.join(one, 'src')}. Check the path, or omit "path" to search the whole workspace.`)}$`,
+          `^${escapeRegExp(`Path not found: "src/nope" (resolved to ${nodePath.join(one, 'src', 'nope')}). The nearest existing directory is ${nodePath.join(one, 'src')}. Check the path, or omit "path" to search the whole workspace.`)}$`,
         ),
       );
     });

@@ -2,9 +2,7 @@
 import * as assert from 'assert';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { contentFiles, Fixture, folders, grepJson, makeEnv, rejectsWith } from '../../fixture';
-
-/** Escapes a literal for use in a RegExp. */
-const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../../../../src/engine/matcher/matcher';
 
 describe('engine/grep through symbolic links', () => {
   let fx: Fixture;
@@ -42,7 +40,9 @@ describe('engine/grep through symbolic links', () => {
     assert.strictEqual(json.skipped.denied, 2, '.env and notes.txt');
     await rejectsWith(
       answerGrep({ pattern: 'TODO', path: 'notes.txt' }, makeEnv(den)),
-      new RegExp(`^${re(`permission denied by policy: "notes.txt" (it leads to ${fx.path('denied/.env')}) matches "**/.env" (grepTools.deniedPaths).`)}`),
+      new RegExp(
+        `^${escapeRegExp(`permission denied by policy: "notes.txt" (it leads to ${fx.path('denied/.env')}) matches "**/.env" (grepTools.deniedPaths).`)}`,
+      ),
     );
   });
 
@@ -50,11 +50,14 @@ describe('engine/grep through symbolic links', () => {
     const json = await grepJson({ pattern: 'TODO' }, makeEnv(folders(two, one)));
     assert.strictEqual(contentFiles(json).length, 2);
     assert.strictEqual(json.skipped.outside_workspace, 2, 'link-out and o-link.txt');
-    const message = re(`, which is outside every workspace folder (${one}).`);
-    await rejectsWith(answerGrep({ pattern: 'TODO', path: 'link-out' }, makeEnv(one)), new RegExp(`^Path "link-out" resolves to ${re(outside)}${message}`));
+    const message = escapeRegExp(`, which is outside every workspace folder (${one}).`);
+    await rejectsWith(
+      answerGrep({ pattern: 'TODO', path: 'link-out' }, makeEnv(one)),
+      new RegExp(`^Path "link-out" resolves to ${escapeRegExp(outside)}${message}`),
+    );
     await rejectsWith(
       answerGrep({ pattern: 'TODO', path: 'o-link.txt' }, makeEnv(one)),
-      new RegExp(`^Path "o-link\\.txt" resolves to ${re(fx.path('outside/o.txt'))}${message}`),
+      new RegExp(`^Path "o-link\\.txt" resolves to ${escapeRegExp(fx.path('outside/o.txt'))}${message}`),
     );
   });
 });
