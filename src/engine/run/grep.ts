@@ -554,7 +554,9 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
     const byWorker = new Map<number, number[]>();
     items.forEach((item, i) => {
       const worker = pool.workerOf(item.path);
-      byWorker.set(worker, [...(byWorker.get(worker) ?? []), i]);
+      const indexes = byWorker.get(worker);
+      if (indexes) indexes.push(i);
+      else byWorker.set(worker, [i]);
     });
     const outcomes: OutlineOutcome[] = new Array<OutlineOutcome>(items.length);
     const batches: Array<Promise<void>> = [];
