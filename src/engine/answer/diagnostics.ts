@@ -170,7 +170,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
         : undefined,
     includeIgnored:
       input.include_ignored !== true
-        ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates) })
+        ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates), onlyIgnored: true })
         : undefined,
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });

@@ -124,10 +124,30 @@ export function contentOverride(env: Pick<Corpus, 'overrides' | 'source'>, path:
   return env.overrides?.get(path) ?? env.source.reader?.(path);
 }
 
+/**
+ * The candidates include_ignored adds (RunOptions.onlyIgnored): those of `listed` (listed with ignored
+ * files) that the same search without include_ignored does not list. The listing without them is taken
+ * as a search takes it (replayed where the source keeps it); what it skips is not counted again.
+ */
+async function ignoredOnly(
+  access: Extract<Access, { kind: 'files' }>,
+  filter: { include?: string; exclude?: string; deadline?: { at: number; expired: boolean } },
+  listed: Iterable<Candidate>,
+  env: ListingRoles,
+): Promise<Iterable<Candidate>> {
+  const searched = new Set<string>();
+  for (const candidate of await openCandidates(access.bases, { ...filter, includeIgnored: false, granted: access.granted }, env, emptySkips())) {
+    searched.add(candidate.path);
+  }
+  return (function* () {
+    for (const candidate of listed) if (!searched.has(candidate.path)) yield candidate;
+  })();
+}
+
 /** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
 export async function searchTarget(
   access: Access,
-  filter: { include?: string; exclude?: string; includeIgnored: boolean; deadline?: { at: number; expired: boolean } },
+  filter: { include?: string; exclude?: string; includeIgnored: boolean; onlyIgnored?: boolean; deadline?: { at: number; expired: boolean } },
   env: ListingRoles & Pick<Corpus, 'overrides'>,
   skipped: SkipCounts,
 ): Promise<SearchTarget> {
@@ -137,7 +157,8 @@ export async function searchTarget(
     const texts = new Map(candidates.map((candidate) => [candidate.path, document.text()]));
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
-  const candidates = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
+  const listed = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
+  const candidates = filter.onlyIgnored && filter.includeIgnored ? await ignoredOnly(access, filter, listed, env) : listed;
   // No open editor's text and no reader: every candidate is read from disk (asked per candidate: 100,000 times on a large tree).
   const overridden = (env.overrides?.size ?? 0) > 0 || env.source.reader !== undefined;
   return {

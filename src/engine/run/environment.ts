@@ -78,6 +78,11 @@ export interface RunOptions {
    * the files left out by .gitignore and the excludes stops there (diagnostics.ts), the same for the same tree.
    */
   maxListed?: number;
+  /**
+   * With include_ignored: only the files it adds, those the same search without it does not list (an
+   * empty answer's check of the ignored files reads none it has searched already).
+   */
+  onlyIgnored?: true;
   /** false: the page's lines get no definitions and a cut page keeps path order (an answer's checks take only a first line). */
   definitions?: false;
 }

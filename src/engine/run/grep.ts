@@ -111,7 +111,13 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const access = await authorizeSearch(input.path, env);
   // Testing include / exclude against the listed names shares the time limit (fileSource.ts).
   const filterDeadline = { at: deadline, expired: false };
-  const filter = { include: input.include, exclude: input.exclude, includeIgnored: input.include_ignored === true, deadline: filterDeadline };
+  const filter = {
+    include: input.include,
+    exclude: input.exclude,
+    includeIgnored: input.include_ignored === true,
+    onlyIgnored: options.onlyIgnored,
+    deadline: filterDeadline,
+  };
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
   if (ordered && env.pool) outlineFound = outlineEarly(spec, target, env.pool);

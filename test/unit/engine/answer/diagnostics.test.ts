@@ -91,6 +91,44 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
       }
     });
 
+    it('reads only the ignored files for that check, none the search has read already (each file once per empty answer)', async () => {
+      const tree = new Fixture('grep-tools-ignored-only-');
+      try {
+        const files: Record<string, string> = { '.gitignore': 'build/\n' };
+        for (let i = 0; i < 40; i++) files[`src/f${i}.ts`] = `export const value${i} = ${i};\n`;
+        files['build/out.js'] = 'var x = 12345_67890;\n';
+        files['node_modules/pkg/index.js'] = 'module.exports = 1;\n';
+        tree.files(files);
+        const reads: string[] = [];
+        const base = makeEnv(tree.root);
+        const env: SearchEnvironment = {
+          ...base,
+          readFile: (path, maxSize, scope) => {
+            reads.push(nodePath.relative(tree.root, path).split(nodePath.sep).join('/'));
+            return base.readFile(path, maxSize, scope);
+          },
+        };
+        // No letter in the pattern (no case to ignore), nothing a regex reads otherwise: the only check is the ignored files'.
+        const json = await grepJson({ pattern: '12345_67890' }, env);
+        assert.deepStrictEqual(suggestions(json), [
+          `Files left out by .gitignore, files.exclude or search.exclude hold matches: 1 line in 1 file (first: ${named('build/out.js')}:1 "var x = 12345_67890;"). Call again with {"pattern":"12345_67890","include_ignored":true} to search them.`,
+        ]);
+        const counted = new Map<string, number>();
+        for (const read of reads) counted.set(read, (counted.get(read) ?? 0) + 1);
+        assert.deepStrictEqual(
+          [...counted].filter(([, times]) => times > 1),
+          [],
+        );
+        assert.deepStrictEqual(
+          reads.filter((read) => !read.startsWith('src/')),
+          ['.gitignore', 'build/out.js', 'node_modules/pkg/index.js'],
+        );
+        assert.strictEqual(reads.length, 43);
+      } finally {
+        tree.remove();
+      }
+    });
+
     it('suggests literal text when the pattern, read as a regex, cannot match', async () => {
       const json = await grepJson({ pattern: '$HOME/bin' }, env);
       assert.deepStrictEqual(suggestions(json), [
@@ -157,8 +195,9 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
 
     it('runs the checks once each, never checks a check, and not at all when there are results', async () => {
       const probe = counting(env);
-      await grepJson({ pattern: 'nothing[0]' }, probe.env); // the search, then case, literal and ignored re-runs
-      assert.strictEqual(probe.listings(), 4);
+      // The search, then case, literal and ignored re-runs (the last lists without ignored files too, to leave out what the search read).
+      await grepJson({ pattern: 'nothing[0]' }, probe.env);
+      assert.strictEqual(probe.listings(), 5);
       const found = counting(env);
       await grepJson({ pattern: 'UserService' }, found.env);
       assert.strictEqual(found.listings(), 1);
