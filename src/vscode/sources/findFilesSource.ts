@@ -135,7 +135,7 @@ export class FindFilesSource implements FileSource {
     const { include, includeIgnored, respectGitignore, granted, allowed } = query;
     const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
     let got = this.got.get(key);
-    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list)));
+    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()))));
     const { listing, made } = await got;
     if (!listing) return undefined;
     // A listing this call made wrote its lines as it was made.

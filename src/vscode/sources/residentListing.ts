@@ -151,7 +151,10 @@ export class ResidentListings implements vscode.Disposable {
   /** Listings replayed (`vouched`: of those, without statting their directories) and made since activation (for the log and the tests). */
   readonly counts = { replayed: 0, vouched: 0, listed: 0 };
 
-  constructor(private readonly watch: () => ListingWatch | undefined = () => undefined) {
+  constructor(
+    private readonly watch: () => ListingWatch | undefined = () => undefined,
+    private readonly limits = { listings: MAX_LISTINGS, files: MAX_KEPT_FILES },
+  ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const drop = (uri: vscode.Uri) => {
       if (!isDenied(uri)) this.invalidate();
@@ -180,7 +183,13 @@ export class ResidentListings implements vscode.Disposable {
    * else made by `list` (undefined when it was cancelled) and kept unless something changed while it
    * ran. `made` tells whether this call made it (its log lines then went to this call already).
    */
-  async get(key: string, isCancelled: () => boolean, list: () => Promise<BaseListing | undefined>): Promise<{ listing?: BaseListing; made: boolean }> {
+  async get(
+    key: string,
+    isCancelled: () => boolean,
+    list: () => Promise<BaseListing | undefined>,
+    /** The keys of the listings the same call uses (its search, then an empty answer's checks): none of them makes room for this one. */
+    inUse: ReadonlySet<string> = new Set(),
+  ): Promise<{ listing?: BaseListing; made: boolean }> {
     const resident = this.listings.get(key);
     if (resident) {
       this.listings.delete(key);
@@ -218,15 +227,33 @@ export class ResidentListings implements vscode.Disposable {
       const identities = made.directories.map((dir) => identity(dir) ?? '');
       const gitignores = made.directories.map((dir) => statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
       this.listings.set(key, { ...made, startedAt, identities, gitignores });
-      let kept = 0;
-      for (const listing of this.listings.values()) kept += listing.files.length;
-      while (this.listings.size > 1 && (this.listings.size > MAX_LISTINGS || kept > MAX_KEPT_FILES)) {
-        const oldest = this.listings.keys().next().value as string;
-        kept -= this.listings.get(oldest)!.files.length;
-        this.listings.delete(oldest);
-      }
+      this.makeRoom(key, inUse);
     }
     return { listing: made, made: true };
+  }
+
+  /**
+   * Drops the least recently used listings until at most MAX_LISTINGS with MAX_KEPT_FILES files in all
+   * (`limits`) are kept (one alone is kept whatever its size). A listing the same call uses is not dropped for a
+   * newer one: when only those are left, the newest (`key`) is not kept. On a large workspace an empty
+   * answer's check lists the ignored files too, and must not push out the listing every call replays.
+   */
+  private makeRoom(key: string, inUse: ReadonlySet<string>): void {
+    let kept = 0;
+    for (const listing of this.listings.values()) kept += listing.files.length;
+    while (this.listings.size > 1 && (this.listings.size > this.limits.listings || kept > this.limits.files)) {
+      let victim: string | undefined;
+      for (const held of this.listings.keys()) {
+        if (held !== key && !inUse.has(held)) {
+          victim = held;
+          break;
+        }
+      }
+      victim ??= key;
+      kept -= this.listings.get(victim)!.files.length;
+      this.listings.delete(victim);
+      if (victim === key) return;
+    }
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import { folderPath, invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
 
 describe('the resident listing of the workspace', () => {
   const dir = () => path.join(folderPath(0), 'resident-tmp');
@@ -153,6 +154,41 @@ describe('the resident listing of the workspace', () => {
       assert.ok(!(await matching('resident-7c2e')).includes(file('excluded-here/c.txt')));
     } finally {
       await settings.update('exclude', previous, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
+
+describe('the resident listings kept at once', () => {
+  /** A listing of `count` files with no directory to check again: replayed while kept. */
+  const listingOf = (count: number): BaseListing => ({
+    files: Array.from({ length: count }, (_, i) => ({ path: `/ws/f${i}.ts`, relative: `f${i}.ts` })),
+    pruned: [],
+    warnings: [],
+    directories: [],
+  });
+
+  it("a listing an empty answer's check makes never pushes out the one its own search replays", async () => {
+    const listings = new ResidentListings(undefined, { listings: 32, files: 10 });
+    try {
+      const get = (key: string, inUse: string[] = []) =>
+        listings.get(
+          key,
+          () => false,
+          () => Promise.resolve(listingOf(8)),
+          new Set(inUse),
+        );
+      assert.strictEqual((await get('search')).made, true);
+      assert.strictEqual((await get('search')).made, false, 'the search is replayed');
+      // The check's listing (8 files more than the 10 kept) is made, but not kept in the search's place.
+      assert.strictEqual((await get('check', ['search'])).made, true);
+      assert.strictEqual((await get('search')).made, false, 'the search is still replayed after the check');
+      assert.strictEqual((await get('check', ['search'])).made, true, 'the check lists again');
+      // Another call's listing takes the least recently used one's place, as before.
+      assert.strictEqual((await get('other')).made, true);
+      assert.strictEqual((await get('other')).made, false);
+      assert.strictEqual((await get('search')).made, true, 'pushed out by the other call');
+    } finally {
+      listings.dispose();
     }
   });
 });
