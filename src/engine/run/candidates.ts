@@ -50,9 +50,30 @@ export async function openCandidates(
   };
   if (env.source.stream && !env.source.holds?.(query, env.config.deniedPaths))
     return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
-  const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
+  const perBase = await untilDeadline(env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled), filter.deadline);
   if (env.isCancelled()) throw new CancelledError();
+  if (!perBase) {
+    filter.deadline!.expired = true;
+    return [];
+  }
   return filterOnce(bases, perBase, candidateFilter, skipped);
+}
+
+/**
+ * A listing, waited for until the deadline at most: undefined once it passed first. The listing goes on
+ * without the call (a source that keeps listings keeps it for the next call: on a very large workspace
+ * the first listing may take longer than one call's time limit).
+ */
+async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | undefined): Promise<T | undefined> {
+  if (!deadline) return listing;
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline.at - Date.now()))));
+  listing.catch(() => {}); // a listing that fails after the call stopped waiting fails no one
+  try {
+    return await Promise.race([listing, passed]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What a filter kept of a source's lists, and what it counted in `skipped`. */

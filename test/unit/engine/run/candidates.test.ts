@@ -99,3 +99,34 @@ describe('engine/run/candidates: a replayed recorded listing (the CLI) is filter
     );
   });
 });
+
+describe('engine/run/candidates: a listing slower than the time limit', () => {
+  const fx = new Fixture();
+  after(() => fx.remove());
+
+  it('answers at the limit, timed out with nothing searched, instead of waiting for the listing; the next call finds the files', async () => {
+    fx.files({ 'src/a.ts': 'TODO a\n' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const inner = new NodeFileSource();
+    let listed = 0;
+    // Its first listing finishes only when released (a workspace of 500,000 files listed by findFiles).
+    const slow: FileSource = {
+      kind: (absolute) => inner.kind(absolute),
+      mtime: (absolute) => inner.mtime(absolute),
+      list: async (...args) => {
+        if (listed++ === 0) await released;
+        return inner.list(...args);
+      },
+    };
+    const started = Date.now();
+    const json = await grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root, { config: { timeoutSeconds: 0.2 } }), source: slow });
+    assert.strictEqual(json.timed_out, true);
+    assert.strictEqual(json.files_searched, 0);
+    assert.ok(Date.now() - started < 5000, 'answered at the time limit, not when the listing finished');
+    assert.match(json.notes[0], /^The search timed out after/);
+    release();
+    const again = await grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root), source: slow });
+    assert.strictEqual(again.total_matches, 1);
+  });
+});
