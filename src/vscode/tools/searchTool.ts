@@ -82,8 +82,12 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
         warn: onceEach((message) => log.warn(`${tool}: ${message}`)),
       };
       const budget = outputBudget(options, env.config.maxOutputBytes, token);
+      const listings = services.residentListings().counts;
+      const before = { ...listings };
       const { text, summary } = await this.run(input, env, budget, log);
-      log.info(`${tool} done: ${summary}, ${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`);
+      // The workspace's listings the call (and its checks) replayed or made; calls at the same time count each other's.
+      const listed = `listings ${listings.replayed - before.replayed} replayed (${listings.vouched - before.vouched} without a stat), ${listings.listed - before.listed} made`;
+      log.info(`${tool} done: ${summary}, ${listed}, ${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`);
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
     } catch (error) {
       if (error instanceof CancelledError) {
