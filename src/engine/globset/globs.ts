@@ -96,6 +96,10 @@ function ruleTest(rule: string): RuleTest {
       // `*.pem`, `id_rsa*`: one '*' before or after plain text.
       const text = affix[2].toLowerCase();
       test = affix[1] ? (_path, lowerName) => lowerName.endsWith(text) : (_path, lowerName) => lowerName.startsWith(text);
+    } else if (affix && affix[1] && affix[2]) {
+      // `*.tfstate.*`: the text anywhere in the name ('*' matches any characters but '/', a leading dot too).
+      const text = affix[2].toLowerCase();
+      test = (_path, lowerName) => lowerName.includes(text);
     } else if (byName) {
       const nameTest = globTest(byName[1], true);
       test = (_path, lowerName) => nameTest(lowerName);
@@ -114,15 +118,55 @@ function ruleTest(rule: string): RuleTest {
   return test;
 }
 
-const compiledLists = new WeakMap<readonly string[], Array<{ rule: string; test: RuleTest }>>();
+/** A rule list compiled once: its tests in order, and a test that any of them may match (see mayMatch). */
+interface CompiledRules {
+  list: Array<{ rule: string; test: RuleTest }>;
+  mayMatch?: RegExp;
+}
+
+const compiledLists = new WeakMap<readonly string[], CompiledRules>();
+
+const escapeText = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * One regex that matches every '/'-separated path any rule of the list matches (and a few more), ignoring
+ * ASCII case: most paths match no rule, and then one test says so instead of one per rule. Undefined when a
+ * rule goes through minimatch (a user's glob), which it cannot stand for.
+ */
+function mayMatchOf(rules: readonly string[]): RegExp | undefined {
+  const parts: string[] = [];
+  for (const rule of rules) {
+    const byName = /^\*\*\/([^/]+)$/.exec(rule);
+    const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
+    const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
+    if (affix && affix[2]) {
+      const text = escapeText(affix[2]);
+      // A name, a prefix, a suffix or a text anywhere in the last segment.
+      parts.push(`${affix[1] ? '' : '(?:^|/)'}${text}${affix[3] ? '[^/]*' : ''}$`);
+    } else if (rule.startsWith('**/') && !GLOB_CHARS.test(rule.slice(3)) && !rule.endsWith('/')) {
+      parts.push(`(?:^|/)${escapeText(rule.slice(3))}$`);
+    } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
+      parts.push(`(?:^|/)${escapeText(inDirectory[1])}/`);
+    } else {
+      return undefined;
+    }
+  }
+  return parts.length === 0 ? undefined : new RegExp(parts.join('|'), 'i');
+}
+
+/** Any character outside ASCII (whose case the regex's ASCII folding may not match as toLowerCase does). */
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /** The first denied-path rule that `relative` (a path below a workspace folder or search base) matches. */
 export function deniedRule(relative: string, rules: readonly string[]): string | undefined {
-  let list = compiledLists.get(rules);
-  if (list === undefined) {
-    list = rules.map((rule) => ({ rule, test: ruleTest(rule) }));
-    compiledLists.set(rules, list);
+  let compiled = compiledLists.get(rules);
+  if (compiled === undefined) {
+    compiled = { list: rules.map((rule) => ({ rule, test: ruleTest(rule) })), mayMatch: mayMatchOf(rules) };
+    compiledLists.set(rules, compiled);
   }
+  const { list, mayMatch } = compiled;
+  // No rule can match: nothing to find, unless Windows would open another name for this spelling.
+  if (mayMatch && !mayMatch.test(relative) && !NOT_ASCII.test(relative) && !WINDOWS_ALIAS.test(relative)) return undefined;
   const lowerPath = relative.toLowerCase();
   const lowerName = lastSegment(lowerPath);
   for (const { rule, test } of list) if (test(lowerPath, lowerName)) return rule;

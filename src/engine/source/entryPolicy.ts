@@ -79,17 +79,29 @@ const DIRECTORY: EntryVerdict = { kind: 'directory' };
 export type EntryTest = (fromRoot: string, name: string) => boolean;
 
 /**
- * A glob as a test of walked entries: `**\/name` globs (most exclude and denied directory rules)
- * compare names; other globs go through minimatch. `nocase`: as the denied rules, regardless of case.
+ * Globs as one test of walked entries (true when any matches): `**\/name` globs (most exclude and denied
+ * directory rules) look the name up in a set, `**\/*.suffix` compare the name's end; other globs go
+ * through minimatch. `nocase`: as the denied rules, regardless of case (the name lower-cased once).
  */
-export function entryTest(glob: string, nocase: boolean): EntryTest {
-  const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
-  if (byName) {
-    const name = nocase ? byName[1].toLowerCase() : byName[1];
-    return nocase ? (_path, entry) => entry.toLowerCase() === name : (_path, entry) => entry === name;
+export function entryTest(globs: readonly string[], nocase: boolean): EntryTest {
+  const names = new Set<string>();
+  const suffixes: string[] = [];
+  const others: Array<(fromRoot: string) => boolean> = [];
+  for (const glob of globs) {
+    const byName = /^\*\*\/([^*?[\]{}/\\!]+)$/.exec(glob);
+    // '*' matches any characters but '/', a leading dot too (GLOB_OPTIONS.dot).
+    const bySuffix = /^\*\*\/\*([^*?[\]{}/\\!]+)$/.exec(glob);
+    if (byName) names.add(nocase ? byName[1].toLowerCase() : byName[1]);
+    else if (bySuffix) suffixes.push(nocase ? bySuffix[1].toLowerCase() : bySuffix[1]);
+    else others.push(globTest(glob, nocase));
   }
-  const test = globTest(glob, nocase);
-  return (fromRoot) => test(fromRoot);
+  return (fromRoot, entry) => {
+    const name = nocase ? entry.toLowerCase() : entry;
+    if (names.has(name)) return true;
+    for (const suffix of suffixes) if (name.endsWith(suffix)) return true;
+    for (const test of others) if (test(fromRoot)) return true;
+    return false;
+  };
 }
 
 /** Code unit order of names: a depth-first walk in this order lists files in comparePaths order. */
@@ -98,10 +110,10 @@ export function byName(a: DirEntry, b: DirEntry): number {
 }
 
 export class EntryPolicy {
-  private readonly deniedDirs: EntryTest[];
+  private readonly deniedDir: EntryTest;
 
   constructor(private readonly rules: EntryRules) {
-    this.deniedDirs = deniedDirectoryGlobs(rules.scope.denied).map((glob) => entryTest(glob, true));
+    this.deniedDir = entryTest(deniedDirectoryGlobs(rules.scope.denied), true);
   }
 
   /** The real path of a listed directory when it is not where its name says (`expected`), else undefined. */
@@ -145,8 +157,7 @@ export class EntryPolicy {
   /** Steps 1-3 (a link stops at 'resolve'), then 4-5. */
   judge(dir: DirectoryAt, entry: DirEntry): EntryVerdict {
     const fromRoot = dir.fromRoot ? `${dir.fromRoot}/${entry.name}` : entry.name;
-    if (this.deniedDirs.some((test) => test(fromRoot, entry.name)))
-      return { kind: 'prune', reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() };
+    if (this.deniedDir(fromRoot, entry.name)) return { kind: 'prune', reason: 'denied', directory: entry.isDirectory() || entry.isSymbolicLink() };
     if (this.rules.excluded(fromRoot, entry.name, dir)) return SKIP;
     if (entry.isSymbolicLink()) return this.rules.followSymlinks ? RESOLVE : SKIP;
     const directory = entry.isDirectory();

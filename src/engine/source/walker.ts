@@ -45,7 +45,7 @@ export class NodeFileSource implements FileSource {
   /** The files below one base, in path order (the walk of treeWalk.ts over the disk, synchronously). */
   private streamBase(query: FileQuery, baseIndex: number, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<Candidate> {
     const base: SearchBase = query.bases[baseIndex];
-    const prune = query.includeIgnored ? [] : this.excludes.map((glob) => entryTest(glob, false));
+    const excluded = query.includeIgnored ? () => false : entryTest(this.excludes, false);
     const realRoot = realPathOfSync(base.root, base.root);
     return walkTreeSync(nodeReader, {
       root: base.root,
@@ -54,7 +54,7 @@ export class NodeFileSource implements FileSource {
       baseIndex,
       rules: {
         scope: { granted: [realRoot, ...(query.granted ?? [])], denied, allowed: query.allowed },
-        excluded: (fromRoot, name) => prune.some((test) => test(fromRoot, name)),
+        excluded,
         followSymlinks: true,
       },
       respectGitignore: query.respectGitignore,

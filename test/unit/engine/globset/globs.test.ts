@@ -137,6 +137,27 @@ describe('engine/globs', () => {
         assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), undefined, path);
       }
     });
+
+    it("names the first rule minimatch matches (ignoring case), under any spelling of the default rules' names (fast-check)", () => {
+      // Minimatch as the reference: each rule as a glob over the lower-cased path, the first one that matches.
+      const reference = DEFAULT_DENIED_PATHS.map((rule) => ({ rule, glob: new Minimatch(rule, { dot: true, nocase: true }) }));
+      const referenceRule = (path: string) => reference.find(({ glob }) => glob.match(path.toLowerCase()))?.rule;
+      const pieces = ['.env', '.ENV', 'Env', '.pem', 'id_rsa', 'ID_RSA', '.ssh', '.SSH', 'secrets', '.aws', 'credentials', '.git', 'config'];
+      const more = ['.tfstate', '.TFState', '.', 'x', 'src', 'a-b', 'key', '.key', '.docker', 'config.json', '.kube', '.npmrc', 'é', 'ſ', 'İ'];
+      const segment = fc
+        .array(fc.constantFrom(...pieces, ...more), { minLength: 1, maxLength: 3 })
+        .map((parts) => parts.join(''))
+        .filter((name) => name !== '.' && name !== '..');
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
+          const path = segments.join('/');
+          // A Windows alias (a trailing dot, ':') is also denied as the name Windows opens: the reference has no such rule.
+          if (/:|[. ](?:\/|$)/.test(path)) return;
+          assert.strictEqual(deniedRule(path, DEFAULT_DENIED_PATHS), referenceRule(path), path);
+        }),
+        { numRuns: 3000 },
+      );
+    });
   });
 
   describe('deniedDirectoryGlobs', () => {
