@@ -13,7 +13,7 @@ import { InputError } from '../../../../src/engine/api/errors';
 import { authorize, decide, type GuardContext } from '../../../../src/engine/guard/guard';
 import { checkSearchGlob, globRequest } from '../../../../src/engine/guard/globInput';
 import { prepareMessages } from '../../../../src/engine/guard/invocation';
-import { notFoundHint } from '../../../../src/engine/guard/pathHint';
+import { notFoundHint, type HintEntry } from '../../../../src/engine/guard/pathHint';
 import { isInside, type PathFlavour } from '../../../../src/engine/guard/paths';
 import { judgeReal } from '../../../../src/engine/guard/scope';
 import { untitledAt, type UntitledDocument } from '../../../../src/engine/guard/untitled';
@@ -80,6 +80,15 @@ class FakeDisk {
     return current;
   }
 
+  /** A directory's entries, links not followed, as the platform lists them; undefined when it is not a directory. */
+  list(dir: string): HintEntry[] | undefined {
+    const real = this.real(dir);
+    if (real === undefined || this.kind(real) !== 'directory') return undefined;
+    return [...this.entries]
+      .filter(([path]) => path !== real && this.flavour.dirname(path) === real)
+      .map(([path, entry]) => ({ name: this.flavour.basename(path), kind: typeof entry === 'object' ? 'link' : entry }));
+  }
+
   kind(path: string): 'file' | 'directory' | undefined {
     const real = this.real(path);
     if (real === undefined) return undefined;
@@ -93,6 +102,11 @@ class FakeDisk {
       config: { deniedPaths: [...DEFAULT_DENIED_PATHS], allowedPaths: [] },
       kind: async (absolute) => this.kind(absolute),
       realPath: async (absolute) => this.real(absolute),
+      entries: async (dir) => {
+        const entries = this.list(dir);
+        if (entries === undefined) throw new Error(`not a directory: ${dir}`);
+        return entries;
+      },
       flavour: this.flavour,
       ...(untitled ? { untitled } : {}),
     };
@@ -157,6 +171,10 @@ function diskOf(platform: Platform): FakeDisk {
   disk.add(at('link.txt'), { link: at('.env') });
   disk.add(at('keys'), { link: flavour.join(home, '.ssh') });
   disk.add(at('docs'), { link: at('secrets') });
+  // Links the not-found hint meets: to an ordinary folder, and below a real folder to the home's .ssh.
+  disk.add(at('alias'), { link: at('src') });
+  disk.add(at('pkg', 'lib', 'keys'), { link: flavour.join(home, '.ssh') });
+  disk.add(at('pkg', 'lib', 'index.ts'), 'file');
   return disk;
 }
 
@@ -270,6 +288,39 @@ describe('the guard under an injected path flavour', () => {
           realPath: ctx.realPath,
         });
         assert.strictEqual(hint, '');
+      });
+
+      it('the hint of a missing path lists the fake file system, and never names or reveals a denied file reached through a link', async () => {
+        const ctx = disk.context(ws);
+        const message = async (path: string) => {
+          const decision = await decide(path, ctx);
+          assert.strictEqual(decision.kind, 'invalid', `${path}: ${decision.kind}`);
+          return 'message' in decision ? decision.message : '';
+        };
+        // Misspelled ordinary names are corrected, through a link to an ordinary folder too: the entries are the fake disk's.
+        assert.ok((await message(flavour.join(ws, 'src', 'a.tss'))).includes(` Did you mean ${flavour.join(ws, 'src', 'a.ts')}?`));
+        assert.ok((await message(flavour.join(ws, 'alias', 'a.tx'))).includes(` Did you mean ${flavour.join(ws, 'alias', 'a.ts')}?`));
+        assert.ok((await message(flavour.join(ws, 'lib', 'index.ts'))).includes(` Did you mean ${flavour.join(ws, 'pkg', 'lib', 'index.ts')} (a file)?`));
+        // A close name that is a link to the denied .env, a path ending below a link out of the workspace
+        // (pkg/lib/keys leads to ~/.ssh), a misspelled name there: none is named, nor what is behind it.
+        const refused = [
+          ['lnk.txt', 'link.txt'],
+          ['lib/keys/config', 'keys'],
+          ['pkg/lib/kes/config', 'keys'],
+          ['doc/token.txt', 'docs'],
+        ];
+        for (const [missing, leak] of refused) {
+          const text = await message(flavour.join(ws, ...missing.split('/')));
+          // The hint: what follows the path as the call wrote it and where it resolved.
+          const hint = text.slice(text.indexOf(').') + 2, text.indexOf(' Check the path'));
+          for (const word of [leak, 'token', 'config', '.env', '.ssh']) assert.ok(!hint.includes(word), `${missing}: the hint "${hint}" names ${word}`);
+        }
+        if (platform.windows) {
+          // The same, spelled with another case, as Windows names them.
+          assert.ok((await message('C:\\USERS\\dev\\ws\\SRC\\a.tss')).includes(' Did you mean C:\\USERS\\dev\\ws\\SRC\\a.ts?'));
+          const text = await message('c:\\users\\dev\\WS\\LNK.TXT');
+          assert.ok(!text.slice(text.indexOf(').')).includes('link.txt'), text);
+        }
       });
 
       it('an untitled editor is found by the path it will be saved to, and judged by the rules there', async () => {
