@@ -18,12 +18,11 @@
  * scope.ts (real paths) and links.ts (symlinks); the glob inputs by globInput.ts, the settings merged by
  * policy.ts. No `vscode` import: the tools, the Command Palette and the CLI share it.
  */
-import * as nodePath from 'path';
 import type { EngineConfig } from '../api/config';
 import { InputError } from '../api/errors';
 import { changedTargetMessage, deniedFolderMessage, deniedMessage, notAllowedMessage, outsideMessage } from './messages';
 import { notFoundHint, type HintEntry } from './pathHint';
-import { flavourName, innermost, realPathOf, relativePosix, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, flavourName, innermost, realPathOf, relativePosix, type PathFlavour } from './paths';
 import { resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { allowList, deniedFromTop, deniedPathRule, deniedRelativeRule, judgeReal, policyRoot, type ReadScope } from './scope';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
@@ -38,7 +37,8 @@ export interface GuardContext {
   untitled?: readonly UntitledDocument[];
   /**
    * The path rules every decision is made under (spelling, separators, roots, case of names): this
-   * platform's `path` when absent; tests pass `path.posix` or `path.win32` (docs/platforms.md).
+   * platform's (`HOST_FLAVOUR`: `darwinPath` on macOS) when absent; tests pass `path.posix`, `path.win32`
+   * or `darwinPath` (docs/platforms.md).
    */
   flavour?: PathFlavour;
   /**
@@ -55,7 +55,7 @@ export interface GuardContext {
 
 /** The guard's path rules and real paths: the context's, or this platform's. */
 function pathRoles(ctx: GuardContext): { flavour: PathFlavour; real(absolute: string): Promise<string> } {
-  const flavour = ctx.flavour ?? nodePath;
+  const flavour = ctx.flavour ?? HOST_FLAVOUR;
   const realPath = ctx.realPath;
   return {
     flavour,

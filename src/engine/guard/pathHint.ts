@@ -5,8 +5,7 @@
  * really is) and never a hidden one (denied, or outside the allow-list), and never suggests a hidden entry.
  */
 import { promises as fs } from 'fs';
-import * as nodePath from 'path';
-import { innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
 import type { WorkspaceFolder } from './roots';
 
 /** An entry of a listed directory, as the listing says (a link is not followed). */
@@ -36,7 +35,7 @@ export interface PathHintContext {
 }
 
 function flavourOf(ctx: PathHintContext): PathFlavour {
-  return ctx.flavour ?? nodePath;
+  return ctx.flavour ?? HOST_FLAVOUR;
 }
 
 function realPathFn(ctx: PathHintContext): (absolute: string) => Promise<string | undefined> {
