@@ -89,12 +89,17 @@ async function hiddenWhereItIs(path: string, ctx: PathHintContext): Promise<bool
   return real !== undefined && real !== path && ctx.refusedReal(real, (await ctx.kind(path)) === 'directory');
 }
 
-/** The entries of a listed directory that the hint may name. */
-async function visibleEntries(at: Place, folder: WorkspaceFolder, ctx: PathHintContext): Promise<HintEntry[]> {
+/** The entries of a listed directory that the hint may name (of the `kinds` asked for: links, which are resolved, only when asked). */
+async function visibleEntries(at: Place, folder: WorkspaceFolder, ctx: PathHintContext, kinds?: ReadonlySet<HintEntry['kind']>): Promise<HintEntry[]> {
   const visible: HintEntry[] = [];
-  for (const entry of await entriesOf(at.path, ctx)) if (!(await hiddenEntry(at, entry, folder, ctx))) visible.push(entry);
+  for (const entry of await entriesOf(at.path, ctx)) {
+    if ((kinds === undefined || kinds.has(entry.kind)) && !(await hiddenEntry(at, entry, folder, ctx))) visible.push(entry);
+  }
   return visible;
 }
+
+const DIRECTORIES: ReadonlySet<HintEntry['kind']> = new Set(['directory']);
+const FILES_AND_DIRECTORIES: ReadonlySet<HintEntry['kind']> = new Set(['file', 'directory']);
 
 /** Entries compared at most, so a huge directory cannot make an error slow. */
 const MAX_ENTRIES = 10_000;
@@ -168,9 +173,10 @@ async function listable(dir: string, ctx: PathHintContext): Promise<{ folder: Wo
 /** The subdirectories of `at` that a hint may enter: real directories (no links), not hidden. */
 async function subdirectories(at: Place, folder: WorkspaceFolder, ctx: PathHintContext): Promise<Place[]> {
   const flavour = flavourOf(ctx);
-  return (await visibleEntries(at, folder, ctx))
-    .filter((entry) => entry.kind === 'directory')
-    .map((entry) => ({ path: flavour.join(at.path, entry.name), real: flavour.join(at.real, entry.name) }));
+  return (await visibleEntries(at, folder, ctx, DIRECTORIES)).map((entry) => ({
+    path: flavour.join(at.path, entry.name),
+    real: flavour.join(at.real, entry.name),
+  }));
 }
 
 /** "31 files" under `path` (not hidden, no links followed), "10000+ files" past the bound; "a file" for a file. */
@@ -183,7 +189,7 @@ async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathH
   const queue: Place[] = [{ path, real }];
   while (queue.length > 0 && files < MAX_COUNTED) {
     const at = queue.shift()!;
-    for (const entry of await visibleEntries(at, folder, ctx)) {
+    for (const entry of await visibleEntries(at, folder, ctx, FILES_AND_DIRECTORIES)) {
       if (entry.kind === 'directory') queue.push({ path: flavour.join(at.path, entry.name), real: flavour.join(at.real, entry.name) });
       else if (entry.kind === 'file') files++;
     }
