@@ -3,17 +3,16 @@
  * its complexity limit (docs/security.md, "Limits"; its length was checked with the input, by the
  * schema's maxLength), no absolute base, no '..'; and the base an absolute glob names.
  */
-import * as nodePath from 'path';
 import { braceExpand } from 'minimatch';
 import { globComplexityProblem, splitAbsoluteGlob } from '../globset/globs';
 import { InputError } from '../api/errors';
-import { samePath, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, samePath, type PathFlavour } from './paths';
 
 /**
  * An include, exclude or glob pattern is relative to the search path: it cannot be absolute (the base
  * belongs in "path", where the guard judges it) nor climb out with '..' (in any brace alternative).
  */
-export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob', flavour: PathFlavour = nodePath): void {
+export function checkSearchGlob(glob: string, field: 'include' | 'exclude' | 'glob', flavour: PathFlavour = HOST_FLAVOUR): void {
   const name = field === 'glob' ? 'glob' : `${field} glob`;
   const problem = globComplexityProblem(glob);
   if (problem) {
@@ -42,7 +41,7 @@ export function globRequest(
   pattern: string,
   path: string | undefined,
   mode: 'glob' | 'regex' | undefined,
-  flavour: PathFlavour = nodePath,
+  flavour: PathFlavour = HOST_FLAVOUR,
 ): { pattern: string; path: string | undefined } {
   if ((mode ?? 'glob') !== 'glob' || !flavour.isAbsolute(pattern)) return { pattern, path };
   const windows = flavour.sep === '\\';

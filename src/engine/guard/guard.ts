@@ -12,18 +12,17 @@
  *   disk is read, so no confirmation, wherever it would be saved; the denied rules and the allow-list
  *   still judge it by the path it would be saved to (or, without one, by its name).
  *
- * Deciding only stats and resolves symlinks (`kind`, `realpath`): it never opens or lists anything, so
+ * Deciding only stats and resolves symlinks (`kind`, `realpath`): it never opens anything, and lists
+ * directories only for the hint of a path not found, inside a workspace folder (pathHint.ts), so
  * `prepareInvocation` can call it. What a walk or a read may reach once the search runs is judged by
  * scope.ts (real paths) and links.ts (symlinks); the glob inputs by globInput.ts, the settings merged by
  * policy.ts. No `vscode` import: the tools, the Command Palette and the CLI share it.
  */
-import * as nodePath from 'path';
 import type { EngineConfig } from '../api/config';
 import { InputError } from '../api/errors';
 import { changedTargetMessage, deniedFolderMessage, deniedMessage, notAllowedMessage, outsideMessage } from './messages';
-import { notFoundHint } from './pathHint';
-import { resolveLinkSync } from './links';
-import { flavourName, innermost, realPathOf, relativePosix, type PathFlavour } from './paths';
+import { notFoundHint, type HintEntry } from './pathHint';
+import { HOST_FLAVOUR, flavourName, innermost, realPathOf, relativePosix, type PathFlavour } from './paths';
 import { resolveBases, type SearchBase, type WorkspaceFolder } from './roots';
 import { allowList, deniedFromTop, deniedPathRule, deniedRelativeRule, judgeReal, policyRoot, type ReadScope } from './scope';
 import { untitledAt, untitledByName, untitledByUri, untitledNotFoundMessage, isUntitledUri, type UntitledDocument } from './untitled';
@@ -38,7 +37,8 @@ export interface GuardContext {
   untitled?: readonly UntitledDocument[];
   /**
    * The path rules every decision is made under (spelling, separators, roots, case of names): this
-   * platform's `path` when absent; tests pass `path.posix` or `path.win32` (docs/platforms.md).
+   * platform's (`HOST_FLAVOUR`: `darwinPath` on macOS) when absent; tests pass `path.posix`, `path.win32`
+   * or `darwinPath` (docs/platforms.md).
    */
   flavour?: PathFlavour;
   /**
@@ -46,11 +46,16 @@ export interface GuardContext {
    * undefined when it cannot be resolved; absent, the file system's `realpath`.
    */
   realPath?(absolute: string): Promise<string | undefined>;
+  /**
+   * A directory's entries, links not followed (rejects when it cannot be listed): read only for the hint
+   * of a path not found, inside a workspace folder (pathHint.ts); absent, the file system's.
+   */
+  entries?(dir: string): Promise<HintEntry[]>;
 }
 
 /** The guard's path rules and real paths: the context's, or this platform's. */
 function pathRoles(ctx: GuardContext): { flavour: PathFlavour; real(absolute: string): Promise<string> } {
-  const flavour = ctx.flavour ?? nodePath;
+  const flavour = ctx.flavour ?? HOST_FLAVOUR;
   const realPath = ctx.realPath;
   return {
     flavour,
@@ -117,12 +122,6 @@ function judgeUntitled(requested: string, document: UntitledDocument, ctx: Guard
     return { kind: 'denied', requested, resolved, rule: 'grepTools.allowedPaths', message: notAllowedMessage(requested, resolved, allowedPaths) };
   }
   return { kind: 'untitled', document };
-}
-
-/** Whether a name leads (through a link on the way) to a place judgeReal refuses: never suggested, whatever name leads there. */
-function hiddenWhereItIs(absolute: string, scope: ReadScope): boolean {
-  const target = resolveLinkSync(absolute);
-  return target?.real !== undefined && target.real !== absolute && judgeReal(target.real, scope, target.directory) !== undefined;
 }
 
 /**
@@ -219,10 +218,19 @@ async function notFoundMessage(requested: string, missing: string, ctx: GuardCon
   const hidden = (absolute: string, root: string) => {
     if (deniedPathRule(absolute, root, deniedPaths, flavour) !== undefined) return true;
     const relative = relativePosix(root, absolute, flavour);
-    if (allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative)) return true;
-    return hiddenWhereItIs(absolute, scope);
+    return allowed !== undefined && !allowed.file(relative) && !allowed.directory(relative);
   };
-  const hint = await notFoundHint(missing, { folders: ctx.folders, kind: ctx.kind, hidden, flavour, realPath: ctx.realPath });
+  // A name that leads (through a link, a junction) to a place judgeReal refuses is never suggested either.
+  const refusedReal = (realPath: string, directory: boolean) => judgeReal(realPath, scope, directory) !== undefined;
+  const hint = await notFoundHint(missing, {
+    folders: ctx.folders,
+    kind: ctx.kind,
+    hidden,
+    refusedReal,
+    flavour,
+    realPath: ctx.realPath,
+    entries: ctx.entries,
+  });
   return `Path not found: ${JSON.stringify(requested)} (resolved to ${missing}).${hint} Check the path, or omit "path" to search the whole workspace.`;
 }
 

@@ -5,25 +5,101 @@
  * really is) and never a hidden one (denied, or outside the allow-list), and never suggests a hidden entry.
  */
 import { promises as fs } from 'fs';
-import * as nodePath from 'path';
-import { innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
 import type { WorkspaceFolder } from './roots';
+
+/** An entry of a listed directory, as the listing says (a link is not followed). */
+export interface HintEntry {
+  name: string;
+  kind: 'file' | 'directory' | 'link' | 'other';
+}
 
 export interface PathHintContext {
   folders: readonly WorkspaceFolder[];
   /** 'file', 'directory', or undefined when nothing is there. */
   kind(absolute: string): Promise<'file' | 'directory' | undefined>;
-  /** Whether the guard hides this path (denied, or not allowed), judged from the workspace folder `root`. */
+  /** Whether the guard hides this path by its name (denied, or not allowed), judged from the workspace folder `root`. */
   hidden(absolute: string, root: string): boolean;
+  /**
+   * Whether the guard refuses what is really at `real` (outside the folders' real paths, denied, not
+   * allowed: scope.ts `judgeReal`), so a name leading there (a link, a junction) is hidden too; absent,
+   * names are judged by `hidden` only.
+   */
+  refusedReal?(real: string, directory: boolean): boolean;
   /** The path rules (guard.ts `GuardContext.flavour`); absent, this platform's `path`. */
   flavour?: PathFlavour;
   /** The real path of an existing path (guard.ts `GuardContext.realPath`); absent, the file system's. */
   realPath?(absolute: string): Promise<string | undefined>;
+  /** A directory's entries, links not followed (rejects when it cannot be listed; guard.ts `GuardContext.entries`); absent, the file system's. */
+  entries?(dir: string): Promise<HintEntry[]>;
 }
 
 function flavourOf(ctx: PathHintContext): PathFlavour {
-  return ctx.flavour ?? nodePath;
+  return ctx.flavour ?? HOST_FLAVOUR;
 }
+
+function realPathFn(ctx: PathHintContext): (absolute: string) => Promise<string | undefined> {
+  return ctx.realPath ?? ((path: string) => realPathOf(path));
+}
+
+/** A directory on the hint's way: its path, and where it really is. */
+interface Place {
+  path: string;
+  real: string;
+}
+
+/** The entries of a directory on disk, links not followed. */
+export async function diskEntries(dir: string): Promise<HintEntry[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  return entries.map((entry) => ({
+    name: entry.name,
+    kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'link' : 'other',
+  }));
+}
+
+/** The first MAX_ENTRIES entries of a directory, through the context; none when it cannot be listed. */
+async function entriesOf(dir: string, ctx: PathHintContext): Promise<HintEntry[]> {
+  const list = ctx.entries ?? diskEntries;
+  const entries = await list(dir).catch(() => [] as HintEntry[]);
+  return entries.slice(0, MAX_ENTRIES);
+}
+
+/**
+ * Whether an entry of the listed directory `at` is hidden: by its name, or by where it really is (a
+ * link resolved through the context's resolver; any other entry is where its directory really is).
+ */
+async function hiddenEntry(at: Place, entry: HintEntry, folder: WorkspaceFolder, ctx: PathHintContext): Promise<boolean> {
+  const flavour = flavourOf(ctx);
+  const path = flavour.join(at.path, entry.name);
+  if (ctx.hidden(path, folder.path)) return true;
+  if (!ctx.refusedReal) return false;
+  if (entry.kind === 'link') return hiddenWhereItIs(path, ctx);
+  const real = flavour.join(at.real, entry.name);
+  return real !== path && ctx.refusedReal(real, entry.kind === 'directory');
+}
+
+/** Whether a path, by its name or by where it really leads (links on its way resolved by the context), is hidden. */
+async function hiddenPath(path: string, folder: WorkspaceFolder, ctx: PathHintContext): Promise<boolean> {
+  return ctx.hidden(path, folder.path) || (await hiddenWhereItIs(path, ctx));
+}
+
+async function hiddenWhereItIs(path: string, ctx: PathHintContext): Promise<boolean> {
+  if (!ctx.refusedReal) return false;
+  const real = await realPathFn(ctx)(path);
+  return real !== undefined && real !== path && ctx.refusedReal(real, (await ctx.kind(path)) === 'directory');
+}
+
+/** The entries of a listed directory that the hint may name (of the `kinds` asked for: links, which are resolved, only when asked). */
+async function visibleEntries(at: Place, folder: WorkspaceFolder, ctx: PathHintContext, kinds?: ReadonlySet<HintEntry['kind']>): Promise<HintEntry[]> {
+  const visible: HintEntry[] = [];
+  for (const entry of await entriesOf(at.path, ctx)) {
+    if ((kinds === undefined || kinds.has(entry.kind)) && !(await hiddenEntry(at, entry, folder, ctx))) visible.push(entry);
+  }
+  return visible;
+}
+
+const DIRECTORIES: ReadonlySet<HintEntry['kind']> = new Set(['directory']);
+const FILES_AND_DIRECTORIES: ReadonlySet<HintEntry['kind']> = new Set(['file', 'directory']);
 
 /** Entries compared at most, so a huge directory cannot make an error slow. */
 const MAX_ENTRIES = 10_000;
@@ -74,10 +150,10 @@ function folderOf(absolute: string, ctx: PathHintContext): WorkspaceFolder | und
   ];
 }
 
-/** Whether `dir` may be listed for a hint: inside a workspace folder where it really is, and not hidden. */
-async function listable(dir: string, ctx: PathHintContext): Promise<WorkspaceFolder | undefined> {
+/** Whether `dir` may be listed for a hint: inside a workspace folder where it really is, and not hidden; where it really is. */
+async function listable(dir: string, ctx: PathHintContext): Promise<{ folder: WorkspaceFolder; at: Place } | undefined> {
   const flavour = flavourOf(ctx);
-  const realPath = ctx.realPath ?? ((path: string) => realPathOf(path));
+  const realPath = realPathFn(ctx);
   const folder = folderOf(dir, ctx);
   if (!folder || ctx.hidden(dir, folder.path)) return undefined;
   const real = await realPath(dir);
@@ -89,39 +165,33 @@ async function listable(dir: string, ctx: PathHintContext): Promise<WorkspaceFol
       isInside(real, realFolder, flavour) &&
       !ctx.hidden(flavour.join(candidate.path, flavour.relative(realFolder, real)), candidate.path)
     )
-      return folder;
+      return { folder, at: { path: dir, real } };
   }
   return undefined;
 }
 
-async function entryNames(dir: string): Promise<string[]> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  return names.slice(0, MAX_ENTRIES);
+/** The subdirectories of `at` that a hint may enter: real directories (no links), not hidden. */
+async function subdirectories(at: Place, folder: WorkspaceFolder, ctx: PathHintContext): Promise<Place[]> {
+  const flavour = flavourOf(ctx);
+  return (await visibleEntries(at, folder, ctx, DIRECTORIES)).map((entry) => ({
+    path: flavour.join(at.path, entry.name),
+    real: flavour.join(at.real, entry.name),
+  }));
 }
 
-/** The subdirectories of `dir` that a hint may enter: real directories (no links), not hidden. */
-async function subdirectories(dir: string, folder: WorkspaceFolder, ctx: PathHintContext): Promise<string[]> {
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries
-    .slice(0, MAX_ENTRIES)
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => flavourOf(ctx).join(dir, entry.name))
-    .filter((path) => !ctx.hidden(path, folder.path));
-}
-
-/** "31 files" under `dir` (not hidden, no links followed), "10000+ files" past the bound; "a file" for a file. */
+/** "31 files" under `path` (not hidden, no links followed), "10000+ files" past the bound; "a file" for a file. */
 async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathHintContext): Promise<string> {
   if ((await ctx.kind(path)) === 'file') return 'a file';
+  const real = await realPathFn(ctx)(path);
+  if (real === undefined) return '0 files';
+  const flavour = flavourOf(ctx);
   let files = 0;
-  const queue = [path];
+  const queue: Place[] = [{ path, real }];
   while (queue.length > 0 && files < MAX_COUNTED) {
-    const dir = queue.shift()!;
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.slice(0, MAX_ENTRIES)) {
-      const child = flavourOf(ctx).join(dir, entry.name);
-      if (ctx.hidden(child, folder.path)) continue;
-      if (entry.isDirectory()) queue.push(child);
-      else if (entry.isFile()) files++;
+    const at = queue.shift()!;
+    for (const entry of await visibleEntries(at, folder, ctx, FILES_AND_DIRECTORIES)) {
+      if (entry.kind === 'directory') queue.push({ path: flavour.join(at.path, entry.name), real: flavour.join(at.real, entry.name) });
+      else if (entry.kind === 'file') files++;
     }
   }
   return `${files >= MAX_COUNTED ? `${MAX_COUNTED}+` : files} file${files === 1 ? '' : 's'}`;
@@ -137,19 +207,20 @@ async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathH
 async function pathsEndingWith(missing: string, ctx: PathHintContext): Promise<Array<{ path: string; holds: string }>> {
   const flavour = flavourOf(ctx);
   const folder = folderOf(missing, ctx);
-  if (!folder || !(await listable(folder.path, ctx))) return [];
+  const top = folder && (await listable(folder.path, ctx));
+  if (!folder || !top) return [];
   const [first, ...rest] = flavour.relative(folder.path, missing).split(flavour.sep);
   // Only when the path's first segment is not in the folder: the folder it lies in was left out, or misspelled.
   if (!first || first === '..' || (await ctx.kind(flavour.join(folder.path, first))) !== undefined) return [];
   const found: string[] = [];
-  const queue = [folder.path];
+  const queue = [top.at];
   for (let visited = 0; queue.length > 0 && visited < MAX_DIRECTORIES && found.length < MAX_SUGGESTIONS; visited++) {
-    const dir = queue.shift()!;
-    for (const child of await subdirectories(dir, folder, ctx)) {
-      const name = flavour.basename(child);
+    const at = queue.shift()!;
+    for (const child of await subdirectories(at, folder, ctx)) {
+      const name = flavour.basename(child.path);
       if (name === first || closestName(first, [name]) === name) {
-        const candidate = flavour.join(child, ...rest);
-        if (candidate !== missing && !ctx.hidden(candidate, folder.path) && (await ctx.kind(candidate)) !== undefined && found.length < MAX_SUGGESTIONS)
+        const candidate = flavour.join(child.path, ...rest);
+        if (candidate !== missing && (await ctx.kind(candidate)) !== undefined && !(await hiddenPath(candidate, folder, ctx)) && found.length < MAX_SUGGESTIONS)
           found.push(candidate);
       }
       queue.push(child);
@@ -186,9 +257,9 @@ async function typoHint(missing: string, ctx: PathHintContext): Promise<string> 
   const segments = flavour.relative(nearest, missing).split(flavour.sep);
   let current = nearest;
   for (const [index, segment] of segments.entries()) {
-    const folder = await listable(current, ctx);
-    if (!folder) break;
-    const names = (await entryNames(current)).filter((name) => !ctx.hidden(flavour.join(current, name), folder.path));
+    const listed = await listable(current, ctx);
+    if (!listed) break;
+    const names = (await visibleEntries(listed.at, listed.folder, ctx)).map((entry) => entry.name);
     const name = names.includes(segment) ? segment : closestName(segment, names);
     if (name === undefined) break;
     const next = flavour.join(current, name);

@@ -3,9 +3,8 @@
  * absolute base to search. A path outside every folder is reported as such; the caller decides.
  */
 import { homedir } from 'os';
-import * as nodePath from 'path';
 import { InputError } from '../api/errors';
-import { innermost, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, innermost, type PathFlavour } from './paths';
 
 export interface WorkspaceFolder {
   name: string;
@@ -73,7 +72,7 @@ export async function resolveBases(
   path: string | undefined,
   folders: readonly WorkspaceFolder[],
   exists: (absolute: string) => Promise<boolean>,
-  flavour: PathFlavour = nodePath,
+  flavour: PathFlavour = HOST_FLAVOUR,
   home: () => string = homedir,
 ): Promise<SearchBase[]> {
   if (path === undefined || path === '' || path === '.') {

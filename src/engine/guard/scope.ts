@@ -4,14 +4,13 @@
  * (a symlink, a directory swapped for one, an open file). The part of the guard the reader and the
  * search workers need: no path resolution, no workspace, no I/O.
  */
-import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { deniedDirectoryGlobs, deniedRule, GLOB_OPTIONS } from '../globset/globs';
-import { flavourNamed, innermost, relativePosix, type FlavourName, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, flavourNamed, innermost, relativePosix, type FlavourName, type PathFlavour } from './paths';
 import type { SearchBase } from './roots';
 
 /** The directory denied paths are matched from: the workspace folder, or for an outside base the file system root. */
-export function policyRoot(base: SearchBase, flavour: PathFlavour = nodePath): string {
+export function policyRoot(base: SearchBase, flavour: PathFlavour = HOST_FLAVOUR): string {
   return base.folderIndex === -1 ? flavour.parse(base.base).root : base.root;
 }
 
@@ -29,13 +28,13 @@ export function deniedRelativeRule(relative: string, rules: readonly string[]): 
 }
 
 /** The denied-path rule a path matches, as a file or as a directory a rule hides; the root itself never matches. */
-export function deniedPathRule(absolute: string, root: string, rules: readonly string[], flavour: PathFlavour = nodePath): string | undefined {
+export function deniedPathRule(absolute: string, root: string, rules: readonly string[], flavour: PathFlavour = HOST_FLAVOUR): string | undefined {
   const relative = relativePosix(root, absolute, flavour);
   return relative === '' ? undefined : deniedRelativeRule(relative, rules);
 }
 
 /** The denied rule a path matches from the file system's root. */
-export function deniedFromTop(path: string, rules: readonly string[], flavour: PathFlavour = nodePath): string | undefined {
+export function deniedFromTop(path: string, rules: readonly string[], flavour: PathFlavour = HOST_FLAVOUR): string | undefined {
   return deniedPathRule(path, flavour.parse(path).root, rules, flavour);
 }
 
@@ -61,7 +60,7 @@ export interface ReadScope {
   /** `grepTools.allowedPaths` (judged from the granted root holding the real path); empty or absent: everything not denied. */
   allowed?: readonly string[];
   /**
-   * The path rules the real paths are judged by: 'win32' or 'posix' (data, as the scope crosses to the
+   * The path rules the real paths are judged by: 'win32', 'darwin' or 'posix' (data, as the scope crosses to the
    * workers); absent, this platform's.
    */
   flavour?: FlavourName;

@@ -10,8 +10,7 @@
  *
  * Lookups only; the guard (guard.ts) decides whether a document named so may be searched. No `vscode` import.
  */
-import * as nodePath from 'path';
-import { samePath, type PathFlavour } from './paths';
+import { HOST_FLAVOUR, samePath, type PathFlavour } from './paths';
 
 export interface UntitledDocument {
   /** The URI as VS Code writes it (`Uri.toString()`): how an answer names the document. */
@@ -50,7 +49,7 @@ export function untitledByName(path: string, documents: readonly UntitledDocumen
 }
 
 /** The document that will be saved to `absolute` (under `flavour`'s rules: on Windows, whatever the case of its letters). */
-export function untitledAt(absolute: string, documents: readonly UntitledDocument[], flavour: PathFlavour = nodePath): UntitledDocument | undefined {
+export function untitledAt(absolute: string, documents: readonly UntitledDocument[], flavour: PathFlavour = HOST_FLAVOUR): UntitledDocument | undefined {
   const wanted = flavour.resolve(absolute);
   return documents.find((document) => document.associatedPath !== undefined && samePath(flavour.resolve(document.associatedPath), wanted, flavour));
 }

@@ -23,6 +23,12 @@ export interface RecordedListing {
   /** Whether files.exclude / search.exclude were left unapplied (include_ignored); .gitignore too then. */
   includeIgnored: boolean;
   respectGitignore: boolean;
+  /**
+   * Whether its .gitignore rules matched names ignoring case (the source's `gitignoreIgnoresCase`); absent
+   * in a listing recorded before the rule followed the platform (when it ignored case everywhere), so such
+   * a listing is never replayed.
+   */
+  gitignoreIgnoresCase?: boolean;
   /** The files as the source streamed them: the base index and the path relative to it ('/'-separated). */
   bases: number[];
   relatives: string[];
@@ -47,11 +53,15 @@ function directoryStamp(path: string): FileStamp | undefined {
 /** Whether two lists hold the same strings in the same order. */
 export const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
 
-/** Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left out or not alike. */
-function replays(listing: RecordedListing, query: FileQuery, denied: readonly string[]): boolean {
+/**
+ * Whether `query` is the search the listing was recorded for: every folder as a base, ignored files left
+ * out or not alike, by a source matching .gitignore names by the same case rule (`ignoreCase`).
+ */
+function replays(listing: RecordedListing, query: FileQuery, denied: readonly string[], ignoreCase: boolean | undefined): boolean {
   return (
     query.includeIgnored === listing.includeIgnored &&
     query.respectGitignore === listing.respectGitignore &&
+    (!query.respectGitignore || listing.gitignoreIgnoresCase === ignoreCase) &&
     query.bases.length === listing.folders.length &&
     query.bases.every((base, i) => base.base === listing.folders[i] && base.root === base.base) &&
     sameList(denied, listing.denied) &&
@@ -101,13 +111,14 @@ export function recordListing(
     granted: [...(query.granted ?? [])],
     includeIgnored: query.includeIgnored,
     respectGitignore: query.respectGitignore,
+    gitignoreIgnoresCase: source.gitignoreIgnoresCase,
     bases: files.map(([base]) => base),
     relatives: files.map(([, candidate]) => candidate.relative),
     pruned: pruned.slice(),
     watched,
     links,
   };
-  return replays(listing, query, denied) ? { listing, files, pruned } : { files, pruned };
+  return replays(listing, query, denied, source.gitignoreIgnoresCase) ? { listing, files, pruned } : { files, pruned };
 }
 
 /** Whether every symlink the listing saw still leads where it led. */
@@ -174,8 +185,13 @@ export class ListingSource implements FileSource {
     return this.inner.mtime(absolute);
   }
 
+  get gitignoreIgnoresCase(): boolean | undefined {
+    return this.inner.gitignoreIgnoresCase;
+  }
+
   private usable(query: FileQuery, denied: readonly string[]): RecordedListing | undefined {
-    const listing = query.onDirectory ? undefined : this.listings.find((recorded) => replays(recorded, query, denied));
+    const ignoreCase = this.inner.gitignoreIgnoresCase;
+    const listing = query.onDirectory ? undefined : this.listings.find((recorded) => replays(recorded, query, denied, ignoreCase));
     if (!listing) return undefined;
     let fresh = this.fresh.get(listing);
     if (fresh === undefined) this.fresh.set(listing, (fresh = this.isFresh(listing)));

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { homedir } from 'os';
 import * as nodePath from 'path';
 import { InputError } from '../api/errors';
-import { isInside, type PathFlavour } from '../guard/paths';
+import { HOST_FLAVOUR, isInside, type PathFlavour } from '../guard/paths';
 
 /** The user's cache directory: XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%, else ~/.cache. */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -25,7 +25,7 @@ export function defaultIndexDir(folders: readonly string[], cacheDir = userCache
 }
 
 /** Refuses an index directory inside a workspace folder: nothing is ever written in the workspace. */
-export function checkIndexDir(dir: string, folders: readonly string[], flavour: PathFlavour = nodePath): void {
+export function checkIndexDir(dir: string, folders: readonly string[], flavour: PathFlavour = HOST_FLAVOUR): void {
   const inside = folders.find((folder) => isInside(dir, folder, flavour));
   if (inside !== undefined) {
     throw new InputError(

@@ -74,6 +74,11 @@ export interface FileSource {
    * a search filters them once per filter (candidates.ts) rather than streaming them each time.
    */
   holds?(query: FileQuery, denied: readonly string[]): boolean;
+  /**
+   * Optional: whether the .gitignore rules this source applies match names ignoring case (gitignore.ts
+   * `gitignoreIgnoresCase`); a recorded listing is replayed only under the rule it was made with.
+   */
+  readonly gitignoreIgnoresCase?: boolean;
 }
 
 /** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */

@@ -1,8 +1,9 @@
 /**
  * .gitignore semantics as git applies them below a root: every directory's .gitignore applies to the
  * paths below it, a deeper file's rule (including a `!` negation) wins over a shallower one, and nothing
- * inside an ignored directory can be re-included. Rules are parsed by the `ignore` package.
- * Files above the root (and the global excludes file) are not read, as VS Code's search does not.
+ * inside an ignored directory can be re-included. Rules are parsed by the `ignore` package, matching
+ * names with the platform's case rule (`gitignoreIgnoresCase`). Files above the root (and the global
+ * excludes file) are not read, as VS Code's search does not.
  */
 import ignore, { type Ignore } from 'ignore';
 import * as nodePath from 'path';
@@ -10,6 +11,28 @@ import type { ReadScope } from '../guard/scope';
 import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
 import { parentOf } from './fileSource';
 import { readIgnoreFile, readIgnoreFileSync, skippedIgnoreNote, type IgnoreFileRead } from './ignoreFile';
+
+/**
+ * Whether .gitignore rules match names ignoring case on `platform`, as git does there by default: `git
+ * init` sets core.ignorecase where the file system ignores case (Windows, macOS) and leaves it false on
+ * Linux, where ripgrep too matches them with their case (`build/` does not hide `Build/`).
+ */
+export function gitignoreIgnoresCase(platform: NodeJS.Platform = process.platform): boolean {
+  return platform === 'win32' || platform === 'darwin';
+}
+
+/** How a set of rules is read and matched. */
+export interface GitignoreOptions {
+  /**
+   * `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries);
+   * `read(dir)` gives a directory's .gitignore text (default: read from disk below the root). A walk
+   * passes `() => false` and `add`s each text as it meets it.
+   */
+  hasFile?: (relativeDir: string) => boolean;
+  read?: (relativeDir: string) => string | undefined;
+  /** Whether names match ignoring case; default: this platform's rule (`gitignoreIgnoresCase`). */
+  ignoreCase?: boolean;
+}
 
 /** The rules in force in a directory: each ancestor's (and its own) .gitignore, shallowest first. */
 type Chain = ReadonlyArray<{ prefix: number; rules: Ignore }>;
@@ -25,21 +48,23 @@ export class GitignoreRules {
   private readonly rules = new Map<string, Ignore | undefined>();
   private readonly chains = new Map<string, Chain>();
   private readonly ignoredDirs = new Map<string, boolean>();
+  private readonly hasFile: (relativeDir: string) => boolean;
+  private readonly read?: (relativeDir: string) => string | undefined;
+  /** Whether names match ignoring case (`GitignoreOptions.ignoreCase`). */
+  readonly ignoreCase: boolean;
 
-  /**
-   * `hasFile(dir)` may say cheaply that a directory has no .gitignore (the walker knows its entries);
-   * `read(dir)` gives a directory's .gitignore text (default: read from disk below `root`). A walk
-   * passes `() => false` and `add`s each text as it meets it.
-   */
   constructor(
     private readonly root: string,
-    private readonly hasFile: (relativeDir: string) => boolean = () => true,
-    private readonly read?: (relativeDir: string) => string | undefined,
-  ) {}
+    options: GitignoreOptions = {},
+  ) {
+    this.hasFile = options.hasFile ?? (() => true);
+    this.read = options.read;
+    this.ignoreCase = options.ignoreCase ?? gitignoreIgnoresCase();
+  }
 
   /** The .gitignore text of a root-relative directory, given before any path below it is tested. */
   add(relativeDir: string, text: string): void {
-    this.rules.set(relativeDir, parseGitignore(text));
+    this.rules.set(relativeDir, parseGitignore(text, this.ignoreCase));
     this.chains.clear();
     this.ignoredDirs.clear();
   }
@@ -50,9 +75,9 @@ export class GitignoreRules {
     if (this.hasFile(relativeDir)) {
       if (this.read) {
         const text = this.read(relativeDir);
-        rules = text === undefined ? undefined : parseGitignore(text);
+        rules = text === undefined ? undefined : parseGitignore(text, this.ignoreCase);
       } else {
-        rules = loadGitignore(nodePath.join(this.root, relativeDir));
+        rules = loadGitignore(nodePath.join(this.root, relativeDir), this.ignoreCase);
       }
     }
     this.rules.set(relativeDir, rules);
@@ -103,9 +128,9 @@ export class GitignoreRules {
   }
 }
 
-/** The rules of a .gitignore text. */
-export function parseGitignore(text: string): Ignore {
-  return ignore({ allowRelativePaths: true }).add(text);
+/** The rules of a .gitignore text, matching names ignoring case or not (`gitignoreIgnoresCase`). */
+export function parseGitignore(text: string, ignoreCase: boolean): Ignore {
+  return ignore({ allowRelativePaths: true, ignoreCase }).add(text);
 }
 
 /** Where ignore files may be read from (ignoreFile.ts), and where a skipped one is reported. */
@@ -121,9 +146,9 @@ export function ignoreFileText(read: IgnoreFileRead, options: IgnoreFileScope): 
 }
 
 /** Parses `<dir>/.gitignore`, or undefined when there is none (or it is skipped: see ignoreFile.ts). */
-export function loadGitignore(dir: string, options: IgnoreFileScope = {}): Ignore | undefined {
+export function loadGitignore(dir: string, ignoreCase: boolean, options: IgnoreFileScope = {}): Ignore | undefined {
   const text = ignoreFileText(readIgnoreFileSync(dir, options.scope), options);
-  return text === undefined ? undefined : parseGitignore(text);
+  return text === undefined ? undefined : parseGitignore(text, ignoreCase);
 }
 
 /**

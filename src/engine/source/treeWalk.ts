@@ -13,7 +13,7 @@ import type { Candidate } from '../api/types';
 import type { SearchBase } from '../guard/roots';
 import { byName, EntryPolicy, LinkLoops, type DirectoryAt, type DirEntry, type EntryRules } from './entryPolicy';
 import type { PrunedEntry } from './fileSource';
-import { GitignoreRules, ignoreFileText } from './gitignore';
+import { gitignoreIgnoresCase, GitignoreRules, ignoreFileText } from './gitignore';
 import type { IgnoreFileRead } from './ignoreFile';
 
 export interface DirectoryListing {
@@ -49,6 +49,8 @@ export interface TreeWalk {
   /** The entry policy's rules, without .gitignore: `respectGitignore` adds them. */
   rules: Omit<EntryRules, 'gitignore'>;
   respectGitignore: boolean;
+  /** Whether .gitignore rules match names ignoring case (gitignore.ts `gitignoreIgnoresCase`: the platform's). */
+  gitignoreIgnoresCase: boolean;
   pruned: PrunedEntry[];
   isCancelled(): boolean;
   /** Receives a line for the log: an ignore file that was skipped, and why. */
@@ -85,7 +87,7 @@ function childOf(at: Place, name: string): Place {
 
 /** The walk below the base (a directory), as steps a driver performs. */
 function* walkBase(setup: TreeWalk): Generator<Step, void, Reply> {
-  const gitignore = setup.respectGitignore ? new GitignoreRules(setup.root, () => false) : undefined;
+  const gitignore = setup.respectGitignore ? new GitignoreRules(setup.root, { hasFile: () => false, ignoreCase: setup.gitignoreIgnoresCase }) : undefined;
   const ignoreScope = { granted: setup.rules.scope.granted, denied: setup.rules.scope.denied };
   const w: Walk = { ...setup, policy: new EntryPolicy({ ...setup.rules, gitignore }), ignoreScope, gitignore, loops: new LinkLoops() };
   const baseFromRoot = relativePosix(setup.root, setup.base);
@@ -200,6 +202,8 @@ export interface ReaderListing {
   followSymlinks: boolean;
   /** Apply .gitignore files (search.useIgnoreFiles, grepTools.respectGitignore, not include_ignored). */
   gitignore: boolean;
+  /** Whether their rules match names ignoring case; default: this platform's rule (gitignore.ts `gitignoreIgnoresCase`). */
+  gitignoreIgnoresCase?: boolean;
   pruned: PrunedEntry[];
   isCancelled(): boolean;
   warn?(message: string): void;
@@ -220,6 +224,7 @@ export async function listWithReader(reader: DirectoryReader, base: SearchBase, 
       followSymlinks: options.followSymlinks,
     },
     respectGitignore: options.gitignore,
+    gitignoreIgnoresCase: options.gitignoreIgnoresCase ?? gitignoreIgnoresCase(),
     pruned: options.pruned,
     isCancelled: () => options.isCancelled(),
     warn: options.warn,

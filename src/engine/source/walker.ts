@@ -8,6 +8,7 @@ import { promises as fs } from 'fs';
 import { DEFAULT_EXCLUDES } from '../api/config';
 import { listDirectorySync } from './directory';
 import type { FileQuery, FileSource, PrunedEntry } from './fileSource';
+import { gitignoreIgnoresCase } from './gitignore';
 import { readIgnoreFileSync } from './ignoreFile';
 import { entryTest } from './entryPolicy';
 import { walkTreeSync, type SyncDirectoryReader } from './treeWalk';
@@ -17,7 +18,18 @@ import type { SearchBase } from '../guard/roots';
 import type { Candidate } from '../api/types';
 
 export class NodeFileSource implements FileSource {
-  constructor(private readonly excludes: readonly string[] = DEFAULT_EXCLUDES) {}
+  readonly gitignoreIgnoresCase: boolean;
+
+  /**
+   * `platform`: whose rule .gitignore names are matched by (gitignore.ts `gitignoreIgnoresCase`: ignoring
+   * case on Windows and macOS, not on Linux); this one's by default, another in tests.
+   */
+  constructor(
+    private readonly excludes: readonly string[] = DEFAULT_EXCLUDES,
+    platform: NodeJS.Platform = process.platform,
+  ) {
+    this.gitignoreIgnoresCase = gitignoreIgnoresCase(platform);
+  }
 
   async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
     try {
@@ -58,6 +70,7 @@ export class NodeFileSource implements FileSource {
         followSymlinks: true,
       },
       respectGitignore: query.respectGitignore,
+      gitignoreIgnoresCase: this.gitignoreIgnoresCase,
       pruned,
       isCancelled,
       warn: query.warn,

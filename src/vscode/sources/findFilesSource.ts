@@ -12,7 +12,7 @@ import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { auditListing, caseInsensitiveGlob } from '../../engine/source/audit';
 import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
-import { GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
+import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../../engine/globset/globs';
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
@@ -228,11 +228,7 @@ export class FindFilesSource implements FileSource {
     }
     const realRoot = await realPathOf(base.root, base.root);
     const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
-    return new GitignoreRules(
-      base.root,
-      (dir) => texts.has(dir),
-      (dir) => texts.get(dir),
-    );
+    return new GitignoreRules(base.root, { hasFile: (dir) => texts.has(dir), read: (dir) => texts.get(dir), ignoreCase: gitignoreIgnoresCase() });
   }
 
   /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */

@@ -9,6 +9,7 @@ import * as nodePath from 'path';
 import { main } from '../../../src/cli';
 import { Fixture } from '../fixture';
 import { parseAnswer } from '../../support/answers';
+import { findRipgrep, ripgrepArgs } from '../../support/ripgrep';
 
 const repoRoot = nodePath.resolve(__dirname, '../../../..');
 const distCli = nodePath.join(repoRoot, 'dist', 'cli.js');
@@ -154,5 +155,43 @@ describe(`cli and text encodings on ${process.platform}`, function () {
       parseAnswer(result.stdout ?? '').files,
       ['bom.txt', 'crlf.txt', 'utf16be.txt', 'utf16le.txt'].map((name) => nodePath.join(ws, name)),
     );
+  });
+});
+
+/**
+ * A .gitignore line matches names as git does on the platform: with their case on Linux (as ripgrep does
+ * there), ignoring it on Windows and macOS (core.ignorecase, set by git init where the file system ignores case).
+ */
+describe(`cli and .gitignore case on ${process.platform}`, function () {
+  this.timeout(20_000);
+  const ignoresCase = process.platform === 'win32' || process.platform === 'darwin';
+  let fx: Fixture;
+  let ws: string;
+
+  before(() => {
+    fx = new Fixture('grep-tools-cli-gitignore-');
+    ws = fx.mkdir('ws');
+    // No build/ beside Build/: where names ignore case (Windows, and wine's view of Linux) they are one directory.
+    fx.files({ 'ws/.gitignore': 'build/\n', 'ws/Build/x.ts': 'needle\nneedle\n', 'ws/src/a.ts': 'needle\n' });
+  });
+  after(() => fx.remove());
+
+  it(`${ignoresCase ? 'leaves out' : 'searches'} Build/x.ts under the line build/${ignoresCase ? '' : ', and counts what ripgrep counts'}`, async () => {
+    const result = await main(['grep', '{"pattern":"needle","output_mode":"count"}', '--workspace', ws, '--no-index']);
+    assert.strictEqual(result.code, 0, result.stderr);
+    const json = parseAnswer(result.stdout ?? '');
+    const searched = ignoresCase
+      ? { [nodePath.join(ws, 'src', 'a.ts')]: 1 }
+      : { [nodePath.join(ws, 'Build', 'x.ts')]: 2, [nodePath.join(ws, 'src', 'a.ts')]: 1 };
+    assert.deepStrictEqual(json.files, searched);
+    assert.strictEqual(json.total_matches, ignoresCase ? 1 : 3);
+    if (process.platform === 'linux') {
+      const rg = spawnSync(findRipgrep(), ['--count', ...ripgrepArgs({ pattern: 'needle' }), '.'], { cwd: ws, encoding: 'utf8' });
+      const total = rg.stdout
+        .split('\n')
+        .filter(Boolean)
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+      assert.strictEqual(json.total_matches, total, rg.stdout);
+    }
   });
 });

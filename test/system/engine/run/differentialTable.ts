@@ -32,6 +32,8 @@ export function writeDifferentialTree(fx: Fixture): void {
     'app.log': 'needle in a log\n',
     'keep.log': 'needle kept\n',
     'build/out.js': 'needle built\n',
+    // build/ hides build/ only: git and ripgrep on Linux match .gitignore names with their case.
+    'Build/Out.ts': 'needle built by another name\n',
     '.hidden/config.txt': 'needle in a hidden dir\n',
     '.env': 'needle secret\n',
     'node_modules/pkg/index.js': 'needle in node_modules\n',

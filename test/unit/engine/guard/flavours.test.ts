@@ -1,8 +1,9 @@
 /**
  * The guard's whole decision (`decide`, `authorize`, the not-found hint, untitled editors, absolute
- * globs) under the path flavour it is given, `path.posix` or `path.win32`, whatever platform runs the
- * test: the file system is a fake one that answers as that platform's would (on Windows: names in any
- * case, trailing dots and spaces and `:stream` dropped, 8.3 short names, `\\?\` and UNC spellings), so a
+ * globs) under the path flavour it is given, `path.posix`, `path.win32` or `darwinPath`, whatever platform
+ * runs the test: the file system is a fake one that answers as that platform's would (on Windows: names in
+ * any case, trailing dots and spaces and `:stream` dropped, 8.3 short names, `\\?\` and UNC spellings; on
+ * macOS: names in any case and either Unicode normalization), so a
  * denied file is refused under every spelling that names it there, and only the guard's own rules decide.
  */
 import * as assert from 'assert';
@@ -13,8 +14,8 @@ import { InputError } from '../../../../src/engine/api/errors';
 import { authorize, decide, type GuardContext } from '../../../../src/engine/guard/guard';
 import { checkSearchGlob, globRequest } from '../../../../src/engine/guard/globInput';
 import { prepareMessages } from '../../../../src/engine/guard/invocation';
-import { notFoundHint } from '../../../../src/engine/guard/pathHint';
-import { isInside, type PathFlavour } from '../../../../src/engine/guard/paths';
+import { notFoundHint, type HintEntry } from '../../../../src/engine/guard/pathHint';
+import { darwinPath, flavourName, flavourNamed, isInside, type PathFlavour } from '../../../../src/engine/guard/paths';
 import { judgeReal } from '../../../../src/engine/guard/scope';
 import { untitledAt, type UntitledDocument } from '../../../../src/engine/guard/untitled';
 
@@ -28,9 +29,11 @@ type Entry = 'file' | 'directory' | { link: string };
 class FakeDisk {
   private readonly entries = new Map<string, Entry>();
 
+  /** `caseless`: names match ignoring case (and on macOS Unicode normalization); by default, as on Windows. */
   constructor(
     readonly flavour: PathFlavour,
     private readonly short: Readonly<Record<string, string>> = {},
+    private readonly caseless = flavour.sep === '\\',
   ) {}
 
   add(absolute: string, entry: Entry): this {
@@ -43,12 +46,19 @@ class FakeDisk {
     return this.flavour.sep === '\\';
   }
 
+  /** A name as the file system compares it: NTFS ignores case, macOS's file systems case and Unicode normalization. */
+  private key(name: string): string {
+    if (!this.caseless) return name;
+    return this.windows ? name.toLowerCase() : name.normalize('NFC').toLowerCase();
+  }
+
   private childNamed(dir: string, wanted: string): string | undefined {
     for (const path of this.entries.keys()) {
       if (this.flavour.dirname(path) !== dir || path === dir) continue;
       const name = this.flavour.basename(path);
       if (name === wanted) return name;
-      if (this.windows && (name.toLowerCase() === wanted.toLowerCase() || this.short[name]?.toLowerCase() === wanted.toLowerCase())) return name;
+      if (this.key(name) === this.key(wanted)) return name;
+      if (this.windows && this.short[name]?.toLowerCase() === wanted.toLowerCase()) return name;
     }
     return undefined;
   }
@@ -80,6 +90,15 @@ class FakeDisk {
     return current;
   }
 
+  /** A directory's entries, links not followed, as the platform lists them; undefined when it is not a directory. */
+  list(dir: string): HintEntry[] | undefined {
+    const real = this.real(dir);
+    if (real === undefined || this.kind(real) !== 'directory') return undefined;
+    return [...this.entries]
+      .filter(([path]) => path !== real && this.flavour.dirname(path) === real)
+      .map(([path, entry]) => ({ name: this.flavour.basename(path), kind: typeof entry === 'object' ? 'link' : entry }));
+  }
+
   kind(path: string): 'file' | 'directory' | undefined {
     const real = this.real(path);
     if (real === undefined) return undefined;
@@ -93,6 +112,11 @@ class FakeDisk {
       config: { deniedPaths: [...DEFAULT_DENIED_PATHS], allowedPaths: [] },
       kind: async (absolute) => this.kind(absolute),
       realPath: async (absolute) => this.real(absolute),
+      entries: async (dir) => {
+        const entries = this.list(dir);
+        if (entries === undefined) throw new Error(`not a directory: ${dir}`);
+        return entries;
+      },
       flavour: this.flavour,
       ...(untitled ? { untitled } : {}),
     };
@@ -108,6 +132,8 @@ interface Platform {
   prefixes: string[];
   separators: string[];
   windows: boolean;
+  /** Whether names ignore case there (Windows; macOS by default); then the workspace folder's path spelled in another case. */
+  recased?: string;
 }
 
 const platforms: Platform[] = [
@@ -119,6 +145,16 @@ const platforms: Platform[] = [
     prefixes: ['', './', '/home/dev/ws/', '/home/dev/ws//', '/home/dev/../dev/ws/', 'src/../'],
     separators: ['/', '//'],
     windows: false,
+  },
+  {
+    name: 'darwinPath (macOS)',
+    flavour: darwinPath,
+    home: '/Users/dev',
+    ws: '/Users/dev/ws',
+    prefixes: ['', './', '/Users/dev/ws/', '/users/DEV/WS/', '/USERS/dev/Ws//', '/Users/dev/../DEV/ws/', 'src/../', 'SRC/../'],
+    separators: ['/', '//'],
+    windows: false,
+    recased: '/users/DEV/WS',
   },
   {
     name: 'path.win32',
@@ -143,13 +179,18 @@ const platforms: Platform[] = [
     ],
     separators: ['\\', '/', '\\\\', '\\/'],
     windows: true,
+    recased: 'c:\\users\\DEV\\ws',
   },
 ];
 
 /** The fake disk of a platform: a workspace with secrets, links to them, and an ordinary file. */
 function diskOf(platform: Platform): FakeDisk {
   const { flavour, ws, home } = platform;
-  const disk = new FakeDisk(flavour, { '.ssh': 'SSH~1', secrets: 'SECRE~1', '.env': 'ENV~1', credentials: 'CREDEN~1', 'token.txt': 'TOKEN~1.TXT' });
+  const disk = new FakeDisk(
+    flavour,
+    { '.ssh': 'SSH~1', secrets: 'SECRE~1', '.env': 'ENV~1', credentials: 'CREDEN~1', 'token.txt': 'TOKEN~1.TXT' },
+    platform.recased !== undefined,
+  );
   const at = (...segments: string[]) => flavour.join(ws, ...segments);
   for (const file of [at('.env'), at('.ssh', 'id_rsa'), at('.ssh', 'config'), at('secrets', 'token.txt'), at('config', '.aws', 'credentials')])
     disk.add(file, 'file');
@@ -157,15 +198,20 @@ function diskOf(platform: Platform): FakeDisk {
   disk.add(at('link.txt'), { link: at('.env') });
   disk.add(at('keys'), { link: flavour.join(home, '.ssh') });
   disk.add(at('docs'), { link: at('secrets') });
+  // Links the not-found hint meets: to an ordinary folder, and below a real folder to the home's .ssh.
+  disk.add(at('alias'), { link: at('src') });
+  disk.add(at('pkg', 'lib', 'keys'), { link: flavour.join(home, '.ssh') });
+  disk.add(at('pkg', 'lib', 'index.ts'), 'file');
   return disk;
 }
 
 /** Denied files and names that lead to one (links), as '/'-separated paths below the workspace folder. */
 const DENIED_TARGETS = ['.env', '.ssh/id_rsa', '.ssh/config', 'secrets/token.txt', 'config/.aws/credentials', 'link.txt', 'keys/config', 'docs/token.txt'];
 
-/** A spelling of `target` on `platform`: case, short names, trailing dots and spaces, streams, separators, prefixes. */
+/** A spelling of `target` on `platform`: case, short names, trailing dots and spaces, streams (Windows), separators, prefixes. */
 function spellings(platform: Platform, targets: readonly string[]): fc.Arbitrary<string> {
   const { windows } = platform;
+  const caseless = platform.recased !== undefined;
   const shortOf: Record<string, string> = { '.ssh': 'SSH~1', secrets: 'SECRE~1', '.env': 'ENV~1', credentials: 'CREDEN~1', 'token.txt': 'TOKEN~1.TXT' };
   const segmentForm = fc.record({
     upper: fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }),
@@ -182,10 +228,11 @@ function spellings(platform: Platform, targets: readonly string[]): fc.Arbitrary
     })
     .map(({ target, forms, separators, prefix }) => {
       const segments = target.split('/').map((segment, index) => {
-        if (!windows) return segment;
+        if (!caseless) return segment;
         const form = forms[index];
-        const name = form.short && shortOf[segment] !== undefined ? shortOf[segment] : segment;
+        const name = windows && form.short && shortOf[segment] !== undefined ? shortOf[segment] : segment;
         const cased = [...name].map((c, i) => (form.upper[i % form.upper.length] ? c.toUpperCase() : c)).join('');
+        if (!windows) return cased;
         // A stream names the file itself (`::$DATA`) or one of its streams; on a directory only its name is used.
         const last = index === target.split('/').length - 1;
         return `${cased}${form.trailing}${last ? form.stream : ''}`;
@@ -207,6 +254,8 @@ describe('the guard under an injected path flavour', () => {
         if (platform.windows) {
           assert.strictEqual(disk.real('\\\\?\\c:\\USERS\\dev\\ws\\SSH~1\\ID_RSA.'), 'C:\\Users\\dev\\ws\\.ssh\\id_rsa');
           assert.strictEqual(disk.real('\\\\localhost\\C$\\Users\\dev\\ws\\.env::$DATA'), 'C:\\Users\\dev\\ws\\.env');
+        } else if (platform.recased !== undefined) {
+          assert.strictEqual(disk.real('/users/DEV/WS/.SSH/ID_RSA'), '/Users/dev/ws/.ssh/id_rsa');
         } else {
           assert.strictEqual(disk.real('/home/dev/ws/.ENV'), undefined);
         }
@@ -261,7 +310,7 @@ describe('the guard under an injected path flavour', () => {
           JSON.stringify(decision),
         );
         // The workspace folder itself is not offered, however the call spells it.
-        const folderSpelled = platform.windows ? 'c:\\users\\DEV\\ws' : ws;
+        const folderSpelled = platform.recased ?? ws;
         const hint = await notFoundHint(flavour.join(folderSpelled, 'nothing'), {
           folders: ctx.folders,
           kind: ctx.kind,
@@ -272,11 +321,45 @@ describe('the guard under an injected path flavour', () => {
         assert.strictEqual(hint, '');
       });
 
+      it('the hint of a missing path lists the fake file system, and never names or reveals a denied file reached through a link', async () => {
+        const ctx = disk.context(ws);
+        const message = async (path: string) => {
+          const decision = await decide(path, ctx);
+          assert.strictEqual(decision.kind, 'invalid', `${path}: ${decision.kind}`);
+          return 'message' in decision ? decision.message : '';
+        };
+        // Misspelled ordinary names are corrected, through a link to an ordinary folder too: the entries are the fake disk's.
+        assert.ok((await message(flavour.join(ws, 'src', 'a.tss'))).includes(` Did you mean ${flavour.join(ws, 'src', 'a.ts')}?`));
+        assert.ok((await message(flavour.join(ws, 'alias', 'a.tx'))).includes(` Did you mean ${flavour.join(ws, 'alias', 'a.ts')}?`));
+        assert.ok((await message(flavour.join(ws, 'lib', 'index.ts'))).includes(` Did you mean ${flavour.join(ws, 'pkg', 'lib', 'index.ts')} (a file)?`));
+        // A close name that is a link to the denied .env, a path ending below a link out of the workspace
+        // (pkg/lib/keys leads to ~/.ssh), a misspelled name there: none is named, nor what is behind it.
+        const refused = [
+          ['lnk.txt', 'link.txt'],
+          ['lib/keys/config', 'keys'],
+          ['pkg/lib/kes/config', 'keys'],
+          ['doc/token.txt', 'docs'],
+        ];
+        for (const [missing, leak] of refused) {
+          const text = await message(flavour.join(ws, ...missing.split('/')));
+          // The hint: what follows the path as the call wrote it and where it resolved.
+          const hint = text.slice(text.indexOf(').') + 2, text.indexOf(' Check the path'));
+          for (const word of [leak, 'token', 'config', '.env', '.ssh']) assert.ok(!hint.includes(word), `${missing}: the hint "${hint}" names ${word}`);
+        }
+        if (platform.recased !== undefined) {
+          // The same, spelled with another case, as Windows and macOS name them.
+          const src = flavour.join(platform.recased, 'SRC');
+          assert.ok((await message(flavour.join(src, 'a.tss'))).includes(` Did you mean ${flavour.join(src, 'a.ts')}?`));
+          const text = await message(flavour.join(platform.recased, 'LNK.TXT'));
+          assert.ok(!text.slice(text.indexOf(').')).includes('link.txt'), text);
+        }
+      });
+
       it('an untitled editor is found by the path it will be saved to, and judged by the rules there', async () => {
         const document = (path: string): UntitledDocument => ({ uri: `untitled:${path}`, name: flavour.basename(path), associatedPath: path, text: () => 'x' });
         const draft = document(flavour.join(ws, 'src', 'new.ts'));
         const secret = document(flavour.join(ws, '.ENV'));
-        const written = platform.windows ? 'C:\\USERS\\dev\\ws\\src\\NEW.ts' : flavour.join(ws, 'src', 'new.ts');
+        const written = platform.recased !== undefined ? flavour.join(platform.recased, 'src', 'NEW.ts') : flavour.join(ws, 'src', 'new.ts');
         assert.strictEqual(untitledAt(written, [draft], flavour), draft);
         const ctx = disk.context(ws, [draft, secret]);
         assert.strictEqual((await decide(written, ctx)).kind, 'untitled');
@@ -315,6 +398,32 @@ describe('the guard under an injected path flavour', () => {
       });
     });
   }
+
+  it('macOS: a path spelled in another case, or another Unicode normalization, names the workspace folder; .SSH is denied', async () => {
+    const disk = new FakeDisk(darwinPath, {}, true);
+    disk.add('/Users/a/ws/src/a.ts', 'file').add('/Users/a/ws/.ssh/id_rsa', 'file').add('/Users/a/Caf\u00e9/notes.md', 'file');
+    const ctx = { ...disk.context('/Users/a/ws'), folders: [{ name: 'ws', path: '/Users/a/ws' }] };
+    assert.deepStrictEqual(await decide('/users/A/WS/src', ctx), {
+      kind: 'granted',
+      bases: [{ root: '/Users/a/ws', base: '/users/A/WS/src', folderIndex: 0 }],
+    });
+    for (const path of ['/users/A/WS/.SSH', '/Users/a/ws/.SSH/ID_RSA', '.Ssh/id_rsa']) assert.strictEqual((await decide(path, ctx)).kind, 'denied', path);
+    // Plain POSIX rules call it outside the folder: only a real path that gives the stored case would bring it back.
+    assert.strictEqual(isInside('/users/A/WS/src', '/Users/a/ws', nodePath.posix), false);
+    assert.strictEqual(isInside('/users/A/WS/src', '/Users/a/ws', darwinPath), true);
+    // A folder whose name the file system stores decomposed (NFD, HFS+) is the one a call names composed (NFC).
+    const accented = { ...ctx, folders: [{ name: 'Café', path: '/Users/a/Cafe\u0301' }] };
+    assert.strictEqual((await decide('/Users/a/Caf\u00e9/notes.md', accented)).kind, 'granted');
+    assert.strictEqual(darwinPath.relative('/Users/a/Cafe\u0301', '/USERS/A/CAF\u00c9/x/Y.md'), 'x/Y.md');
+    assert.strictEqual(darwinPath.relative('/Users/a/ws', '/Users/b/ws'), '../../b/ws');
+    // The name crosses to the workers as data, and comes back as the same rules.
+    const scope = { granted: ['/Users/a/ws'], denied: [...DEFAULT_DENIED_PATHS], flavour: flavourName(darwinPath) };
+    assert.strictEqual(scope.flavour, 'darwin');
+    assert.strictEqual(flavourNamed('darwin'), darwinPath);
+    assert.strictEqual(judgeReal('/users/a/WS/src/a.ts', scope, false), undefined);
+    assert.strictEqual(judgeReal('/users/a/WS/.SSH/id_rsa', scope, false), 'denied');
+    assert.strictEqual(judgeReal('/users/a/WS/src/a.ts', { ...scope, flavour: 'posix' }, false), 'outside_workspace');
+  });
 
   it('a read scope names its flavour as data (it crosses to the worker threads), and the real paths are judged by it', () => {
     const scope = { granted: ['C:\\Users\\dev\\ws'], denied: [...DEFAULT_DENIED_PATHS] };

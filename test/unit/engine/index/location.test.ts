@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import { createHash } from 'crypto';
 import * as nodePath from 'path';
 import { InputError } from '../../../../src/engine/api/errors';
+import { darwinPath } from '../../../../src/engine/guard/paths';
 import { checkIndexDir, defaultIndexDir } from '../../../../src/engine/index/location';
 
 describe('index location under both path flavours', () => {
@@ -26,7 +27,7 @@ describe('index location under both path flavours', () => {
     assert.strictEqual(defaultIndexDir(['/home/dev/ws'], cache, nodePath.posix), `/home/dev/.cache/grep-tools/index/${hash}`);
   });
 
-  it('refuses an index directory inside a workspace folder, however Windows spells it', () => {
+  it('refuses an index directory inside a workspace folder, however Windows or macOS spells it', () => {
     for (const dir of ['C:\\Users\\dev\\ws\\.index', 'c:\\users\\dev\\WS\\.index', 'C:/Users/dev/ws/x/idx']) {
       assert.throws(
         () => checkIndexDir(dir, ['C:\\Users\\dev\\ws'], nodePath.win32),
@@ -37,5 +38,7 @@ describe('index location under both path flavours', () => {
     checkIndexDir('C:\\Users\\dev\\idx', ['C:\\Users\\dev\\ws'], nodePath.win32);
     checkIndexDir('/home/dev/WS/idx', ['/home/dev/ws'], nodePath.posix);
     assert.throws(() => checkIndexDir('/home/dev/ws/idx', ['/home/dev/ws'], nodePath.posix), /inside the workspace folder/);
+    // macOS names the same folder in any case.
+    assert.throws(() => checkIndexDir('/users/DEV/WS/idx', ['/Users/dev/ws'], darwinPath), /inside the workspace folder/);
   });
 });

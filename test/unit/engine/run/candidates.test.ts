@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import type { Candidate } from '../../../../src/engine/api/types';
+import { DEFAULT_EXCLUDES } from '../../../../src/engine/api/config';
 import { ListingSource, recordListing } from '../../../../src/engine/index/listing';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
@@ -128,5 +129,34 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
     release();
     const again = await grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root), source: slow });
     assert.strictEqual(again.total_matches, 1);
+  });
+});
+
+describe('engine/run/candidates: a recorded listing and the .gitignore case rule', () => {
+  const fx = new Fixture();
+  after(() => fx.remove());
+
+  it('is replayed only under the .gitignore case rule it was made with: one made under another (an older index) walks', async () => {
+    fx.files({ 'Build/x.ts': 'TODO x\n', '.gitignore': 'build/\n', 'src/a.ts': 'TODO a\n' });
+    const query = {
+      bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }],
+      include: '**',
+      includeIgnored: false,
+      respectGitignore: true,
+      granted: [fx.root],
+    };
+    const denied = makeEnv(fx.root).config.deniedPaths;
+    const linux = new NodeFileSource(DEFAULT_EXCLUDES, 'linux');
+    const { listing } = recordListing(linux, query, denied, () => false, Date.now() + 60_000);
+    assert.ok(listing, 'the listing was recorded');
+    assert.strictEqual(listing.gitignoreIgnoresCase, false);
+    assert.ok(listing.relatives.includes('Build/x.ts'), 'build/ does not hide Build/ under the Linux rule');
+    assert.ok(new ListingSource(linux, [listing], () => true).holds(query, denied));
+    const windows = new ListingSource(new NodeFileSource(DEFAULT_EXCLUDES, 'win32'), [listing], () => true);
+    assert.strictEqual(windows.holds(query, denied), false);
+    const [files] = await windows.list(query, denied, [], () => false);
+    assert.ok(!files.some((file) => file.relative === 'Build/x.ts'), 'walked under the Windows rule');
+    const older = { ...listing, gitignoreIgnoresCase: undefined };
+    assert.strictEqual(new ListingSource(linux, [older], () => true).holds(query, denied), false, 'a listing that does not say its rule');
   });
 });

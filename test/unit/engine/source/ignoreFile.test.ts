@@ -152,11 +152,7 @@ describe('hostile ignore files', function () {
     });
     assert.deepStrictEqual([...texts.entries()], [['plain', 'a.txt\n']]);
     assert.strictEqual(notes.length, 4);
-    const rules = new GitignoreRules(
-      fx.root,
-      (dir) => texts.has(dir),
-      (dir) => texts.get(dir),
-    );
+    const rules = new GitignoreRules(fx.root, { hasFile: (dir) => texts.has(dir), read: (dir) => texts.get(dir) });
     assert.ok(rules.ignoresFile('plain/a.txt'));
     assert.ok(!rules.ignoresFile('zero/a.txt'));
   });

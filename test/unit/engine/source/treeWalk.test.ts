@@ -86,6 +86,8 @@ interface WalkOptions {
   excluded?: (fromRoot: string) => boolean;
   followSymlinks?: boolean;
   gitignore?: boolean;
+  /** Whether .gitignore names match ignoring case (Windows and macOS); default false (Linux). */
+  gitignoreIgnoresCase?: boolean;
   isCancelled?: () => boolean;
 }
 
@@ -106,6 +108,7 @@ async function walk(tree: MemoryTree, options: WalkOptions = {}): Promise<{ file
     excluded,
     followSymlinks: options.followSymlinks ?? true,
     gitignore: options.gitignore ?? true,
+    gitignoreIgnoresCase: options.gitignoreIgnoresCase ?? false,
     pruned: asyncPruned,
     isCancelled: options.isCancelled ?? (() => false),
     warn: (line) => warnings.push(line),
@@ -119,6 +122,7 @@ async function walk(tree: MemoryTree, options: WalkOptions = {}): Promise<{ file
       baseIndex: 0,
       rules: { scope: { granted: [ROOT], denied }, excluded: (fromRoot) => excluded(fromRoot), followSymlinks: options.followSymlinks ?? true },
       respectGitignore: options.gitignore ?? true,
+      gitignoreIgnoresCase: options.gitignoreIgnoresCase ?? false,
       pruned: syncPruned,
       isCancelled: options.isCancelled ?? (() => false),
     }),
@@ -163,6 +167,19 @@ describe('engine/source/treeWalk: the walk of a search base, the same whichever 
       'src/keep.log',
       'src/main.ts',
     ]);
+  });
+
+  it('matches .gitignore names with their case under the Linux rule, ignoring it under the Windows and macOS rule', async () => {
+    const tree = new MemoryTree({
+      [`${ROOT}/.gitignore`]: { text: 'build/\n*.log\n' },
+      [`${ROOT}/build/a.ts`]: { text: '' },
+      [`${ROOT}/Build/x.ts`]: { text: '' },
+      [`${ROOT}/src/APP.LOG`]: { text: '' },
+      [`${ROOT}/src/app.log`]: { text: '' },
+    });
+    assert.deepStrictEqual((await walk(tree)).files, ['.gitignore', 'Build/x.ts', 'src/APP.LOG']);
+    assert.deepStrictEqual((await walk(tree, { gitignoreIgnoresCase: true })).files, ['.gitignore']);
+    assert.ok(!tree.listed.includes(`${ROOT}/build`), 'the ignored directory is never listed');
   });
 
   it('a base below the workspace folder keeps the rules of the .gitignore files above it, and names files from the base', async () => {
