@@ -36,6 +36,8 @@ export interface GrepFinding {
    * .gitignore and the excludes): the counts are a lower bound, and may be 0.
    */
   partial: boolean;
+  /** Not run: the check of the files left out after a search of this many files (over IGNORED_CHECK_MAX_SEARCHED). */
+  unchecked?: { searched: number };
 }
 
 export interface GrepDiagnostics {
@@ -112,6 +114,12 @@ async function findWith(input: GrepInput, change: Partial<GrepInput>, env: Searc
  * twice the search's own: a large excluded tree (node_modules) is not read on every empty answer.
  */
 const EXCLUDED_CHECK_MIN = 1000;
+/**
+ * A search of more files than this is not followed by the check of the files left out: it would list the
+ * whole workspace again with them (VS Code's findFiles holds the extension host for seconds over 500,000
+ * files), on every empty answer. The note gives the call instead.
+ */
+const IGNORED_CHECK_MAX_SEARCHED = 200_000;
 
 /** The literal text a pattern most likely meant: its escapes of punctuation undone (`$state\(` → `$state(`). */
 export function literalReading(pattern: string): string {
@@ -168,14 +176,18 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
       !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern)
         ? find({ pattern: literalReading(pattern), fixed_strings: true })
         : undefined,
-    includeIgnored:
-      input.include_ignored !== true
-        ? findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates), onlyIgnored: true })
-        : undefined,
+    includeIgnored: input.include_ignored === true ? undefined : ignoredFinding(input, report, env, probe),
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });
   report.elapsedMs = Date.now() - started;
   return Object.keys(found).length > 0 ? (found as GrepDiagnostics) : undefined;
+}
+
+/** What the files left out by .gitignore and the excludes hold: only those are read, at most EXCLUDED_CHECK_MIN or twice the search's candidates. */
+async function ignoredFinding(input: GrepInput, report: GrepReport, env: SearchEnvironment, probe: RunOptions): Promise<GrepFinding | undefined> {
+  if (report.candidates > IGNORED_CHECK_MAX_SEARCHED)
+    return { call: withoutOffset({ ...input, include_ignored: true }), lines: 0, files: 0, partial: true, unchecked: { searched: report.candidates } };
+  return findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates), onlyIgnored: true });
 }
 
 /** A page whose text passes this many bytes may be cut by the output budget inside a chat (about 7.7 KB). */

@@ -121,6 +121,10 @@ function grepSuggestions(d: GrepDiagnostics, include: string | undefined, patter
     notes.push(
       `Files left out by .gitignore, files.exclude or search.exclude hold matches: ${describeGrepFinding(d.includeIgnored)}. Call again with ${call(d.includeIgnored.call)} to search them.`,
     );
+  else if (d.includeIgnored?.unchecked)
+    notes.push(
+      `Files left out by .gitignore, files.exclude or search.exclude were not checked: the search had ${d.includeIgnored.unchecked.searched.toLocaleString('en-US')} files, too many to list again with them on an empty answer. Call again with ${call(d.includeIgnored.call)} to search them.`,
+    );
   else if (d.includeIgnored)
     notes.push(
       `Files left out by .gitignore, files.exclude or search.exclude are too many to check here; the first ones hold no match. Call again with ${call(d.includeIgnored.call)} to search them all.`,

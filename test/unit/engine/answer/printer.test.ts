@@ -590,6 +590,20 @@ describe('engine/printer', () => {
       ]);
     });
 
+    it('says when the files left out were not checked (a workspace too large to list again), with the call that searches them', () => {
+      const notes = grepNotes(
+        grepReport({
+          pattern: 'zq_nothing',
+          diagnostics: {
+            includeIgnored: { lines: 0, files: 0, partial: true, unchecked: { searched: 446085 }, call: { pattern: 'zq_nothing', include_ignored: true } },
+          },
+        }),
+      );
+      assert.deepStrictEqual(notes.slice(1), [
+        'Files left out by .gitignore, files.exclude or search.exclude were not checked: the search had 446,085 files, too many to list again with them on an empty answer. Call again with {"pattern":"zq_nothing","include_ignored":true} to search them.',
+      ]);
+    });
+
     it('suggests literal text and the include glob at any depth', () => {
       const notes = grepNotes(
         grepReport({
