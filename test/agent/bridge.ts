@@ -18,6 +18,7 @@ type Operation =
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
   | { id: number; op: 'settle'; quietMs: number; timeoutMs: number }
+  | { id: number; op: 'configure'; section: string; key: string; value: unknown }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
 
 interface Result {
@@ -169,6 +170,9 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
   if (operation.op === 'settle') return await settle(operation.quietMs, operation.timeoutMs);
+  // A user setting changed between calls (the benches compare one setting on and off in the same window).
+  if (operation.op === 'configure')
+    return await vscode.workspace.getConfiguration(operation.section).update(operation.key, operation.value, vscode.ConfigurationTarget.Global);
   const pending = vscode.commands.executeCommand(operation.command, ...(operation.args ?? []));
   if (operation.wait === false) {
     pending.then(undefined, (error: unknown) => background.push(`${operation.command}: ${message(error)}`));
