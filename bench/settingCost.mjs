@@ -4,7 +4,8 @@
 // as it is by default and once changed, alternating which goes first, BENCH_RUNS (7) rounds after a warm-up
 // of each, once the content index is ready. Medians of the time in the extension host and the ratio
 // default / changed: what the default costs against the setting turned the other way, under the same load.
-// Both answers' totals must agree (exit 1 otherwise). Needs `npm run build` first (npm run bench does it).
+// Both answers' totals must agree (exit 1 otherwise). The extension's log: .test-artifacts/setting-cost/logs.txt. Needs `npm run build` first (npm run bench does it).
+import { writeFileSync } from 'node:fs';
 import { openAgentSession } from '../scripts/lib/agent.mjs';
 import { parseAnswer } from '../scripts/lib/answers.mjs';
 import { ensureCorpus } from '../scripts/lib/corpus.mjs';
@@ -30,6 +31,8 @@ let failed = false;
 try {
   const call = (op) => session.bridge.call(op, { timeoutMs: 120_000 });
   for (let i = 0; i < 240 && !(await call({ op: 'tools' })).includes('grep'); i++) await new Promise((resolve) => setTimeout(resolve, 500));
+  // A first call activates the extension (the tools are listed from its manifest before that).
+  await call({ op: 'invoke', tool: 'glob', input: { pattern: 'package.json' } });
   await call({ op: 'probeUntilIndexed', timeoutMs: 600_000 });
   await call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 });
   const configure = (value) => call({ op: 'configure', section, key, value });
@@ -63,6 +66,7 @@ try {
   for (const [what, a, b, total] of rows) console.log(`| ${what} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(a / b).toFixed(2)} | ${total} |`);
   if (failed) console.log('\nThe totals differ between the two settings.');
 } finally {
+  writeFileSync('.test-artifacts/setting-cost/logs.txt', session.logs());
   await session.close(true);
 }
 process.exit(failed ? 1 : 0);

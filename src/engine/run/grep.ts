@@ -7,7 +7,7 @@
 import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
-import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchPool, SearchSpec } from '../pool/pool';
+import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
@@ -17,6 +17,7 @@ import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
 import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
 import { fileGroup, fileStem, orderByGroup, pathGroup, patternWords } from './pageOrder';
+import { EarlyOutlines } from './earlyOutlines';
 import { ReadAhead } from './readAhead';
 import { stopWatch } from './stop';
 
@@ -120,7 +121,8 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   };
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
-  if (ordered && env.pool) outlineFound = outlineEarly(spec, target, env.pool);
+  const earlyOutlines = ordered && env.pool ? new EarlyOutlines(outlineSpec(spec), env.pool) : undefined;
+  if (earlyOutlines) outlineFound = (entry) => outlineEarly(entry, target, earlyOutlines);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge =
     access.kind === 'untitled'
@@ -128,6 +130,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
       : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
   const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline, maxListed: options.maxListed };
   const scanned = await scan(target, plan, env, collector);
+  earlyOutlines?.flush();
   if (env.isCancelled()) throw new CancelledError();
   // The order is the question's, not the page's: a page whose lines the output budget cut keeps path order on the next.
   const cut = ordered && collector.totalResults > limit;
@@ -139,7 +142,7 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   }
   // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
   if (definitions && !scanned.timedOut) {
-    await outlinePage(files, spec, matcher, target, env, collector.outlined);
+    await outlinePage(files, { spec, matcher, early: earlyOutlines }, target, env, collector.outlined);
     if (env.isCancelled()) throw new CancelledError();
   }
   if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
@@ -406,8 +409,7 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: P
  */
 async function outlinePage(
   files: readonly GrepFileEntry[],
-  spec: SearchSpec,
-  matcher: Matcher,
+  plan: { spec: SearchSpec; matcher: Matcher; early?: EarlyOutlines },
   target: SearchTarget,
   corpus: Pick<Corpus, 'pool' | 'readFile'>,
   outlined: { parsed: number; cached: number; ms: number },
@@ -415,14 +417,31 @@ async function outlinePage(
   const page: Array<{ file: string; matches: LineResult[] }> = [];
   for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
   if (page.length === 0) return;
+  const byFile = new Map<string, OutlineOutcome>();
+  // A file outlined as the search found it, for the same lines, is not asked again (one that failed is).
+  const asked = page.map(
+    (entry) =>
+      [
+        entry,
+        plan.early?.outcomeOf(
+          entry.file,
+          entry.matches.map((match) => match.line),
+        ),
+      ] as const,
+  );
   const items: OutlineItem[] = [];
-  for (const entry of page) {
+  for (const [entry, earlier] of asked) {
+    const outcome = earlier && (await earlier);
+    if (outcome) {
+      byFile.set(entry.file, outcome);
+      continue;
+    }
     const text = await overrideText(target, entry.file);
     if (text === null) continue;
     items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
   }
-  const outcomes = await outlineItems(items, { spec, matcher }, corpus);
-  const byFile = new Map(items.map((item, i) => [item.path, outcomes[i]]));
+  const outcomes = await outlineItems(items, plan, corpus);
+  items.forEach((item, i) => byFile.set(item.path, outcomes[i]));
   for (const entry of page) {
     const outcome = byFile.get(entry.file);
     if (!outcome) continue;
@@ -442,19 +461,16 @@ function outlineSpec(spec: SearchSpec): OutlineSpec {
 }
 
 /**
- * Starts parsing a file of the page for its definitions as soon as the search finds it, without waiting:
- * the parse overlaps the rest of the search, and outlinePage, asking the same worker (SearchPool.workerOf)
- * once the page is known, finds it parsed or joins the parse under way (searcher/outline.ts).
+ * Starts parsing a file of the page for its definitions as soon as the search finds it (earlyOutlines.ts):
+ * one read from disk, in a language with a grammar, with matching lines.
  */
-function outlineEarly(spec: SearchSpec, target: SearchTarget, pool: SearchPool): (entry: GrepFileEntry) => void {
-  let job: PoolSearch<OutlineItem, OutlineOutcome[]> | undefined;
-  return (entry) => {
-    if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) return;
-    if (target.contentOf(entry.file) !== undefined) return;
-    job ??= pool.outline(outlineSpec(spec));
-    const item: OutlineItem = { path: entry.file, lines: entry.matches.map((match) => match.line) };
-    job.batch([item], 0, pool.workerOf(entry.file)).catch(() => undefined);
-  };
+function outlineEarly(entry: GrepFileEntry, target: SearchTarget, early: EarlyOutlines): void {
+  if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) return;
+  if (target.contentOf(entry.file) !== undefined) return;
+  early.add(
+    entry.file,
+    entry.matches.map((match) => match.line),
+  );
 }
 
 /** Files parsed at most per call to learn whether they define the searched name (their definitions are then kept by stamp). */
