@@ -9,7 +9,8 @@ import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
+import type { ReadScope } from '../guard/scope';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, type SourceText } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
@@ -81,6 +82,18 @@ function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch
   return found !== 'binary' && found.count === 0 ? 0 : found;
 }
 
+/** A file's text read when first asked for (then kept), as the outline's SourceText; undefined when it cannot be read. */
+function onceRead(path: string, maxSize: number, scope: ReadScope | undefined): () => string | undefined {
+  let text: string | undefined | null = null;
+  return () => {
+    if (text === null) {
+      const read = readFileCappedSync(path, maxSize, lend, scope);
+      text = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+    }
+    return text;
+  };
+}
+
 /** The time a batch may spend outlining its files: past it, the rest answer without their definitions. */
 const OUTLINE_BATCH_MS = 1000;
 
@@ -94,13 +107,10 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
       outcomes.push(undefined);
       continue;
     }
-    let source = item.content;
-    if (source === undefined) {
-      // A file over what is outlined is not read (its definitions are not named: outline.ts).
-      const read = readFileCappedSync(item.path, Math.min(outline.maxFileSize, OUTLINE_MAX_BYTES), lend, outline.scope);
-      source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
-    }
-    outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
+    // A file on disk is read only when its definitions are not kept for its stamp, or a line's text is
+    // needed; one over what is outlined is not read (its definitions are not named: outline.ts).
+    const source: SourceText = item.content ?? onceRead(item.path, Math.min(outline.maxFileSize, OUTLINE_MAX_BYTES), outline.scope);
+    outcomes.push(await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
   }
   return outcomes;
 }

@@ -326,14 +326,26 @@ const cache = new Map<string, Cached>();
 /** Parses under way, by path: a second batch asking for the same file and stamp waits for the first one's parse. */
 const parsing = new Map<string, { stamp: string; budget: number; done: Promise<Definition[] | undefined> }>();
 
-/** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now). */
+/**
+ * A file's text, or how to read it (once): a search worker reads a file only when a parse or a line's
+ * text needs it, not for definitions it keeps by the file's stamp. Undefined: it could not be read.
+ */
+export type SourceText = string | (() => string | undefined);
+
+/** The text, read if it was not; undefined when it cannot be read or is over what is outlined. */
+function textOf(source: SourceText): string | undefined {
+  const text = typeof source === 'string' ? source : source();
+  return text === undefined || text.length > OUTLINE_MAX_BYTES ? undefined : text;
+}
+
+/** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now); `unread` when its text could not be had. */
 async function definitionsOf(
   path: string,
-  source: string,
+  source: SourceText,
   grammar: string,
   stamp: string | undefined,
   budget = PARSE_BUDGET_MS,
-): Promise<{ definitions: Definition[] | undefined; parsed: boolean }> {
+): Promise<{ definitions: Definition[] | undefined; parsed: boolean; unread?: true }> {
   const known = stamp === undefined ? undefined : cache.get(path);
   if (known && known.stamp === stamp && (known.definitions !== undefined || known.budget >= budget)) {
     cache.delete(path);
@@ -342,7 +354,9 @@ async function definitionsOf(
   }
   const under = stamp === undefined ? undefined : parsing.get(path);
   if (under && under.stamp === stamp && under.budget >= budget) return { definitions: await under.done, parsed: false };
-  const done = parseDefinitions(source, grammar, budget);
+  const text = textOf(source);
+  if (text === undefined) return { definitions: undefined, parsed: false, unread: true };
+  const done = parseDefinitions(text, grammar, budget);
   if (stamp === undefined) return { definitions: await done, parsed: true };
   parsing.set(path, { stamp, budget, done });
   let definitions: Definition[] | undefined;
@@ -363,26 +377,42 @@ async function definitionsOf(
  */
 export async function definesMatch(
   path: string,
-  source: string,
+  source: SourceText,
   matcher: Matcher,
   stamp: string | undefined,
 ): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
   const grammar = grammarOf(path);
-  if (!grammar || matcher.multiline || source.length > OUTLINE_MAX_BYTES) return undefined;
+  if (!grammar || matcher.multiline || (typeof source === 'string' && source.length > OUTLINE_MAX_BYTES)) return undefined;
   const started = Date.now();
   const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp, FIND_BUDGET_MS);
   if (!definitions) return undefined;
+  // Kept with the file's definitions: the same file and pattern asked again (a question repeated, paged) is not read.
+  const key = stamp === undefined ? undefined : `${stamp}\n${matcher.lineRegex.flags}\n${matcher.lineRegex.source}`;
+  const known = key === undefined ? undefined : verdicts.get(path);
+  if (known !== undefined && known.key === key) return { defines: known.defines, cost: { parsed, ms: Date.now() - started } };
   let rows: string[] | undefined;
   const tested = new Set<number>();
+  let defines = false;
   for (const definition of definitions) {
     if (tested.has(definition.nameRow)) continue;
     tested.add(definition.nameRow);
-    rows ??= source.split('\n');
-    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher))
-      return { defines: true, cost: { parsed, ms: Date.now() - started } };
+    rows ??= textOf(source)?.split('\n');
+    if (!rows) return undefined;
+    if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher)) {
+      defines = true;
+      break;
+    }
   }
-  return { defines: false, cost: { parsed, ms: Date.now() - started } };
+  if (key !== undefined) {
+    verdicts.delete(path);
+    verdicts.set(path, { key, defines });
+    if (verdicts.size > CACHED_FILES) verdicts.delete(verdicts.keys().next().value!);
+  }
+  return { defines, cost: { parsed, ms: Date.now() - started } };
 }
+
+/** Whether a file defines a name the pattern matches, by path: for its stamp and pattern (`key`). */
+const verdicts = new Map<string, { key: string; defines: boolean }>();
 
 /**
  * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
@@ -392,15 +422,16 @@ export async function definesMatch(
  */
 export async function outlineLines(
   path: string,
-  source: string,
+  source: SourceText,
   lines: readonly LineResult[],
   matcher: Matcher | undefined,
   stamp: string | undefined,
 ): Promise<OutlineCost | undefined> {
   const grammar = grammarOf(path);
-  if (!grammar || lines.length === 0 || source.length > OUTLINE_MAX_BYTES) return undefined;
+  if (!grammar || lines.length === 0 || (typeof source === 'string' && source.length > OUTLINE_MAX_BYTES)) return undefined;
   const started = Date.now();
-  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp);
+  const { definitions, parsed, unread } = await definitionsOf(path, source, grammar, stamp);
+  if (unread) return undefined;
   if (!definitions) return { parsed, ms: Date.now() - started };
   let rows: string[] | undefined;
   for (const line of lines) {
@@ -415,7 +446,7 @@ export async function outlineLines(
     }
     if (chain.length > 0) line.in = (chain.length > MAX_CHAIN ? [...chain.slice(0, MAX_CHAIN - 1), '…', chain[chain.length - 1]] : chain).join(' > ');
     if (own && matcher && !matcher.multiline) {
-      rows ??= source.split('\n');
+      rows ??= textOf(source)?.split('\n') ?? [];
       if (definesName(rows[row] ?? '', definitions, row, matcher)) line.defines = true;
     }
   }
@@ -441,7 +472,7 @@ function definesName(lineText: string, definitions: readonly Definition[], row: 
  */
 export async function outlineFile(
   path: string,
-  source: string,
+  source: SourceText,
   lineNumbers: readonly number[],
   matcher: Matcher | undefined,
   stamp: string | undefined,
@@ -458,7 +489,7 @@ export async function outlineFile(
  */
 export async function outlineItem(
   item: { path: string; lines: readonly number[]; find?: true },
-  source: string,
+  source: SourceText,
   matcher: Matcher,
   stamp: string | undefined,
 ): Promise<{ marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined> {
