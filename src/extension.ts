@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
     services,
   );
   // The search threads start now, in the background (a few tens of milliseconds each): the first search does not wait for them.
-  services.searchPool().warm();
+  services.searchPool(readEngineConfig().definitions).warm();
   const indexer = (services.indexer = new WorkspaceIndexer({
     storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
     folders: indexedFolders,

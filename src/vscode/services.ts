@@ -11,6 +11,12 @@ import { SearchPool } from '../engine/pool/pool';
 import type { WorkspaceIndexer } from './index/workspaceIndexer';
 import { ResidentListings } from './sources/residentListing';
 
+/**
+ * The grammars the search workers load as they start: a window's first page of definitions in these
+ * languages waits for no grammar (about 10-20 ms and a first parse each); others load when first met.
+ */
+const WARMED_GRAMMARS = ['typescript', 'tsx', 'javascript', 'python'];
+
 export class Services implements vscode.Disposable {
   /** What the person confirmed per tool call (prepareInvocation → invoke), shared by both tools. */
   readonly confirmations = new Confirmations();
@@ -19,9 +25,12 @@ export class Services implements vscode.Disposable {
   private pool?: SearchPool;
   private listings?: ResidentListings;
 
-  /** The pool of search workers: its threads run in the background, below the extension host's main thread. */
-  searchPool(): SearchPool {
-    this.pool ??= new SearchPool(undefined, { background: true });
+  /**
+   * The pool of search workers: its threads run in the background, below the extension host's main thread.
+   * With definitions on, each loads the commonest grammars as it starts (WARMED_GRAMMARS).
+   */
+  searchPool(definitions = true): SearchPool {
+    this.pool ??= new SearchPool(undefined, { background: true, grammars: definitions ? WARMED_GRAMMARS : [] });
     return this.pool;
   }
 

@@ -72,11 +72,15 @@ export interface PoolOptions {
   background?: boolean;
   /** The worker script (default: worker.js beside this module). */
   workerFile?: string;
+  /** Grammars each worker loads and runs once as it starts, before any search asks (searcher/outline.ts, warmGrammars). */
+  grammars?: readonly string[];
 }
 
 /** What a worker is told when it starts (its workerData). */
 export interface WorkerOptions {
   background: boolean;
+  /** PoolOptions.grammars. */
+  grammars: string[];
 }
 
 export interface BatchRequest {
@@ -304,7 +308,7 @@ export class SearchPool {
   }
 
   private spawn(): Slot {
-    const workerData: WorkerOptions = { background: this.options.background === true };
+    const workerData: WorkerOptions = { background: this.options.background === true, grammars: [...(this.options.grammars ?? [])] };
     // A small young generation: the workers' garbage is short-lived, and memory stays flat on big trees.
     const worker = new Worker(this.options.workerFile ?? nodePath.join(__dirname, 'worker.js'), {
       workerData,

@@ -10,7 +10,7 @@ import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, type SourceText } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
 import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
@@ -115,7 +115,10 @@ async function outlineBatch(items: OutlineItem[], { outline, matcher }: Prepared
   return outcomes;
 }
 
-if ((workerData as WorkerOptions | undefined)?.background) runInBackground();
+const started = workerData as WorkerOptions | undefined;
+if (started?.background) runInBackground();
+// Once this thread has answered its first messages' turn: a search that comes first is not held up long.
+if (started?.grammars.length) setImmediate(() => warmGrammars(started.grammars).catch(() => undefined));
 
 parentPort?.on('message', (request: BatchRequest) => {
   void answer(request);
