@@ -26,6 +26,7 @@ export const NOT_UNDER_WINE = [
     'engine/source/entryPolicy.test.js',
     'engine/source/walker.test.js',
     'engine/index/linkedFile.test.js',
+    'engine/source/auditLinks.test.js',
     'engine/index/listingLinks.test.js',
     'engine/guard/links.test.js',
   ].map((file) => ({ file, reason: LINKS })),
