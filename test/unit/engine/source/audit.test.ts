@@ -95,6 +95,8 @@ describe('engine/source/audit: a listing made by someone else, checked', () => {
     assert.strictEqual(caseInsensitiveGlob('**/*.TS'), '**/*.[tT][sS]');
     assert.strictEqual(caseInsensitiveGlob('[A-Z]x'), '[A-Z][xX]', 'a class is left as written');
     assert.strictEqual(caseInsensitiveGlob('a[b'), '[aA][[bB]', 'an unclosed bracket is a character');
+    assert.strictEqual(caseInsensitiveGlob('**/.ssh'), '**/.[sS][sS][hH]');
+    assert.strictEqual(caseInsensitiveGlob('**/[Ss]ecret{s,z}'), '**/[Ss][eE][cC][rR][eE][tT]{[sS],[zZ]}', 'braces kept');
     const name = fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/);
     fc.assert(
       fc.property(name, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (literal, upper) => {
