@@ -7,6 +7,7 @@
  * other search, or any change, walks.
  */
 import { readdirSync, statSync } from 'fs';
+import * as nodePath from 'path';
 import { resolveLinkSync } from '../guard/links';
 import { below } from '../guard/paths';
 import type { FileQuery, FileSource, PrunedEntry } from '../source/fileSource';
@@ -38,6 +39,12 @@ export interface RecordedListing {
   /** Symlinks in those directories, with where they led (their target can change with nothing above changing). */
   links: Array<{ path: string; target?: string }>;
 }
+
+/**
+ * Whether a path the listing watches is the .gitignore of a listed directory (spelled by `below`, with
+ * this platform's separator: on Windows `C:\ws\.gitignore`), not the directory itself.
+ */
+const isRulesFile = (path: string) => nodePath.basename(path) === '.gitignore';
 
 /** Where a symlink leads, as a listing records it: its target's kind and real path, or undefined when it leads nowhere. */
 function linkTarget(path: string): string | undefined {
@@ -129,7 +136,7 @@ export function linksFresh(listing: RecordedListing): boolean {
 /** Whether every directory, .gitignore and symlink the listing saw is as it was. */
 export function listingFresh(listing: RecordedListing): boolean {
   const same = listing.watched.every(({ path, stamp }) => {
-    const now = path.endsWith('/.gitignore') ? statStamp(path) : directoryStamp(path);
+    const now = isRulesFile(path) ? statStamp(path) : directoryStamp(path);
     return now === undefined || stamp === undefined ? now === stamp : sameStamp(now, stamp);
   });
   return same && linksFresh(listing);
@@ -137,9 +144,7 @@ export function listingFresh(listing: RecordedListing): boolean {
 
 /** The directories a watcher of the listings watches: each listed directory, and the one of each .gitignore. */
 export function watchedDirectories(listings: readonly RecordedListing[]): Set<string> {
-  return new Set(
-    listings.flatMap((listing) => listing.watched.map(({ path }) => (path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : path))),
-  );
+  return new Set(listings.flatMap((listing) => listing.watched.map(({ path }) => (isRulesFile(path) ? nodePath.dirname(path) : path))));
 }
 
 /** A replayed listing's files per base, made once per listing (so a search's filter of them is remembered, candidates.ts). */

@@ -19,8 +19,9 @@ function flags(follow: boolean): number {
 }
 
 /**
- * The directory at `path`: its entries and real path; throws as readdir does (ELOOP for a symlink when
- * `follow` is false). Tried again while the process is short of descriptors (descriptors.ts).
+ * The directory at `path`: its entries and real path; throws as readdir does, and for a symlink when
+ * `follow` is false (ENOTDIR on Linux, where O_DIRECTORY | O_NOFOLLOW meets the link). Tried again while
+ * the process is short of descriptors (descriptors.ts).
  */
 export function listDirectorySync(path: string, follow: boolean): OpenedDirectory {
   return openRetryingSync(() => {

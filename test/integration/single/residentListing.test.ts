@@ -36,6 +36,27 @@ describe('the resident listing of the workspace', () => {
 
   const residentMatching = (pattern: string) => untilReplayed(() => matching(pattern));
 
+  let markers = 0;
+  /**
+   * Resolves once the file watcher has delivered the events of every write made so far: it writes a file
+   * under resident-tmp/.git (a denied path, whose events leave the listings resident) and waits for a
+   * watcher of its own to report it, events coming in order. On a loaded machine the watcher reports a
+   * write seconds later: an earlier test's 1,000 deletions could otherwise drop the listing in the
+   * middle of a test that counts listings.
+   */
+  async function eventsDelivered(): Promise<void> {
+    fs.mkdirSync(file('.git'), { recursive: true });
+    const name = `marker-${++markers}`;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir()), '.git/*'));
+    try {
+      const seen = new Promise<void>((resolve) => watcher.onDidCreate((uri) => uri.fsPath.endsWith(name) && resolve()));
+      fs.writeFileSync(file(`.git/${name}`), '');
+      await seen;
+    } finally {
+      watcher.dispose();
+    }
+  }
+
   before(async () => {
     const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
     assert.ok(extension);
@@ -65,6 +86,7 @@ describe('the resident listing of the workspace', () => {
 
   it('calls made together share one listing, with the same answer', async () => {
     await residentMatching('resident-7c2e');
+    await eventsDelivered();
     api.listings.invalidate();
     const listed = api.listings.counts.listed;
     const answers = await Promise.all([1, 2, 3].map(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e' })));
@@ -129,19 +151,12 @@ describe('the resident listing of the workspace', () => {
   });
 
   it('a file git writes under .git (a denied path) leaves the listing resident', async () => {
-    fs.mkdirSync(file('.git'), { recursive: true });
+    await eventsDelivered(); // (it makes .git)
     await residentMatching('resident-7c2e');
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir()), '.git/*'));
-    try {
-      const seen = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
-      fs.writeFileSync(file('.git/index.lock'), '');
-      await seen;
-      const before = api.listings.counts.replayed;
-      await matching('resident-7c2e');
-      assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
-    } finally {
-      watcher.dispose();
-    }
+    await eventsDelivered(); // a file written under .git, reported
+    const before = api.listings.counts.replayed;
+    await matching('resident-7c2e');
+    assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
   });
 
   it('a search.exclude change applies to the next call', async () => {

@@ -1,13 +1,9 @@
 import * as assert from 'assert';
 import * as nodePath from 'path';
-import { caseInsensitiveGlob } from '../../../../src/engine/source/audit';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
 import { authorize, decide, type GuardContext } from '../../../../src/engine/guard/guard';
-import { checkSearchGlob, globRequest } from '../../../../src/engine/guard/globInput';
 import { outsideMessage } from '../../../../src/engine/guard/messages';
-import { mergePolicy } from '../../../../src/engine/guard/policy';
 import { allowList } from '../../../../src/engine/guard/scope';
-import { codeSpan, prepareMessages } from '../../../../src/engine/guard/invocation';
 import type { WorkspaceFolder } from '../../../../src/engine/guard/roots';
 import { InputError } from '../../../../src/engine/api/errors';
 import { untitledNotFoundMessage, type UntitledDocument } from '../../../../src/engine/guard/untitled';
@@ -263,115 +259,6 @@ describe('engine/guard', () => {
         ['', 'src', 'src/deep', 'docs', 'lib'].map((path) => dirs.directory(path)),
         [true, true, true, true, false],
       );
-    });
-  });
-
-  describe('mergePolicy (the settings as VS Code inspects them)', () => {
-    const defaults = ['**/.env', '**/.git/**'];
-    it("lets a workspace add denied rules but not remove the user's or the defaults", () => {
-      assert.deepStrictEqual(mergePolicy(undefined, undefined, defaults), { deniedPaths: defaults, allowedPaths: [] });
-      assert.deepStrictEqual(mergePolicy({ workspaceValue: [] }, undefined, defaults).deniedPaths, defaults);
-      assert.deepStrictEqual(mergePolicy({ workspaceValue: ['**/fixtures/**'], workspaceFolderValue: ['**/*.sql'] }, undefined, defaults).deniedPaths, [
-        ...defaults,
-        '**/fixtures/**',
-        '**/*.sql',
-      ]);
-      assert.deepStrictEqual(mergePolicy({ globalValue: ['**/.env'] }, undefined, defaults).deniedPaths, ['**/.env'], 'the user may change their own list');
-      assert.deepStrictEqual(
-        mergePolicy({ globalValue: 'oops', workspaceValue: [1] }, undefined, defaults).deniedPaths,
-        defaults,
-        'malformed values are ignored',
-      );
-    });
-
-    it("lets the user's allow-list win; a workspace's applies only when the user has none", () => {
-      assert.deepStrictEqual(mergePolicy(undefined, { globalValue: ['src/**'], workspaceValue: [] }, defaults).allowedPaths, ['src/**']);
-      assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'] }, defaults).allowedPaths, ['docs/**']);
-      assert.deepStrictEqual(mergePolicy(undefined, { workspaceValue: ['docs/**'], workspaceFolderValue: ['lib/**'] }, defaults).allowedPaths, ['lib/**']);
-    });
-  });
-
-  describe('checkSearchGlob and globRequest', () => {
-    it('refuses globs that are absolute or climb out of the base', () => {
-      for (const glob of ['*.ts', 'src/**', '{a,b}/*.md', '..foo/*', 'a..b']) assert.doesNotThrow(() => checkSearchGlob(glob, 'include'), glob);
-      assert.throws(
-        () => checkSearchGlob('../x/*', 'include'),
-        /^InputError: Invalid include glob "\.\.\/x\/\*": '\.\.' cannot climb out of the search path\. Set "path" to the directory to search instead\.$/,
-      );
-      assert.throws(() => checkSearchGlob('src/../../x', 'exclude'), /^InputError: Invalid exclude glob/);
-      assert.throws(() => checkSearchGlob('{src,..}/*', 'glob'), /^InputError: Invalid glob "\{src,\.\.\}\/\*": '\.\.' cannot climb out/);
-      assert.throws(
-        () => checkSearchGlob('/etc/*', 'include'),
-        /^InputError: Invalid include glob "\/etc\/\*": it is matched relative to the search path and cannot name an absolute location/,
-      );
-      assert.throws(() => checkSearchGlob('~/.ssh/*', 'glob'), /cannot name an absolute location/);
-    });
-
-    it('takes the base of an absolute glob as its path (under path.posix; path.win32 in flavours.test.ts)', () => {
-      assert.deepStrictEqual(globRequest('/a/b/**/*.ts', undefined, 'glob', nodePath.posix), { pattern: '**/*.ts', path: '/a/b' });
-      assert.deepStrictEqual(globRequest('/a/b/**/*.ts', '/a/b', undefined, nodePath.posix), { pattern: '**/*.ts', path: '/a/b' });
-      assert.deepStrictEqual(globRequest('src/*.ts', 'x', 'glob', nodePath.posix), { pattern: 'src/*.ts', path: 'x' });
-      assert.deepStrictEqual(globRequest('^/x', undefined, 'regex', nodePath.posix), { pattern: '^/x', path: undefined });
-      assert.throws(() => globRequest('/a/b/*.ts', '/c', 'glob', nodePath.posix), /^InputError: Give either an absolute glob or "path", not both/);
-    });
-  });
-
-  describe('caseInsensitiveGlob (for a listing made by someone else, e.g. findFiles)', () => {
-    it('spells a glob in every case for matchers without a case option', () => {
-      assert.strictEqual(caseInsensitiveGlob('**/.ssh'), '**/.[sS][sS][hH]');
-      assert.strictEqual(caseInsensitiveGlob('**/[Ss]ecret{s,z}'), '**/[Ss][eE][cC][rR][eE][tT]{[sS],[zZ]}');
-    });
-  });
-
-  describe('prepareMessages (what prepareInvocation shows)', () => {
-    it('shows a progress line inside the workspace, and no confirmation', async () => {
-      assert.deepStrictEqual(await prepareMessages('grep', { pattern: 'TODO', path: 'src', include: '*.ts' }, context(folders(ws))), {
-        invocationMessage: 'Searching for `TODO` in `src` (`*.ts`)',
-        decision: 'granted',
-      });
-      assert.deepStrictEqual(await prepareMessages('glob', { pattern: '**/*.md' }, context(folders(ws))), {
-        invocationMessage: 'Finding files matching `**/*.md` in the workspace',
-        decision: 'granted',
-      });
-      assert.strictEqual(
-        (await prepareMessages('grep', { pattern: 'x', path: '.env' }, context(folders(ws)))).confirmation,
-        undefined,
-        'denied: invoke refuses, nothing to confirm',
-      );
-      assert.strictEqual((await prepareMessages('grep', { nonsense: true }, context(folders(ws)))).confirmation, undefined);
-    });
-
-    it('asks before a search outside the workspace, naming tool, pattern, requested and resolved path', async () => {
-      const grep = await prepareMessages('grep', { pattern: 'password', path: '../outside', include: '*.txt' }, context(folders(ws)));
-      assert.strictEqual(grep.decision, 'pending');
-      assert.strictEqual(grep.invocationMessage, `Searching for \`password\` in \`${outside}\` (outside the workspace) (\`*.txt\`)`);
-      assert.deepStrictEqual(grep.confirmation, {
-        title: 'Search outside the workspace?',
-        message:
-          `**grep** will search the contents of the files in \`../outside\`, which resolves to \`${outside}\` for the pattern \`password\` (files matching \`*.txt\`).\n\n` +
-          `This location is **outside every workspace folder** (workspace: \`${ws}\`). The matching lines, with their file paths, will be sent to the language model. Denied paths (secrets, keys, .git) stay denied.`,
-      });
-      const glob = await prepareMessages('glob', { pattern: out('**/*.txt') }, context(folders(ws)));
-      assert.strictEqual(glob.confirmation?.title, 'List files outside the workspace?');
-      assert.strictEqual(glob.confirmation?.message.split('\n')[0], `**glob** will list the files in \`${outside}\` whose paths match \`${out('**/*.txt')}\`.`);
-      const none = await prepareMessages('grep', { pattern: 'x', path: outside }, context([]));
-      assert.match(none.confirmation?.message ?? '', /workspace: none is open/);
-    });
-
-    it('keeps a pattern inside its code span, whatever it holds', () => {
-      assert.strictEqual(codeSpan('a`b'), '``a`b``');
-      assert.strictEqual(codeSpan('`x`'), '`` `x` ``');
-      assert.strictEqual(codeSpan('a\nb'), '`a⏎b`');
-      assert.strictEqual(codeSpan('x'.repeat(300)).length, 200 + 1 + 2);
-    });
-
-    it('opens and lists nothing', async () => {
-      const recorder = new FsRecorder();
-      await recorder.record(async () => {
-        await prepareMessages('grep', { pattern: 'x', path: '../outside' }, context(folders(ws)));
-        await prepareMessages('glob', { pattern: '**', path: 'src' }, context(folders(ws)));
-      });
-      assert.deepStrictEqual(recorder.accesses, []);
     });
   });
 });

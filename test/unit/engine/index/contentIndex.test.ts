@@ -3,16 +3,15 @@
  * replaced and removed, with seals and trips through the stored format in between, a trigram's
  * candidates are exactly the live files whose folded text holds it, several trigrams' those holding them
  * all (and a removed file is never found by path), and the ids of a list kept across the updates
- * (idsOf) are those of its paths now. Also the stored format's refusal of damaged files, and the
- * posting encoding.
+ * (idsOf) are those of its paths now. The stored format itself: store.test.ts; the folding and the
+ * posting encoding: fold.test.ts, postings.test.ts.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { ContentIndex, SETTLED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
-import { decodeIds, ByteWriter, encodeIds } from '../../../../src/engine/index/postings';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
-import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, readFileSync } from 'fs';
+import { mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as nodePath from 'path';
 
@@ -168,68 +167,5 @@ describe('index: the content index under random updates', function () {
       ),
       { numRuns: 1000, seed: 20261125 },
     );
-  });
-
-  it('folds ASCII case and the two characters that fold to ASCII letters, one unit for one', () => {
-    assert.strictEqual(foldText('AbC \u212a\u017f É日'), 'abc ks É日');
-  });
-
-  it('encodes posting lists as delta-varints that decode to the same ids', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.nat(2 ** 31), { maxLength: 200 }), (values) => {
-        const ids = values.sort((a, b) => a - b);
-        const out = new ByteWriter();
-        encodeIds(ids, out);
-        const bytes = out.result();
-        assert.deepStrictEqual(decodeIds(bytes, 0, bytes.length), ids);
-      }),
-      { numRuns: 300, seed: 7 },
-    );
-  });
-
-  it('does not use a damaged or foreign index (table or segment file): it is rebuilt instead', () => {
-    const dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-index-'));
-    try {
-      const index = new ContentIndex();
-      index.set({ path: '/a', kind: 'text', size: 3, mtimeMs: 1, ctimeMs: 1, ino: 1 }, 'abcdef');
-      saveIndex(dir, META, index);
-      index.close();
-      const table = nodePath.join(dir, 'index.bin');
-      const segment = nodePath.join(
-        dir,
-        readdirSync(dir).find((name) => name.startsWith('postings-'))!,
-      );
-      const good = { table: readFileSync(table), segment: readFileSync(segment) };
-      const usable = () => {
-        const stored = loadIndex(dir);
-        stored?.close();
-        return stored !== undefined;
-      };
-      const restore = () => {
-        writeFileSync(table, good.table);
-        writeFileSync(segment, good.segment);
-      };
-      assert.strictEqual(usable(), true);
-      truncateSync(table, good.table.length - 2);
-      assert.strictEqual(usable(), false, 'a truncated table');
-      restore();
-      writeFileSync(table, 'PK\x03\x04 not an index');
-      assert.strictEqual(usable(), false, 'a foreign file');
-      restore();
-      const other = Buffer.from(good.table);
-      other.writeUInt32LE(99, 4);
-      writeFileSync(table, other);
-      assert.strictEqual(usable(), false, 'another format version');
-      restore();
-      truncateSync(segment, good.segment.length - 3);
-      assert.strictEqual(usable(), false, 'a truncated segment');
-      restore();
-      rmSync(segment);
-      assert.strictEqual(usable(), false, 'a missing segment');
-      restore();
-      assert.strictEqual(usable(), true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

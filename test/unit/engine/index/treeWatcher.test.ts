@@ -7,16 +7,11 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { eventsDelivered, overflowThreshold, TreeWatcher, WatchVouching } from '../../../../src/engine/index/treeWatcher';
+import { waitUntil } from '../../../support/waitUntil';
 import { Fixture } from '../../fixture';
 
 /** Waits until `done` holds (events arrive on the event loop), failing after 10 s with `what`. */
-async function until(what: string, done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `${what} within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (what: string, done: () => boolean): Promise<void> => waitUntil(done, () => what, 10_000, 10);
 
 describe('engine/index/treeWatcher', () => {
   let fx: Fixture;

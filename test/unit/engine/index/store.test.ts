@@ -1,0 +1,167 @@
+/**
+ * The index on disk: what a save writes is what a load reads back (the files with their kinds and stamps,
+ * what was indexed for which folders, the recorded listings, the files each trigram finds); a damaged or
+ * foreign index is not used but rebuilt; an index built for other folders is not used for these; a save
+ * leaves no segment file its table does not name, and a removed index leaves none at all.
+ */
+import * as assert from 'assert';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as nodePath from 'path';
+import { ContentIndex, type FileEntry } from '../../../../src/engine/index/contentIndex';
+import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
+import type { RecordedListing } from '../../../../src/engine/index/listing';
+import { INDEX_FILE, loadIndex, loadIndexFor, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+
+const META: IndexMeta = { folders: ['/w'], maxFileSize: 1, builtAt: 0 };
+const file = (path: string, kind: FileEntry['kind'] = 'text', ino = 1): FileEntry => ({
+  path,
+  kind,
+  size: 3,
+  mtimeMs: 1_700_000_000_123.5,
+  ctimeMs: 1_700_000_000_456.25,
+  ino,
+});
+
+/** The live files of an index whose text holds `literal` (as the planner's query of its trigrams admits them). */
+function holding(index: ContentIndex, literal: string): string[] {
+  const ids = index.evaluate({ op: 'and', args: trigramKeys(foldText(literal)).map((key) => ({ op: 'trigram' as const, key })) }) ?? [];
+  return ids.map((id) => index.fileOf(id).path).sort();
+}
+
+describe('engine/index/store: the index on disk', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-store-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads back what it stored: files, kinds, stamps, meta, recorded listings, and the files each trigram finds', () => {
+    const index = new ContentIndex();
+    index.set(file('/w/a.ts', 'text', 11), 'const needle = 1;');
+    index.set(file('/w/b.ts', 'text', 12), 'no match here');
+    index.set(file('/w/pic.png', 'binary', 13));
+    index.set(file('/w/big.log', 'large', 14));
+    index.set(file('/w/link.ts', 'linked', 15)); // (read by every search: no postings)
+    const listing: RecordedListing = {
+      folders: ['/w'],
+      denied: ['**/.env'],
+      granted: ['/w'],
+      includeIgnored: false,
+      respectGitignore: true,
+      bases: [0, 0],
+      relatives: ['a.ts', 'src/deep/b c.ts'],
+      pruned: [{ base: 0, relative: '.git', reason: 'denied', directory: true }],
+      watched: [{ path: '/w', stamp: { size: 4096, mtimeMs: 5, ctimeMs: 6, ino: 7 } }, { path: '/w/.gitignore' }],
+      links: [{ path: '/w/link.ts', target: 'f:/w/a.ts' }],
+    };
+    const meta: IndexMeta = { folders: ['/w'], maxFileSize: 1 << 20, builtAt: 1234, listings: [listing] };
+    saveIndex(dir, meta, index);
+    index.close();
+    const stored = loadIndex(dir)!;
+    try {
+      assert.deepStrictEqual(stored.meta, meta);
+      assert.deepStrictEqual([...stored.index.paths()].sort(), ['/w/a.ts', '/w/b.ts', '/w/big.log', '/w/link.ts', '/w/pic.png']);
+      assert.deepStrictEqual(stored.index.entry('/w/pic.png')?.file, file('/w/pic.png', 'binary', 13));
+      assert.deepStrictEqual(stored.index.entry('/w/big.log')?.file, file('/w/big.log', 'large', 14));
+      assert.deepStrictEqual(stored.index.entry('/w/link.ts')?.file, file('/w/link.ts', 'linked', 15));
+      assert.deepStrictEqual(holding(stored.index, 'needle'), ['/w/a.ts']);
+      assert.deepStrictEqual(holding(stored.index, 'NEEDLE'), ['/w/a.ts'], 'folded as it was indexed');
+      assert.deepStrictEqual(holding(stored.index, 'match'), ['/w/b.ts']);
+    } finally {
+      stored.close();
+    }
+  });
+
+  it('a file removed or replaced before the save is gone, or found by its new text only', () => {
+    const index = new ContentIndex();
+    index.set(file('/w/a.ts'), 'alpha text');
+    index.set(file('/w/b.ts'), 'beta text');
+    saveIndex(dir, META, index);
+    index.remove('/w/a.ts');
+    index.set(file('/w/b.ts', 'text', 2), 'gamma text');
+    saveIndex(dir, META, index);
+    index.close();
+    const stored = loadIndex(dir)!;
+    try {
+      assert.deepStrictEqual([...stored.index.paths()], ['/w/b.ts']);
+      assert.strictEqual(stored.index.entry('/w/a.ts'), undefined);
+      assert.deepStrictEqual(holding(stored.index, 'alpha'), []);
+      assert.deepStrictEqual(holding(stored.index, 'beta'), []);
+      assert.deepStrictEqual(holding(stored.index, 'gamma'), ['/w/b.ts']);
+    } finally {
+      stored.close();
+    }
+  });
+
+  it('an index built for other folders, or the same in another order, is not used for these', () => {
+    const index = new ContentIndex();
+    index.set(file('/w/a.ts'), 'text');
+    saveIndex(dir, { ...META, folders: ['/w', '/v'] }, index);
+    index.close();
+    const same = loadIndexFor(dir, ['/w', '/v']);
+    assert.ok(same);
+    same.close();
+    assert.strictEqual(loadIndexFor(dir, ['/v', '/w']), undefined);
+    assert.strictEqual(loadIndexFor(dir, ['/w']), undefined);
+    assert.strictEqual(loadIndex(nodePath.join(dir, 'nothing-here')), undefined, 'no index at all');
+  });
+
+  it('a save leaves no segment file its table does not name; a removed index leaves none, and nothing else is touched', () => {
+    const index = new ContentIndex();
+    writeFileSync(nodePath.join(dir, 'notes.txt'), 'not the index\n');
+    for (let round = 0; round < 12; round++) {
+      index.set(file(`/w/f${round}.ts`), `round ${round} text`);
+      saveIndex(dir, META, index);
+      const stored = loadIndex(dir)!;
+      assert.deepStrictEqual(holding(stored.index, `round ${round}`), [`/w/f${round}.ts`]);
+      stored.close();
+      const segments = readdirSync(dir).filter((name) => name.startsWith('postings-'));
+      const table = readFileSync(nodePath.join(dir, INDEX_FILE), 'latin1');
+      for (const name of segments) assert.ok(table.includes(name), `${name} is named by the table (round ${round})`);
+    }
+    index.close();
+    removeIndex(dir);
+    assert.deepStrictEqual(readdirSync(dir), ['notes.txt']);
+    assert.strictEqual(loadIndex(dir), undefined);
+  });
+
+  it('does not use a damaged or foreign index (table or segment file): it is rebuilt instead', () => {
+    const index = new ContentIndex();
+    index.set({ path: '/a', kind: 'text', size: 3, mtimeMs: 1, ctimeMs: 1, ino: 1 }, 'abcdef');
+    saveIndex(dir, META, index);
+    index.close();
+    const table = nodePath.join(dir, 'index.bin');
+    const segment = nodePath.join(
+      dir,
+      readdirSync(dir).find((name) => name.startsWith('postings-'))!,
+    );
+    const good = { table: readFileSync(table), segment: readFileSync(segment) };
+    const usable = () => {
+      const stored = loadIndex(dir);
+      stored?.close();
+      return stored !== undefined;
+    };
+    const restore = () => {
+      writeFileSync(table, good.table);
+      writeFileSync(segment, good.segment);
+    };
+    assert.strictEqual(usable(), true);
+    truncateSync(table, good.table.length - 2);
+    assert.strictEqual(usable(), false, 'a truncated table');
+    restore();
+    writeFileSync(table, 'PK\x03\x04 not an index');
+    assert.strictEqual(usable(), false, 'a foreign file');
+    restore();
+    const other = Buffer.from(good.table);
+    other.writeUInt32LE(99, 4);
+    writeFileSync(table, other);
+    assert.strictEqual(usable(), false, 'another format version');
+    restore();
+    truncateSync(segment, good.segment.length - 3);
+    assert.strictEqual(usable(), false, 'a truncated segment');
+    restore();
+    rmSync(segment);
+    assert.strictEqual(usable(), false, 'a missing segment');
+    restore();
+    assert.strictEqual(usable(), true);
+  });
+});
