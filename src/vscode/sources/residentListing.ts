@@ -78,7 +78,7 @@ function identity(dir: string): string | undefined {
 const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
 /**
  * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
- * many as hold at most MAX_KEPT_FILES files in all, and at most MAX_LISTINGS; the least recently used
+ * many as hold at most MAX_KEPT_FILES files besides the largest, and at most MAX_LISTINGS; the least recently used
  * goes first. An agent's questions use a dozen or so listings: fewer would list again on every call.
  */
 const MAX_LISTINGS = 32;
@@ -233,24 +233,31 @@ export class ResidentListings implements vscode.Disposable {
   }
 
   /**
-   * Drops the least recently used listings until at most MAX_LISTINGS with MAX_KEPT_FILES files in all
-   * (`limits`) are kept (one alone is kept whatever its size). A listing the same call uses is not dropped for a
-   * newer one: when only those are left, the newest (`key`) is not kept. On a large workspace an empty
-   * answer's check lists the ignored files too, and must not push out the listing every call replays.
+   * Drops the least recently used listings until at most MAX_LISTINGS are kept, holding at most
+   * MAX_KEPT_FILES files besides the largest (`limits`): the whole workspace's listing, which every call
+   * without an include replays, is not pushed out by the smaller ones other calls make (a glob's). A
+   * listing the same call uses is not dropped for a newer one either: when only those and the largest are
+   * left, the newest (`key`) is not kept (an empty answer's check must not push out its search's listing).
    */
   private makeRoom(key: string, inUse: ReadonlySet<string>): void {
-    let kept = 0;
-    for (const listing of this.listings.values()) kept += listing.files.length;
-    while (this.listings.size > 1 && (this.listings.size > this.limits.listings || kept > this.limits.files)) {
+    for (;;) {
+      let largest: string | undefined;
+      let total = 0;
+      for (const [held, listing] of this.listings) {
+        total += listing.files.length;
+        if (largest === undefined || listing.files.length > this.listings.get(largest)!.files.length) largest = held;
+      }
+      const counted = total - (largest === undefined ? 0 : this.listings.get(largest)!.files.length);
+      if (this.listings.size <= 1 || (this.listings.size <= this.limits.listings && counted <= this.limits.files)) return;
       let victim: string | undefined;
       for (const held of this.listings.keys()) {
-        if (held !== key && !inUse.has(held)) {
+        if (held !== key && held !== largest && !inUse.has(held)) {
           victim = held;
           break;
         }
       }
-      victim ??= key;
-      kept -= this.listings.get(victim)!.files.length;
+      if (victim === undefined && key !== largest) victim = key;
+      if (victim === undefined) return;
       this.listings.delete(victim);
       if (victim === key) return;
     }

@@ -182,26 +182,46 @@ describe('the resident listings kept at once', () => {
     directories: [],
   });
 
-  it("a listing an empty answer's check makes never pushes out the one its own search replays", async () => {
+  /** Resident listings keeping 10 files besides the largest; `get` makes a listing of `count` files when not kept. */
+  function kept() {
     const listings = new ResidentListings(undefined, { listings: 32, files: 10 });
+    const get = (key: string, count: number, inUse: string[] = []) =>
+      listings.get(
+        key,
+        () => false,
+        () => Promise.resolve(listingOf(count)),
+        new Set(inUse),
+      );
+    return { listings, get };
+  }
+
+  it("the whole workspace's listing is not pushed out by the smaller ones other calls make (a glob's)", async () => {
+    const { listings, get } = kept();
     try {
-      const get = (key: string, inUse: string[] = []) =>
-        listings.get(
-          key,
-          () => false,
-          () => Promise.resolve(listingOf(8)),
-          new Set(inUse),
-        );
-      assert.strictEqual((await get('search')).made, true);
-      assert.strictEqual((await get('search')).made, false, 'the search is replayed');
-      // The check's listing (8 files more than the 10 kept) is made, but not kept in the search's place.
-      assert.strictEqual((await get('check', ['search'])).made, true);
-      assert.strictEqual((await get('search')).made, false, 'the search is still replayed after the check');
-      assert.strictEqual((await get('check', ['search'])).made, true, 'the check lists again');
-      // Another call's listing takes the least recently used one's place, as before.
-      assert.strictEqual((await get('other')).made, true);
-      assert.strictEqual((await get('other')).made, false);
-      assert.strictEqual((await get('search')).made, true, 'pushed out by the other call');
+      assert.strictEqual((await get('workspace', 20)).made, true);
+      for (const glob of ['a', 'b', 'c']) assert.strictEqual((await get(glob, 5)).made, true);
+      assert.strictEqual((await get('workspace', 20)).made, false, 'the workspace is replayed');
+      assert.strictEqual((await get('c', 5)).made, false, 'the newest glob listings are kept beside it');
+      assert.strictEqual((await get('a', 5)).made, true, 'the oldest glob listing made room');
+    } finally {
+      listings.dispose();
+    }
+  });
+
+  it("a listing an empty answer's check makes never pushes out the one its own search replays", async () => {
+    const { listings, get } = kept();
+    try {
+      assert.strictEqual((await get('search', 20)).made, true);
+      assert.strictEqual((await get('other', 8)).made, true);
+      // The check's listing (15 files, more than the 10 kept besides the search's) is made, but not kept in their place.
+      assert.strictEqual((await get('check', 15, ['search', 'other'])).made, true);
+      assert.strictEqual((await get('search', 20)).made, false, 'the search is still replayed after the check');
+      assert.strictEqual((await get('other', 8)).made, false);
+      assert.strictEqual((await get('check', 15, ['search'])).made, true, 'the check lists again, pushing out the other call');
+      assert.strictEqual((await get('other', 8)).made, true);
+      // A larger listing of another call takes the largest's place; the old largest then counts and goes.
+      assert.strictEqual((await get('bigger', 30)).made, true);
+      assert.strictEqual((await get('search', 20)).made, true, 'pushed out by the larger listing');
     } finally {
       listings.dispose();
     }
