@@ -63,6 +63,8 @@ interface Resident extends BaseListing {
    * symlink: while the mark stays, the listing is current without statting them again.
    */
   vouchedAt?: number;
+  /** Calls that took it: made, then each replay (the most used one stays, makeRoom). */
+  uses: number;
 }
 
 /** A directory's identity (device and inode, links followed), or undefined when it is not one. */
@@ -78,7 +80,7 @@ function identity(dir: string): string | undefined {
 const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
 /**
  * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
- * many as hold at most MAX_KEPT_FILES files besides the largest, and at most MAX_LISTINGS; the least recently used
+ * many as hold at most MAX_KEPT_FILES files besides the most used, and at most MAX_LISTINGS; the least recently used
  * goes first. An agent's questions use a dozen or so listings: fewer would list again on every call.
  */
 const MAX_LISTINGS = 32;
@@ -148,8 +150,8 @@ export class ResidentListings implements vscode.Disposable {
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** Listings replayed (`vouched`: of those, without statting their directories) and made since activation (for the log and the tests). */
-  readonly counts = { replayed: 0, vouched: 0, listed: 0 };
+  /** Listings replayed (`vouched`: of those, without statting their directories) and made since activation, how often file events dropped them all, how many were found changed and how many were let go to make room (for the log and the tests). */
+  readonly counts = { replayed: 0, vouched: 0, listed: 0, dropped: 0, changed: 0, evicted: 0 };
 
   constructor(
     private readonly watch: () => ListingWatch | undefined = () => undefined,
@@ -174,6 +176,7 @@ export class ResidentListings implements vscode.Disposable {
   }
 
   invalidate(): void {
+    this.counts.dropped++;
     this.generation++;
     this.listings.clear();
   }
@@ -202,9 +205,11 @@ export class ResidentListings implements vscode.Disposable {
         if (vouched) this.counts.vouched++;
         if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = watchedWhole(resident, watch) ? mark : undefined;
         this.listings.set(key, resident);
+        resident.uses++;
         this.counts.replayed++;
         return { listing: resident, made: false };
       }
+      this.counts.changed++;
     }
     // The same listing already under way (calls made together, the index build and a call): shared.
     const running = this.running.get(key);
@@ -226,7 +231,7 @@ export class ResidentListings implements vscode.Disposable {
     if (generation === this.generation && !isCancelled()) {
       const identities = made.directories.map((dir) => identity(dir) ?? '');
       const gitignores = made.directories.map((dir) => statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
-      this.listings.set(key, { ...made, startedAt, identities, gitignores });
+      this.listings.set(key, { ...made, startedAt, identities, gitignores, uses: 1 });
       this.makeRoom(key, inUse);
     }
     return { listing: made, made: true };
@@ -234,31 +239,33 @@ export class ResidentListings implements vscode.Disposable {
 
   /**
    * Drops the least recently used listings until at most MAX_LISTINGS are kept, holding at most
-   * MAX_KEPT_FILES files besides the largest (`limits`): the whole workspace's listing, which every call
-   * without an include replays, is not pushed out by the smaller ones other calls make (a glob's). A
-   * listing the same call uses is not dropped for a newer one either: when only those and the largest are
-   * left, the newest (`key`) is not kept (an empty answer's check must not push out its search's listing).
+   * MAX_KEPT_FILES files besides the most used one (`limits`): the whole workspace's listing, which every
+   * call without an include replays, is not pushed out by the ones other calls make (a glob's, the index's
+   * list with the ignored files). A listing the same call uses is not dropped for a newer one either: when
+   * only those and the most used are left, the newest (`key`) is not kept.
    */
   private makeRoom(key: string, inUse: ReadonlySet<string>): void {
     for (;;) {
-      let largest: string | undefined;
+      let mostUsed: string | undefined;
       let total = 0;
       for (const [held, listing] of this.listings) {
         total += listing.files.length;
-        if (largest === undefined || listing.files.length > this.listings.get(largest)!.files.length) largest = held;
+        const best = mostUsed === undefined ? undefined : this.listings.get(mostUsed)!;
+        if (!best || listing.uses > best.uses || (listing.uses === best.uses && listing.files.length > best.files.length)) mostUsed = held;
       }
-      const counted = total - (largest === undefined ? 0 : this.listings.get(largest)!.files.length);
+      const counted = total - (mostUsed === undefined ? 0 : this.listings.get(mostUsed)!.files.length);
       if (this.listings.size <= 1 || (this.listings.size <= this.limits.listings && counted <= this.limits.files)) return;
       let victim: string | undefined;
       for (const held of this.listings.keys()) {
-        if (held !== key && held !== largest && !inUse.has(held)) {
+        if (held !== key && held !== mostUsed && !inUse.has(held)) {
           victim = held;
           break;
         }
       }
-      if (victim === undefined && key !== largest) victim = key;
+      if (victim === undefined && key !== mostUsed) victim = key;
       if (victim === undefined) return;
       this.listings.delete(victim);
+      this.counts.evicted++;
       if (victim === key) return;
     }
   }
