@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import { folderPath, invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { waitUntil } from '../../support/waitUntil';
 import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
 
 describe('the resident listing of the workspace', () => {
@@ -46,12 +47,25 @@ describe('the resident listing of the workspace', () => {
    */
   async function eventsDelivered(): Promise<void> {
     fs.mkdirSync(file('.git'), { recursive: true });
-    const name = `marker-${++markers}`;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir()), '.git/*'));
+    const written = new Set<string>();
+    let seen = false;
+    watcher.onDidCreate((uri) => (seen ||= written.has(path.basename(uri.fsPath))));
     try {
-      const seen = new Promise<void>((resolve) => watcher.onDidCreate((uri) => uri.fsPath.endsWith(name) && resolve()));
-      fs.writeFileSync(file(`.git/${name}`), '');
-      await seen;
+      // A new watcher starts watching a moment after it is made: a marker written before then is never
+      // reported, so another is written each half second until one is (events come in order).
+      await waitUntil(
+        () => {
+          if (seen) return true;
+          const name = `marker-${++markers}`;
+          written.add(name);
+          fs.writeFileSync(file(`.git/${name}`), '');
+          return false;
+        },
+        () => 'the watcher reported a marker written under .git',
+        20_000,
+        500,
+      );
     } finally {
       watcher.dispose();
     }
