@@ -76,49 +76,71 @@ export function compileGlob(glob: string, field: string): (relative: string) => 
 /** A denied-path rule's test, given the path and its last segment, both lower-cased. */
 type RuleTest = (lowerPath: string, lowerName: string) => boolean;
 
-const compiledRules = new Map<string, RuleTest>();
+/** A denied-path rule compiled: its test, and a regex source matching every path it matches, ignoring ASCII case (none for a rule through minimatch). */
+interface CompiledRule {
+  test: RuleTest;
+  may?: string;
+}
+
+const compiledRules = new Map<string, CompiledRule>();
+
+const escapeText = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * A denied-path rule compiled once (matched ignoring case): `**\/name` compares the last segment,
  * `**\/name-glob` tests it, `**\/dir/file` compares the path's end, `**\/dir/**` looks for the directory
  * segment; others go through minimatch.
  */
-function ruleTest(rule: string): RuleTest {
-  let test = compiledRules.get(rule);
-  if (test === undefined) {
-    const byName = /^\*\*\/([^/]+)$/.exec(rule);
-    const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
-    const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
-    if (byName && !GLOB_CHARS.test(byName[1])) {
-      const name = byName[1].toLowerCase();
-      test = (_path, lowerName) => lowerName === name;
-    } else if (affix && affix[1] !== affix[3]) {
-      // `*.pem`, `id_rsa*`: one '*' before or after plain text.
-      const text = affix[2].toLowerCase();
-      test = affix[1] ? (_path, lowerName) => lowerName.endsWith(text) : (_path, lowerName) => lowerName.startsWith(text);
-    } else if (affix && affix[1] && affix[2]) {
-      // `*.tfstate.*`: the text anywhere in the name ('*' matches any characters but '/', a leading dot too).
-      const text = affix[2].toLowerCase();
-      test = (_path, lowerName) => lowerName.includes(text);
-    } else if (byName) {
-      const nameTest = globTest(byName[1], true);
-      test = (_path, lowerName) => nameTest(lowerName);
-    } else if (rule.startsWith('**/') && !GLOB_CHARS.test(rule.slice(3)) && !rule.endsWith('/')) {
-      // `**/.kube/config`: the path is those segments, or ends with them.
-      const tail = rule.slice(3).toLowerCase();
-      test = (lowerPath) => lowerPath === tail || lowerPath.endsWith(`/${tail}`);
-    } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
-      const dir = inDirectory[1].toLowerCase();
-      test = (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`);
-    } else {
-      test = globTest(rule, true);
-    }
-    compiledRules.set(rule, test);
+function compileRule(rule: string): CompiledRule {
+  let compiled = compiledRules.get(rule);
+  if (compiled === undefined) {
+    compiled = classify(rule);
+    compiledRules.set(rule, compiled);
   }
-  return test;
+  return compiled;
 }
 
-/** A rule list compiled once: its tests in order, and a test that any of them may match (see mayMatch). */
+function classify(rule: string): CompiledRule {
+  const byName = /^\*\*\/([^/]+)$/.exec(rule);
+  const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
+  const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
+  // A name, a prefix, a suffix or a text anywhere in the last segment.
+  const may = affix && affix[2] ? `${affix[1] ? '' : '(?:^|/)'}${escapeText(affix[2])}${affix[3] ? '[^/]*' : ''}$` : undefined;
+  if (byName && !GLOB_CHARS.test(byName[1])) {
+    const name = byName[1].toLowerCase();
+    return { test: (_path, lowerName) => lowerName === name, may };
+  }
+  if (affix && affix[1] !== affix[3]) {
+    // `*.pem`, `id_rsa*`: one '*' before or after plain text.
+    const text = affix[2].toLowerCase();
+    return { test: affix[1] ? (_path, lowerName) => lowerName.endsWith(text) : (_path, lowerName) => lowerName.startsWith(text), may };
+  }
+  if (affix && affix[1] && affix[2]) {
+    // `*.tfstate.*`: the text anywhere in the name ('*' matches any characters but '/', a leading dot too).
+    const text = affix[2].toLowerCase();
+    return { test: (_path, lowerName) => lowerName.includes(text), may };
+  }
+  if (byName) {
+    const nameTest = globTest(byName[1], true);
+    return { test: (_path, lowerName) => nameTest(lowerName) };
+  }
+  if (rule.startsWith('**/') && !GLOB_CHARS.test(rule.slice(3)) && !rule.endsWith('/')) {
+    // `**/.kube/config`: the path is those segments, or ends with them.
+    const tail = rule.slice(3).toLowerCase();
+    return { test: (lowerPath) => lowerPath === tail || lowerPath.endsWith(`/${tail}`), may: `(?:^|/)${escapeText(rule.slice(3))}$` };
+  }
+  if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
+    const dir = inDirectory[1].toLowerCase();
+    return { test: (lowerPath) => lowerPath.startsWith(`${dir}/`) || lowerPath.includes(`/${dir}/`), may: `(?:^|/)${escapeText(inDirectory[1])}/` };
+  }
+  return { test: globTest(rule, true) };
+}
+
+/**
+ * A rule list compiled once: its tests in order, and one regex that matches every '/'-separated path any
+ * of them matches (and a few more), ignoring ASCII case: most paths match no rule, and then one test says
+ * so instead of one per rule. No regex when a rule goes through minimatch (a user's glob).
+ */
 interface CompiledRules {
   list: Array<{ rule: string; test: RuleTest }>;
   mayMatch?: RegExp;
@@ -126,32 +148,11 @@ interface CompiledRules {
 
 const compiledLists = new WeakMap<readonly string[], CompiledRules>();
 
-const escapeText = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/**
- * One regex that matches every '/'-separated path any rule of the list matches (and a few more), ignoring
- * ASCII case: most paths match no rule, and then one test says so instead of one per rule. Undefined when a
- * rule goes through minimatch (a user's glob), which it cannot stand for.
- */
-function mayMatchOf(rules: readonly string[]): RegExp | undefined {
-  const parts: string[] = [];
-  for (const rule of rules) {
-    const byName = /^\*\*\/([^/]+)$/.exec(rule);
-    const affix = byName && /^(\*?)([^*?[\]{}]*)(\*?)$/.exec(byName[1]);
-    const inDirectory = /^\*\*\/([^/]+)\/\*\*$/.exec(rule);
-    if (affix && affix[2]) {
-      const text = escapeText(affix[2]);
-      // A name, a prefix, a suffix or a text anywhere in the last segment.
-      parts.push(`${affix[1] ? '' : '(?:^|/)'}${text}${affix[3] ? '[^/]*' : ''}$`);
-    } else if (rule.startsWith('**/') && !GLOB_CHARS.test(rule.slice(3)) && !rule.endsWith('/')) {
-      parts.push(`(?:^|/)${escapeText(rule.slice(3))}$`);
-    } else if (inDirectory && !GLOB_CHARS.test(inDirectory[1])) {
-      parts.push(`(?:^|/)${escapeText(inDirectory[1])}/`);
-    } else {
-      return undefined;
-    }
-  }
-  return parts.length === 0 ? undefined : new RegExp(parts.join('|'), 'i');
+function compileRules(rules: readonly string[]): CompiledRules {
+  const compiled = rules.map((rule) => ({ rule, ...compileRule(rule) }));
+  const parts = compiled.map((rule) => rule.may);
+  const mayMatch = parts.length > 0 && parts.every((part) => part !== undefined) ? new RegExp(parts.join('|'), 'i') : undefined;
+  return { list: compiled.map(({ rule, test }) => ({ rule, test })), mayMatch };
 }
 
 /** Any character outside ASCII (whose case the regex's ASCII folding may not match as toLowerCase does). */
@@ -160,10 +161,7 @@ const NOT_ASCII = /[\u0080-\uffff]/;
 /** The first denied-path rule that `relative` (a path below a workspace folder or search base) matches. */
 export function deniedRule(relative: string, rules: readonly string[]): string | undefined {
   let compiled = compiledLists.get(rules);
-  if (compiled === undefined) {
-    compiled = { list: rules.map((rule) => ({ rule, test: ruleTest(rule) })), mayMatch: mayMatchOf(rules) };
-    compiledLists.set(rules, compiled);
-  }
+  if (compiled === undefined) compiledLists.set(rules, (compiled = compileRules(rules)));
   const { list, mayMatch } = compiled;
   // No rule can match: nothing to find, unless Windows would open another name for this spelling.
   if (mayMatch && !mayMatch.test(relative) && !NOT_ASCII.test(relative) && !WINDOWS_ALIAS.test(relative)) return undefined;
