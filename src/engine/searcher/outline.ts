@@ -332,6 +332,8 @@ interface Cached {
   definitions: Definition[] | undefined;
   /** The time the parse had: a file not parsed in it is parsed again when given more. */
   budget: number;
+  /** Whether the file defines a name the last pattern asked (definesMatch) matches, by the pattern's key. */
+  defines?: { pattern: string; value: boolean };
 }
 
 const cache = new Map<string, Cached>();
@@ -394,14 +396,15 @@ export async function definesMatch(
   stamp: string | undefined,
 ): Promise<{ defines: boolean; cost: OutlineCost } | undefined> {
   const grammar = grammarOf(path);
-  if (!grammar || matcher.multiline || (typeof source === 'string' && source.length > OUTLINE_MAX_BYTES)) return undefined;
+  if (!grammar || matcher.multiline) return undefined;
   const started = Date.now();
   const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp, FIND_BUDGET_MS);
   if (!definitions) return undefined;
   // Kept with the file's definitions: the same file and pattern asked again (a question repeated, paged) is not read.
-  const key = stamp === undefined ? undefined : `${stamp}\n${matcher.lineRegex.flags}\n${matcher.lineRegex.source}`;
-  const known = key === undefined ? undefined : verdicts.get(path);
-  if (known !== undefined && known.key === key) return { defines: known.defines, cost: { parsed, ms: Date.now() - started } };
+  const kept = stamp === undefined ? undefined : cache.get(path);
+  const entry = kept?.stamp === stamp ? kept : undefined;
+  const pattern = `${matcher.lineRegex.flags}\n${matcher.lineRegex.source}`;
+  if (entry?.defines?.pattern === pattern) return { defines: entry.defines.value, cost: { parsed, ms: Date.now() - started } };
   let rows: string[] | undefined;
   const tested = new Set<number>();
   let defines = false;
@@ -415,16 +418,9 @@ export async function definesMatch(
       break;
     }
   }
-  if (key !== undefined) {
-    verdicts.delete(path);
-    verdicts.set(path, { key, defines });
-    if (verdicts.size > CACHED_FILES) verdicts.delete(verdicts.keys().next().value!);
-  }
+  if (entry) entry.defines = { pattern, value: defines };
   return { defines, cost: { parsed, ms: Date.now() - started } };
 }
-
-/** Whether a file defines a name the pattern matches, by path: for its stamp and pattern (`key`). */
-const verdicts = new Map<string, { key: string; defines: boolean }>();
 
 /**
  * Sets on each of a file's reported lines the definitions enclosing it (`in`, outermost first, leaving
@@ -440,7 +436,7 @@ export async function outlineLines(
   stamp: string | undefined,
 ): Promise<OutlineCost | undefined> {
   const grammar = grammarOf(path);
-  if (!grammar || lines.length === 0 || (typeof source === 'string' && source.length > OUTLINE_MAX_BYTES)) return undefined;
+  if (!grammar || lines.length === 0) return undefined;
   const started = Date.now();
   const { definitions, parsed, unread } = await definitionsOf(path, source, grammar, stamp);
   if (unread) return undefined;
