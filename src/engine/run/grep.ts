@@ -419,26 +419,20 @@ async function outlinePage(
   if (page.length === 0) return;
   const byFile = new Map<string, OutlineOutcome>();
   // A file outlined as the search found it, for the same lines, is not asked again (one that failed is).
-  const asked = page.map(
-    (entry) =>
-      [
-        entry,
-        plan.early?.outcomeOf(
-          entry.file,
-          entry.matches.map((match) => match.line),
-        ),
-      ] as const,
-  );
+  const asked = page.map((entry) => {
+    const lines = entry.matches.map((match) => match.line);
+    return { file: entry.file, lines, earlier: plan.early?.outcomeOf(entry.file, lines) };
+  });
   const items: OutlineItem[] = [];
-  for (const [entry, earlier] of asked) {
+  for (const { file, lines, earlier } of asked) {
     const outcome = earlier && (await earlier);
     if (outcome) {
-      byFile.set(entry.file, outcome);
+      byFile.set(file, outcome);
       continue;
     }
-    const text = await overrideText(target, entry.file);
+    const text = await overrideText(target, file);
     if (text === null) continue;
-    items.push({ path: entry.file, lines: entry.matches.map((match) => match.line), ...(text !== undefined ? { content: text } : {}) });
+    items.push({ path: file, lines, ...(text !== undefined ? { content: text } : {}) });
   }
   const outcomes = await outlineItems(items, plan, corpus);
   items.forEach((item, i) => byFile.set(item.path, outcomes[i]));
