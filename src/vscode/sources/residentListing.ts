@@ -245,28 +245,25 @@ export class ResidentListings implements vscode.Disposable {
    * only those and the most used are left, the newest (`key`) is not kept.
    */
   private makeRoom(key: string, inUse: ReadonlySet<string>): void {
-    for (;;) {
-      let mostUsed: string | undefined;
-      let total = 0;
-      for (const [held, listing] of this.listings) {
-        total += listing.files.length;
-        const best = mostUsed === undefined ? undefined : this.listings.get(mostUsed)!;
-        if (!best || listing.uses > best.uses || (listing.uses === best.uses && listing.files.length > best.files.length)) mostUsed = held;
-      }
-      const counted = total - (mostUsed === undefined ? 0 : this.listings.get(mostUsed)!.files.length);
-      if (this.listings.size <= 1 || (this.listings.size <= this.limits.listings && counted <= this.limits.files)) return;
-      let victim: string | undefined;
-      for (const held of this.listings.keys()) {
-        if (held !== key && held !== mostUsed && !inUse.has(held)) {
-          victim = held;
-          break;
-        }
-      }
-      if (victim === undefined && key !== mostUsed) victim = key;
-      if (victim === undefined) return;
-      this.listings.delete(victim);
+    let mostUsed: Resident | undefined;
+    let total = 0;
+    for (const listing of this.listings.values()) {
+      total += listing.files.length;
+      if (!mostUsed || listing.uses > mostUsed.uses || (listing.uses === mostUsed.uses && listing.files.length > mostUsed.files.length)) mostUsed = listing;
+    }
+    let counted = total - (mostUsed?.files.length ?? 0);
+    const over = () => this.listings.size > this.limits.listings || counted > this.limits.files;
+    for (const [held, listing] of [...this.listings]) {
+      if (!over()) return;
+      if (held === key || listing === mostUsed || inUse.has(held)) continue;
+      counted -= listing.files.length;
+      this.listings.delete(held);
       this.counts.evicted++;
-      if (victim === key) return;
+    }
+    // Only this call's listings and the most used are left: the newest goes, unless it is the most used.
+    if (over() && this.listings.get(key) !== mostUsed) {
+      this.listings.delete(key);
+      this.counts.evicted++;
     }
   }
 
