@@ -24,3 +24,27 @@ export class Cancellation {
     return this.listeners.size;
   }
 }
+
+/**
+ * Turns of the event loop between `cancel()` and the promise's rejection, and the rejection. "At once"
+ * is 0: rejected in the turn that signalled the cancellation, before any timer, I/O callback or poll
+ * could run. Counted in turns rather than milliseconds, so a loaded machine, which only stretches each
+ * turn, cannot fail it, while a rejection that waits for a poll or for the work to end takes many.
+ */
+export async function cancelAndCountTurns(promise: Promise<unknown>, cancel: () => void): Promise<{ turns: number; error: unknown }> {
+  let turns = 0;
+  let settled = false;
+  const turn = () => {
+    if (settled) return;
+    turns++;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  cancel();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  settled = true;
+  return { turns, error };
+}

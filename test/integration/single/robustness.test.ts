@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import { parseAnswer } from '../../support/answers';
+import { cancelAndCountTurns } from '../../support/cancellation';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -181,20 +182,7 @@ describe('robustness in the extension host', function () {
       await cancelWhen(listing);
       // Turns of the event loop from cancel() to the rejection: none when the engine rejects on the
       // token's event itself. Counted, not timed: a loaded machine stretches the turns, not their number.
-      let turns = 0;
-      let settled = false;
-      const turn = () => {
-        if (settled) return;
-        turns++;
-        setImmediate(turn);
-      };
-      setImmediate(turn);
-      source.cancel();
-      const error = await search.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      settled = true;
+      const { error, turns } = await cancelAndCountTurns(search, () => source.cancel());
       source.dispose();
       return { error, turns };
     };

@@ -5,7 +5,7 @@ import { CancelledError } from '../../../../src/engine/api/errors';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
-import { Cancellation } from '../../../support/cancellation';
+import { cancelAndCountTurns, Cancellation } from '../../../support/cancellation';
 import { waitUntil } from '../../../support/waitUntil';
 import { Fixture, makeEnv } from '../../fixture';
 
@@ -25,30 +25,6 @@ function slowSource(inner: FileSource) {
     },
   };
   return { source, listing, finish };
-}
-
-/**
- * Turns of the event loop between `cancel()` and the promise's rejection, and the rejection. "At once"
- * is 0: rejected in the turn that signalled the cancellation, before any timer, I/O callback or poll
- * could run. Counted in turns rather than milliseconds, so a loaded machine, which only stretches each
- * turn, cannot fail it, while a rejection that waits for a poll or for the work to end takes many.
- */
-async function cancelAndCountTurns(promise: Promise<unknown>, cancellation: Cancellation): Promise<{ turns: number; error: unknown }> {
-  let turns = 0;
-  let settled = false;
-  const turn = () => {
-    if (settled) return;
-    turns++;
-    setImmediate(turn);
-  };
-  setImmediate(turn);
-  cancellation.cancel();
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  settled = true;
-  return { turns, error };
 }
 
 describe('cancellation signalled by an event (a VS Code CancellationToken)', function () {
@@ -72,7 +48,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       const env: SearchEnvironment = { ...makeEnv(fx.root), ...cancellation.env, source: slow.source, pool };
       const run = tool === 'grep' ? answerGrep({ pattern: 'export' }, env) : answerGlob({ pattern: '**/*.ts' }, env);
       await slow.listing;
-      const { turns, error } = await cancelAndCountTurns(run, cancellation);
+      const { turns, error } = await cancelAndCountTurns(run, () => cancellation.cancel());
       assert.ok(error instanceof CancelledError, String(error));
       assert.strictEqual(turns, 0, `rejected ${turns} turns of the event loop after the cancellation`);
       slow.finish(); // the listing ends in the background; nothing is reported any more
@@ -98,7 +74,7 @@ describe('cancellation signalled by an event (a VS Code CancellationToken)', fun
       10_000,
       5,
     );
-    const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndCountTurns(run, cancellation)));
+    const stops = await Promise.all(runs.map(({ run, cancellation }) => cancelAndCountTurns(run, () => cancellation.cancel())));
     for (const { turns, error } of stops) {
       assert.ok(error instanceof CancelledError, String(error));
       assert.strictEqual(turns, 0, `rejected ${turns} turns of the event loop after the cancellation`);
