@@ -6,6 +6,14 @@ import { NodeFileSource } from '../../../../src/engine/source/walker';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { Fixture, grepJson, makeEnv } from '../../fixture';
 
+/** The query of a grep with no path and no include over the one folder `root`. */
+const wholeWorkspace = (root: string): FileQuery => ({
+  bases: [{ base: root, root, folderIndex: 0 }],
+  include: '**',
+  includeIgnored: false,
+  respectGitignore: true,
+  granted: [root],
+});
 /**
  * A source that keeps each listing it made and hands back the very same lists until told the tree
  * changed, as VS Code's resident listings do (residentListing.ts).
@@ -72,13 +80,7 @@ describe('engine/run/candidates: a replayed recorded listing (the CLI) is filter
       '.gitignore': 'dist/\n',
     });
     const walked = makeEnv(fx.root);
-    const query = {
-      bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }],
-      include: '**',
-      includeIgnored: false,
-      respectGitignore: true,
-      granted: [fx.root],
-    };
+    const query = wholeWorkspace(fx.root);
     const { listing } = recordListing(walked.source, query, walked.config.deniedPaths, () => false, Date.now() + 60_000);
     assert.ok(listing, 'the listing was recorded');
     const source = new ListingSource(new NodeFileSource(), [listing], () => true);
@@ -138,13 +140,7 @@ describe('engine/run/candidates: a recorded listing and the .gitignore case rule
 
   it('is replayed only under the .gitignore case rule it was made with: one made under another (an older index) walks', async () => {
     fx.files({ 'Build/x.ts': 'TODO x\n', '.gitignore': 'build/\n', 'src/a.ts': 'TODO a\n' });
-    const query = {
-      bases: [{ base: fx.root, root: fx.root, folderIndex: 0 }],
-      include: '**',
-      includeIgnored: false,
-      respectGitignore: true,
-      granted: [fx.root],
-    };
+    const query = wholeWorkspace(fx.root);
     const denied = makeEnv(fx.root).config.deniedPaths;
     const linux = new NodeFileSource(DEFAULT_EXCLUDES, 'linux');
     const { listing } = recordListing(linux, query, denied, () => false, Date.now() + 60_000);
