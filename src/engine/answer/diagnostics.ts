@@ -154,28 +154,45 @@ export async function explainInvalidPattern(error: InputError, input: GrepInput,
   }
 }
 
+/** The changed readings of a grep's pattern an empty answer's notes ask about: ignoring case, and as literal text. */
+export function readingChanges(input: GrepInput): { caseInsensitive?: Partial<GrepInput>; fixedStrings?: Partial<GrepInput> } {
+  const pattern = input.pattern;
+  if (input.invert_match === true) return {};
+  const ignoresCase = compileMatcher(pattern, input).ignoreCase;
+  const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
+  return {
+    ...(!ignoresCase && hasCase ? { caseInsensitive: { case_insensitive: true } } : {}),
+    ...(input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern)
+      ? { fixedStrings: { pattern: literalReading(pattern), fixed_strings: true } }
+      : {}),
+  };
+}
+
 /**
  * Why a grep found nothing, checked: called by answerGrep (grepAnswer.ts) with the validated input and
- * the zero-result report; each check is a plain runGrep, which never diagnoses itself.
+ * the zero-result report; each check is a plain runGrep, which never diagnoses itself. A changed reading
+ * the search itself counted (its RunOptions.fallbacks: `readingChanges` in that order) is not searched again.
  */
 export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: SearchEnvironment, deadline: number): Promise<GrepDiagnostics | undefined> {
   if (report.totalResults !== 0 || report.timedOut || env.isCancelled()) return undefined;
   const started = Date.now() - report.elapsedMs;
   const probe = { deadline: probeDeadline(deadline, started) };
-  const find = (change: Partial<GrepInput>) => findWith(input, change, env, probe);
+  const readings = readingChanges(input);
+  const counted = new Map(Object.values(readings).map((change, i) => [change, report.fallbacks?.[i]]));
+  const find = async (change: Partial<GrepInput> | undefined): Promise<GrepFinding | undefined> => {
+    if (!change) return undefined;
+    const found = counted.get(change);
+    if (!found) return findWith(input, change, env, probe);
+    return found.lines === 0
+      ? undefined
+      : { call: withoutOffset({ ...input, ...change }), lines: found.lines, files: found.files, first: found.first, partial: false };
+  };
 
-  const pattern = input.pattern;
-  const invert = input.invert_match === true;
-  const ignoresCase = compileMatcher(pattern, input).ignoreCase;
-  const hasCase = pattern.toLowerCase() !== pattern.toUpperCase();
   const include = input.include?.replace(/^\.\//, '');
   const anchoredInclude = include !== undefined && report.candidates === 0 && include.includes('/') && !include.startsWith('**/');
   const found = await allFound<GrepFinding>({
-    caseInsensitive: !invert && !ignoresCase && hasCase ? find({ case_insensitive: true }) : undefined,
-    fixedStrings:
-      !invert && input.fixed_strings !== true && REGEX_SPECIAL.test(pattern) && !LEADING_FLAGS.test(pattern)
-        ? find({ pattern: literalReading(pattern), fixed_strings: true })
-        : undefined,
+    caseInsensitive: find(readings.caseInsensitive),
+    fixedStrings: find(readings.fixedStrings),
     includeIgnored: input.include_ignored === true ? undefined : ignoredFinding(input, report, env, probe),
     deeperInclude: anchoredInclude ? find({ include: `**/${include}` }) : undefined,
   });

@@ -9,7 +9,15 @@ import { InvalidPatternError } from '../matcher/matcher';
 import { deadlineFrom, type SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepProgress, type GrepReport } from '../run/grep';
 import { unlessCancelled } from '../run/stop';
-import { checkLargeFiles, diagnoseGrep, explainInvalidPattern, firstLinesOfHidden, type GrepDiagnostics, type LargeFilesCheck } from './diagnostics';
+import {
+  checkLargeFiles,
+  diagnoseGrep,
+  explainInvalidPattern,
+  firstLinesOfHidden,
+  readingChanges,
+  type GrepDiagnostics,
+  type LargeFilesCheck,
+} from './diagnostics';
 
 export interface GrepAnswer extends GrepReport {
   /** With zero results: what a changed search would find. */
@@ -33,7 +41,8 @@ async function searchAndCheck(input: GrepInput, env: SearchEnvironment, progress
   const deadline = deadlineFrom(env.config);
   let report: GrepReport;
   try {
-    report = await runGrep(input, env, { deadline }, progress);
+    // The readings an empty answer's notes ask about are counted by the search itself while nothing matched.
+    report = await runGrep(input, env, { deadline, fallbacks: Object.values(readingChanges(input)) }, progress);
   } catch (error) {
     // An invalid regex that is valid literal text: the error says what the literal finds.
     throw error instanceof InvalidPatternError ? await explainInvalidPattern(error, input, env, deadline) : error;

@@ -23,6 +23,12 @@ export interface SearchSpec {
   maxFileSize: number;
   /** Checked on every open file (see reader.ts). */
   scope?: ReadScope;
+  /**
+   * The readings an empty answer's notes ask about (ignoring case, the pattern as literal text), each
+   * counted, with `search`'s options, in the files of a batch sent with `fallbacks` that hold no match
+   * (FileMatches.fallbacks): a search that ends empty then knows them without reading its files again.
+   */
+  fallbacks?: { readings: Array<{ pattern: string; matcher: MatcherOptions }>; search: SearchOptions };
 }
 
 /**
@@ -95,6 +101,8 @@ export interface BatchRequest {
    * Each file gives the text of at most this many (all are counted); 0: counts only.
    */
   pageRoom: number;
+  /** A SearchSpec's batch: count its fallbacks in the files that hold no match (SearchSpec.fallbacks). */
+  fallbacks?: true;
 }
 
 /** Specs a worker keeps (first in, first out); the pool mirrors the worker's list, so it knows what to send. */
@@ -111,6 +119,7 @@ interface Batch {
   search: PoolSearch<unknown, unknown>;
   items: unknown[];
   pageRoom: number;
+  fallbacks: boolean;
   /** The worker it goes to (modulo the workers running), when what a worker keeps decides (a file's definitions): see PoolSearch.batch. */
   affinity?: number;
   resolve(outcomes: unknown): void;
@@ -157,14 +166,15 @@ export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
   /**
    * Runs a batch of items in one worker, their outcomes in the same order. Batches of a few dozen
    * files amortise the messages and keep every worker busy to the end. `pageRoom`: see BatchRequest.
-   * `affinity` (workerOf): always the same worker while the pool's workers stay.
+   * `affinity` (workerOf): always the same worker while the pool's workers stay. `fallbacks`: see BatchRequest.
    */
-  batch(items: Item[], pageRoom = 0, affinity?: number): Promise<Outcomes> {
+  batch(items: Item[], pageRoom = 0, affinity?: number, fallbacks = false): Promise<Outcomes> {
     return new Promise((resolve, reject) =>
       this.pool.enqueue({
         search: this as PoolSearch<unknown, unknown>,
         items,
         pageRoom,
+        fallbacks,
         affinity,
         resolve: resolve as (outcomes: unknown) => void,
         reject,
@@ -347,6 +357,7 @@ export class SearchPool {
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
         const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, pageRoom: batch.pageRoom };
+        if (batch.fallbacks) request.fallbacks = true;
         if (!slot.specKeys.includes(batch.search.key)) {
           request.spec = batch.search.spec;
           if (slot.specKeys.push(batch.search.key) > SPECS_KEPT) slot.specKeys.shift();

@@ -11,7 +11,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
-import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText, type SearchOptions } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
   SPECS_KEPT,
@@ -29,8 +29,9 @@ import {
 
 interface PreparedSearch {
   spec: SearchSpec;
-  matcher: Matcher;
-  prefilter: ((bytes: Uint8Array) => boolean) | undefined;
+  pattern: CompiledPattern;
+  /** SearchSpec.fallbacks, compiled. */
+  fallbacks: CompiledPattern[];
 }
 
 interface PreparedOutline {
@@ -55,8 +56,8 @@ function prepare(key: string, spec: JobSpec | undefined): Prepared {
     } else if ('nameGlob' in spec) {
       prepared.set(key, { nameTest: relativeGlobTest(spec.nameGlob) });
     } else {
-      const matcher = compileMatcher(spec.pattern, spec.matcher);
-      prepared.set(key, { spec, matcher, prefilter: compilePrefilter(matcher) });
+      const fallbacks = (spec.fallbacks?.readings ?? []).map((reading) => compilePattern(reading.pattern, reading.matcher));
+      prepared.set(key, { spec, pattern: compilePattern(spec.pattern, spec.matcher), fallbacks });
     }
     if (prepared.size > SPECS_KEPT) prepared.delete(prepared.keys().next().value!);
   }
@@ -68,18 +69,24 @@ function prepare(key: string, spec: JobSpec | undefined): Prepared {
 /** One read buffer for all files (they are at most maxFileSize). */
 const lend = scratchBuffer();
 
-/** Searches one file; its lines are tested as declarations (SearchOptions.declarations) only in a language with a grammar. */
-function searchFile(item: FileItem, { spec, matcher, prefilter }: PreparedSearch, declaring: SearchOptions, options: SearchOptions): FileOutcome {
+/**
+ * Searches one file; its lines are tested as declarations (SearchOptions.declarations) only in a language
+ * with a grammar. With `fallbacks`, a file without a match is searched for each of the spec's fallbacks.
+ */
+function searchFile(item: FileItem, job: PreparedSearch, declaring: SearchOptions, options: SearchOptions, fallbacks: boolean): FileOutcome {
+  const { spec, pattern } = job;
   if (declaring !== options && grammarOf(typeof item === 'string' ? item : item.path)) options = declaring;
-  let found: ReturnType<typeof searchBytes>;
+  let content: string | Uint8Array;
   if (typeof item !== 'string') {
-    found = typeof item.content === 'string' ? searchText(item.content, matcher, options) : searchBytes(item.content, matcher, prefilter, options);
+    content = item.content;
   } else {
     const read = readFileCappedSync(item, spec.maxFileSize, lend, spec.scope);
     if (read.kind !== 'bytes') return read.kind;
-    found = searchBytes(read.bytes, matcher, prefilter, options);
+    content = read.bytes;
   }
-  return found !== 'binary' && found.count === 0 ? 0 : found;
+  const found = searchContent(content, pattern, options);
+  if (found === 'binary' || found.count > 0) return found;
+  return (fallbacks && spec.fallbacks && searchFallbacks(content, job.fallbacks, spec.fallbacks.search)) || 0;
 }
 
 /** A file's text read when first asked for (then kept), as the outline's SourceText; undefined when it cannot be read. */
@@ -139,7 +146,8 @@ async function answer(request: BatchRequest): Promise<void> {
   } else {
     const declaring = pageOptions(job.spec.search, request.pageRoom);
     const options = declaring.declarations ? { ...declaring, declarations: false } : declaring;
-    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, declaring, options));
+    const fallbacks = request.fallbacks === true && job.fallbacks.length > 0;
+    outcomes = (request.items as FileItem[]).map((file) => searchFile(file, job, declaring, options, fallbacks));
   }
   const result: BatchResult = { batchId: request.batchId, outcomes };
   parentPort!.postMessage(result);

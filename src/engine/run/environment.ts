@@ -5,6 +5,7 @@
  * one `SearchEnvironment`.
  */
 import type { EngineConfig } from '../api/config';
+import type { GrepInput } from '../api/types';
 import type { FileSource } from '../source/fileSource';
 import { authorize, type Access, type GuardContext } from '../guard/guard';
 import type { ReadScope } from '../guard/scope';
@@ -85,6 +86,12 @@ export interface RunOptions {
   onlyIgnored?: true;
   /** false: the page's lines get no definitions and a cut page keeps path order (an answer's checks take only a first line). */
   definitions?: false;
+  /**
+   * Changes of the input an empty answer's notes ask about (ignoring case, the pattern as literal text):
+   * while nothing matched, the files read are searched for them too, so an empty answer knows what they
+   * find without reading its files again (GrepReport.fallbacks).
+   */
+  fallbacks?: Array<Partial<GrepInput>>;
 }
 
 /** The deadline of a call that starts now: grepTools.timeoutSeconds from now. */

@@ -10,12 +10,12 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
-import { compilePrefilter, decodeText, pageOptions, searchBytes, searchText } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
-import { GrepCollector, resultLimit, type GrepFileEntry, type MatchedFile } from './grepCollector';
+import { GrepCollector, resultLimit, type FallbackFound, type GrepFileEntry, type MatchedFile } from './grepCollector';
 import { fileGroup, fileStem, orderByGroup, pathGroup, patternWords } from './pageOrder';
 import { EarlyOutlines } from './earlyOutlines';
 import { ReadAhead } from './readAhead';
@@ -45,6 +45,11 @@ export interface GrepReport {
   include?: string;
   /** The validated input, for notes that give the exact call to make next. */
   input?: GrepInput;
+  /**
+   * What each of RunOptions.fallbacks finds, in their order: known when the search read every file it
+   * counted and searched each one without a match for them too (SearchSpec.fallbacks), else absent.
+   */
+  fallbacks?: FallbackFound[];
   /** With an index that could narrow the search: files it settled without reading them, and files read. */
   indexed?: { settled: number; read: number };
   /** Every matching file with its count, in report order (bounded: grepCollector.ts). */
@@ -121,13 +126,20 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   };
   const target = await searchTarget(access, filter, env, collector.skipped);
   const spec = searchSpec(input, mode, target.granted, env.config, ordered);
+  spec.fallbacks = fallbackSpec(input, options.fallbacks, env.config);
+  if (spec.fallbacks) collector.fallbacks = spec.fallbacks.readings.map(() => ({ lines: 0, files: 0 }));
   const earlyOutlines = ordered && env.pool ? new EarlyOutlines(outlineSpec(spec), env.pool) : undefined;
   if (earlyOutlines) outlineFound = (entry) => outlineEarly(entry, target, earlyOutlines);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge =
     access.kind === 'untitled'
       ? undefined
-      : await indexPrejudge({ matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify(spec) }, target, env, deadline);
+      : await indexPrejudge(
+          { matcher, invert: spec.search.invert, maxFileSize: spec.maxFileSize, resultsKey: JSON.stringify({ ...spec, fallbacks: undefined }) },
+          target,
+          env,
+          deadline,
+        );
   const plan: ScanPlan = { spec, matcher, prejudge, deadline, filterDeadline, maxListed: options.maxListed };
   const scanned = await scan(target, plan, env, collector);
   earlyOutlines?.flush();
@@ -185,6 +197,7 @@ function grepReport(
     elapsedMs: Date.now() - page.started,
     include: input.include,
     input,
+    ...(scanned.fallbacksSearched && collector.fallbacks ? { fallbacks: collector.fallbacks } : {}),
     indexed: scanned.indexed,
     matched: collector.matched,
     largeFiles: collector.largeFiles,
@@ -198,7 +211,7 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], confi
   return {
     pattern: input.pattern,
     // The matcher's options alone: with the rest below, the spec is what decides a file's outcome (and keys what is remembered of it).
-    matcher: { case_insensitive: input.case_insensitive, fixed_strings: input.fixed_strings, word: input.word, multiline: input.multiline },
+    matcher: matcherOptions(input),
     maxFileSize: config.maxFileSize,
     scope: { granted, denied: config.deniedPaths, allowed: config.allowedPaths },
     search: {
@@ -214,6 +227,38 @@ function searchSpec(input: GrepInput, mode: OutputMode, granted: string[], confi
       ...(ordered && input.multiline !== true ? { declarations: true } : {}),
     },
   };
+}
+
+/**
+ * The readings of RunOptions.fallbacks, counted (every reported line) with the first line of each file:
+ * undefined when there are none, or the search is inverted.
+ */
+function fallbackSpec(input: GrepInput, changes: RunOptions['fallbacks'], config: Settings['config']): SearchSpec['fallbacks'] {
+  if (!changes?.length || input.invert_match === true) return undefined;
+  const readings = changes.map((change) => {
+    const changed = { ...input, ...change };
+    return { pattern: changed.pattern, matcher: matcherOptions(changed) };
+  });
+  // A reading that is not a valid pattern is left to its own search (diagnostics.ts), as are all of them then.
+  try {
+    for (const reading of readings) compileMatcher(reading.pattern, reading.matcher);
+  } catch {
+    return undefined;
+  }
+  const search = {
+    invert: false,
+    before: 0,
+    after: 0,
+    maxPerFile: input.max_matches_per_file ?? Number.MAX_SAFE_INTEGER,
+    maxLineLength: config.maxLineLength,
+    collect: false,
+    first: true,
+  };
+  return { readings, search };
+}
+
+function matcherOptions(input: GrepInput): SearchSpec['matcher'] {
+  return { case_insensitive: input.case_insensitive, fixed_strings: input.fixed_strings, word: input.word, multiline: input.multiline };
 }
 
 /**
@@ -261,6 +306,8 @@ interface Scanned {
   listed: number;
   timedOut: boolean;
   listingCut: boolean;
+  /** Every file counted as searched was read here and, holding no match, searched for the spec's fallbacks. */
+  fallbacksSearched: boolean;
   indexed?: { settled: number; read: number };
 }
 
@@ -278,7 +325,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
   const ahead = new ReadAhead(
     poolSearch ? READ_AHEAD_POOL : READ_AHEAD_INLINE,
     BATCH_SIZE,
-    poolSearch && ((files, pageRoom) => poolSearch.batch(files, pageRoom)),
+    poolSearch && ((files, pageRoom, fallbacks) => poolSearch.batch(files, pageRoom, undefined, fallbacks)),
   );
   const feed = new CandidateFeed(target, plan, ahead, poolSearch, fileSearcher(plan, poolSearch, env), collector);
   const stop = stopWatch(plan.deadline, env, () => poolSearch?.abort());
@@ -291,6 +338,8 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
         break;
       }
       ahead.pageRoom = collector.pageRoom;
+      // Only while nothing matched: a search that matches needs no fallback, and one that ends empty has them all.
+      ahead.fallbacks = plan.spec.fallbacks !== undefined && collector.totalResults === 0;
       feed.fill();
       ahead.flush();
       const chunk = ahead.peek();
@@ -315,7 +364,8 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
     poolSearch?.abort(); // frees the workers from whatever this search still had queued or running
     await ahead.drain();
   }
-  return { listed: feed.listed, timedOut, listingCut: feed.listingCut, indexed: feed.indexed };
+  const fallbacksSearched = plan.spec.fallbacks !== undefined && feed.unchecked === 0 && !timedOut && !feed.listingCut;
+  return { listed: feed.listed, timedOut, listingCut: feed.listingCut, fallbacksSearched, indexed: feed.indexed };
 }
 
 /**
@@ -327,6 +377,8 @@ class CandidateFeed {
   /** The list was cut at plan.maxListed: more candidates followed. */
   listingCut = false;
   readonly indexed?: { settled: number; read: number };
+  /** Files not searched for the spec's fallbacks: settled by the index, or searched once something matched. */
+  unchecked = 0;
   private exhausted = false;
   private readonly next: Iterator<Candidate>;
   /** The positions of the files read, when their outcomes are remembered for the next search of the same spec. */
@@ -364,19 +416,22 @@ class CandidateFeed {
         if (known === 0) this.collector.addEmpty();
         else ahead.settled(path, known);
         indexed!.settled++;
+        this.unchecked++;
         continue;
       }
       if (indexed) indexed.read++;
       if (plan.prejudge?.remember && content === undefined) this.readAt.set(path, at);
       if (this.poolSearch && content === undefined) ahead.batched(path);
-      else ahead.one(path, this.searchOne(item.value, content, ahead.pageRoom));
+      else ahead.one(path, this.searchOne(item.value, content, ahead.pageRoom, ahead.fallbacks));
+      if (!ahead.fallbacks) this.unchecked++;
     }
   }
 
   /** A file's outcome, once reported: remembered for the next search of the same spec when it was read from disk. */
   read(file: string, outcome: FileOutcome): void {
     const at = this.readAt.get(file);
-    if (at !== undefined) this.plan.prejudge!.remember!(at, outcome);
+    // What the fallbacks found belongs to this search: the next one of the same spec may have none.
+    if (at !== undefined) this.plan.prejudge!.remember!(at, typeof outcome === 'object' && outcome.count === 0 ? 0 : outcome);
   }
 }
 
@@ -385,20 +440,27 @@ class CandidateFeed {
  * there is one, so the time limit can stop the regex) or, without a pool, a file read and searched here.
  */
 function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: Pick<Corpus, 'readFile'> & Pick<Settings, 'config'>) {
-  const { spec, matcher } = plan;
-  const prefilter = poolSearch ? undefined : compilePrefilter(matcher);
-  return async (candidate: Candidate, override: FileContent | undefined, pageRoom: number): Promise<FileOutcome> => {
-    const options = pageOptions(spec.search, pageRoom);
+  const { spec } = plan;
+  // Without a pool, here: the pattern and its fallbacks compiled once.
+  const here = poolSearch
+    ? undefined
+    : { pattern: compilePattern(spec.pattern, spec.matcher), fallbacks: (spec.fallbacks?.readings ?? []).map((r) => compilePattern(r.pattern, r.matcher)) };
+  return async (candidate: Candidate, override: FileContent | undefined, pageRoom: number, fallbacks: boolean): Promise<FileOutcome> => {
+    let content: string | Uint8Array;
     if (override !== undefined) {
-      const content = typeof override === 'string' ? override : await override();
-      if (content === undefined) return 'unreadable';
-      if ((typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength) > env.config.maxFileSize) return 'too_large';
-      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content }], pageRoom))[0];
-      return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, undefined, options);
+      const given = typeof override === 'string' ? override : await override();
+      if (given === undefined) return 'unreadable';
+      if ((typeof given === 'string' ? Buffer.byteLength(given, 'utf8') : given.byteLength) > env.config.maxFileSize) return 'too_large';
+      if (poolSearch) return (await poolSearch.batch([{ path: candidate.path, content: given }], pageRoom, undefined, fallbacks))[0];
+      content = given;
+    } else {
+      const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
+      if (read.kind !== 'bytes') return read.kind;
+      content = read.bytes;
     }
-    const read = await env.readFile(candidate.path, env.config.maxFileSize, spec.scope);
-    if (read.kind !== 'bytes') return read.kind;
-    return searchBytes(read.bytes, matcher, prefilter, options);
+    const found = searchContent(content, here!.pattern, pageOptions(spec.search, pageRoom));
+    if (found === 'binary' || found.count > 0) return found;
+    return (fallbacks && spec.fallbacks && searchFallbacks(content, here!.fallbacks, spec.fallbacks.search)) || found;
   };
 }
 
@@ -613,7 +675,7 @@ async function searchAgain(
 ): Promise<Map<string, LineResult[]>> {
   const found = new Map<string, LineResult[]>();
   if (files.length === 0) return found;
-  const spec: SearchSpec = { ...plan.spec, search: { ...plan.spec.search, declarations: undefined } };
+  const spec: SearchSpec = { ...plan.spec, search: { ...plan.spec.search, declarations: undefined }, fallbacks: undefined };
   const poolSearch = env.pool?.search(spec);
   const searchOne = fileSearcher({ ...plan, spec }, poolSearch, env);
   const linesOf = (outcome: FileOutcome) => (typeof outcome === 'object' ? outcome.lines : []);
@@ -621,7 +683,9 @@ async function searchAgain(
   await Promise.all([
     ...files
       .filter((file) => target.contentOf(file.file) !== undefined)
-      .map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, target.contentOf(file.file), file.to)))),
+      .map(async (file) =>
+        found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, target.contentOf(file.file), file.to, false))),
+      ),
     ...(poolSearch
       ? chunks(onDisk, 8).map(async (chunk) => {
           const outcomes = await poolSearch.batch(
@@ -630,7 +694,7 @@ async function searchAgain(
           );
           chunk.forEach((file, i) => found.set(file.file, linesOf(outcomes[i])));
         })
-      : onDisk.map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, undefined, file.to))))),
+      : onDisk.map(async (file) => found.set(file.file, linesOf(await searchOne({ path: file.file, relative: file.file }, undefined, file.to, false))))),
   ]);
   return found;
 }

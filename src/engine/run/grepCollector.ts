@@ -5,6 +5,7 @@
  */
 import type { GrepInput, LineResult, OutputMode, SkipCounts } from '../api/types';
 import type { FileOutcome } from '../pool/pool';
+import type { FileMatches } from '../searcher/searcher';
 
 export type GrepFileEntry = { file: string; matches: LineResult[] } | { file: string; count: number } | string;
 
@@ -13,6 +14,13 @@ export interface MatchedFile {
   file: string;
   count: number;
   first?: { line: number; text: string };
+}
+
+/** What one of a search's fallbacks (SearchSpec.fallbacks) found in the files without a match: lines, files, the first line in report order. */
+export interface FallbackFound {
+  lines: number;
+  files: number;
+  first?: { file: string; line: number; text: string };
 }
 
 /** Matching files kept for a cut page's note, and large files kept for their check: enough, and bounded. */
@@ -37,6 +45,8 @@ export class GrepCollector {
    * (run/pageOrder.ts): its count, and whether a matching line looks like a declaration.
    */
   all?: Array<{ file: string; count: number; declares?: true }>;
+  /** What the search's fallbacks found, in their order, when it has any (grep.ts). */
+  fallbacks?: FallbackFound[];
 
   constructor(
     private readonly mode: OutputMode,
@@ -59,7 +69,9 @@ export class GrepCollector {
       return;
     }
     this.filesSearched++;
-    if (outcome === 0 || outcome.count === 0) return;
+    if (outcome === 0) return;
+    if (outcome.fallbacks) this.addFallbacks(file, outcome.fallbacks);
+    if (outcome.count === 0) return;
     this.filesMatched++;
     if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
     this.all?.push(outcome.declares ? { file, count: outcome.count, declares: true } : { file, count: outcome.count });
@@ -75,6 +87,16 @@ export class GrepCollector {
         this.page(this.mode === 'count' ? { file, count: outcome.count } : file);
       this.totalResults++;
     }
+  }
+
+  private addFallbacks(file: string, found: NonNullable<FileMatches['fallbacks']>): void {
+    found.forEach((hit, i) => {
+      const total = this.fallbacks?.[i];
+      if (!hit || !total) return;
+      total.lines += hit.count;
+      total.files++;
+      if (!total.first && hit.first) total.first = { file, line: hit.first.line, text: hit.first.text };
+    });
   }
 
   /** A file searched that holds no match: what `add(file, 0)` does, without the file. */

@@ -24,12 +24,14 @@ export class ReadAhead {
   private unsettled = 0;
   /** How many reported lines the files queued now may still add to the page (BatchRequest.pageRoom): set before each fill. */
   pageRoom = 0;
+  /** Whether the files queued now are searched for the spec's fallbacks too (BatchRequest.fallbacks): set before each fill. */
+  fallbacks = false;
 
   constructor(
     private readonly limit: number,
     private readonly batchSize: number,
     /** Searches a batch in the pool; without a pool every file goes through `one`. */
-    private readonly sendBatch?: (files: string[], pageRoom: number) => Promise<FileOutcome[]>,
+    private readonly sendBatch?: (files: string[], pageRoom: number, fallbacks: boolean) => Promise<FileOutcome[]>,
   ) {}
 
   /** Room for more files ahead. */
@@ -66,6 +68,7 @@ export class ReadAhead {
         : this.sendBatch!(
             files.filter((_, i) => known[i] === undefined),
             this.pageRoom,
+            this.fallbacks,
           ).then((searched) => {
             let next = 0;
             return known.map((outcome) => outcome ?? searched[next++]);

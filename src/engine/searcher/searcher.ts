@@ -4,7 +4,7 @@
  * a pattern with a required literal, from the literal's occurrences in the bytes (only those lines are
  * decoded), and attaches before/after context without repeating a line.
  */
-import { escapeRegExp, type Matcher } from '../matcher/matcher';
+import { compileMatcher, escapeRegExp, type Matcher, type MatcherOptions } from '../matcher/matcher';
 import type { LineResult } from '../api/types';
 
 export const BINARY_PROBE_BYTES = 8192;
@@ -132,6 +132,11 @@ export interface FileMatches {
   first?: LineResult;
   /** With options.declarations: a matching line looks like a declaration of the match (looksLikeDeclaration). */
   declares?: true;
+  /**
+   * A file without a match, searched with its spec's fallbacks (pool.ts, SearchSpec.fallbacks) when one
+   * of them matches: each reading's reported lines and first line, in the readings' order (null: none).
+   */
+  fallbacks?: Array<{ count: number; first?: LineResult } | null>;
 }
 
 /**
@@ -402,6 +407,37 @@ export function searchBytes(
   if (occurrences) return lineHitsInBytes(asBuffer(bytes), occurrences, matcher, options);
   if (prefilter && !options.invert && !prefilter(bytes)) return { count: 0, lines: [] };
   return searchText(decodeText(bytes)!, matcher, options);
+}
+
+/** A pattern compiled for searching bytes: its matcher and its byte prefilter. */
+export interface CompiledPattern {
+  matcher: Matcher;
+  prefilter: ((bytes: Uint8Array) => boolean) | undefined;
+}
+
+export function compilePattern(pattern: string, options: MatcherOptions): CompiledPattern {
+  const matcher = compileMatcher(pattern, options);
+  return { matcher, prefilter: compilePrefilter(matcher) };
+}
+
+/** Searches bytes, or a text already decoded. */
+export function searchContent(content: string | Uint8Array, { matcher, prefilter }: CompiledPattern, options: SearchOptions): FileMatches | 'binary' {
+  return typeof content === 'string' ? searchText(content, matcher, options) : searchBytes(content, matcher, prefilter, options);
+}
+
+/**
+ * A file without a match searched for other readings of the pattern (an empty answer's fallbacks):
+ * each one's reported lines and first line (FileMatches.fallbacks), or undefined when none matches.
+ */
+export function searchFallbacks(content: string | Uint8Array, readings: readonly CompiledPattern[], options: SearchOptions): FileMatches | undefined {
+  let any = false;
+  const found = readings.map((reading) => {
+    const matches = searchContent(content, reading, options);
+    if (matches === 'binary' || matches.count === 0) return null;
+    any = true;
+    return { count: matches.count, first: matches.lines[0] ?? matches.first };
+  });
+  return any ? { count: 0, lines: [], fallbacks: found } : undefined;
 }
 
 /** Where a file's bytes hold the required literal: the offset of its next occurrence at or after `from`, or -1. */

@@ -3,6 +3,9 @@ import * as nodePath from 'path';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
+import { SearchPool } from '../../../../src/engine/pool/pool';
+import { runGrep } from '../../../../src/engine/run/grep';
+import { diagnoseGrep, readingChanges } from '../../../../src/engine/answer/diagnostics';
 import { Fixture, globJson, grepJson, makeEnv, type GlobAnswer, type GrepAnswer } from '../../fixture';
 
 /** The notes after the first (which says what was searched), the suggestions. */
@@ -195,12 +198,57 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
 
     it('runs the checks once each, never checks a check, and not at all when there are results', async () => {
       const probe = counting(env);
-      // The search, then case, literal and ignored re-runs (the last lists without ignored files too, to leave out what the search read).
+      // The search (which counts the case and literal readings itself), then the ignored files' check (listed with and without them, to leave out what the search read).
       await grepJson({ pattern: 'nothing[0]' }, probe.env);
-      assert.strictEqual(probe.listings(), 5);
+      assert.strictEqual(probe.listings(), 3);
       const found = counting(env);
       await grepJson({ pattern: 'UserService' }, found.env);
       assert.strictEqual(found.listings(), 1);
+    });
+
+    for (const withPool of [false, true]) {
+      const where = withPool ? 'worker pool' : 'inline reads';
+      it(`counts the readings ignoring case and as literal text in the search itself: no file is searched again for them, and the notes are the same (${where})`, async () => {
+        const pool = withPool ? new SearchPool(2) : undefined;
+        try {
+          // An unsaved editor's text is counted too.
+          const overrides = new Map([[p('src/app.ts'), "import { UserService } from './userService';\nls $HOME/bin\n"]]);
+          const probe = counting({ ...env, ...(pool ? { pool } : {}), overrides });
+          const lower = await grepJson({ pattern: 'userservice' }, probe.env);
+          assert.deepStrictEqual(suggestions(lower), [
+            `The search is case-sensitive; ignoring case it matches 2 lines in 2 files (first: ${named('src/app.ts')}:1 "import { UserService } from './userService';"). Call again with {"pattern":"userservice","case_insensitive":true}.`,
+          ]);
+          const anchored = await grepJson({ pattern: '$HOME/bin' }, probe.env);
+          assert.deepStrictEqual(suggestions(anchored), [
+            `As a regular expression the pattern matches nothing ($ is an end-of-line anchor); as literal text it matches 2 lines in 2 files (first: ${named('src/app.ts')}:2 "ls $HOME/bin"). Call again with {"pattern":"$HOME/bin","fixed_strings":true}.`,
+          ]);
+          // Each: the search, and the ignored files' check; no re-run for the case or the literal reading.
+          assert.strictEqual(probe.listings(), 6);
+        } finally {
+          pool?.dispose();
+        }
+      });
+    }
+
+    it('a reading the search counted gives the same finding as searching again for it, for each pattern', async () => {
+      const pool = new SearchPool(2);
+      try {
+        const withPool: SearchEnvironment = { ...env, pool };
+        const patterns = ['userservice', '$HOME/bin', 'USERS\\[ID\\]', 'export CLASS', 'Port: 8080$', 'find\\(id', 'legacytoken', 'Users$', '(?i)nothing'];
+        for (const pattern of patterns) {
+          const deadline = Date.now() + 30_000;
+          const counted = await runGrep({ pattern }, withPool, { deadline, fallbacks: Object.values(readingChanges({ pattern })) });
+          const plain = await runGrep({ pattern }, withPool, { deadline });
+          assert.strictEqual(plain.fallbacks, undefined);
+          assert.deepStrictEqual(
+            await diagnoseGrep({ pattern }, counted, withPool, deadline),
+            await diagnoseGrep({ pattern }, plain, withPool, deadline),
+            pattern,
+          );
+        }
+      } finally {
+        pool.dispose();
+      }
     });
 
     it('checks nothing after a time-out: the note says the search timed out', async () => {

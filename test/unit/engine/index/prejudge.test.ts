@@ -91,6 +91,15 @@ describe('index: the stamps of the files it settles, taken by the search workers
     assert.deepStrictEqual(twice, [], 'stamps taken twice in one call');
   });
 
+  it('an empty answer whose notes count what ignoring case finds: the same with the index as without, settled files and edited ones included', async () => {
+    for (const pattern of ['NEEDLE', 'Needle|VALUE1\\b']) {
+      const withIndex = await text({ pattern }, onePerCall());
+      assert.strictEqual(withIndex.text, (await text({ pattern }, off)).text, pattern);
+      assert.match(withIndex.text, /ignoring case it matches (\d+) lines/, pattern);
+      assert.ok(withIndex.settled > FILES / 2, `${pattern}: ${withIndex.settled} files settled`);
+    }
+  });
+
   it('two searches of one call asking side by side: each stamp is taken once, and both judge with it', async () => {
     const search = onePerCall().index!;
     const paths = Array.from({ length: FILES }, (_, i) => fx.path(`src/d${i % 7}/m${i}.ts`)).filter((path) => !/m[12]\.ts$/.test(path));
@@ -181,6 +190,15 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
       assert.strictEqual(again.text, first.text);
       assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
     }
+  });
+
+  it('an empty answer asked again keeps its notes, counted afresh for the files it remembers as holding no match', async () => {
+    const input: GrepInput = { pattern: 'NEEDLE' };
+    const first = await run(input, watched);
+    assert.match(first.text, /ignoring case it matches 30 lines in 30 files/);
+    const again = await run(input, watched);
+    assert.strictEqual(again.read, 0, 'nothing read again by the search');
+    assert.strictEqual(again.text, first.text);
   });
 
   it('a walk through the pages reads only the files whose lines a page shows, and every page is the one without the index', async () => {
