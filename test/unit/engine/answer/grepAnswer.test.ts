@@ -51,7 +51,7 @@ describe('engine/answer/grepAnswer', () => {
   it('a cut first page names the first line of the files it hides; the next page does not', async () => {
     const first = await answerGrep({ pattern: 'UserService', max_results: 1 }, env());
     assert.strictEqual(first.nextOffset, 1);
-    const shown = first.files.map((file) => file.path);
+    const shown = first.files.map((entry) => (typeof entry === 'string' ? entry : entry.file));
     const hidden = [...(first.firstLines?.keys() ?? [])].filter((file) => !shown.includes(file));
     assert.ok(hidden.length >= 2, `first lines of ${[...(first.firstLines?.keys() ?? [])].join(', ')}`);
     assert.deepStrictEqual(first.firstLines?.get(fx.path('src/other.ts')), { line: 1, text: 'UserService.find();' });
