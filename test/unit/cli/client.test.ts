@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import { createServer, type Server, type Socket } from 'net';
 import * as nodePath from 'path';
 import type { CliRequest } from '../../../src/cli/arguments';
-import { askServer, readMessage, socketPath, type ServerQuestion, type ServerReply } from '../../../src/cli/client';
+import { askServer, MAX_SOCKET_PATH, readMessage, socketPath, type ServerQuestion, type ServerReply } from '../../../src/cli/client';
 import { DEFAULT_INDEX_LIMITS } from '../../../src/engine/index/limits';
 import { Fixture } from '../fixture';
 
@@ -70,6 +70,17 @@ describe('cli/client', () => {
     const cut = request();
     await serve(cut, () => '{"outcome":{"code":0,"std');
     assert.strictEqual(await askServer(cut, 'engine-1'), undefined);
+  });
+
+  it('asks no server whose socket path is longer than every platform accepts (over 103 bytes), though one listens there', async () => {
+    const asked = request();
+    const padding = MAX_SOCKET_PATH + 1 - Buffer.byteLength(socketPath(asked.indexDir)); // with the '-': 2 bytes over
+    asked.indexDir = fx.mkdir(`${nodePath.basename(asked.indexDir)}-${'x'.repeat(padding)}`);
+    assert.strictEqual(Buffer.byteLength(socketPath(asked.indexDir)), MAX_SOCKET_PATH + 2);
+    const heard: ServerQuestion[] = [];
+    await serve(asked, () => JSON.stringify({ outcome: { code: 0, stdout: 'the answer' } } satisfies ServerReply), heard);
+    assert.strictEqual(await askServer(asked, 'engine-1'), undefined);
+    assert.deepStrictEqual(heard, []);
   });
 
   it('gives nothing when no server listens', async () => {
