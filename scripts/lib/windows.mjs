@@ -34,11 +34,6 @@ export const NOT_UNDER_WINE = [
   ].map((file) => ({ file, reason: LINKS })),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
-  {
-    file: 'cli/client.test.js',
-    reason:
-      "a server on a named pipe answers after the client's end() of the question, and wine does not half-close a pipe: that reply fails with EPIPE (the client then answers the call itself)",
-  },
   { file: 'engine/globset/globBomb.test.js', reason: "it writes a file named '+(a|aa).txt', and '|' is not allowed in a Windows file name" },
   { file: 'engine/pool/pool.test.js', reason: "it checks the search threads' Linux priority (nice 10) through /proc/thread-self" },
   { file: 'engine/run/residentWorkspace.test.js', reason: "it fills Linux's inotify table" },

@@ -27,22 +27,36 @@ export interface ServerQuestion {
 export type ServerReply = { outcome: CliOutcome } | { declined: string };
 
 /**
- * The one JSON message the other side sends before it ends its side of the socket; undefined when the
- * socket fails or the message is not JSON (the other side stopped mid-way).
+ * The one JSON message the other side sends, ended by a line break (JSON.stringify writes none inside):
+ * neither side half-closes the socket before the other answers, which a Windows named pipe does not
+ * support. Undefined when the socket fails or ends first, or the message is not JSON (the other side
+ * stopped mid-way).
  */
 export function readMessage<T>(socket: Socket): Promise<T | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    socket.on('error', () => resolve(undefined));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', () => {
+    const done = (message: T | undefined) => {
+      socket.removeAllListeners('data');
+      resolve(message);
+    };
+    socket.on('error', () => done(undefined));
+    socket.on('end', () => done(undefined));
+    socket.on('data', (chunk: Buffer) => {
+      const end = chunk.indexOf(0x0a);
+      if (end === -1) return void chunks.push(chunk);
+      chunks.push(chunk.subarray(0, end));
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
+        done(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
       } catch {
-        resolve(undefined);
+        done(undefined);
       }
     });
   });
+}
+
+/** A message as readMessage reads it: JSON and a line break. */
+export function messageText(message: unknown): string {
+  return `${JSON.stringify(message)}\n`;
 }
 
 export async function askServer(request: CliRequest, engine: string): Promise<CliOutcome | undefined> {
@@ -50,7 +64,8 @@ export async function askServer(request: CliRequest, engine: string): Promise<Cl
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return undefined;
   const socket = connect(path);
   const reply = readMessage<ServerReply>(socket);
-  socket.end(JSON.stringify({ engine, request } satisfies ServerQuestion));
+  socket.write(messageText({ engine, request } satisfies ServerQuestion));
   const answered = await reply;
+  socket.destroy();
   return answered && 'outcome' in answered ? answered.outcome : undefined;
 }

@@ -13,7 +13,7 @@ import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';
 import { ResidentWorkspace, type ResidentLog } from '../engine/run/residentWorkspace';
 import { failure, type CliOutcome, type CliRequest } from './arguments';
-import { MAX_SOCKET_PATH, readMessage, socketPath, type ServerQuestion, type ServerReply } from './client';
+import { MAX_SOCKET_PATH, messageText, readMessage, socketPath, type ServerQuestion, type ServerReply } from './client';
 import { answerRequest, cliEnvironment } from './local';
 
 /** Whether something already listens on `path`. */
@@ -98,7 +98,7 @@ async function answer(socket: Socket, serving: Serving, log: (line: string) => v
   await new Promise((resolve) => setImmediate(resolve));
   let indexUse = '';
   const reply = await replyTo(question, serving, (line) => (indexUse = ` (${line})`));
-  socket.end(JSON.stringify(reply));
+  socket.end(messageText(reply));
   log('outcome' in reply ? `${question?.request.tool}: answered in ${Date.now() - asked} ms${indexUse}` : `declined: ${reply.declined}`);
 }
 
@@ -121,9 +121,9 @@ async function replyTo(question: ServerQuestion | undefined, serving: Serving, i
   return { outcome: await answerRequest(asked, env, warnings, indexUse) };
 }
 
-/** Listens on the socket at `path`, half open (the client ends its side once it has asked; the reply follows on ours). */
+/** Listens on the socket at `path` (a question and its reply are a line each: client.ts, readMessage). */
 async function listenAt(path: string, onSocket: (socket: Socket) => void): Promise<Server> {
-  const server = createServer({ allowHalfOpen: true }, onSocket);
+  const server = createServer(onSocket);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, resolve);
