@@ -229,7 +229,7 @@ class CurrentIndex implements SearchIndex {
 
 /** Specs whose outcomes are kept per index, the least recently searched dropped first. */
 const RESULT_SPECS = 16;
-/** Reported lines kept in all (a file's lines are kept only when it has at most LINES_PER_FILE; else its count). */
+/** Reported lines kept in all (of a file, its count and at most its first LINES_PER_FILE lines). */
 const RESULT_LINES = 100_000;
 const LINES_PER_FILE = 200;
 
@@ -241,8 +241,8 @@ interface SpecResults {
 
 /**
  * The outcomes of the files recent searches read, per index (a new index starts empty) and spec: a
- * file's outcome as it was read (0, binary, too large, or its count with its lines when all of them were
- * collected and few, else its count and first line). Whoever asks checks that a watcher still vouches for
+ * file's outcome as it was read (0, binary, too large, or its count with the lines collected, at most
+ * LINES_PER_FILE, and what a cut page's order learned of it: more lines, whether it defines the name). Whoever asks checks that a watcher still vouches for
  * the file (a file changed since is read again). Bounded in specs and in lines.
  */
 export class RecentResults {
@@ -271,20 +271,15 @@ export class RecentResults {
     return {
       get(id, pageRoom) {
         const outcome = mine.get(id);
-        // Kept without its lines: it serves only a file whose lines the page has no room for.
-        return typeof outcome === 'object' && outcome.lines.length < outcome.count && pageRoom > 0 ? undefined : outcome;
+        // Kept with fewer lines than the page has room for: read again.
+        return typeof outcome === 'object' && outcome.lines.length < Math.min(outcome.count, pageRoom) ? undefined : outcome;
       },
       set(id, outcome) {
         if (outcome === 'unreadable' || outcome === 'denied' || outcome === 'outside_workspace') return;
         let kept: FileOutcome = outcome;
-        if (typeof outcome === 'object' && (outcome.lines.length < outcome.count || outcome.count > LINES_PER_FILE)) {
-          const first = outcome.lines[0] ?? outcome.first;
-          kept = {
-            count: outcome.count,
-            lines: [],
-            ...(first ? { first: { line: first.line, text: first.text } } : {}),
-            ...(outcome.declares ? { declares: true } : {}),
-          } as FileOutcome;
+        if (typeof outcome === 'object' && outcome.lines.length > LINES_PER_FILE) {
+          // Its first lines only (a page rarely shows more of one file).
+          kept = { ...outcome, lines: outcome.lines.slice(0, LINES_PER_FILE) };
         }
         all.lines += lines(kept) - lines(mine.get(id));
         mine.set(id, kept);

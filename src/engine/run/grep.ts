@@ -10,7 +10,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
-import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
@@ -149,8 +149,14 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
   let files = collector.files;
   if (cut) {
-    files = await cutPage(collector, plan, target, { offset, limit, timedOut: scanned.timedOut }, env, order);
+    const learned = new Map<string, FileMatches>();
+    files = await cutPage(collector, plan, target, { offset, limit, timedOut: scanned.timedOut }, env, order, learned);
     if (env.isCancelled()) throw new CancelledError();
+    // Kept with the remembered outcomes: a repeated question orders its page without asking again.
+    for (const [file, outcome] of learned) {
+      const at = scanned.positions?.get(file);
+      if (at !== undefined) plan.prejudge!.remember!(at, outcome);
+    }
   }
   // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
   if (definitions && !scanned.timedOut) {
@@ -308,6 +314,8 @@ interface Scanned {
   listingCut: boolean;
   /** Every file counted as searched was read here and, holding no match, searched for the spec's fallbacks. */
   fallbacksSearched: boolean;
+  /** With outcomes remembered (prejudge.remember): the position of each matching file among the candidates. */
+  positions?: Map<string, number>;
   indexed?: { settled: number; read: number };
 }
 
@@ -355,7 +363,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
       ahead.take();
       chunk.files.forEach((file, i) => {
         collector.add(file, outcomes[i]);
-        feed.read(file, outcomes[i]);
+        feed.reported(file, outcomes[i]);
       });
     }
   } finally {
@@ -365,7 +373,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
     await ahead.drain();
   }
   const fallbacksSearched = plan.spec.fallbacks !== undefined && feed.unchecked === 0 && !timedOut && !feed.listingCut;
-  return { listed: feed.listed, timedOut, listingCut: feed.listingCut, fallbacksSearched, indexed: feed.indexed };
+  return { listed: feed.listed, timedOut, listingCut: feed.listingCut, fallbacksSearched, indexed: feed.indexed, positions: feed.positions };
 }
 
 /**
@@ -381,8 +389,13 @@ class CandidateFeed {
   unchecked = 0;
   private exhausted = false;
   private readonly next: Iterator<Candidate>;
-  /** The positions of the files read, when their outcomes are remembered for the next search of the same spec. */
-  private readonly readAt = new Map<string, number>();
+  /**
+   * When outcomes are remembered for the next search of the same spec: the position of each file read, and
+   * of each settled with matches, kept for those that match (a cut page remembers what it learns of them).
+   */
+  readonly positions?: Map<string, number>;
+  /** The files read, of those. */
+  private readonly read = new Set<string>();
 
   constructor(
     private readonly target: SearchTarget,
@@ -394,6 +407,7 @@ class CandidateFeed {
   ) {
     this.next = target.candidates[Symbol.iterator]();
     if (plan.prejudge) this.indexed = { settled: 0, read: 0 };
+    if (plan.prejudge?.remember) this.positions = new Map();
   }
 
   /** Takes candidates until the read-ahead is full or they run out (or reach plan.maxListed). */
@@ -414,13 +428,19 @@ class CandidateFeed {
       if (known !== undefined) {
         // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
         if (known === 0) this.collector.addEmpty();
-        else ahead.settled(path, known);
+        else {
+          ahead.settled(path, known);
+          this.positions?.set(path, at);
+        }
         indexed!.settled++;
         this.unchecked++;
         continue;
       }
       if (indexed) indexed.read++;
-      if (plan.prejudge?.remember && content === undefined) this.readAt.set(path, at);
+      if (this.positions && content === undefined) {
+        this.positions.set(path, at);
+        this.read.add(path);
+      }
       if (this.poolSearch && content === undefined) ahead.batched(path);
       else ahead.one(path, this.searchOne(item.value, content, ahead.pageRoom, ahead.fallbacks));
       if (!ahead.fallbacks) this.unchecked++;
@@ -428,10 +448,13 @@ class CandidateFeed {
   }
 
   /** A file's outcome, once reported: remembered for the next search of the same spec when it was read from disk. */
-  read(file: string, outcome: FileOutcome): void {
-    const at = this.readAt.get(file);
+  reported(file: string, outcome: FileOutcome): void {
+    const at = this.positions?.get(file);
+    if (at === undefined) return;
+    const matches = typeof outcome === 'object' && outcome.count > 0;
     // What the fallbacks found belongs to this search: the next one of the same spec may have none.
-    if (at !== undefined) this.plan.prejudge!.remember!(at, typeof outcome === 'object' && outcome.count === 0 ? 0 : outcome);
+    if (this.read.delete(file)) this.plan.prejudge!.remember!(at, matches || typeof outcome !== 'object' ? outcome : 0);
+    if (!matches) this.positions!.delete(file);
   }
 }
 
@@ -545,9 +568,11 @@ async function cutPage(
   page: { offset: number; limit: number; timedOut: boolean },
   env: SearchEnvironment,
   cost: OrderCost,
+  /** Outcomes of the matching files with what the order learned (their lines searched again, whether they define the name), by file. */
+  learned: Map<string, FileMatches>,
 ): Promise<GrepFileEntry[]> {
   const all = collector.all!;
-  const defining = page.timedOut ? new Set<string>() : await definingFiles(all, plan, target, env, cost);
+  const defining = page.timedOut ? new Set<string>() : await definingFiles(all, plan, target, env, cost, learned);
   const order = orderByGroup(all, (file) => fileGroup(file.file, target.basePaths, defining.has(file.file)));
   const wanted: Array<{ file: string; from: number; to: number }> = [];
   const end = page.offset + page.limit;
@@ -559,15 +584,18 @@ async function cutPage(
     if (from < to) wanted.push({ file: file.file, from, to });
     at += file.count;
   }
-  // The lines the search kept, from each file's first when the page starts at the first line.
-  const held = new Map<string, LineResult[]>();
-  if (page.offset === 0) for (const entry of collector.files) if (typeof entry === 'object' && 'matches' in entry) held.set(entry.file, entry.matches);
-  const missing = wanted.filter((want) => (held.get(want.file)?.length ?? 0) < want.to);
-  const found = await searchAgain(missing, plan, target, env);
-  return wanted.map((want) => {
-    const lines = (held.get(want.file)?.length ?? 0) >= want.to ? held.get(want.file)! : (found.get(want.file) ?? []);
-    return { file: want.file, matches: lines.slice(want.from, want.to).map((line) => ({ ...line })) };
-  });
+  // The lines each file's outcome holds (from its first: as many as the page had room for when it was
+  // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
+  const outcomes = new Map(all.map((file) => [file.file, file.outcome]));
+  const missing = wanted.filter((want) => outcomes.get(want.file)!.lines.length < want.to);
+  for (const [file, lines] of await searchAgain(missing, plan, target, env)) learned.set(file, { ...(learned.get(file) ?? outcomes.get(file)!), lines });
+  const linesOf = (file: string) => (learned.get(file) ?? outcomes.get(file)!).lines;
+  return wanted.map((want) => ({
+    file: want.file,
+    matches: linesOf(want.file)
+      .slice(want.from, want.to)
+      .map((line) => ({ ...line })),
+  }));
 }
 
 /**
@@ -577,31 +605,41 @@ async function cutPage(
  * in the pool's workers (or here) as a page's files are (outline.ts, definesMatch).
  */
 async function definingFiles(
-  all: ReadonlyArray<{ file: string; declares?: true }>,
+  all: ReadonlyArray<{ file: string; declares?: true; outcome: FileMatches }>,
   plan: ScanPlan,
   target: SearchTarget,
   env: SearchEnvironment,
   cost: OrderCost,
+  learned: Map<string, FileMatches>,
 ): Promise<Set<string>> {
   const words = patternWords(plan.spec.pattern);
   const candidates = orderByGroup(
     all.filter((file) => file.declares && grammarOf(file.file)),
     (file) => (words.has(fileStem(file.file)) ? 0 : 1 + pathGroup(file.file, target.basePaths)),
   ).slice(0, DEFINITION_FILES);
+  const defining = new Set<string>();
   const items: OutlineItem[] = [];
-  for (const { file } of candidates) {
+  const asked: FileMatches[] = [];
+  for (const { file, outcome } of candidates) {
+    // Known from an earlier order of the same search (a remembered outcome): not asked again.
+    if (outcome.defines !== undefined) {
+      cost.cached++;
+      if (outcome.defines) defining.add(file);
+      continue;
+    }
     const text = await overrideText(target, file);
     if (text === null) continue;
     items.push({ path: file, lines: [], find: true, ...(text !== undefined ? { content: text } : {}) });
+    asked.push(outcome);
   }
-  const outcomes = await outlineItems(items, plan, env);
-  const defining = new Set<string>();
+  const outlines = await outlineItems(items, plan, env);
   items.forEach((item, i) => {
-    const outcome = outcomes[i];
-    if (!outcome) return;
-    cost[outcome.cost.parsed ? 'parsed' : 'cached']++;
-    cost.ms += outcome.cost.ms;
-    if (outcome.defines) defining.add(item.path);
+    const outline = outlines[i];
+    if (!outline) return;
+    cost[outline.cost.parsed ? 'parsed' : 'cached']++;
+    cost.ms += outline.cost.ms;
+    learned.set(item.path, { ...asked[i], defines: outline.defines === true });
+    if (outline.defines) defining.add(item.path);
   });
   cost.defining = defining.size;
   return defining;

@@ -133,6 +133,11 @@ export interface FileMatches {
   /** With options.declarations: a matching line looks like a declaration of the match (looksLikeDeclaration). */
   declares?: true;
   /**
+   * Whether the file defines a name the pattern matches, once a cut page's order asked (run/grep.ts): kept
+   * with the outcome, so a search that replays a remembered outcome does not ask again.
+   */
+  defines?: boolean;
+  /**
    * A file without a match, searched with its spec's fallbacks (pool.ts, SearchSpec.fallbacks) when one
    * of them matches: each reading's reported lines and first line, in the readings' order (null: none).
    */

@@ -15,7 +15,7 @@ import type { GrepInput } from '../../../../src/engine/api/types';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
 import { currentIndexPrejudge, RecentResults } from '../../../../src/engine/index/prejudge';
 import { loadIndex } from '../../../../src/engine/index/store';
-import { SearchPool } from '../../../../src/engine/pool/pool';
+import { SearchPool, type OutlineSpec } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/run/workspaceIndex';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
@@ -189,6 +189,38 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
       assert.strictEqual(again.read, 0, `${JSON.stringify(input)}: nothing read again`);
       assert.strictEqual(again.text, first.text);
       assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
+    }
+  });
+
+  it('a cut page asked again reads no file and asks the workers about no file it ordered before: the page and its order are the same', async () => {
+    /** Counts the files the workers are asked whether they define the name (a cut page's order). */
+    class CountingFinds extends SearchPool {
+      finds = 0;
+      override outline(spec: OutlineSpec) {
+        const search = super.outline(spec);
+        const batch = search.batch.bind(search);
+        search.batch = (items, ...rest) => {
+          this.finds += items.filter((item) => item.find).length;
+          return batch(items, ...rest);
+        };
+        return search;
+      }
+    }
+    const counting = new CountingFinds(2);
+    try {
+      const env = (): SearchEnvironment => ({ ...watched, pool: counting, index: watched.index });
+      // 30 files hold "needle" twice on one line, each a declaration's `const rare = "needle …"`; a page of 5 is cut and ordered.
+      const input: GrepInput = { pattern: 'rare', max_results: 5 };
+      const first = await run(input, env());
+      assert.ok(counting.finds > 0, 'the first order asks the workers');
+      counting.finds = 0;
+      const again = await run(input, env());
+      assert.strictEqual(again.read, 0, 'nothing read again');
+      assert.strictEqual(counting.finds, 0, 'no file asked again whether it defines the name');
+      assert.strictEqual(again.text, first.text);
+      assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
+    } finally {
+      counting.dispose();
     }
   });
 
