@@ -125,11 +125,11 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
     deadline: filterDeadline,
   };
   const target = await searchTarget(access, filter, env, collector.skipped);
-  const spec = searchSpec(input, mode, target.granted, env.config, ordered);
-  spec.fallbacks = fallbackSpec(input, options.fallbacks, env.config);
+  const spec = { ...searchSpec(input, mode, target.granted, env.config, ordered), fallbacks: fallbackSpec(input, options.fallbacks, env.config) };
   if (spec.fallbacks) collector.fallbacks = spec.fallbacks.readings.map(() => ({ lines: 0, files: 0 }));
   const earlyOutlines = ordered && env.pool ? new EarlyOutlines(outlineSpec(spec), env.pool) : undefined;
-  if (earlyOutlines) outlineFound = (entry) => outlineEarly(entry, target, earlyOutlines);
+  // The entry just added to the page is the last matching file (collector.all).
+  if (earlyOutlines) outlineFound = (entry) => outlineEarly(entry, collector.all!.at(-1)?.outcome, target, earlyOutlines);
   // Outcomes the index already knows (never for an untitled editor, nor for an override's content).
   const prejudge =
     access.kind === 'untitled'
@@ -144,28 +144,44 @@ export async function runGrep(input: GrepInput, env: SearchEnvironment, options:
   const scanned = await scan(target, plan, env, collector);
   earlyOutlines?.flush();
   if (env.isCancelled()) throw new CancelledError();
-  // The order is the question's, not the page's: a page whose lines the output budget cut keeps path order on the next.
-  const cut = ordered && collector.totalResults > limit;
+  const { files, order } = await finishPage(collector, { ...plan, early: earlyOutlines }, target, { offset, limit, ordered, definitions }, scanned, env);
+  if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
+  const where = { basePaths: target.basePaths, folders: env.folders.map((folder) => folder.path) };
+  return grepReport(input, { mode, offset, files, ordered, started }, where, scanned, collector, order);
+}
+
+/**
+ * The page once the search is over: cut and ordered when more lines matched than it holds (the order is
+ * the question's, not the page's: a page whose lines the output budget cut keeps path order on the next),
+ * its lines given their definitions (docs/tools.md, "Definitions") unless turned off; what that learned of
+ * the matching files is kept with their remembered outcomes, so a repeated question asks nothing again.
+ */
+async function finishPage(
+  collector: GrepCollector,
+  plan: ScanPlan & { early?: EarlyOutlines },
+  target: SearchTarget,
+  page: { offset: number; limit: number; ordered: boolean; definitions: boolean },
+  scanned: Scanned,
+  env: SearchEnvironment,
+): Promise<{ files: GrepFileEntry[]; order?: OrderCost }> {
+  const cut = page.ordered && collector.totalResults > page.limit;
   const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
+  const learned = new Map<string, FileMatches>();
   let files = collector.files;
   if (cut) {
-    const learned = new Map<string, FileMatches>();
-    files = await cutPage(collector, plan, target, { offset, limit, timedOut: scanned.timedOut }, env, order, learned);
-    if (env.isCancelled()) throw new CancelledError();
-    // Kept with the remembered outcomes: a repeated question orders its page without asking again.
-    for (const [file, outcome] of learned) {
-      const at = scanned.positions?.get(file);
-      if (at !== undefined) plan.prejudge!.remember!(at, outcome);
-    }
-  }
-  // The definitions enclosing the page's lines (docs/tools.md, "Definitions"), unless turned off or the lines do not match.
-  if (definitions && !scanned.timedOut) {
-    await outlinePage(files, { spec, matcher, early: earlyOutlines }, target, env, collector.outlined);
+    files = await cutPage(collector, plan, target, { ...page, timedOut: scanned.timedOut }, env, order, learned);
     if (env.isCancelled()) throw new CancelledError();
   }
-  if (ordered && progress?.onFile) for (const entry of files) progress.onFile(entry);
-  const folders = env.folders.map((folder) => folder.path);
-  return grepReport(input, { mode, offset, files, ordered, started }, { basePaths: target.basePaths, folders }, scanned, collector, cut ? order : undefined);
+  if (page.definitions && !scanned.timedOut) {
+    const outcomes = new Map(collector.all?.map((file) => [file.file, file.outcome]));
+    await outlinePage(files, plan, target, env, { outlined: collector.outlined, learned, outcomeOf: (file) => learned.get(file) ?? outcomes.get(file) });
+    if (env.isCancelled()) throw new CancelledError();
+  }
+  for (const [file, outcome] of learned) {
+    const at = scanned.positions?.get(file);
+    if (at !== undefined) plan.prejudge!.remember!(at, outcome);
+  }
+  return { files, ...(cut ? { order } : {}) };
 }
 
 /** The report of a run: its page (`files`, from `offset`) and the collector's totals, skip counts and what the index did. */
@@ -497,10 +513,21 @@ async function outlinePage(
   plan: { spec: SearchSpec; matcher: Matcher; early?: EarlyOutlines },
   target: SearchTarget,
   corpus: Pick<Corpus, 'pool' | 'readFile'>,
-  outlined: { parsed: number; cached: number; ms: number },
+  known: {
+    outlined: { parsed: number; cached: number; ms: number };
+    /** A matching file's outcome (remembered ones carry what an earlier page's outline learned), and what this one learns. */
+    outcomeOf(file: string): FileMatches | undefined;
+    learned: Map<string, FileMatches>;
+  },
 ): Promise<void> {
+  const { outlined } = known;
   const page: Array<{ file: string; matches: LineResult[] }> = [];
-  for (const entry of files) if (typeof entry === 'object' && 'matches' in entry && entry.matches.length > 0 && grammarOf(entry.file)) page.push(entry);
+  for (const entry of files) {
+    if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) continue;
+    // Its lines were copied with the definitions an earlier page's outline gave them.
+    if (outlinedBefore(entry.matches, known.outcomeOf(entry.file))) outlined.cached++;
+    else page.push(entry);
+  }
   if (page.length === 0) return;
   const byFile = new Map<string, OutlineOutcome>();
   // A file outlined as the search found it, for the same lines, is not asked again (one that failed is).
@@ -531,7 +558,25 @@ async function outlinePage(
       if (mark?.in !== undefined) match.in = mark.in;
       if (mark?.defines) match.defines = true;
     });
+    learnOutline(entry, known);
   }
+}
+
+/** Whether a page's lines of a file already carry their definitions: its outcome was outlined through the last of them. */
+function outlinedBefore(lines: readonly LineResult[], outcome: FileMatches | undefined): boolean {
+  return outcome?.outlinedThrough !== undefined && lines.length > 0 && lines[lines.length - 1].line <= outcome.outlinedThrough;
+}
+
+/** A page's lines with their definitions, kept in the file's outcome when they are its first lines (from its first match on). */
+function learnOutline(entry: { file: string; matches: LineResult[] }, known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>): void {
+  const outcome = known.outcomeOf(entry.file);
+  const lines = entry.matches;
+  if (!outcome || lines.length > outcome.lines.length || lines.some((line, i) => line.line !== outcome.lines[i].line)) return;
+  known.learned.set(entry.file, {
+    ...outcome,
+    lines: [...lines.map((line) => ({ ...line })), ...outcome.lines.slice(lines.length)],
+    outlinedThrough: lines[lines.length - 1].line,
+  });
 }
 
 /** What the workers are told to outline a page's files with. */
@@ -543,9 +588,9 @@ function outlineSpec(spec: SearchSpec): OutlineSpec {
  * Starts parsing a file of the page for its definitions as soon as the search finds it (earlyOutlines.ts):
  * one read from disk, in a language with a grammar, with matching lines.
  */
-function outlineEarly(entry: GrepFileEntry, target: SearchTarget, early: EarlyOutlines): void {
+function outlineEarly(entry: GrepFileEntry, outcome: FileMatches | undefined, target: SearchTarget, early: EarlyOutlines): void {
   if (typeof entry !== 'object' || !('matches' in entry) || entry.matches.length === 0 || !grammarOf(entry.file)) return;
-  if (target.contentOf(entry.file) !== undefined) return;
+  if (target.contentOf(entry.file) !== undefined || outlinedBefore(entry.matches, outcome)) return;
   early.add(
     entry.file,
     entry.matches.map((match) => match.line),
@@ -588,7 +633,9 @@ async function cutPage(
   // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
   const outcomes = new Map(all.map((file) => [file.file, file.outcome]));
   const missing = wanted.filter((want) => outcomes.get(want.file)!.lines.length < want.to);
-  for (const [file, lines] of await searchAgain(missing, plan, target, env)) learned.set(file, { ...(learned.get(file) ?? outcomes.get(file)!), lines });
+  // Lines searched again carry no definitions yet (outlinedThrough: none).
+  for (const [file, lines] of await searchAgain(missing, plan, target, env))
+    learned.set(file, { ...(learned.get(file) ?? outcomes.get(file)!), lines, outlinedThrough: undefined });
   const linesOf = (file: string) => (learned.get(file) ?? outcomes.get(file)!).lines;
   return wanted.map((want) => ({
     file: want.file,

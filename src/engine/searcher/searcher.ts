@@ -138,6 +138,11 @@ export interface FileMatches {
    */
   defines?: boolean;
   /**
+   * Its lines up to this line number carry their definitions (`in`, `defines`), given by a page's outline
+   * (run/grep.ts): kept with a remembered outcome, so a page that shows them again does not ask again.
+   */
+  outlinedThrough?: number;
+  /**
    * A file without a match, searched with its spec's fallbacks (pool.ts, SearchSpec.fallbacks) when one
    * of them matches: each reading's reported lines and first line, in the readings' order (null: none).
    */

@@ -154,7 +154,10 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
 
   before(async () => {
     for (let i = 0; i < FILES; i++)
-      fx.write(`src/d${i % 5}/m${i}.ts`, `export const value${i} = ${i};\n${i % 10 === 0 ? `const rare = "needle ${i}"; // needle again\n` : ''}`);
+      fx.write(
+        `src/d${i % 5}/m${i}.ts`,
+        `export const value${i} = ${i};\n${i % 10 === 0 ? `const rare = "needle ${i}"; // needle again\nfunction outer${i}() {\n  return 'inner';\n}\n` : ''}`,
+      );
     age(fx.root);
     off = { ...makeEnv(fx.root), pool };
     await buildWorkspaceIndex(off, indexDir);
@@ -192,33 +195,36 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     }
   });
 
-  it('a cut page asked again reads no file and asks the workers about no file it ordered before: the page and its order are the same', async () => {
-    /** Counts the files the workers are asked whether they define the name (a cut page's order). */
-    class CountingFinds extends SearchPool {
-      finds = 0;
+  it('a page asked again reads no file and asks the workers nothing for its order or its definitions: the same page, definitions included', async () => {
+    /** Counts the files the workers are asked about for definitions: whether they define the name (a cut page's order), and their lines' definitions. */
+    class CountingOutlines extends SearchPool {
+      asked = 0;
       override outline(spec: OutlineSpec) {
         const search = super.outline(spec);
         const batch = search.batch.bind(search);
         search.batch = (items, ...rest) => {
-          this.finds += items.filter((item) => item.find).length;
+          this.asked += items.length;
           return batch(items, ...rest);
         };
         return search;
       }
     }
-    const counting = new CountingFinds(2);
+    const counting = new CountingOutlines(2);
     try {
       const env = (): SearchEnvironment => ({ ...watched, pool: counting, index: watched.index });
-      // 30 files hold "needle" twice on one line, each a declaration's `const rare = "needle …"`; a page of 5 is cut and ordered.
-      const input: GrepInput = { pattern: 'rare', max_results: 5 };
-      const first = await run(input, env());
-      assert.ok(counting.finds > 0, 'the first order asks the workers');
-      counting.finds = 0;
-      const again = await run(input, env());
-      assert.strictEqual(again.read, 0, 'nothing read again');
-      assert.strictEqual(counting.finds, 0, 'no file asked again whether it defines the name');
-      assert.strictEqual(again.text, first.text);
-      assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
+      // 30 files hold `return 'inner';` inside `function outerN`: a page of 5 is cut and ordered, a page of 100 is not.
+      for (const input of [{ pattern: 'inner', max_results: 5 }, { pattern: 'inner' }, { pattern: 'rare', max_results: 7 }]) {
+        counting.asked = 0;
+        const first = await run(input, env());
+        assert.ok(counting.asked > 0, `${JSON.stringify(input)}: the first time the workers are asked`);
+        counting.asked = 0;
+        const again = await run(input, env());
+        assert.strictEqual(again.read, 0, `${JSON.stringify(input)}: nothing read again`);
+        assert.strictEqual(counting.asked, 0, `${JSON.stringify(input)}: nothing asked again`);
+        assert.strictEqual(again.text, first.text);
+        assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
+      }
+      assert.match((await run({ pattern: 'inner' }, env())).text, /^outer\d+\(\)$/m, 'the definitions are on the page');
     } finally {
       counting.dispose();
     }
