@@ -33,6 +33,11 @@ export function fileGroup(file: string, bases: readonly string[], defines: boole
 }
 
 function relativeToBase(file: string, bases: readonly string[]): string {
+  // Most files lie below a base as spelled: a slice (a cut page takes the group of every matching file).
+  for (const base of bases) {
+    const prefix = base.endsWith(nodePath.sep) ? base : base + nodePath.sep;
+    if (file.startsWith(prefix)) return nodePath.sep === '/' ? file.slice(prefix.length) : file.slice(prefix.length).split(nodePath.sep).join('/');
+  }
   for (const base of bases) {
     const relative = nodePath.relative(base, file);
     if (relative && !relative.startsWith('..') && !nodePath.isAbsolute(relative)) return relative.split(nodePath.sep).join('/');
