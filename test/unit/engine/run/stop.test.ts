@@ -6,6 +6,8 @@ import { waitUntil } from '../../../support/waitUntil';
 import { Fixture, makeEnv } from '../../fixture';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Settles once a timer due at `deadline` has fired: Node runs timers in the order they fall due. */
+const pastDeadline = (deadline: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()) + 1));
 
 describe('engine/run/stop: when a search stops', () => {
   const fx = new Fixture();
@@ -15,12 +17,13 @@ describe('engine/run/stop: when a search stops', () => {
   it('a signalled cancellation stops the search at once, once: a later time limit changes nothing', async () => {
     const cancellation = new Cancellation();
     let stops = 0;
-    const watch = stopWatch(Date.now() + 5, { ...makeEnv(fx.root), ...cancellation.env }, () => stops++);
+    const deadline = Date.now() + 5;
+    const watch = stopWatch(deadline, { ...makeEnv(fx.root), ...cancellation.env }, () => stops++);
     assert.strictEqual(watch.reason(), undefined);
     cancellation.cancel();
     assert.strictEqual(watch.reason(), 'cancelled', 'no wait for a poll');
     assert.strictEqual(stops, 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pastDeadline(deadline);
     assert.strictEqual(watch.reason(), 'cancelled');
     assert.strictEqual(stops, 1);
     watch.dispose();
@@ -29,8 +32,9 @@ describe('engine/run/stop: when a search stops', () => {
 
   it('a deadline already past stops the search as a timeout on the next turn', async () => {
     let stops = 0;
-    const watch = stopWatch(Date.now() - 1000, makeEnv(fx.root), () => stops++);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    const deadline = Date.now() - 1000;
+    const watch = stopWatch(deadline, makeEnv(fx.root), () => stops++);
+    await pastDeadline(deadline);
     assert.strictEqual(watch.reason(), 'timeout');
     assert.strictEqual(stops, 1);
     watch.dispose();
@@ -67,10 +71,11 @@ describe('engine/run/stop: when a search stops', () => {
   it('once disposed, neither the time limit nor a cancellation reaches the search', async () => {
     const cancellation = new Cancellation();
     let stops = 0;
-    const watch = stopWatch(Date.now() + 1, { ...makeEnv(fx.root), ...cancellation.env }, () => stops++);
+    const deadline = Date.now() + 1;
+    const watch = stopWatch(deadline, { ...makeEnv(fx.root), ...cancellation.env }, () => stops++);
     watch.dispose();
     cancellation.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await pastDeadline(deadline);
     assert.strictEqual(watch.reason(), undefined);
     assert.strictEqual(stops, 0);
   });
