@@ -53,6 +53,18 @@ export function modelScript({ workspace, outsideDir }) {
     steps.push({ id: `${key}-call`, prompt: tag(key), tool, arguments: args });
     steps.push({ id: `${key}-done`, prompt: tag(key), text: done(key) });
   }
+  // grep, then Copilot's own read tool on the file the answer names: its root joined with its path (the tool descriptions say so).
+  steps.push(
+    { id: 'read-found-call', prompt: tag('read-found'), tool: 'grep', arguments: { pattern: 'def authenticate' } },
+    {
+      id: 'read-found-read',
+      prompt: tag('read-found'),
+      toolResult: '^root: ',
+      tool: 'read_file',
+      arguments: { filePath: join(workspace, 'src', 'auth', 'client.py'), startLine: 1, endLine: 12 },
+    },
+    { id: 'read-found-done', prompt: tag('read-found'), text: done('read-found') },
+  );
   return { steps, fallbackText: 'The scripted model has no step for this request.', utilityText: 'Agent suite' };
 }
 
@@ -184,6 +196,22 @@ export function agentTests({ repo, workspace, outsideDir }) {
         for (const [key, count] of Object.entries(answer.skipped ?? {})) assert.ok(SKIP_KEYS.includes(key) && count > 0, `skipped.${key} is above zero`);
         // The line comes under the definition it is in, marked as the one defining what was searched.
         assert.deepEqual(answer.files, { [clientPy]: ['Client', '9 def:     def authenticate(self, username, password):'] });
+        await noConfirmationShown(session);
+      },
+    },
+    {
+      name: "a path in grep's answer, joined to its root as the tool's description says, is one Copilot's read_file opens: the model reads the matching file",
+      shot: '1b-read-found',
+      async run(session) {
+        const final = await turn(session, 'read-found');
+        const asked = session.model.records().find((r) => r.step === 'read-found-read');
+        const answer = onlyToolResult(asked, 'grep');
+        const root = /^root: (.+)$/m.exec(answer)?.[1];
+        const path = answer.split('\n').find((line) => line.endsWith('client.py'));
+        assert.ok(root && path, `the answer gives a root and the file's path: ${JSON.stringify(answer)}`);
+        assert.equal(join(root, path), asked.response.arguments.filePath, "the path the model reads is the root joined with the answer's path");
+        const read = onlyToolResult(final, 'read_file');
+        assert.match(read, /def authenticate\(self, username, password\)/, `read_file gave the file: ${JSON.stringify(read.slice(0, 300))}`);
         await noConfirmationShown(session);
       },
     },
