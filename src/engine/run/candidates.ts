@@ -156,14 +156,20 @@ async function ignoredOnly(
   listed: Iterable<Candidate>,
   env: ListingRoles,
 ): Promise<Iterable<Candidate>> {
+  const without = await openCandidates(access.bases, { ...filter, includeIgnored: false, granted: access.granted }, env, emptySkips());
+  // Both lists remembered as they were (filterOnce): the files between them are too.
+  const remembered = Array.isArray(listed) && Array.isArray(without) ? ignoredOnlyLists.get(listed) : undefined;
+  if (remembered?.without === without) return remembered.added;
   const searched = new Set<string>();
-  for (const candidate of await openCandidates(access.bases, { ...filter, includeIgnored: false, granted: access.granted }, env, emptySkips())) {
-    searched.add(candidate.path);
-  }
-  return (function* () {
-    for (const candidate of listed) if (!searched.has(candidate.path)) yield candidate;
-  })();
+  for (const candidate of without) searched.add(candidate.path);
+  const added: Candidate[] = [];
+  for (const candidate of listed) if (!searched.has(candidate.path)) added.push(candidate);
+  if (Array.isArray(listed) && Array.isArray(without) && !filter.deadline?.expired) ignoredOnlyLists.set(listed, { without, added });
+  return added;
 }
+
+/** What include_ignored adds, per remembered list with ignored files, with the list without them it was taken against. */
+const ignoredOnlyLists = new WeakMap<Candidate[], { without: Candidate[]; added: Candidate[] }>();
 
 /** The files below the granted bases, or the one untitled editor `path` named, searched from its text. */
 export async function searchTarget(

@@ -10,7 +10,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
-import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type FileMatches } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
@@ -480,10 +480,13 @@ class CandidateFeed {
  */
 function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: Pick<Corpus, 'readFile'> & Pick<Settings, 'config'>) {
   const { spec } = plan;
-  // Without a pool, here: the pattern and its fallbacks compiled once.
-  const here = poolSearch
-    ? undefined
-    : { pattern: compilePattern(spec.pattern, spec.matcher), fallbacks: (spec.fallbacks?.readings ?? []).map((r) => compilePattern(r.pattern, r.matcher)) };
+  // Searched here (no pool): the pattern and its fallbacks compiled once, when first needed.
+  let here: { pattern: CompiledPattern; fallbacks: CompiledPattern[] } | undefined;
+  const compiled = () =>
+    (here ??= {
+      pattern: compilePattern(spec.pattern, spec.matcher),
+      fallbacks: (spec.fallbacks?.readings ?? []).map((r) => compilePattern(r.pattern, r.matcher)),
+    });
   return async (candidate: Candidate, override: FileContent | undefined, pageRoom: number, fallbacks: boolean): Promise<FileOutcome> => {
     let content: string | Uint8Array;
     if (override !== undefined) {
@@ -497,9 +500,10 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: P
       if (read.kind !== 'bytes') return read.kind;
       content = read.bytes;
     }
-    const found = searchContent(content, here!.pattern, pageOptions(spec.search, pageRoom));
+    const { pattern, fallbacks: readings } = compiled();
+    const found = searchContent(content, pattern, pageOptions(spec.search, pageRoom));
     if (found === 'binary' || found.count > 0) return found;
-    return (fallbacks && spec.fallbacks && searchFallbacks(content, here!.fallbacks, spec.fallbacks.search)) || found;
+    return (fallbacks && spec.fallbacks && searchFallbacks(content, readings, spec.fallbacks.search)) || found;
   };
 }
 
