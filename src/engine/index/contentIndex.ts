@@ -183,6 +183,9 @@ export function settled(candidates: number, unchanged: number, nextBytes: number
   return unchanged >= SETTLED_AFTER && nextBytes > candidates;
 }
 
+/** Queries whose candidates an index keeps (ContentIndex.candidates). */
+const QUERIES_KEPT = 8;
+
 export class ContentIndex {
   private files: Array<FileEntry | undefined> = [];
   private readonly byPath = new Map<string, number>();
@@ -195,6 +198,9 @@ export class ContentIndex {
   private dead = 0;
   /** Counts the changes of which id a path has (set, remove, seal): ids worked out before one are stale. */
   private version = 0;
+  /** What `candidates` found, by query, at `evaluatedAt` (a version). */
+  private readonly evaluated = new Map<string, number[] | undefined>();
+  private evaluatedAt = 0;
   /** idsOf's answers, per list. */
   private readonly listedIds = new WeakMap<readonly { path: string }[], { version: number; ids: Int32Array }>();
 
@@ -280,6 +286,24 @@ export class ContentIndex {
     this.version++;
     this.files[id] = undefined;
     this.dead++;
+  }
+
+  /**
+   * `evaluate`, remembered for the last few queries while no file was added, removed or renumbered (the
+   * `version`): a question asked again, or asked by an answer's checks, walks no list. The ids are shared:
+   * not to be changed.
+   */
+  candidates(query: Query): readonly number[] | undefined {
+    if (this.evaluatedAt !== this.version) {
+      this.evaluated.clear();
+      this.evaluatedAt = this.version;
+    }
+    const key = JSON.stringify(query);
+    if (this.evaluated.has(key)) return this.evaluated.get(key);
+    const ids = this.evaluate(query);
+    if (this.evaluated.size === QUERIES_KEPT) this.evaluated.delete(this.evaluated.keys().next().value!);
+    this.evaluated.set(key, ids);
+    return ids;
   }
 
   /** Ids of the files that may satisfy the query; undefined for every file (`all`). */

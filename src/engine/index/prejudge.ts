@@ -63,7 +63,7 @@ interface SearchPlan {
 
 function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: PrejudgeRequest): SearchPlan | undefined {
   if (invert) return undefined;
-  const ids = index.evaluate(planRegex(matcher.regex));
+  const ids = index.candidates(planRegex(matcher.regex));
   if (ids === undefined) return undefined;
   const candidate = new Uint8Array(index.idLimit);
   for (const id of ids) candidate[id] = 1;

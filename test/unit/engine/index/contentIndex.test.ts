@@ -80,6 +80,9 @@ describe('index: the content index under random updates', function () {
             listed.map(({ path }) => index.idOf(path) ?? -1),
             `ids after ${s.op}`,
           );
+          // What it remembers of a query asked after every step is what the lists say now.
+          const asked = { op: 'and' as const, args: probes.slice(0, 2).map((probe) => ({ op: 'trigram' as const, key: trigramKeys(probe.join(''))[0] })) };
+          assert.deepStrictEqual(index.candidates(asked), index.evaluate(asked), `remembered candidates after ${s.op}`);
         }
         assert.deepStrictEqual([...index.paths()].sort(), [...truth.keys()].sort());
         for (const probe of probes) {
