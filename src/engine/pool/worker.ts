@@ -11,7 +11,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
-import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
   SPECS_KEPT,
@@ -84,9 +84,10 @@ function searchFile(item: FileItem, job: PreparedSearch, declaring: SearchOption
     if (read.kind !== 'bytes') return read.kind;
     content = read.bytes;
   }
-  const found = searchContent(content, pattern, options);
-  if (found === 'binary' || found.count > 0) return found;
-  return (fallbacks && spec.fallbacks && searchFallbacks(content, job.fallbacks, spec.fallbacks.search)) || 0;
+  const readings = fallbacks && spec.fallbacks ? { readings: job.fallbacks, options: spec.fallbacks.search } : undefined;
+  const found = searchWithFallbacks(content, pattern, options, readings);
+  // A file without a match (nor a fallback's) answers 0: the cheapest thing to send back.
+  return found !== 'binary' && found.count === 0 && !found.fallbacks ? 0 : found;
 }
 
 /** A file's text read when first asked for (then kept), as the outline's SourceText; undefined when it cannot be read. */

@@ -10,7 +10,7 @@ import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
-import { compilePattern, decodeText, pageOptions, searchContent, searchFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
+import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
@@ -501,9 +501,8 @@ function fileSearcher(plan: ScanPlan, poolSearch: PoolSearch | undefined, env: P
       content = read.bytes;
     }
     const { pattern, fallbacks: readings } = compiled();
-    const found = searchContent(content, pattern, pageOptions(spec.search, pageRoom));
-    if (found === 'binary' || found.count > 0) return found;
-    return (fallbacks && spec.fallbacks && searchFallbacks(content, readings, spec.fallbacks.search)) || found;
+    const others = fallbacks && spec.fallbacks ? { readings, options: spec.fallbacks.search } : undefined;
+    return searchWithFallbacks(content, pattern, pageOptions(spec.search, pageRoom), others);
   };
 }
 
@@ -629,9 +628,9 @@ async function cutPage(
   for (const file of order) {
     if (at >= end) break;
     const from = Math.max(0, page.offset - at);
-    const to = Math.min(file.count, end - at);
+    const to = Math.min(file.outcome.count, end - at);
     if (from < to) wanted.push({ file: file.file, from, to });
-    at += file.count;
+    at += file.outcome.count;
   }
   // The lines each file's outcome holds (from its first: as many as the page had room for when it was
   // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
@@ -656,7 +655,7 @@ async function cutPage(
  * in the pool's workers (or here) as a page's files are (outline.ts, definesMatch).
  */
 async function definingFiles(
-  all: ReadonlyArray<{ file: string; declares?: true; outcome: FileMatches }>,
+  all: ReadonlyArray<{ file: string; outcome: FileMatches }>,
   plan: ScanPlan,
   target: SearchTarget,
   env: SearchEnvironment,
@@ -665,7 +664,7 @@ async function definingFiles(
 ): Promise<Set<string>> {
   const words = patternWords(plan.spec.pattern);
   const candidates = orderByGroup(
-    all.filter((file) => file.declares && grammarOf(file.file)),
+    all.filter((file) => file.outcome.declares && grammarOf(file.file)),
     (file) => (words.has(fileStem(file.file)) ? 0 : 1 + pathGroup(file.file, target.basePaths)),
   ).slice(0, DEFINITION_FILES);
   const defining = new Set<string>();

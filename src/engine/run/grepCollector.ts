@@ -42,10 +42,10 @@ export class GrepCollector {
   readonly outlined = { parsed: 0, cached: 0, ms: 0 };
   /**
    * Every matching file in report order, unbounded, when the page is ordered after the search
-   * (run/pageOrder.ts): its count, and whether a matching line looks like a declaration, and its outcome
-   * (the ordering keeps in it what it learns: the file's lines it searched again, whether it defines the name).
+   * (run/pageOrder.ts), with its outcome: its count, its lines, whether a matching line looks like a
+   * declaration (what the order learns of it is kept beside it: grep.ts).
    */
-  all?: Array<{ file: string; count: number; declares?: true; outcome: FileMatches }>;
+  all?: Array<{ file: string; outcome: FileMatches }>;
   /** What the search's fallbacks found, in their order, when it has any (grep.ts). */
   fallbacks?: FallbackFound[];
 
@@ -75,7 +75,7 @@ export class GrepCollector {
     if (outcome.count === 0) return;
     this.filesMatched++;
     if (this.matched.length < MAX_MATCHED_FILES) this.matched.push({ file, count: outcome.count, first: firstLine(outcome) });
-    this.all?.push(outcome.declares ? { file, count: outcome.count, declares: true, outcome } : { file, count: outcome.count, outcome });
+    this.all?.push({ file, outcome });
     this.totalMatches += outcome.count;
     if (this.mode === 'content') {
       const from = Math.max(0, this.offset - this.totalResults);

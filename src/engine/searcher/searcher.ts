@@ -436,10 +436,25 @@ export function searchContent(content: string | Uint8Array, { matcher, prefilter
 }
 
 /**
+ * Searches the content; when it holds no match and `fallbacks` are given (other readings of the pattern:
+ * an empty answer's notes, pool.ts SearchSpec.fallbacks), searches it for each of them too.
+ */
+export function searchWithFallbacks(
+  content: string | Uint8Array,
+  pattern: CompiledPattern,
+  options: SearchOptions,
+  fallbacks?: { readings: readonly CompiledPattern[]; options: SearchOptions },
+): FileMatches | 'binary' {
+  const found = searchContent(content, pattern, options);
+  if (found === 'binary' || found.count > 0 || !fallbacks) return found;
+  return searchFallbacks(content, fallbacks.readings, fallbacks.options) ?? found;
+}
+
+/**
  * A file without a match searched for other readings of the pattern (an empty answer's fallbacks):
  * each one's reported lines and first line (FileMatches.fallbacks), or undefined when none matches.
  */
-export function searchFallbacks(content: string | Uint8Array, readings: readonly CompiledPattern[], options: SearchOptions): FileMatches | undefined {
+function searchFallbacks(content: string | Uint8Array, readings: readonly CompiledPattern[], options: SearchOptions): FileMatches | undefined {
   let any = false;
   const found = readings.map((reading) => {
     const matches = searchContent(content, reading, options);
