@@ -48,6 +48,11 @@ interface Place {
   real: string;
 }
 
+/** The entry `name` of the listed directory `at`: its path, and where it is (where its directory really is; a link is resolved apart). */
+function childOf(at: Place, name: string, flavour: PathFlavour): Place {
+  return { path: flavour.join(at.path, name), real: flavour.join(at.real, name) };
+}
+
 /** The entries of a directory on disk, links not followed. */
 export async function diskEntries(dir: string): Promise<HintEntry[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -69,12 +74,10 @@ async function entriesOf(dir: string, ctx: PathHintContext): Promise<HintEntry[]
  * link resolved through the context's resolver; any other entry is where its directory really is).
  */
 async function hiddenEntry(at: Place, entry: HintEntry, folder: WorkspaceFolder, ctx: PathHintContext): Promise<boolean> {
-  const flavour = flavourOf(ctx);
-  const path = flavour.join(at.path, entry.name);
+  const { path, real } = childOf(at, entry.name, flavourOf(ctx));
   if (ctx.hidden(path, folder.path)) return true;
   if (!ctx.refusedReal) return false;
   if (entry.kind === 'link') return hiddenWhereItIs(path, ctx);
-  const real = flavour.join(at.real, entry.name);
   return real !== path && ctx.refusedReal(real, entry.kind === 'directory');
 }
 
@@ -173,10 +176,7 @@ async function listable(dir: string, ctx: PathHintContext): Promise<{ folder: Wo
 /** The subdirectories of `at` that a hint may enter: real directories (no links), not hidden. */
 async function subdirectories(at: Place, folder: WorkspaceFolder, ctx: PathHintContext): Promise<Place[]> {
   const flavour = flavourOf(ctx);
-  return (await visibleEntries(at, folder, ctx, DIRECTORIES)).map((entry) => ({
-    path: flavour.join(at.path, entry.name),
-    real: flavour.join(at.real, entry.name),
-  }));
+  return (await visibleEntries(at, folder, ctx, DIRECTORIES)).map((entry) => childOf(at, entry.name, flavour));
 }
 
 /** "31 files" under `path` (not hidden, no links followed), "10000+ files" past the bound; "a file" for a file. */
@@ -190,7 +190,7 @@ async function describeHolding(path: string, folder: WorkspaceFolder, ctx: PathH
   while (queue.length > 0 && files < MAX_COUNTED) {
     const at = queue.shift()!;
     for (const entry of await visibleEntries(at, folder, ctx, FILES_AND_DIRECTORIES)) {
-      if (entry.kind === 'directory') queue.push({ path: flavour.join(at.path, entry.name), real: flavour.join(at.real, entry.name) });
+      if (entry.kind === 'directory') queue.push(childOf(at, entry.name, flavour));
       else if (entry.kind === 'file') files++;
     }
   }
