@@ -27,10 +27,29 @@ import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtua
  * (denied rules ignore case; findFiles' globs do not on Linux), then files.exclude / search.exclude.
  */
 function findFilesExcludes(denied: readonly string[], ignored: readonly string[]): { exclude: string | null; afterwards: Array<(path: string) => boolean> } {
-  const excludes = [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+  const excludes = excludeGlobs(denied, ignored);
   const simple = excludes.filter((glob) => !/[{}]/.test(glob));
   const afterwards = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
   return { exclude: simple.length ? `{${simple.join(',')}}` : null, afterwards };
+}
+
+/** Every glob findFiles' listing was made without: the denied directories' (in both cases), then files.exclude / search.exclude. */
+function excludeGlobs(denied: readonly string[], ignored: readonly string[]): string[] {
+  return [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+}
+
+/**
+ * Whether findFiles may have left out the `.gitignore` of a root-relative directory that holds listed
+ * files: its include did not ask for it, a link was not followed, or an exclude glob matches it (from
+ * the root, as the listing's files are tested). A directory looked into for nothing costs one failed open.
+ */
+function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, excludes: readonly string[]): (dir: string) => boolean {
+  if ((include ?? '**') !== '**' || !followSymlinks) return () => true;
+  const matchers = excludes.map((glob) => compileGlob(glob, 'files.exclude'));
+  return (dir) => {
+    const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+    return matchers.some((matches) => matches(file));
+  };
 }
 
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
@@ -173,7 +192,10 @@ export class FindFilesSource implements FileSource {
       undefined,
       this.token,
     );
-    const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, uris, warnQuery, denied) : undefined;
+    const gitignore =
+      query.respectGitignore && useIgnoreFiles
+        ? await this.gitignoreOf(base, uris, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludeGlobs(denied, ignored)))
+        : undefined;
     const files = await this.kept(uris, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
@@ -217,17 +239,34 @@ export class FindFilesSource implements FileSource {
 
   /**
    * The .gitignore rules of the directories holding listed files (and of those above them), their
-   * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts).
+   * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts). findFiles
+   * lists every `.gitignore` it reaches, so only those are read, and a directory is looked into only where
+   * the listing could have left its `.gitignore` out (`hidden`), not once per directory.
    */
-  private async gitignoreOf(base: SearchBase, uris: readonly vscode.Uri[], query: FileQuery, denied: readonly string[]): Promise<GitignoreRules> {
+  private async gitignoreOf(
+    base: SearchBase,
+    uris: readonly vscode.Uri[],
+    query: FileQuery,
+    denied: readonly string[],
+    hidden: (dir: string) => boolean,
+  ): Promise<GitignoreRules> {
     const dirs = new Set<string>(['']);
+    const listed = new Set<string>();
     const slices = new TimeSlices();
     for (const uri of uris) {
       if (slices.due()) await slices.pause();
-      for (let dir = parentOf(relativePosix(base.root, uri.fsPath)); dir !== '' && !dirs.has(dir); dir = parentOf(dir)) dirs.add(dir);
+      const fromRoot = relativePosix(base.root, uri.fsPath);
+      const dir = parentOf(fromRoot);
+      // Compared ignoring case: reading a name that is not there costs one failed open, missing one costs its rules.
+      if (fromRoot.slice(fromRoot.lastIndexOf('/') + 1).toLowerCase() === '.gitignore') listed.add(dir);
+      for (let above = dir; above !== '' && !dirs.has(above); above = parentOf(above)) dirs.add(above);
     }
+    // A directory above the base was not listed: its .gitignore is looked for.
+    const below = relativePosix(base.root, base.base);
+    const inBase = (dir: string) => below === '' || dir === below || dir.startsWith(`${below}/`);
+    const read = [...dirs].filter((dir) => listed.has(dir) || !inBase(dir) || hidden(dir));
     const realRoot = await realPathOf(base.root, base.root);
-    const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
+    const texts = await loadGitignoreTexts(base.root, read, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
     return new GitignoreRules(base.root, { hasFile: (dir) => texts.has(dir), read: (dir) => texts.get(dir), ignoreCase: gitignoreIgnoresCase() });
   }
 
