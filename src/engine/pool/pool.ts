@@ -122,6 +122,8 @@ interface Batch {
   fallbacks: boolean;
   /** The worker it goes to (modulo the workers running), when what a worker keeps decides (a file's definitions): see PoolSearch.batch. */
   affinity?: number;
+  /** Work ahead of any call (PoolSearch.spare): taken only by an idle worker, when no other batch waits for it. */
+  spare?: true;
   resolve(outcomes: unknown): void;
   reject(error: Error): void;
 }
@@ -180,6 +182,24 @@ export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
         reject,
       }),
     );
+  }
+
+  /**
+   * Runs a batch when a worker would otherwise be idle (the definitions of the next page, ahead of the call
+   * that asks for it): a batch of any call queued later goes first, so the most it holds one up is the one
+   * spare batch a worker is running. Its outcome (kept by the worker) is not waited for; a failure is no one's.
+   */
+  spare(items: Item[], affinity?: number): void {
+    this.pool.enqueue({
+      search: this as PoolSearch<unknown, unknown>,
+      items,
+      pageRoom: 0,
+      fallbacks: false,
+      affinity,
+      spare: true,
+      resolve: () => {},
+      reject: () => {},
+    });
   }
 
   /** Stops this search at once: its queued files are dropped, workers busy with it are terminated. */
@@ -255,6 +275,11 @@ export class SearchPool {
   /** Worker threads running a batch now. */
   get busyWorkers(): number {
     return this.slots.filter((slot) => slot.inFlight.size > 0).length;
+  }
+
+  /** Batches waiting for a worker (spare ones included). */
+  get queuedBatches(): number {
+    return this.queue.length;
   }
 
   /** Number of worker threads, terminated ones not yet exited included (never more than `size`). */
@@ -350,8 +375,10 @@ export class SearchPool {
     for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
       for (const [index, slot] of this.slots.entries()) {
         if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
-        // The first batch this worker may take: one for any worker, or one for this worker.
-        const at = this.queue.findIndex((queued) => queued.affinity === undefined || queued.affinity % this.slots.length === index);
+        // The first batch this worker may take: one for any worker, or one for this worker; a spare one only when idle and nothing else waits.
+        const mine = (queued: Batch) => queued.affinity === undefined || queued.affinity % this.slots.length === index;
+        let at = this.queue.findIndex((queued) => !queued.spare && mine(queued));
+        if (at === -1 && depth === 1 && !this.queue.some((queued) => !queued.spare)) at = this.queue.findIndex(mine);
         if (at === -1) continue;
         const [batch] = this.queue.splice(at, 1);
         const id = this.nextBatchId++;

@@ -168,14 +168,16 @@ async function finishPage(
   const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
   const learned = new Map<string, FileMatches>();
   let files = collector.files;
+  let next: string[] = [];
   if (cut) {
-    files = await cutPage(collector, plan, target, { ...page, timedOut: scanned.timedOut }, env, order, learned);
+    ({ files, next } = await cutPage(collector, plan, target, { ...page, timedOut: scanned.timedOut }, env, order, learned));
     if (env.isCancelled()) throw new CancelledError();
   }
   if (page.definitions && !scanned.timedOut) {
     const outcomes = new Map(collector.all?.map((file) => [file.file, file.outcome]));
     await outlinePage(files, plan, target, env, { outlined: collector.outlined, learned, outcomeOf: (file) => learned.get(file) ?? outcomes.get(file) });
     if (env.isCancelled()) throw new CancelledError();
+    outlineAhead(next, plan, target, env);
   }
   for (const [file, outcome] of learned) {
     const at = scanned.positions?.get(file);
@@ -618,20 +620,11 @@ async function cutPage(
   cost: OrderCost,
   /** Outcomes of the matching files with what the order learned (their lines searched again, whether they define the name), by file. */
   learned: Map<string, FileMatches>,
-): Promise<GrepFileEntry[]> {
+): Promise<{ files: GrepFileEntry[]; next: string[] }> {
   const all = collector.all!;
   const defining = page.timedOut ? new Set<string>() : await definingFiles(all, plan, target, env, cost, learned);
   const order = orderByGroup(all, (file) => fileGroup(file.file, target.basePaths, defining.has(file.file)));
-  const wanted: Array<{ file: string; from: number; to: number }> = [];
-  const end = page.offset + page.limit;
-  let at = 0;
-  for (const file of order) {
-    if (at >= end) break;
-    const from = Math.max(0, page.offset - at);
-    const to = Math.min(file.outcome.count, end - at);
-    if (from < to) wanted.push({ file: file.file, from, to });
-    at += file.outcome.count;
-  }
+  const wanted = linesOfOrder(order, page.offset, page.offset + page.limit);
   // The lines each file's outcome holds (from its first: as many as the page had room for when it was
   // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
   const outcomes = new Map(all.map((file) => [file.file, file.outcome]));
@@ -640,12 +633,33 @@ async function cutPage(
   for (const [file, lines] of await searchAgain(missing, plan, target, env))
     learned.set(file, { ...(learned.get(file) ?? outcomes.get(file)!), lines, outlinedThrough: undefined });
   const linesOf = (file: string) => (learned.get(file) ?? outcomes.get(file)!).lines;
-  return wanted.map((want) => ({
-    file: want.file,
-    matches: linesOf(want.file)
-      .slice(want.from, want.to)
-      .map((line) => ({ ...line })),
-  }));
+  return {
+    files: wanted.map((want) => ({
+      file: want.file,
+      matches: linesOf(want.file)
+        .slice(want.from, want.to)
+        .map((line) => ({ ...line })),
+    })),
+    next: linesOfOrder(order, page.offset + page.limit, page.offset + 2 * page.limit).map(({ file }) => file),
+  };
+}
+
+/** Each file's part of the lines [start, end) of a cut page's order: the lines from..to of the file's matching lines. */
+function linesOfOrder(
+  order: ReadonlyArray<{ file: string; outcome: FileMatches }>,
+  start: number,
+  end: number,
+): Array<{ file: string; from: number; to: number }> {
+  const parts: Array<{ file: string; from: number; to: number }> = [];
+  let at = 0;
+  for (const file of order) {
+    if (at >= end) break;
+    const from = Math.max(0, start - at);
+    const to = Math.min(file.outcome.count, end - at);
+    if (from < to) parts.push({ file: file.file, from, to });
+    at += file.outcome.count;
+  }
+  return parts;
 }
 
 /**
@@ -702,6 +716,25 @@ async function overrideText(target: SearchTarget, file: string): Promise<string 
   const content = typeof override === 'string' ? override : await override();
   const text = content === undefined || typeof content === 'string' ? content : decodeText(content);
   return text ?? null;
+}
+
+/** Files of the next page parsed ahead at most (outlineAhead). */
+const AHEAD_FILES = 32;
+
+/**
+ * The next page's files parsed for their definitions while the model reads this page, in the workers that
+ * keep them, a file a spare batch (SearchPool: a call's own batches go first): the next page, asked for,
+ * finds them known. Only with a pool, and only files read from disk.
+ */
+function outlineAhead(files: readonly string[], plan: Pick<ScanPlan, 'spec'>, target: SearchTarget, env: Pick<Corpus, 'pool'>): void {
+  const { pool } = env;
+  if (!pool || files.length === 0) return;
+  const job = pool.outline(outlineSpec(plan.spec));
+  for (const file of files.slice(0, AHEAD_FILES)) {
+    if (!grammarOf(file) || target.contentOf(file) !== undefined) continue;
+    // Its first line stands for the page's: the worker keeps the file's definitions, not the lines'.
+    job.spare([{ path: file, lines: [1] }], pool.workerOf(file));
+  }
 }
 
 /** Files of a page outlined in one batch: a few (a batch's time is bounded, worker.ts). */

@@ -60,6 +60,29 @@ describe('the worker pool', function () {
     }
   });
 
+  it("a spare batch waits for any call's batch queued after it, and runs once the worker is idle", async () => {
+    const own = new Fixture();
+    const single = new SearchPool(1).warm();
+    try {
+      const file = (name: string) => own.write(`${name}.ts`, `export class ${name} {\n  run() {\n    return 1;\n  }\n}\n`);
+      const [first, second, third] = [file('First'), file('Second'), file('Third')];
+      const job = single.outline({ outline: { pattern: 'return', matcher: {}, maxFileSize: 1 << 20 } });
+      // Queued in the same turn: the call's batch goes first, so it is the one that parses the file.
+      job.spare([{ path: first, lines: [1] }]);
+      const [asked] = await job.batch([{ path: first, lines: [3] }]);
+      assert.strictEqual(asked?.cost.parsed, true);
+      // A spare batch alone is sent as soon as the worker is free: the call asking for its file next finds it parsed.
+      job.spare([{ path: third, lines: [1] }]);
+      await job.batch([{ path: second, lines: [3] }]);
+      const [ahead] = await job.batch([{ path: third, lines: [3] }]);
+      assert.deepStrictEqual(ahead?.marks, [{ in: 'Third > run()' }]);
+      assert.strictEqual(ahead?.cost.parsed, false);
+    } finally {
+      single.dispose();
+      own.remove();
+    }
+  });
+
   it('stops a catastrophic regex at the time limit with timed_out, and keeps serving other searches', async () => {
     const started = Date.now();
     const [evil, normal] = await Promise.all([

@@ -12,6 +12,7 @@ import { renderGrep } from '../../../../src/engine/answer/printer';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
 import { readAnswer } from '../../../support/answers';
+import { waitUntil } from '../../../support/waitUntil';
 import { contentFiles, Fixture, makeEnv, rel, type GrepAnswer } from '../../fixture';
 
 /** Every line of every page as "file:line in | def", in page order. */
@@ -82,5 +83,34 @@ describe('paging through answers with definitions (fast-check)', function () {
       }),
       { numRuns: 12, seed: 20261125 },
     );
+  });
+
+  it("a cut page's next page finds its files' definitions known: they were parsed while the first page was read", async () => {
+    const own = new Fixture('grep-tools-ahead-');
+    const ahead = new SearchPool(2).warm();
+    try {
+      for (let f = 0; f < 8; f++) own.write(`src/part${f}.ts`, `export class Part${f} {\n  run() {\n    return find(${f});\n  }\n}\n`);
+      const env: SearchEnvironment = { ...makeEnv(own.root), pool: ahead };
+      const page = (offset: number) => answerGrep(parseGrepInput({ pattern: 'find\\(', max_results: 2, offset }), env);
+      const first = await page(0);
+      assert.deepStrictEqual(
+        first.files.map((entry) => typeof entry === 'object' && 'matches' in entry && `${rel(own.root, entry.file)} ${entry.matches[0].in}`),
+        ['src/part0.ts Part0 > run()', 'src/part1.ts Part1 > run()'],
+      );
+      assert.strictEqual(first.outlined?.parsed, 2);
+      await waitUntil(
+        () => ahead.busyWorkers === 0 && ahead.queuedBatches === 0,
+        () => 'the workers to finish the next page',
+      );
+      const second = await page(2);
+      assert.deepStrictEqual(
+        second.files.map((entry) => typeof entry === 'object' && 'matches' in entry && `${rel(own.root, entry.file)} ${entry.matches[0].in}`),
+        ['src/part2.ts Part2 > run()', 'src/part3.ts Part3 > run()'],
+      );
+      assert.deepStrictEqual(second.outlined && { parsed: second.outlined.parsed, cached: second.outlined.cached }, { parsed: 0, cached: 2 });
+    } finally {
+      ahead.dispose();
+      own.remove();
+    }
   });
 });
