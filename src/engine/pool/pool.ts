@@ -14,6 +14,8 @@ import type { ReadScope } from '../guard/scope';
 import type { MatcherOptions } from '../matcher/matcher';
 import type { OutlineCost } from '../searcher/outline';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
+import type { ListDirectories } from '../source/audit';
+import { dirEntry, type EntryKind } from '../source/entryPolicy';
 import { unpackStamps, type FileStamp } from '../source/fileStamp';
 
 export interface SearchSpec {
@@ -59,7 +61,21 @@ export interface OutlineItem {
 /** The definitions of an OutlineItem's lines, in order, and what they cost; undefined when the file was not outlined. */
 export type OutlineOutcome = { marks: Array<{ in?: string; defines?: boolean }>; cost: OutlineCost; defines?: boolean } | undefined;
 
-export type JobSpec = SearchSpec | NameTestSpec | StampSpec | OutlineSpec;
+/** Lists directories (directory.ts), for the audit of a listing made elsewhere (audit.ts): items are DirectoryItem, outcomes ListedDirectory. */
+export interface DirectorySpec {
+  directories: true;
+}
+
+/** A directory to list: its path, and whether to follow a link there. */
+export interface DirectoryItem {
+  path: string;
+  follow: boolean;
+}
+
+/** A directory as a worker listed it: its real path and its entries by name and kind; undefined when it could not be listed. */
+export type ListedDirectory = { real: string; entries: Array<[string, EntryKind]> } | undefined;
+
+export type JobSpec = SearchSpec | NameTestSpec | StampSpec | OutlineSpec | DirectorySpec;
 
 /** A file to search: its path (the worker reads it), or the content to search in its place (already within maxFileSize). */
 export type FileItem = string | { path: string; content: string | Uint8Array };
@@ -137,6 +153,8 @@ interface Slot {
 
 /** Files a batch of StampSpec takes (a few batches per worker for a large listing). */
 const STAMPS_PER_BATCH = 1024;
+/** Directories a batch of DirectorySpec takes at most. */
+const DIRECTORIES_PER_BATCH = 256;
 /** Batches a worker holds at once, so it never waits for the next message. */
 const BATCHES_PER_WORKER = 2;
 export const WORKER_YOUNG_GENERATION_MB = 4;
@@ -271,6 +289,22 @@ export class SearchPool {
       clearTimeout(overdue);
     }
   }
+
+  /**
+   * Lists directories in the workers, side by side, in batches, in order (the audit of a findFiles
+   * listing: the reads leave the caller's thread, and each is a plain system call there).
+   */
+  listDirectories: ListDirectories = async (directories) => {
+    if (this.disposed) throw new Error('The search pool was disposed.');
+    const job = new PoolSearch<DirectoryItem, ListedDirectory[]>(this, { directories: true });
+    // A few batches per worker: each worker stays busy to the end.
+    const size = Math.min(DIRECTORIES_PER_BATCH, Math.max(1, Math.ceil(directories.length / (2 * this.size))));
+    const batches: Array<Promise<ListedDirectory[]>> = [];
+    for (let at = 0; at < directories.length; at += size) batches.push(job.batch(directories.slice(at, at + size)));
+    return (await Promise.all(batches))
+      .flat()
+      .map((listed) => listed && { real: listed.real, entries: listed.entries.map(([name, kind]) => dirEntry(name, kind)) });
+  };
 
   /** Worker threads running a batch now. */
   get busyWorkers(): number {

@@ -12,14 +12,18 @@ import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
+import { listDirectorySync } from '../source/directory';
+import { entryKind } from '../source/entryPolicy';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
   SPECS_KEPT,
   type BatchRequest,
   type BatchResult,
+  type DirectoryItem,
   type FileItem,
   type FileOutcome,
   type JobSpec,
+  type ListedDirectory,
   type OutlineItem,
   type OutlineOutcome,
   type OutlineSpec,
@@ -39,14 +43,14 @@ interface PreparedOutline {
   matcher: Matcher;
 }
 
-type Prepared = PreparedSearch | PreparedOutline | { nameTest: (name: string) => boolean } | { stamps: true };
+type Prepared = PreparedSearch | PreparedOutline | { nameTest: (name: string) => boolean } | { stamps: true } | { directories: true };
 
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
 
 function prepare(key: string, spec: JobSpec | undefined): Prepared {
   if (spec) {
-    if ('stamps' in spec) {
+    if ('stamps' in spec || 'directories' in spec) {
       prepared.set(key, spec);
     } else if ('outline' in spec) {
       prepared.set(key, { outline: spec.outline, matcher: compileMatcher(spec.outline.pattern, spec.outline.matcher) });
@@ -128,6 +132,16 @@ if (started?.background) runInBackground();
 // Once this thread has answered its first messages' turn: a search that comes first is not held up long.
 if (started?.grammars.length) setImmediate(() => warmGrammars(started.grammars).catch(() => undefined));
 
+/** A directory listed as the calling thread lists it (directory.ts), its entries by name and kind; undefined when it cannot be. */
+function listed({ path, follow }: DirectoryItem): ListedDirectory {
+  try {
+    const { real, entries } = listDirectorySync(path, follow);
+    return { real, entries: entries.map((entry) => [entry.name, entryKind(entry)]) };
+  } catch {
+    return undefined;
+  }
+}
+
 parentPort?.on('message', (request: BatchRequest) => {
   void answer(request);
 });
@@ -139,8 +153,10 @@ async function answer(request: BatchRequest): Promise<void> {
     parentPort!.postMessage({ batchId: request.batchId, outcomes: packed } satisfies BatchResult, [packed.buffer]);
     return;
   }
-  let outcomes: boolean[] | FileOutcome[] | OutlineOutcome[];
-  if ('outline' in job) {
+  let outcomes: boolean[] | FileOutcome[] | OutlineOutcome[] | ListedDirectory[];
+  if ('directories' in job) {
+    outcomes = (request.items as DirectoryItem[]).map(listed);
+  } else if ('outline' in job) {
     outcomes = await outlineBatch(request.items as OutlineItem[], job);
   } else if ('nameTest' in job) {
     outcomes = (request.items as string[]).map((name) => job.nameTest(name));

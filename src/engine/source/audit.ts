@@ -9,7 +9,7 @@ import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
 import { listDirectory } from './directory';
 import { mapAtMost, OPENS_AT_ONCE } from '../searcher/descriptors';
-import { EntryPolicy } from './entryPolicy';
+import { EntryPolicy, type DirEntry } from './entryPolicy';
 import { resolveLinkSync } from '../guard/links';
 import { below, realPathOf, relativePosix } from '../guard/paths';
 import type { SearchBase } from '../guard/roots';
@@ -27,7 +27,22 @@ export interface AuditOptions {
   pruned: PrunedEntry[];
   /** false (VS Code's `search.followSymlinks`): nothing is reached through a symlink, as ripgrep without --follow. Default true. */
   followSymlinks?: boolean;
+  /** Lists a level's directories, in order (undefined: it could not be listed); default: on this thread, OPENS_AT_ONCE at a time. */
+  listDirectories?: ListDirectories;
 }
+
+/** A directory as listed for the audit: the real path of what was opened, and its entries. */
+export interface AuditedDirectory {
+  real: string;
+  entries: readonly DirEntry[];
+}
+
+/** Lists directories, each at `path`, following a link there only when `follow` (directory.ts); in order. */
+export type ListDirectories = (directories: ReadonlyArray<{ path: string; follow: boolean }>) => Promise<Array<AuditedDirectory | undefined>>;
+
+/** Lists on the calling thread without holding it: at most OPENS_AT_ONCE directories open at a time (a level of a large tree holds thousands). */
+const listHere: ListDirectories = (directories) =>
+  mapAtMost(directories, OPENS_AT_ONCE, ({ path, follow }) => listDirectory(path, follow).catch(() => undefined));
 
 /** The files of one directory base that may be read, after checking every directory on their way. */
 export async function auditListing(base: SearchBase, baseIndex: number, files: readonly Candidate[], options: AuditOptions): Promise<Candidate[]> {
@@ -63,6 +78,7 @@ export async function auditListing(base: SearchBase, baseIndex: number, files: r
     slices,
     blocked: new Set(),
     linked: new Set(['']),
+    listDirectories: options.listDirectories ?? listHere,
   };
   for (let level = ['']; level.length > 0;) level = await auditLevel(audit, level);
   if (audit.blocked.size === 0) return [...files];
@@ -91,6 +107,7 @@ interface Audit {
   blocked: Set<string>;
   /** Directories reached through a followed link: opened following it (any other is opened without). */
   linked: Set<string>;
+  listDirectories: ListDirectories;
 }
 
 /** Checks the directories of one level (base-relative) and returns those of the next that hold listed files. */
@@ -99,12 +116,9 @@ async function auditLevel(audit: Audit, level: readonly string[]): Promise<strin
   const next: string[] = [];
   // A level's directories are read at once; their entries are then gone through a slice at a time
   // (the reads complete together, and handling each in its callback would run them back to back).
-  // At most OPENS_AT_ONCE directories open at a time: a level of a large tree holds thousands.
-  const listings = await mapAtMost(level, OPENS_AT_ONCE, async (dir) => ({
-    dir,
-    listing: await listDirectory(dir ? nodePath.join(base.base, dir) : base.base, audit.linked.has(dir)).catch(() => undefined),
-  }));
-  for (const { dir, listing } of listings) {
+  const listed = await audit.listDirectories(level.map((dir) => ({ path: dir ? nodePath.join(base.base, dir) : base.base, follow: audit.linked.has(dir) })));
+  for (const [i, dir] of level.entries()) {
+    const listing = listed[i];
     const block = (relative: string, reason: PrunedEntry['reason'] | undefined, directory: boolean) => {
       if (reason) audit.pruned.push({ base: baseIndex, relative, reason, directory });
       audit.blocked.add(relative);

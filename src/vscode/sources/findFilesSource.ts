@@ -10,7 +10,7 @@
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { auditListing, caseInsensitiveGlob } from '../../engine/source/audit';
+import { auditListing, caseInsensitiveGlob, type ListDirectories } from '../../engine/source/audit';
 import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
 import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
 import { compileGlob, deniedDirectoryGlobs } from '../../engine/globset/globs';
@@ -76,6 +76,8 @@ export class FindFilesSource implements FileSource {
     private readonly token: vscode.CancellationToken,
     /** Listings kept between calls; without it every call lists with findFiles. */
     private readonly listings?: ResidentListings,
+    /** Lists the directories the audit reads off this thread (SearchPool.listDirectories); without it they are listed here. */
+    private readonly listDirectories?: ListDirectories,
   ) {}
 
   /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
@@ -207,6 +209,7 @@ export class FindFilesSource implements FileSource {
       excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
       pruned,
       followSymlinks,
+      listDirectories: this.listDirectories,
     });
     if (this.token.isCancellationRequested) return undefined;
     const directories = [

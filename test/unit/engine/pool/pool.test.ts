@@ -7,6 +7,8 @@ import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { SearchAbortedError, SearchPool } from '../../../../src/engine/pool/pool';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
+import { listDirectorySync } from '../../../../src/engine/source/directory';
+import { entryKind, type DirEntry } from '../../../../src/engine/source/entryPolicy';
 import { statStamp } from '../../../../src/engine/source/fileStamp';
 import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
 import { waitUntil } from '../../../support/waitUntil';
@@ -79,6 +81,34 @@ describe('the worker pool', function () {
       assert.strictEqual(ahead?.cost.parsed, false);
     } finally {
       single.dispose();
+      own.remove();
+    }
+  });
+
+  it('lists directories in the workers as the calling thread lists them, in order; one it cannot list (a link not followed, gone) gives none', async () => {
+    const own = new Fixture();
+    try {
+      own.files({ 'dir/a.ts': 'a\n', 'dir/sub/b.ts': 'b\n' });
+      own.symlink(own.path('dir'), 'link');
+      own.symlink(own.path('dir/a.ts'), 'dir/a-link.ts');
+      const shown = (listed: { real: string; entries: readonly DirEntry[] } | undefined) =>
+        listed && { real: listed.real, entries: listed.entries.map((entry) => `${entry.name} ${entryKind(entry)}`).sort() };
+      const asked = [
+        { path: own.path('dir'), follow: false },
+        { path: own.path('link'), follow: true },
+        { path: own.path('link'), follow: false },
+        { path: own.path('gone'), follow: false },
+      ];
+      const listed = await pool.listDirectories(asked);
+      assert.deepStrictEqual(listed.map(shown), [
+        shown(listDirectorySync(own.path('dir'), false)),
+        shown(listDirectorySync(own.path('link'), true)),
+        undefined,
+        undefined,
+      ]);
+      assert.deepStrictEqual(shown(listed[0])?.entries, ['a-link.ts link', 'a.ts file', 'sub directory']);
+      assert.strictEqual(listed[1]?.real, fs.realpathSync(own.path('dir')));
+    } finally {
       own.remove();
     }
   });

@@ -9,6 +9,7 @@ import * as nodePath from 'path';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
 import { auditListing, type AuditOptions } from '../../../../src/engine/source/audit';
 import type { PrunedEntry } from '../../../../src/engine/source/fileSource';
+import { SearchPool } from '../../../../src/engine/pool/pool';
 import { Fixture } from '../../fixture';
 
 describe('engine/source/audit through symbolic links', () => {
@@ -57,5 +58,16 @@ describe('engine/source/audit through symbolic links', () => {
     const result = await audit({ allowed: ['src/**'] });
     assert.deepStrictEqual(result.kept, ['docs/d.md', 'src/a.ts']);
     assert.deepStrictEqual(result.pruned, ['denied src/d-link.md', 'denied src/docs-link', 'outside_workspace shared-link']);
+  });
+
+  it("gives the same verdicts with its directories listed in the pool's workers (VS Code's listing)", async () => {
+    const pool = new SearchPool(2);
+    try {
+      for (const options of [{}, { granted: [fx.path('shared')] }, { followSymlinks: false }, { allowed: ['src/**'] }]) {
+        assert.deepStrictEqual(await audit({ ...options, listDirectories: pool.listDirectories }), await audit(options), JSON.stringify(options));
+      }
+    } finally {
+      pool.dispose();
+    }
   });
 });
