@@ -14,6 +14,13 @@ import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from 
 
 /** Files larger than this are answered without their definitions. */
 export const OUTLINE_MAX_BYTES = 512 * 1024;
+/**
+ * A file whose lines average more characters than this (over at least MINIFIED_MIN_BYTES) is minified,
+ * or data: its definitions would name minified identifiers, and parsing it costs the most. It is answered
+ * without its definitions, as a file over the size limit.
+ */
+const MINIFIED_LINE = 300;
+const MINIFIED_MIN_BYTES = 4096;
 /** A parse that takes longer than this is given up (the file is answered without its definitions). */
 const PARSE_BUDGET_MS = 250;
 /**
@@ -346,6 +353,15 @@ const parsing = new Map<string, { stamp: string; budget: number; done: Promise<D
  */
 export type SourceText = string | (() => string | undefined);
 
+/** Whether a text's lines average more than MINIFIED_LINE characters (it stops counting lines once there are enough). */
+export function looksMinified(text: string): boolean {
+  if (text.length < MINIFIED_MIN_BYTES) return false;
+  const needed = Math.floor(text.length / MINIFIED_LINE);
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && lines < needed; at = text.indexOf('\n', at + 1)) lines++;
+  return lines < needed;
+}
+
 /** The text, read if it was not; undefined when it cannot be read or is over what is outlined. */
 function textOf(source: SourceText): string | undefined {
   const text = typeof source === 'string' ? source : source();
@@ -370,8 +386,11 @@ async function definitionsOf(
   if (under && under.stamp === stamp && under.budget >= budget) return { definitions: await under.done, parsed: false };
   const text = textOf(source);
   if (text === undefined) return { definitions: undefined, parsed: false, unread: true };
-  const done = parseDefinitions(text, grammar, budget);
-  if (stamp === undefined) return { definitions: await done, parsed: true };
+  // A minified file is kept as having none for any budget: it is not read again while unchanged.
+  const minified = looksMinified(text);
+  if (minified) budget = Infinity;
+  const done = minified ? Promise.resolve(undefined) : parseDefinitions(text, grammar, budget);
+  if (stamp === undefined) return { definitions: await done, parsed: !minified };
   parsing.set(path, { stamp, budget, done });
   let definitions: Definition[] | undefined;
   try {
@@ -382,7 +401,7 @@ async function definitionsOf(
   cache.delete(path);
   cache.set(path, { stamp, definitions, budget });
   if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-  return { definitions, parsed: true };
+  return { definitions, parsed: !minified };
 }
 
 /**

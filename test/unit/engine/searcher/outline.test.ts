@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { definesMatch, grammarOf, outlineLines, parseDefinitions } from '../../../../src/engine/searcher/outline';
+import { definesMatch, grammarOf, looksMinified, outlineLines, parseDefinitions } from '../../../../src/engine/searcher/outline';
 import { looksLikeDeclaration, searchText } from '../../../../src/engine/searcher/searcher';
 import { compactLines } from '../../../../src/engine/answer/printer';
 
@@ -98,6 +98,18 @@ describe('outline: the definitions enclosing a matching line', function () {
     assert.strictEqual(await outlineLines('/a/notes.txt', 'x', lines, undefined, undefined), undefined);
     assert.strictEqual(await outlineLines('/a/big.ts', 'x'.repeat(600 * 1024), lines, undefined, undefined), undefined);
     assert.deepStrictEqual(lines, [{ line: 1, text: 'x' }]);
+  });
+
+  it('a minified file (its lines averaging over 300 characters) answers without definitions, and is not parsed', async () => {
+    const code = Array.from({ length: 300 }, (_, i) => `function f${i}(a) {\n  return a + ${i};\n}\n`).join('');
+    const minified = code.replace(/\n\s*/g, '');
+    assert.deepStrictEqual([looksMinified(code), looksMinified(minified), looksMinified('x'.repeat(1000))], [false, true, false]);
+    const readable = [{ line: 2, text: 'x' }];
+    assert.strictEqual((await outlineLines('/a/readable.js', code, readable, undefined, 'stamp-r'))?.parsed, true);
+    assert.strictEqual(readable[0].in, 'f0()');
+    const bundled = [{ line: 1, text: 'x' }];
+    assert.strictEqual((await outlineLines('/a/bundle.js', minified, bundled, undefined, 'stamp-b'))?.parsed, false);
+    assert.deepStrictEqual(bundled, [{ line: 1, text: 'x' }]);
   });
 });
 
