@@ -10,6 +10,7 @@ import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matc
 import { definesMatch, grammarOf, looksMinified, outlineLines, parseDefinitions } from '../../../../src/engine/searcher/outline';
 import { looksLikeDeclaration, searchText } from '../../../../src/engine/searcher/searcher';
 import { compactLines } from '../../../../src/engine/answer/printer';
+import type { LineResult } from '../../../../src/engine/api/types';
 
 const fixtures = nodePath.resolve(__dirname, '../../../../../test/fixtures/outline');
 
@@ -104,7 +105,7 @@ describe('outline: the definitions enclosing a matching line', function () {
     const code = Array.from({ length: 300 }, (_, i) => `function f${i}(a) {\n  return a + ${i};\n}\n`).join('');
     const minified = code.replace(/\n\s*/g, '');
     assert.deepStrictEqual([looksMinified(code), looksMinified(minified), looksMinified('x'.repeat(1000))], [false, true, false]);
-    const readable = [{ line: 2, text: 'x' }];
+    const readable: LineResult[] = [{ line: 2, text: 'x' }];
     assert.strictEqual((await outlineLines('/a/readable.js', code, readable, undefined, 'stamp-r'))?.parsed, true);
     assert.strictEqual(readable[0].in, 'f0()');
     const bundled = [{ line: 1, text: 'x' }];
