@@ -92,21 +92,18 @@ describe('paging through answers with definitions (fast-check)', function () {
       for (let f = 0; f < 8; f++) own.write(`src/part${f}.ts`, `export class Part${f} {\n  run() {\n    return find(${f});\n  }\n}\n`);
       const env: SearchEnvironment = { ...makeEnv(own.root), pool: ahead };
       const page = (offset: number) => answerGrep(parseGrepInput({ pattern: 'find\\(', max_results: 2, offset }), env);
+      // Each file of a page with the definition its line is in.
+      const shown = (report: Awaited<ReturnType<typeof page>>) =>
+        report.files.map((entry) => typeof entry === 'object' && 'matches' in entry && `${rel(own.root, entry.file)} ${entry.matches[0].in}`);
       const first = await page(0);
-      assert.deepStrictEqual(
-        first.files.map((entry) => typeof entry === 'object' && 'matches' in entry && `${rel(own.root, entry.file)} ${entry.matches[0].in}`),
-        ['src/part0.ts Part0 > run()', 'src/part1.ts Part1 > run()'],
-      );
+      assert.deepStrictEqual(shown(first), ['src/part0.ts Part0 > run()', 'src/part1.ts Part1 > run()']);
       assert.strictEqual(first.outlined?.parsed, 2);
       await waitUntil(
         () => ahead.busyWorkers === 0 && ahead.queuedBatches === 0,
         () => 'the workers to finish the next page',
       );
       const second = await page(2);
-      assert.deepStrictEqual(
-        second.files.map((entry) => typeof entry === 'object' && 'matches' in entry && `${rel(own.root, entry.file)} ${entry.matches[0].in}`),
-        ['src/part2.ts Part2 > run()', 'src/part3.ts Part3 > run()'],
-      );
+      assert.deepStrictEqual(shown(second), ['src/part2.ts Part2 > run()', 'src/part3.ts Part3 > run()']);
       assert.deepStrictEqual(second.outlined && { parsed: second.outlined.parsed, cached: second.outlined.cached }, { parsed: 0, cached: 2 });
     } finally {
       ahead.dispose();
