@@ -52,6 +52,12 @@ function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, 
   };
 }
 
+/** The files on disk of a findFiles listing, in its order: their paths, and the same from the workspace folder's root. */
+interface OnDisk {
+  paths: string[];
+  fromRoot: string[];
+}
+
 /** Globs set to `true` in a `files.exclude`-style setting of the folder. */
 function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
   const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
@@ -194,11 +200,13 @@ export class FindFilesSource implements FileSource {
       undefined,
       this.token,
     );
+    const listed = await this.onDisk(uris, base);
+    if (!listed) return undefined;
     const gitignore =
       query.respectGitignore && useIgnoreFiles
-        ? await this.gitignoreOf(base, uris, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludeGlobs(denied, ignored)))
+        ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludeGlobs(denied, ignored)))
         : undefined;
-    const files = await this.kept(uris, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
+    const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;
     const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
     const pruned: PrunedEntry[] = [];
@@ -212,21 +220,13 @@ export class FindFilesSource implements FileSource {
       listDirectories: this.listDirectories,
     });
     if (this.token.isCancellationRequested) return undefined;
-    const directories = [
-      base.base,
-      ...directoriesOf(
-        base.root,
-        (function* () {
-          for (const uri of uris) if (uri.scheme === 'file') yield uri.fsPath;
-        })(),
-      ),
-    ];
+    const directories = [base.base, ...directoriesOf(base.root, listed.paths)];
     return { files: audited, pruned, warnings, directories };
   }
 
-  /** The files on disk findFiles listed that `dropped` keeps, in its order, a slice at a time; undefined once cancelled. */
-  private async kept(uris: readonly vscode.Uri[], base: SearchBase, dropped: (fromRoot: string) => boolean): Promise<Candidate[] | undefined> {
-    const files: Candidate[] = [];
+  /** The paths on disk findFiles listed, in its order, and each one's path from the root: one pass, a slice at a time; undefined once cancelled. */
+  private async onDisk(uris: readonly vscode.Uri[], base: SearchBase): Promise<OnDisk | undefined> {
+    const listed: OnDisk = { paths: [], fromRoot: [] };
     const slices = new TimeSlices();
     for (const uri of uris) {
       if (slices.due()) {
@@ -235,20 +235,37 @@ export class FindFilesSource implements FileSource {
       }
       if (uri.scheme !== 'file') continue;
       const path = uri.fsPath;
-      if (!dropped(relativePosix(base.root, path))) files.push({ path, relative: relativePosix(base.base, path) });
+      listed.paths.push(path);
+      listed.fromRoot.push(relativePosix(base.root, path));
+    }
+    return listed;
+  }
+
+  /** The files of the listing that `dropped` keeps, in its order, a slice at a time; undefined once cancelled. */
+  private async kept(listed: OnDisk, base: SearchBase, dropped: (fromRoot: string) => boolean): Promise<Candidate[] | undefined> {
+    const files: Candidate[] = [];
+    const slices = new TimeSlices();
+    const atRoot = base.base === base.root;
+    for (const [i, path] of listed.paths.entries()) {
+      if (slices.due()) {
+        await slices.pause();
+        if (this.token.isCancellationRequested) return undefined;
+      }
+      const fromRoot = listed.fromRoot[i];
+      if (!dropped(fromRoot)) files.push({ path, relative: atRoot ? fromRoot : relativePosix(base.base, path) });
     }
     return files;
   }
 
   /**
-   * The .gitignore rules of the directories holding listed files (and of those above them), their
-   * files read before the listing is filtered, off this thread and each checked (ignoreFile.ts). findFiles
-   * lists every `.gitignore` it reaches, so only those are read, and a directory is looked into only where
-   * the listing could have left its `.gitignore` out (`hidden`), not once per directory.
+   * The .gitignore rules of the directories holding the listed `files` (paths from the root) and of those
+   * above them, their files read before the listing is filtered, off this thread and each checked
+   * (ignoreFile.ts). findFiles lists every `.gitignore` it reaches, so only those are read, and a directory
+   * is looked into only where the listing could have left its `.gitignore` out (`hidden`).
    */
   private async gitignoreOf(
     base: SearchBase,
-    uris: readonly vscode.Uri[],
+    files: readonly string[],
     query: FileQuery,
     denied: readonly string[],
     hidden: (dir: string) => boolean,
@@ -256,9 +273,8 @@ export class FindFilesSource implements FileSource {
     const dirs = new Set<string>(['']);
     const listed = new Set<string>();
     const slices = new TimeSlices();
-    for (const uri of uris) {
+    for (const fromRoot of files) {
       if (slices.due()) await slices.pause();
-      const fromRoot = relativePosix(base.root, uri.fsPath);
       const dir = parentOf(fromRoot);
       // Compared ignoring case: reading a name that is not there costs one failed open, missing one costs its rules.
       if (fromRoot.slice(fromRoot.lastIndexOf('/') + 1).toLowerCase() === '.gitignore') listed.add(dir);
