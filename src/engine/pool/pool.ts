@@ -153,6 +153,8 @@ interface Slot {
 
 /** Files a batch of StampSpec takes (a few batches per worker for a large listing). */
 const STAMPS_PER_BATCH = 1024;
+/** Spare batches waiting at most (PoolSearch.spare): two pages' worth of files. */
+const SPARE_QUEUED = 64;
 /** Directories a batch of DirectorySpec takes at most. */
 const DIRECTORIES_PER_BATCH = 256;
 /** Batches a worker holds at once, so it never waits for the next message. */
@@ -331,6 +333,12 @@ export class SearchPool {
   }
 
   enqueue(batch: Batch): void {
+    // Spare work waits only for idle workers: past SPARE_QUEUED of it (a model paging fast while others search), the oldest goes.
+    if (batch.spare && this.queue.filter((queued) => queued.spare).length >= SPARE_QUEUED)
+      this.queue.splice(
+        this.queue.findIndex((queued) => queued.spare),
+        1,
+      );
     this.queue.push(batch);
     if (this.queue.length === 1) queueMicrotask(() => this.schedule());
   }

@@ -79,6 +79,11 @@ describe('the worker pool', function () {
       const [ahead] = await job.batch([{ path: third, lines: [3] }]);
       assert.deepStrictEqual(ahead?.marks, [{ in: 'Third > run()' }]);
       assert.strictEqual(ahead?.cost.parsed, false);
+      // Behind a call's batch, at most 64 spare ones wait: the oldest go.
+      const waited = job.batch([{ path: second, lines: [3] }]);
+      for (let i = 0; i < 100; i++) job.spare([{ path: first, lines: [1] }]);
+      assert.strictEqual(single.queuedBatches, 1 + 64);
+      await waited;
     } finally {
       single.dispose();
       own.remove();
