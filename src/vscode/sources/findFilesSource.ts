@@ -21,21 +21,29 @@ import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
-/**
- * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null) and the
- * matchers of the others, applied to its results: the denied directories' globs, spelled in both cases
- * (denied rules ignore case; findFiles' globs do not on Linux), then files.exclude / search.exclude.
- */
-function findFilesExcludes(denied: readonly string[], ignored: readonly string[]): { exclude: string | null; afterwards: Array<(path: string) => boolean> } {
-  const excludes = excludeGlobs(denied, ignored);
-  const simple = excludes.filter((glob) => !/[{}]/.test(glob));
-  const afterwards = excludes.filter((glob) => /[{}]/.test(glob)).map((glob) => compileGlob(glob, 'files.exclude'));
-  return { exclude: simple.length ? `{${simple.join(',')}}` : null, afterwards };
+/** A glob findFiles' listing was made without, compiled once for the tests applied to its results. */
+interface ExcludeGlob {
+  glob: string;
+  matches: (fromRoot: string) => boolean;
 }
 
-/** Every glob findFiles' listing was made without: the denied directories' (in both cases), then files.exclude / search.exclude. */
-function excludeGlobs(denied: readonly string[], ignored: readonly string[]): string[] {
-  return [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored];
+/**
+ * Every glob findFiles' listing is made without: the denied directories' globs, spelled in both cases
+ * (denied rules ignore case; findFiles' globs do not on Linux), then files.exclude / search.exclude.
+ */
+function excludeGlobs(denied: readonly string[], ignored: readonly string[]): ExcludeGlob[] {
+  return [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored].map((glob) => ({ glob, matches: compileGlob(glob, 'files.exclude') }));
+}
+
+/**
+ * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null) and the
+ * matchers of the others, applied to its results.
+ */
+function findFilesExcludes(excludes: readonly ExcludeGlob[]): { exclude: string | null; afterwards: Array<(path: string) => boolean> } {
+  const braced = (glob: string) => /[{}]/.test(glob);
+  const simple = excludes.filter(({ glob }) => !braced(glob)).map(({ glob }) => glob);
+  const afterwards = excludes.filter(({ glob }) => braced(glob)).map(({ matches }) => matches);
+  return { exclude: simple.length ? `{${simple.join(',')}}` : null, afterwards };
 }
 
 /**
@@ -43,12 +51,11 @@ function excludeGlobs(denied: readonly string[], ignored: readonly string[]): st
  * files: its include did not ask for it, a link was not followed, or an exclude glob matches it (from
  * the root, as the listing's files are tested). A directory looked into for nothing costs one failed open.
  */
-function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, excludes: readonly string[]): (dir: string) => boolean {
+function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, excludes: readonly ExcludeGlob[]): (dir: string) => boolean {
   if ((include ?? '**') !== '**' || !followSymlinks) return () => true;
-  const matchers = excludes.map((glob) => compileGlob(glob, 'files.exclude'));
   return (dir) => {
     const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
-    return matchers.some((matches) => matches(file));
+    return excludes.some(({ matches }) => matches(file));
   };
 }
 
@@ -193,7 +200,8 @@ export class FindFilesSource implements FileSource {
       query.warn?.(line);
     };
     const warnQuery: FileQuery = { ...query, warn };
-    const { exclude, afterwards } = findFilesExcludes(denied, ignored);
+    const excludes = excludeGlobs(denied, ignored);
+    const { exclude, afterwards } = findFilesExcludes(excludes);
     const uris = await vscode.workspace.findFiles(
       new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
       exclude,
@@ -204,17 +212,18 @@ export class FindFilesSource implements FileSource {
     if (!listed) return undefined;
     const gitignore =
       query.respectGitignore && useIgnoreFiles
-        ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludeGlobs(denied, ignored)))
+        ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludes))
         : undefined;
     const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;
-    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    // files.exclude / search.exclude: the last of the excludes.
+    const excluded = excludes.slice(excludes.length - ignored.length);
     const pruned: PrunedEntry[] = [];
     const audited = await auditListing(base, 0, files, {
       granted: query.granted ?? [],
       denied,
       allowed: query.allowed,
-      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      excluded: (fromRoot) => excluded.some(({ matches }) => matches(fromRoot)),
       pruned,
       followSymlinks,
       listDirectories: this.listDirectories,
