@@ -62,6 +62,14 @@ export function addSkips(skipped: SkipCounts, counted: SkipCounts): void {
   for (const reason of Object.keys(skipped) as Array<keyof SkipCounts>) skipped[reason] += counted[reason];
 }
 
+/** What a directory entry is, as a listing says it (a link is a link, not what it leads to). */
+export type EntryKind = 'file' | 'directory' | 'link' | 'other';
+
+/** The kind of a listed entry: a Node Dirent, or any entry that says what it is. */
+export function entryKind(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind {
+  return entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
+}
+
 /** A file to search or list: its absolute path and its path relative to the search base. */
 export interface Candidate {
   path: string;

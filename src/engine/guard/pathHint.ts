@@ -5,13 +5,14 @@
  * really is) and never a hidden one (denied, or outside the allow-list), and never suggests a hidden entry.
  */
 import { promises as fs } from 'fs';
+import { entryKind, type EntryKind } from '../api/types';
 import { HOST_FLAVOUR, innermost, isInside, realPathOf, samePath, type PathFlavour } from './paths';
 import type { WorkspaceFolder } from './roots';
 
 /** An entry of a listed directory, as the listing says (a link is not followed). */
 export interface HintEntry {
   name: string;
-  kind: 'file' | 'directory' | 'link' | 'other';
+  kind: EntryKind;
 }
 
 export interface PathHintContext {
@@ -58,7 +59,7 @@ export async function diskEntries(dir: string): Promise<HintEntry[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
   return entries.map((entry) => ({
     name: entry.name,
-    kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'link' : 'other',
+    kind: entryKind(entry),
   }));
 }
 

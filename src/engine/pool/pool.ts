@@ -15,7 +15,8 @@ import type { MatcherOptions } from '../matcher/matcher';
 import type { OutlineCost } from '../searcher/outline';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
 import type { ListDirectories } from '../source/audit';
-import { dirEntry, type EntryKind } from '../source/entryPolicy';
+import type { EntryKind } from '../api/types';
+import { dirEntry } from '../source/entryPolicy';
 import { unpackStamps, type FileStamp } from '../source/fileStamp';
 
 export interface SearchSpec {

@@ -13,7 +13,7 @@ import type { ReadScope } from '../guard/scope';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
 import { listDirectorySync } from '../source/directory';
-import { entryKind } from '../source/entryPolicy';
+import { entryKind } from '../api/types';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
 import {
   SPECS_KEPT,

@@ -5,6 +5,7 @@
  * depends only on the files and their content, never on the page asked for, so paging through it is exact.
  */
 import * as nodePath from 'path';
+import { relativePosix } from '../guard/paths';
 
 /** The kinds of file by path, first to last. */
 export const SOURCE = 0;
@@ -33,14 +34,10 @@ export function fileGroup(file: string, bases: readonly string[], defines: boole
 }
 
 function relativeToBase(file: string, bases: readonly string[]): string {
-  // Most files lie below a base as spelled: a slice (a cut page takes the group of every matching file).
+  // relativePosix slices a file below a base as spelled (most are: a cut page takes the group of every matching file).
   for (const base of bases) {
-    const prefix = base.endsWith(nodePath.sep) ? base : base + nodePath.sep;
-    if (file.startsWith(prefix)) return nodePath.sep === '/' ? file.slice(prefix.length) : file.slice(prefix.length).split(nodePath.sep).join('/');
-  }
-  for (const base of bases) {
-    const relative = nodePath.relative(base, file);
-    if (relative && !relative.startsWith('..') && !nodePath.isAbsolute(relative)) return relative.split(nodePath.sep).join('/');
+    const relative = relativePosix(base, file);
+    if (relative && !relative.startsWith('..') && !nodePath.isAbsolute(relative)) return relative;
   }
   return file.split(nodePath.sep).join('/');
 }

@@ -24,6 +24,7 @@ import { linkVerdict, type LinkTarget } from '../guard/links';
 import { below, isInside } from '../guard/paths';
 import { judgeReal, type ReadScope } from '../guard/scope';
 import type { PrunedEntry } from './fileSource';
+import type { EntryKind } from '../api/types';
 
 /** A directory entry as a file system lists it (a link is reported as a link, not as what it leads to): a Node Dirent, or `dirEntry`. */
 export interface DirEntry {
@@ -33,17 +34,9 @@ export interface DirEntry {
   isSymbolicLink(): boolean;
 }
 
-/** What a directory entry is, as a listing that gives kinds says it (workspace.fs, a worker's listing). */
-export type EntryKind = 'file' | 'directory' | 'link' | 'other';
-
 /** A DirEntry of a file system that lists entries with their kind (workspace.fs). */
 export function dirEntry(name: string, kind: EntryKind): DirEntry {
   return { name, isFile: () => kind === 'file', isDirectory: () => kind === 'directory', isSymbolicLink: () => kind === 'link' };
-}
-
-/** The kind of a listed entry (a link is a link, not what it leads to). */
-export function entryKind(entry: DirEntry): EntryKind {
-  return entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other';
 }
 
 /** The directory whose entries are judged. */
