@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import type { LineResult } from '../api/types';
 import type { Matcher } from '../matcher/matcher';
-import type { Language as TSLanguage, Node as TSNode, Parser as TSParser } from '@vscode/tree-sitter-wasm';
+import type { Language as TSLanguage, Node as TSNode, Parser as TSParser, Query as TSQuery } from '@vscode/tree-sitter-wasm';
 
 /** Files larger than this are answered without their definitions. */
 export const OUTLINE_MAX_BYTES = 512 * 1024;
@@ -229,6 +229,9 @@ interface Runtime {
   parser: TSParser;
   languages: Map<string, Promise<TSLanguage | undefined>>;
   Language: typeof TSLanguage;
+  Query: typeof TSQuery;
+  /** Per grammar, the query that captures its definition nodes (definitionQuery). */
+  queries: Map<string, TSQuery>;
   directory: string;
 }
 
@@ -239,15 +242,30 @@ function loadRuntime(): Promise<Runtime | undefined> {
   runtime ??= (async () => {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { Parser, Language } = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
+      const { Parser, Language, Query } = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
       const directory = wasmDirectory();
       await Parser.init({ locateFile: (file: string) => nodePath.join(directory, file) });
-      return { parser: new Parser(), languages: new Map(), Language, directory };
+      return { parser: new Parser(), languages: new Map(), Language, Query, queries: new Map(), directory };
     } catch {
       return undefined;
     }
   })();
   return runtime;
+}
+
+/**
+ * The query that captures a grammar's definition nodes (the kinds of DEFINITIONS it has, and Python's
+ * decorated definitions), compiled once per thread: the tree is searched inside the WASM module, and only
+ * the definitions cross into JavaScript (walking every node from here cost as much as the parse).
+ */
+function definitionQuery(rt: Runtime, language: TSLanguage, grammar: string): TSQuery {
+  let query = rt.queries.get(grammar);
+  if (!query) {
+    const kinds = [...Object.keys(DEFINITIONS[grammar] ?? {}), 'decorated_definition'].filter((kind) => language.idForNodeType(kind, true));
+    query = new rt.Query(language, `[${kinds.map((kind) => `(${kind})`).join(' ')}] @definition`);
+    rt.queries.set(grammar, query);
+  }
+  return query;
 }
 
 function loadLanguage(rt: Runtime, grammar: string): Promise<TSLanguage | undefined> {
@@ -286,43 +304,33 @@ export async function parseDefinitions(source: string, grammar: string, budgetMs
   }
   if (!tree) return undefined;
   try {
-    return collectDefinitions(tree.rootNode, DEFINITIONS[grammar] ?? {});
+    return collectDefinitions(definitionQuery(rt, language, grammar).captures(tree.rootNode), DEFINITIONS[grammar] ?? {});
   } finally {
     tree.delete();
   }
 }
 
-function collectDefinitions(root: TSNode, kinds: Record<string, Describe>): Definition[] {
+/** The definitions among a query's captured nodes, outermost first (a node before those inside it). */
+function collectDefinitions(captured: ReadonlyArray<{ node: TSNode }>, kinds: Record<string, Describe>): Definition[] {
+  const nodes = captured.map(({ node }) => node).sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   const found: Definition[] = [];
-  const cursor = root.walk();
-  try {
-    for (;;) {
-      const type = cursor.nodeType;
-      const describe = Object.prototype.hasOwnProperty.call(kinds, type) ? kinds[type] : type === 'decorated_definition' ? decorated(kinds) : undefined;
-      if (describe) {
-        const node = cursor.currentNode;
-        // A Python definition under its decorators is taken once, with them (decorated_definition).
-        const described = node.parent?.type === 'decorated_definition' && type !== 'decorated_definition' ? undefined : describe(node);
-        if (described) {
-          const { name, label } = described;
-          found.push({
-            start: node.startPosition.row,
-            end: node.endPosition.row,
-            nameRow: name.startPosition.row,
-            nameStart: name.startPosition.column,
-            nameEnd: name.startPosition.row === name.endPosition.row ? name.endPosition.column : Number.MAX_SAFE_INTEGER,
-            label: label.length > 80 ? `${label.slice(0, 79)}…` : label,
-          });
-        }
-      }
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return found;
-      }
-    }
-  } finally {
-    cursor.delete();
+  for (const node of nodes) {
+    const type = node.type;
+    // A Python definition under its decorators is taken once, with them (decorated_definition).
+    if (type !== 'decorated_definition' && node.parent?.type === 'decorated_definition') continue;
+    const described = (type === 'decorated_definition' ? decorated(kinds) : kinds[type])(node);
+    if (!described) continue;
+    const { name, label } = described;
+    found.push({
+      start: node.startPosition.row,
+      end: node.endPosition.row,
+      nameRow: name.startPosition.row,
+      nameStart: name.startPosition.column,
+      nameEnd: name.startPosition.row === name.endPosition.row ? name.endPosition.column : Number.MAX_SAFE_INTEGER,
+      label: label.length > 80 ? `${label.slice(0, 79)}…` : label,
+    });
   }
+  return found;
 }
 
 /** A decorated Python definition: named as the definition it decorates, spanning its decorators. */

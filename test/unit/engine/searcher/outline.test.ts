@@ -62,6 +62,25 @@ describe('outline: the definitions enclosing a matching line', function () {
     assert.deepStrictEqual(await outline('Store.java', 'return size'), ['11: Store > size()']);
   });
 
+  it('JavaScript, TSX, C#, C++, Ruby and PHP: each grammar finds its definitions, outermost first', async () => {
+    const sources: Record<string, [string, string[]]> = {
+      javascript: ['class A {\n  m() {\n    function inner() {}\n  }\n}\nconst f = () => 1;\n', ['0-4 A', '1-3 m()', '2-2 inner()', '5-5 f()']],
+      tsx: ['interface P {\n  x: number;\n}\nexport function App(p: P) {\n  return <div />;\n}\n', ['0-2 interface P', '3-5 App()']],
+      'c-sharp': ['namespace N {\n  class C {\n    void M() {}\n  }\n}\n', ['0-4 namespace N', '1-3 C', '2-2 M()']],
+      cpp: ['namespace n {\nstruct S {\n  int x;\n};\nint f(int a) {\n  return a;\n}\n}\n', ['0-7 namespace n', '1-3 struct S', '4-6 f()']],
+      ruby: ['module M\n  class C\n    def m\n    end\n    def self.s\n    end\n  end\nend\n', ['0-7 module M', '1-6 C', '2-3 m()', '4-5 self.s()']],
+      php: ['<?php\nnamespace App;\nclass C {\n  function m() {}\n}\nfunction f() {}\n', ['1-1 namespace App', '2-4 C', '3-3 m()', '5-5 f()']],
+    };
+    for (const [grammar, [source, expected]] of Object.entries(sources)) {
+      const definitions = await parseDefinitions(source, grammar);
+      assert.deepStrictEqual(
+        definitions?.map((d) => `${d.start}-${d.end} ${d.label}`),
+        expected,
+        grammar,
+      );
+    }
+  });
+
   it('the answer writes a row naming the definitions when they change, "def" on a defining line', async () => {
     const path = nodePath.join(fixtures, 'store.ts');
     const source = fs.readFileSync(path, 'utf8');
