@@ -5,7 +5,7 @@
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
 import type { FileStamp } from '../source/fileStamp';
-import { ASCII_KEYS, forEachTrigram } from './fold';
+import { ASCII_KEYS, foldUnit, trigramKey } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
 
@@ -16,22 +16,82 @@ import type { Query } from './query';
 let seen: Int32Array | undefined;
 let texts = 0;
 
-/** Calls `visit` once with each distinct trigram key of the text (a non-ASCII key may come more than once). */
-function forEachNewTrigram(text: string, visit: (key: number) => void): void {
+/** A mark for the next text in `seen` (every ASCII key unmarked for it). */
+function nextText(): { marks: Int32Array; current: number } {
   seen ??= new Int32Array(ASCII_KEYS);
   if (++texts === 0x7fffffff) {
     seen.fill(0);
     texts = 1;
   }
-  const current = texts;
-  const marks = seen;
-  forEachTrigram(text, (key) => {
+  return { marks: seen, current: texts };
+}
+
+/**
+ * The lists of ids added since the last seal, by trigram key: an ASCII key finds its list through a
+ * table indexed by the key (made on the first add: 8 MB), any other through a map. A build adds a
+ * list entry for every distinct trigram of every file, so this lookup is the build's innermost step.
+ */
+class TailLists {
+  /** Per ASCII key, 1 + the index of its list in `asciiLists` (0: none yet). */
+  private slots: Int32Array | undefined;
+  private asciiLists: number[][] = [];
+  private asciiKeys: number[] = [];
+  private readonly hashed = new Map<number, number[]>();
+  /** Ids held in the lists (plain arrays: several times the size of the sealed bytes). */
+  postings = 0;
+
+  get size(): number {
+    return this.asciiKeys.length + this.hashed.size;
+  }
+
+  get(key: number): number[] | undefined {
+    if (key >= ASCII_KEYS) return this.hashed.get(key);
+    const slot = this.slots?.[key] ?? 0;
+    return slot === 0 ? undefined : this.asciiLists[slot - 1];
+  }
+
+  /** Adds `id` to the key's list, unless it is already its last. */
+  add(key: number, id: number): void {
+    let list: number[] | undefined;
     if (key < ASCII_KEYS) {
-      if (marks[key] === current) return;
-      marks[key] = current;
+      const slots = (this.slots ??= new Int32Array(ASCII_KEYS));
+      const slot = slots[key];
+      if (slot === 0) {
+        this.asciiKeys.push(key);
+        this.asciiLists.push((list = []));
+        slots[key] = this.asciiLists.length;
+      } else list = this.asciiLists[slot - 1];
+    } else {
+      list = this.hashed.get(key);
+      if (!list) this.hashed.set(key, (list = []));
     }
-    visit(key);
-  });
+    if (list[list.length - 1] !== id) {
+      list.push(id);
+      this.postings++;
+    }
+  }
+
+  /** Every key with its list, keys ascending; the lists are emptied (the table is kept for the next ones). */
+  take(): { keys: Uint32Array; lists: number[][] } {
+    const order = this.asciiKeys.map((key, i) => i).sort((a, b) => this.asciiKeys[a] - this.asciiKeys[b]);
+    const hashedKeys = [...this.hashed.keys()].sort((a, b) => a - b);
+    const keys = new Uint32Array(order.length + hashedKeys.length);
+    const lists: number[][] = [];
+    order.forEach((i, at) => {
+      keys[at] = this.asciiKeys[i];
+      lists.push(this.asciiLists[i]);
+      this.slots![this.asciiKeys[i]] = 0;
+    });
+    hashedKeys.forEach((key, at) => {
+      keys[order.length + at] = key;
+      lists.push(this.hashed.get(key)!);
+    });
+    this.asciiKeys = [];
+    this.asciiLists = [];
+    this.hashed.clear();
+    this.postings = 0;
+    return { keys, lists };
+  }
 }
 
 /**
@@ -192,9 +252,7 @@ export class ContentIndex {
   /** Encoded lists, in id order: the stored ones, then those a build flushed since. */
   private segments: SealedPostings[];
   /** Lists of ids added since the seal, by key. */
-  private tail = new Map<number, number[]>();
-  /** Ids held in the tail's lists (plain arrays: several times the size of the sealed bytes). */
-  private tailPostings = 0;
+  private readonly tail = new TailLists();
   private dead = 0;
   /** Counts the changes of which id a path has (set, remove, seal): ids worked out before one are stale. */
   private version = 0;
@@ -269,14 +327,23 @@ export class ContentIndex {
     this.files.push(file);
     this.byPath.set(file.path, id);
     if (file.kind !== 'text' || text === undefined) return;
-    forEachNewTrigram(text, (key) => {
-      let list = this.tail.get(key);
-      if (!list) this.tail.set(key, (list = []));
-      if (list[list.length - 1] !== id) {
-        list.push(id);
-        this.tailPostings++;
+    // Each distinct trigram once (a non-ASCII one may come more than once: its list skips a repeated id).
+    if (text.length < 3) return;
+    const { marks, current } = nextText();
+    const tail = this.tail;
+    let a = foldUnit(text.charCodeAt(0));
+    let b = foldUnit(text.charCodeAt(1));
+    for (let i = 2; i < text.length; i++) {
+      const c = foldUnit(text.charCodeAt(i));
+      const key = trigramKey(a, b, c);
+      a = b;
+      b = c;
+      if (key < ASCII_KEYS) {
+        if (marks[key] === current) continue;
+        marks[key] = current;
       }
-    });
+      tail.add(key, id);
+    }
   }
 
   remove(path: string): void {
@@ -375,16 +442,14 @@ export class ContentIndex {
   /** Encodes the lists added since the last seal into a segment of their own (ids unchanged): cheap, bounds memory. */
   flush(): void {
     if (this.tail.size === 0) return;
-    const keys = Uint32Array.from(this.tail.keys()).sort();
+    const { keys, lists } = this.tail.take();
     const bytes = new ByteWriter();
     const offsets = new Uint32Array(keys.length + 1);
-    keys.forEach((key, i) => {
-      encodeIds(this.tail.get(key)!, bytes);
+    lists.forEach((list, i) => {
+      encodeIds(list, bytes);
       offsets[i + 1] = bytes.length;
     });
     this.segments.push({ keys, offsets, data: inMemory(bytes.result()) });
-    this.tail = new Map();
-    this.tailPostings = 0;
   }
 
   /** The files by id (undefined: a replaced or removed file's id) and the segments, as they are stored (store.ts). */
@@ -458,7 +523,7 @@ export class ContentIndex {
 
   /** Postings added since the last seal. */
   pendingPostings(): number {
-    return this.tailPostings;
+    return this.tail.postings;
   }
 
   /** Bytes of the text files indexed (their sizes when read). */
