@@ -7,6 +7,7 @@ import * as nodePath from 'path';
 import { checkedFileSize } from '../api/config';
 import { realPathOfSync, type PathFlavour } from '../guard/paths';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
+import { isAscii } from 'buffer';
 import { decodeText, isBinary } from '../searcher/searcher';
 import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex, FileEntry } from './contentIndex';
@@ -93,7 +94,8 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
     index.set(entry('binary'));
     return 0;
   }
-  index.set(entry('text'), decodeText(read.bytes));
+  // Most source is ASCII: its bytes are its text, indexed without decoding.
+  index.set(entry('text'), isAscii(read.bytes) ? read.bytes : decodeText(read.bytes));
   return read.bytes.length;
 }
 

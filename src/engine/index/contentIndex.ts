@@ -5,7 +5,7 @@
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
 import type { FileStamp } from '../source/fileStamp';
-import { ASCII_KEYS, foldUnit, trigramKey } from './fold';
+import { ASCII_FOLD, ASCII_KEYS, foldUnit, trigramKey } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
 
@@ -319,18 +319,32 @@ export class ContentIndex {
     return this.byPath.keys();
   }
 
-  /** Adds a file (replacing the entry of the same path): its text's trigrams when it is text. */
-  set(file: FileEntry, text?: string): void {
+  /**
+   * Adds a file (replacing the entry of the same path): its text's trigrams when it is text. The text
+   * may be given as its bytes when every one is ASCII (each byte is then its code unit): the build reads
+   * most files so, without decoding them.
+   */
+  set(file: FileEntry, text?: string | Uint8Array): void {
     this.remove(file.path);
     this.version++;
     const id = this.files.length;
     this.files.push(file);
     this.byPath.set(file.path, id);
-    if (file.kind !== 'text' || text === undefined) return;
+    if (file.kind !== 'text' || text === undefined || text.length < 3) return;
     // Each distinct trigram once (a non-ASCII one may come more than once: its list skips a repeated id).
-    if (text.length < 3) return;
     const { marks, current } = nextText();
     const tail = this.tail;
+    if (typeof text !== 'string') {
+      // An ASCII trigram's key is its three folded units, 7 bits each: it rolls along the bytes.
+      let key = (ASCII_FOLD[text[0]] << 7) | ASCII_FOLD[text[1]];
+      for (let i = 2; i < text.length; i++) {
+        key = ((key << 7) | ASCII_FOLD[text[i]]) & (ASCII_KEYS - 1);
+        if (marks[key] === current) continue;
+        marks[key] = current;
+        tail.add(key, id);
+      }
+      return;
+    }
     let a = foldUnit(text.charCodeAt(0));
     let b = foldUnit(text.charCodeAt(1));
     for (let i = 2; i < text.length; i++) {

@@ -29,6 +29,9 @@ const KEY_LIMIT = 1 << 30;
 /** Keys below this are the exact keys of ASCII trigrams. */
 export const ASCII_KEYS = 1 << 21;
 
+/** foldUnit of each ASCII unit. */
+export const ASCII_FOLD = Uint8Array.from({ length: 128 }, (_, unit) => foldUnit(unit));
+
 /** The keys of the trigrams of `text` after folding, each once, in no particular order. */
 export function trigramKeys(text: string): number[] {
   const keys = new Set<number>();

@@ -121,6 +121,26 @@ describe('index: the content index under random updates', function () {
     );
   });
 
+  it('an ASCII text given as its bytes is indexed as the same text given as a string', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((code) => String.fromCharCode(code)), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.array(ascii, { minLength: 1, maxLength: 8 }), (texts) => {
+        const [fromText, fromBytes] = [new ContentIndex(), new ContentIndex()];
+        texts.forEach((content, i) => {
+          const file = { path: `/f${i}`, kind: 'text' as const, size: content.length, mtimeMs: 1, ctimeMs: 1, ino: i };
+          fromText.set(file, content);
+          fromBytes.set(file, Buffer.from(content, 'latin1'));
+        });
+        for (const key of new Set(texts.flatMap((content) => trigramKeys(content))))
+          assert.deepStrictEqual(fromBytes.evaluate({ op: 'trigram', key }), fromText.evaluate({ op: 'trigram', key }), JSON.stringify(texts));
+        const [a, b] = [fromText.seal().postings, fromBytes.seal().postings];
+        assert.deepStrictEqual([...b.keys], [...a.keys]);
+        assert.deepStrictEqual(b.data.range(0, b.data.byteLength), a.data.range(0, a.data.byteLength));
+      }),
+      { numRuns: 500, seed: 20261127 },
+    );
+  });
+
   it("leaves a conjunction's longer lists unread once the rarest ones stopped narrowing, never losing a file", () => {
     // 200 files: 'handleFormat' in files 0-9, 'handle' and 'format' apart in most others; 'zqx' in file 3 only.
     const texts = Array.from({ length: 200 }, (_, i) => (i < 10 ? `x handleFormat ${i}` : `handle y format ${i}`) + (i === 3 ? ' zqx' : ''));
