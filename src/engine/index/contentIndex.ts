@@ -5,7 +5,7 @@
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
 import type { FileStamp } from '../source/fileStamp';
-import { ASCII_FOLD, ASCII_KEYS, foldUnit, trigramKey } from './fold';
+import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
 
@@ -345,19 +345,13 @@ export class ContentIndex {
       }
       return;
     }
-    let a = foldUnit(text.charCodeAt(0));
-    let b = foldUnit(text.charCodeAt(1));
-    for (let i = 2; i < text.length; i++) {
-      const c = foldUnit(text.charCodeAt(i));
-      const key = trigramKey(a, b, c);
-      a = b;
-      b = c;
+    forEachTrigram(text, (key) => {
       if (key < ASCII_KEYS) {
-        if (marks[key] === current) continue;
+        if (marks[key] === current) return;
         marks[key] = current;
       }
       tail.add(key, id);
-    }
+    });
   }
 
   remove(path: string): void {
