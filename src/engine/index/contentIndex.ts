@@ -73,19 +73,18 @@ class TailLists {
 
   /** Every key with its list, keys ascending; the lists are emptied (the table is kept for the next ones). */
   take(): { keys: Uint32Array; lists: number[][] } {
-    const order = this.asciiKeys.map((key, i) => i).sort((a, b) => this.asciiKeys[a] - this.asciiKeys[b]);
-    const hashedKeys = [...this.hashed.keys()].sort((a, b) => a - b);
-    const keys = new Uint32Array(order.length + hashedKeys.length);
+    // Sorted as numbers, natively: the table finds each key's list.
+    const ascii = Uint32Array.from(this.asciiKeys).sort();
+    const hashed = Uint32Array.from(this.hashed.keys()).sort();
+    const keys = new Uint32Array(ascii.length + hashed.length);
+    keys.set(ascii);
+    keys.set(hashed, ascii.length);
     const lists: number[][] = [];
-    order.forEach((i, at) => {
-      keys[at] = this.asciiKeys[i];
-      lists.push(this.asciiLists[i]);
-      this.slots![this.asciiKeys[i]] = 0;
-    });
-    hashedKeys.forEach((key, at) => {
-      keys[order.length + at] = key;
-      lists.push(this.hashed.get(key)!);
-    });
+    for (const key of ascii) {
+      lists.push(this.asciiLists[this.slots![key] - 1]);
+      this.slots![key] = 0;
+    }
+    for (const key of hashed) lists.push(this.hashed.get(key)!);
     this.asciiKeys = [];
     this.asciiLists = [];
     this.hashed.clear();
