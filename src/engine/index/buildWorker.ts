@@ -34,6 +34,8 @@ export interface BuildRequest {
   only?: string[];
   /** The searches under way in the process that started the build (an Int32 it counts, then notifies): the build waits while there are any. */
   searching?: SharedArrayBuffer;
+  /** The time the files' stamps are judged at (RefreshOptions.now); default: when the build reads them. */
+  now?: number;
 }
 
 export interface BuildSummary extends RefreshResult {
@@ -164,6 +166,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
       onFlush: storingAsItGoes(request.dir, meta, building),
       onProgress: paced(request, post),
       recent,
+      now: request.now,
     });
     building.flush();
     const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());

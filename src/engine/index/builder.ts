@@ -47,6 +47,8 @@ export interface RefreshOptions {
   flushEvery?: number;
   /** Stamps already taken of the listed files (limits.ts), used to tell a kept file instead of a stat of its own. */
   stamps?: ReadonlyMap<string, FileStamp | undefined>;
+  /** The time the files' stamps are judged at (RECENT_WRITE_MS); default: when the refresh starts. */
+  now?: number;
 }
 
 /**
@@ -120,7 +122,7 @@ export function refreshIndex(index: ContentIndex, paths: readonly string[], opti
       result.dropped++;
     }
   }
-  const now = Date.now();
+  const now = options.now ?? Date.now();
   const direct = directRealPath(options.folders);
   paths.forEach((path, done) => {
     if (options.isCancelled?.()) return;
