@@ -27,12 +27,17 @@ interface ExcludeGlob {
   matches: (fromRoot: string) => boolean;
 }
 
+/** Globs compiled once each, as files.exclude globs are (matched against paths from the root). */
+function compiledGlobs(globs: readonly string[]): ExcludeGlob[] {
+  return globs.map((glob) => ({ glob, matches: compileGlob(glob, 'files.exclude') }));
+}
+
 /**
  * Every glob findFiles' listing is made without: the denied directories' globs, spelled in both cases
  * (denied rules ignore case; findFiles' globs do not on Linux), then files.exclude / search.exclude.
  */
-function excludeGlobs(denied: readonly string[], ignored: readonly string[]): ExcludeGlob[] {
-  return [...deniedDirectoryGlobs(denied).map(caseInsensitiveGlob), ...ignored].map((glob) => ({ glob, matches: compileGlob(glob, 'files.exclude') }));
+function excludeGlobs(denied: readonly string[], ignored: readonly ExcludeGlob[]): ExcludeGlob[] {
+  return [...compiledGlobs(deniedDirectoryGlobs(denied).map(caseInsensitiveGlob)), ...ignored];
 }
 
 /**
@@ -200,7 +205,8 @@ export class FindFilesSource implements FileSource {
       query.warn?.(line);
     };
     const warnQuery: FileQuery = { ...query, warn };
-    const excludes = excludeGlobs(denied, ignored);
+    const ignoredGlobs = compiledGlobs(ignored);
+    const excludes = excludeGlobs(denied, ignoredGlobs);
     const { exclude, afterwards } = findFilesExcludes(excludes);
     const uris = await vscode.workspace.findFiles(
       new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
@@ -216,14 +222,12 @@ export class FindFilesSource implements FileSource {
         : undefined;
     const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;
-    // files.exclude / search.exclude: the last of the excludes.
-    const excluded = excludes.slice(excludes.length - ignored.length);
     const pruned: PrunedEntry[] = [];
     const audited = await auditListing(base, 0, files, {
       granted: query.granted ?? [],
       denied,
       allowed: query.allowed,
-      excluded: (fromRoot) => excluded.some(({ matches }) => matches(fromRoot)),
+      excluded: (fromRoot) => ignoredGlobs.some(({ matches }) => matches(fromRoot)),
       pruned,
       followSymlinks,
       listDirectories: this.listDirectories,
@@ -309,12 +313,12 @@ export class FindFilesSource implements FileSource {
   ): Promise<Candidate[]> {
     const folder = vscode.workspace.getWorkspaceFolder(baseUri);
     const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
-    const excluded = ignored.map((glob) => compileGlob(glob, 'files.exclude'));
+    const excluded = compiledGlobs(ignored);
     const search = vscode.workspace.getConfiguration('search', folder?.uri ?? baseUri);
     return listVirtual(base, baseIndex, baseUri, {
       denied,
       allowed: query.allowed,
-      excluded: (fromRoot) => excluded.some((matches) => matches(fromRoot)),
+      excluded: (fromRoot) => excluded.some(({ matches }) => matches(fromRoot)),
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
       gitignore: query.respectGitignore && search.get<unknown>('useIgnoreFiles') !== false,
       pruned,
