@@ -13,7 +13,8 @@ type Operation =
   | { id: number; op: 'tools' }
   | { id: number; op: 'invoke'; tool: string; input: object }
   | { id: number; op: 'profile'; tool: string; input: object; file: string }
-  | { id: number; op: 'memory' }
+  /** `resetPeak`: the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
+  | { id: number; op: 'memory'; resetPeak?: boolean }
   | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
@@ -107,9 +108,10 @@ async function profile(tool: string, input: object, file: string): Promise<{ ms:
   }
 }
 
-/** The extension host's memory: resident now and its peak (VmHWM), in bytes. */
-async function memory(): Promise<{ rss: number; peakRss: number }> {
-  const { readFile } = await import('node:fs/promises');
+/** The extension host's memory: resident now and its peak (VmHWM), in bytes; the peak starts again from now when asked. */
+async function memory(resetPeak = false): Promise<{ rss: number; peakRss: number }> {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  if (resetPeak) await writeFile('/proc/self/clear_refs', '5');
   const status = await readFile('/proc/self/status', 'utf8');
   const peak = /^VmHWM:\s+(\d+) kB/m.exec(status);
   return { rss: process.memoryUsage().rss, peakRss: peak ? Number(peak[1]) * 1024 : NaN };
@@ -165,7 +167,7 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
   if (operation.op === 'profile') return await profile(operation.tool, operation.input, operation.file);
-  if (operation.op === 'memory') return await memory();
+  if (operation.op === 'memory') return await memory(operation.resetPeak);
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);

@@ -148,6 +148,10 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     post({ kind: 'listOnly', files, reason, elapsedMs: Date.now() - started });
   };
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
+  // The list not chosen is let go: the request is the worker's workerData, held as long as the thread runs,
+  // and its two lists are two copies of about every path.
+  if (chosen.withIgnored) request.paths = [];
+  else request.withIgnored = undefined;
   const stored = loadIndex(request.dir);
   // Its segment files are open: closed when the build ends (a worker's descriptors outlive it), before the index is removed.
   let index: ContentIndex | undefined;
@@ -156,7 +160,10 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     stored?.close();
   };
   try {
-    const building = (index = stored && sameBuild(stored.meta, request) ? stored.index : new ContentIndex());
+    const kept = stored && sameBuild(stored.meta, request) ? stored.index : undefined;
+    const building = (index = kept ?? new ContentIndex());
+    // The stamps tell a kept file from a changed one: a new index keeps none, and they are let go.
+    if (!kept) stamps.clear();
     const recent: string[] = [];
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
     const result = refreshIndex(building, chosen.paths, {

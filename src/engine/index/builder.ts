@@ -74,7 +74,15 @@ export function indexFile(index: ContentIndex, path: string, maxFileSize: number
     index.remove(path);
     return 0;
   }
-  const entry = (kind: FileEntry['kind'], at: FileStamp = stamp): FileEntry => ({ path, kind, ...at });
+  // (fields named one by one: a spread gives each entry a second store for its fields)
+  const entry = (kind: FileEntry['kind'], at: FileStamp = stamp): FileEntry => ({
+    path,
+    kind,
+    size: at.size,
+    mtimeMs: at.mtimeMs,
+    ctimeMs: at.ctimeMs,
+    ino: at.ino,
+  });
   const real = realPathOfSync(path);
   if (real === undefined || real !== direct(path)) {
     index.set(entry(real === undefined ? 'unread' : 'linked'));
