@@ -13,8 +13,8 @@
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
 // matches; BENCH_HOST_INDEX=off runs the session with the content index turned off; BENCH_HOST_COPIES=n runs it
 // on n copies of the corpus side by side (`npm run bench:scale`), with the default settings a user has (the
-// index holds up to 1 GiB of text and 500,000 files; above them, the file list only), and checks each grep's
-// total against the command line's and ripgrep's on the same tree.
+// index holds up to 1 GiB of text and 500,000 files; above them, the file list only). Each grep's total is
+// checked against the command line's and ripgrep's on the same tree.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -53,16 +53,23 @@ const median = (values) => {
 };
 
 /** How many results an answer reports: ours from its fields, Copilot's from its header line. */
+/** A parsed answer's files: paths, or each path's lines, count or time. */
+const entriesOf = (answer) => (Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files));
+
+/** A grep answer's total: as it says, or (a whole answer on one page says none) the lines it shows. */
+function linesOf(answer) {
+  // (a content answer's rows naming definitions do not start with a line number: not counted)
+  const shown = () =>
+    entriesOf(answer).reduce((n, value) => n + (Array.isArray(value) ? value.filter((row) => typeof row !== 'string' || /^\d/.test(row)).length : 1), 0);
+  return answer.total_matches ?? shown();
+}
+
 function reported(tool, text) {
   if (tool === 'grep' || tool === 'glob') {
     try {
       const answer = parseAnswer(text);
-      // files lists paths, or maps each path to its lines, count or time.
-      const entries = Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files);
-      // (a content answer's rows naming definitions do not start with a line number: not counted)
-      const shown = entries.reduce((n, value) => n + (Array.isArray(value) ? value.filter((row) => typeof row !== 'string' || /^\d/.test(row)).length : 1), 0);
       const partial = answer.timed_out ? ' (timed out, partial)' : '';
-      return tool === 'grep' ? `${answer.total_matches ?? shown} lines${partial}` : `${answer.total_files ?? answer.total ?? entries.length} files${partial}`;
+      return tool === 'grep' ? `${linesOf(answer)} lines${partial}` : `${answer.total_files ?? answer.total ?? entriesOf(answer).length} files${partial}`;
     } catch {
       return `error: ${text.slice(0, 80)}`;
     }
@@ -101,7 +108,9 @@ async function main() {
   process.stdout.write(`Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB at ${corpus.tree}\n`);
   mkdirSync(artifacts, { recursive: true });
   // The grep questions' totals by the command line (no index) and by ripgrep on the same tree: the answers in VS Code must equal them.
-  const expected = COPIES > 1 ? await referenceTotals(corpus.tree) : undefined;
+  // (Reading the tree also brings its files into the page cache, which this machine's kernel empties of files not read for a while:
+  // the first calls then compare the tools, not which side reads from disk first.)
+  const expected = await referenceTotals(corpus.tree);
   const session = await openAgentSession({
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
@@ -202,7 +211,7 @@ async function main() {
             return undefined;
           }
         })();
-        const total = answer?.total_matches ?? 0;
+        const total = answer ? linesOf(answer) : undefined;
         // A timed-out answer says it is partial: its total is not held to the reference.
         samples[id].agrees = answer?.timed_out === true || (total === expected[id].cli && total === expected[id].rg);
         samples[id].reference = `${expected[id].cli} / ${expected[id].rg}${answer?.timed_out ? ' (ours timed out)' : samples[id].agrees ? '' : ' (DIFFERS)'}`;

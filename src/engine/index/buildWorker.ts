@@ -137,6 +137,7 @@ function paced(request: BuildRequest, post: (message: BuildMessage) => void): (d
   };
 }
 
+/** Builds or refreshes the index `request` asks for, posting its progress and outcome; empties the request's list it does not index. */
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
