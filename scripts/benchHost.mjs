@@ -52,7 +52,6 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** How many results an answer reports: ours from its fields, Copilot's from its header line. */
 /** A parsed answer's files: paths, or each path's lines, count or time. */
 const entriesOf = (answer) => (Array.isArray(answer.files ?? []) ? (answer.files ?? []) : Object.values(answer.files));
 
@@ -64,6 +63,7 @@ function linesOf(answer) {
   return answer.total_matches ?? shown();
 }
 
+/** How many results an answer reports: ours from its fields, Copilot's from its header line. */
 function reported(tool, text) {
   if (tool === 'grep' || tool === 'glob') {
     try {

@@ -13,7 +13,7 @@ type Operation =
   | { id: number; op: 'tools' }
   | { id: number; op: 'invoke'; tool: string; input: object }
   | { id: number; op: 'profile'; tool: string; input: object; file: string }
-  /** `resetPeak`: the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
+  /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
   | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
@@ -108,13 +108,14 @@ async function profile(tool: string, input: object, file: string): Promise<{ ms:
   }
 }
 
-/** The extension host's memory: resident now and its peak (VmHWM), in bytes; the peak starts again from now when asked. */
+/** The extension host's memory: resident now and its peak so far (VmHWM), in bytes; when asked, the peak then starts again from now. */
 async function memory(resetPeak = false): Promise<{ rss: number; peakRss: number }> {
   const { readFile, writeFile } = await import('node:fs/promises');
-  if (resetPeak) await writeFile('/proc/self/clear_refs', '5');
   const status = await readFile('/proc/self/status', 'utf8');
   const peak = /^VmHWM:\s+(\d+) kB/m.exec(status);
-  return { rss: process.memoryUsage().rss, peakRss: peak ? Number(peak[1]) * 1024 : NaN };
+  const measured = { rss: process.memoryUsage().rss, peakRss: peak ? Number(peak[1]) * 1024 : NaN };
+  if (resetPeak) await writeFile('/proc/self/clear_refs', '5');
+  return measured;
 }
 
 /** The content index's state, as the extension exports it (null before activation). */
