@@ -8,6 +8,7 @@ import type { FileStamp } from '../source/fileStamp';
 import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
+import { TimeSlices } from '../source/timeSlices';
 
 /**
  * Per ASCII trigram key, the last text (by a counter shared by every index of the process) it was met in:
@@ -291,12 +292,35 @@ export class ContentIndex {
    * file, not one per file and search.
    */
   idsOf(list: readonly { path: string }[]): Int32Array {
-    const known = this.listedIds.get(list);
-    if (known?.version === this.version && known.ids.length === list.length) return known.ids;
+    const known = this.knownIds(list);
+    if (known) return known;
     const ids = new Int32Array(list.length);
     for (let i = 0; i < list.length; i++) ids[i] = this.byPath.get(list[i].path) ?? -1;
     this.listedIds.set(list, { version: this.version, ids });
     return ids;
+  }
+
+  /** `idsOf`, a slice at a time (timeSlices.ts), for a thread others share: the ids as they were when it began. */
+  async idsOfInSlices(list: readonly { path: string }[], slices = new TimeSlices()): Promise<Int32Array> {
+    const known = this.knownIds(list);
+    if (known) return known;
+    const version = this.version;
+    const ids = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      if (slices.due()) {
+        await slices.pause();
+        // (a change of ids meanwhile: worked out again, at once)
+        if (this.version !== version) return this.idsOf(list);
+      }
+      ids[i] = this.byPath.get(list[i].path) ?? -1;
+    }
+    this.listedIds.set(list, { version, ids });
+    return ids;
+  }
+
+  private knownIds(list: readonly { path: string }[]): Int32Array | undefined {
+    const known = this.listedIds.get(list);
+    return known?.version === this.version && known.ids.length === list.length ? known.ids : undefined;
   }
 
   /** One more than the largest id (ids of removed files included): the length of a table by id. */

@@ -155,11 +155,14 @@ class CurrentIndex implements SearchIndex {
     await fence?.();
     const index = this.current();
     if (!index) return undefined;
-    const plan = planSearch(index, request);
+    let plan = planSearch(index, request);
     // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
     const results = vouched && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
     if (!plan && !results) return undefined;
-    const ids = index.idsOf(listed);
+    const planned = index.idVersion;
+    const ids = await index.idsOfInSlices(listed);
+    // (the index changed while the ids were worked out: planned again, for the ids it has now)
+    if (index.idVersion !== planned) plan = planSearch(index, request);
     if (plan && stampsInWorkers) this.sendStamps(index, plan, ids, stampMany);
     await Promise.all(this.takenSoon);
     const byId = plan && this.judge(index, plan);

@@ -9,6 +9,7 @@
 import { readFileSync, watch, type FSWatcher } from 'fs';
 import type { ContentIndex } from './contentIndex';
 import { below } from '../guard/paths';
+import { TimeSlices } from '../source/timeSlices';
 
 /** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
 export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
@@ -90,33 +91,51 @@ export class TreeWatcher {
    */
   watch(directories: Iterable<string>): number {
     const added: string[] = [];
-    const wanted = new Set(directories);
-    for (const dir of [...this.watchers.keys()]) if (!wanted.has(dir)) this.unwatch(dir);
-    for (const dir of wanted) {
-      if (this.watchers.has(dir)) continue;
-      let watcher: FSWatcher;
-      try {
-        watcher = this.watchOne(dir, (event, name) => this.event(dir, event, name));
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-          for (const placed of added) this.unwatch(placed);
-          throw error;
-        }
-        this.shapeChanged();
-        this.onChange();
-        continue;
-      }
-      watcher.on('error', () => {
-        this.unwatch(dir);
-        this.shapeChanged();
-        this.onChange();
-      });
-      this.watchers.set(dir, watcher);
-      this.placedOrClosed++;
-      added.push(dir);
+    for (const dir of this.keepOnly(directories)) this.place(dir, added);
+    return added.length;
+  }
+
+  /** `watch`, a slice at a time (timeSlices.ts): the tens of thousands of directories of a large tree do not hold the thread. */
+  async watchInSlices(directories: Iterable<string>, slices = new TimeSlices()): Promise<number> {
+    const added: string[] = [];
+    for (const dir of this.keepOnly(directories)) {
+      if (slices.due()) await slices.pause();
+      this.place(dir, added);
     }
     return added.length;
+  }
+
+  /** Closes the watches of directories not in `directories`; the set of them. */
+  private keepOnly(directories: Iterable<string>): Set<string> {
+    const wanted = new Set(directories);
+    for (const dir of [...this.watchers.keys()]) if (!wanted.has(dir)) this.unwatch(dir);
+    return wanted;
+  }
+
+  /** Watches one directory unless it is already (`watch`), adding it to `added`; on an error other than its being gone, closes those and throws. */
+  private place(dir: string, added: string[]): void {
+    if (this.watchers.has(dir)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = this.watchOne(dir, (event, name) => this.event(dir, event, name));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        for (const placed of added) this.unwatch(placed);
+        throw error;
+      }
+      this.shapeChanged();
+      this.onChange();
+      return;
+    }
+    watcher.on('error', () => {
+      this.unwatch(dir);
+      this.shapeChanged();
+      this.onChange();
+    });
+    this.watchers.set(dir, watcher);
+    this.placedOrClosed++;
+    added.push(dir);
   }
 
   private unwatch(dir: string): void {

@@ -233,7 +233,8 @@ export class FindFilesSource implements FileSource {
       listDirectories: this.listDirectories,
     });
     if (this.token.isCancellationRequested) return undefined;
-    const directories = [base.base, ...directoriesOf(base.root, listed.paths)];
+    const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
+    if (this.token.isCancellationRequested) return undefined;
     return { files: audited, pruned, warnings, directories };
   }
 

@@ -107,17 +107,35 @@ async function unchangedSince(listing: Resident, isCancelled: () => boolean): Pr
 
 /**
  * Whether every directory of a listing is watched and none is a symlink (a link retargeted where no
- * watched directory changes leaves the listing's directories as they were, but elsewhere).
+ * watched directory changes leaves the listing's directories as they were, but elsewhere); a slice at a time.
  */
-function watchedWhole(listing: Resident, watch: ListingWatch): boolean {
-  return listing.directories.every((dir) => watch.watches(dir) && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
+async function watchedWhole(listing: Resident, watch: ListingWatch): Promise<boolean> {
+  const slices = new TimeSlices();
+  for (const dir of listing.directories) {
+    if (slices.due()) await slices.pause();
+    if (!watch.watches(dir) || lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return false;
+  }
+  return true;
 }
 
-/** The directories holding these absolute paths, up to `base` (included). */
-export function directoriesOf(base: string, paths: Iterable<string>): string[] {
+/** Each directory's identity (`identity`, '' when it is none) and whether a .gitignore is in it, a slice at a time: what `unchangedSince` compares against. */
+async function directoryMarks(directories: readonly string[]): Promise<Pick<Resident, 'identities' | 'gitignores'>> {
+  const marks: Pick<Resident, 'identities' | 'gitignores'> = { identities: [], gitignores: [] };
+  const slices = new TimeSlices();
+  for (const dir of directories) {
+    if (slices.due()) await slices.pause();
+    marks.identities.push(identity(dir) ?? '');
+    marks.gitignores.push(statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
+  }
+  return marks;
+}
+
+/** The directories holding these absolute paths, up to `base` (included), a slice at a time (100,000 paths are tens of milliseconds). */
+export async function directoriesOf(base: string, paths: Iterable<string>, slices = new TimeSlices()): Promise<string[]> {
   const dirs = new Set<string>([base]);
   const prefix = base.endsWith('/') ? base : `${base}/`;
   for (const path of paths) {
+    if (slices.due()) await slices.pause();
     if (!path.startsWith(prefix)) continue;
     for (let dir = parentOf(path.slice(prefix.length)); dir !== '' && !dirs.has(`${prefix}${dir}`); dir = parentOf(dir)) dirs.add(`${prefix}${dir}`);
   }
@@ -203,7 +221,7 @@ export class ResidentListings implements vscode.Disposable {
       const vouched = mark !== undefined && resident.vouchedAt === mark;
       if (vouched || (await unchangedSince(resident, isCancelled))) {
         if (vouched) this.counts.vouched++;
-        if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = watchedWhole(resident, watch) ? mark : undefined;
+        if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = (await watchedWhole(resident, watch)) ? mark : undefined;
         this.listings.set(key, resident);
         resident.uses++;
         this.counts.replayed++;
@@ -228,11 +246,13 @@ export class ResidentListings implements vscode.Disposable {
     });
     if (!made) return { made: false };
     this.counts.listed++;
-    if (generation === this.generation && !isCancelled()) {
-      const identities = made.directories.map((dir) => identity(dir) ?? '');
-      const gitignores = made.directories.map((dir) => statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
-      this.listings.set(key, { ...made, startedAt, identities, gitignores, uses: 1 });
-      this.makeRoom(key, inUse);
+    const kept = () => generation === this.generation && !isCancelled();
+    if (kept()) {
+      const marks = await directoryMarks(made.directories);
+      if (kept()) {
+        this.listings.set(key, { ...made, startedAt, ...marks, uses: 1 });
+        this.makeRoom(key, inUse);
+      }
     }
     return { listing: made, made: true };
   }

@@ -10,6 +10,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { ContentIndex, SETTLED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
+import { EveryItem } from '../../../support/everyItem';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
 import { mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -162,6 +163,26 @@ describe('index: the content index under random updates', function () {
 
     // The rarest list is read first wherever it stands in the conjunction: 'zqx' (one file) after the frequent ones.
     assert.deepStrictEqual(index.evaluate({ op: 'and', args: [...query('handle').args, ...query('format').args, ...query('zqx').args] }), [3]);
+  });
+
+  it('idsOfInSlices gives the ids idsOf gives, a slice at a time; an index changed between two slices gives the ids it has after', async () => {
+    const index = new ContentIndex();
+    const file = (i: number) => ({ path: `/f${i}`, kind: 'text' as const, size: 3, mtimeMs: 1, ctimeMs: 1, ino: i });
+    for (let i = 0; i < 5; i++) index.set(file(i), 'abc');
+    const listed = [{ path: '/f3' }, { path: '/none' }, { path: '/f0' }];
+    const slices = new EveryItem();
+    assert.deepStrictEqual([...(await index.idsOfInSlices(listed, slices))], [3, -1, 0]);
+    assert.strictEqual(slices.pauses, 3);
+    // After the first file's id was worked out, a file is removed and the ids renumbered (/f4: 4, then 3).
+    const other = [{ path: '/f4' }, { path: '/f2' }, { path: '/f1' }];
+    const changing: EveryItem = new EveryItem(() => {
+      if (changing.pauses !== 2) return;
+      index.remove('/f2');
+      index.seal();
+    });
+    const ids = [...(await index.idsOfInSlices(other, changing))];
+    assert.deepStrictEqual(ids, [3, -1, 1]);
+    assert.deepStrictEqual([...index.idsOf(other)], ids, 'and idsOf gives them after');
   });
 
   it('never loses a file of a conjunction, however its lists narrow (property)', () => {

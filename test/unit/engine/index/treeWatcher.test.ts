@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { eventsDelivered, overflowThreshold, TreeWatcher, WatchVouching } from '../../../../src/engine/index/treeWatcher';
+import { EveryItem } from '../../../support/everyItem';
 import { waitUntil } from '../../../support/waitUntil';
 import { Fixture } from '../../fixture';
 
@@ -79,6 +80,24 @@ describe('engine/index/treeWatcher', () => {
     assert.strictEqual(watcher.watch([kept]), 1);
     assert.throws(() => watcher!.watch([kept, fx.root, fx.mkdir('full')]), { code: 'ENOSPC' });
     assert.deepStrictEqual([watcher.watches(kept), watcher.watches(fx.root), watcher.size], [true, false, 1]);
+  });
+
+  it('watchInSlices places and closes what watch does, a slice at a time; a refusal (ENOSPC) leaves no watch of its own behind', async () => {
+    watcher = new TreeWatcher(
+      () => undefined,
+      undefined,
+      (dir, listener) => {
+        if (dir.endsWith('full')) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+        return fs.watch(dir, { persistent: false }, listener);
+      },
+    );
+    const dirs = Array.from({ length: 12 }, (_, i) => fx.mkdir(`d${i}`));
+    watcher.watch([fx.root]);
+    const slices = new EveryItem();
+    assert.strictEqual(await watcher.watchInSlices(dirs, slices), 12);
+    assert.deepStrictEqual([watcher.size, watcher.watches(fx.root), dirs.every((dir) => watcher!.watches(dir)), slices.pauses], [12, false, true, 12]);
+    await assert.rejects(watcher.watchInSlices([dirs[0], fx.root, fx.mkdir('full')], new EveryItem()), { code: 'ENOSPC' });
+    assert.deepStrictEqual([watcher.watches(dirs[0]), watcher.watches(fx.root), watcher.size], [true, false, 1]);
   });
 
   it('past the threshold it keeps no file list and vouches for nothing until reset', async () => {
