@@ -5,7 +5,7 @@ import type { ResidentListings } from './vscode/sources/residentListing';
 import { Services } from './vscode/services';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
-import { indexedFiles, indexedFolders } from './vscode/index/indexedFiles';
+import { indexedFiles, indexedFilesWithIgnored, indexedFolders } from './vscode/index/indexedFiles';
 import { WorkspaceIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
@@ -33,7 +33,8 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const indexer = (services.indexer = new WorkspaceIndexer({
     storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
     folders: indexedFolders,
-    listFiles: () => indexedFiles(services),
+    listFiles: () => indexedFiles(services, false),
+    listWithIgnored: (searched) => indexedFilesWithIgnored(services, searched),
     maxFileSize: () => readEngineConfig().maxFileSize,
     log,
   }));

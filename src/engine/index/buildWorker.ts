@@ -4,7 +4,7 @@
  * runs of files, so the extension host and its searches go first; while a search runs it waits, so the
  * search has the cores. Progress and the outcome are posted to the thread that started it.
  */
-import { parentPort, workerData } from 'worker_threads';
+import { MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'worker_threads';
 import { runInBackground } from '../pool/background';
 import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, reindexFiles, type RefreshResult } from './builder';
@@ -21,6 +21,11 @@ export interface BuildRequest {
   paths: string[];
   /** ...and as it lists them with include_ignored: indexed instead within the limits (limits.ts indexedFilesOf). */
   withIgnored?: string[];
+  /**
+   * Instead of `withIgnored`: the thread that started the build lists them when asked (ignoredOnRequest),
+   * which it is only when the searched files are within the limits (above them, so is that list).
+   */
+  ignoredOnRequest?: IgnoredOnRequest;
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
@@ -38,6 +43,39 @@ export interface BuildRequest {
   now?: number;
 }
 
+/**
+ * How a build thread asks for the list with the ignored files: it posts `listIgnored` and waits until
+ * `answered` is set; the answer ({ withIgnored }) is then on `port` (transferred to it with the request).
+ */
+export interface IgnoredOnRequest {
+  port: MessagePort;
+  answered: SharedArrayBuffer;
+}
+
+/** The starting thread's side of IgnoredOnRequest: what the request carries (its port is transferred), and the answer, given once asked. */
+export function ignoredOnRequest(): { onRequest: IgnoredOnRequest; answer: (withIgnored: string[] | undefined) => void } {
+  const { port1, port2 } = new MessageChannel();
+  const answered = new SharedArrayBuffer(4);
+  return {
+    onRequest: { port: port2, answered },
+    answer: (withIgnored) => {
+      port1.postMessage({ withIgnored });
+      const flag = new Int32Array(answered);
+      Atomics.store(flag, 0, 1);
+      Atomics.notify(flag, 0);
+    },
+  };
+}
+
+/** The build thread's side: asks, waits for the answer, and takes it. */
+function askForIgnored(on: IgnoredOnRequest, post: (message: BuildMessage) => void): string[] | undefined {
+  post({ kind: 'listIgnored' });
+  Atomics.wait(new Int32Array(on.answered), 0, 0);
+  const answer = receiveMessageOnPort(on.port)?.message as { withIgnored?: string[] } | undefined;
+  on.port.close();
+  return answer?.withIgnored;
+}
+
 export interface BuildSummary extends RefreshResult {
   files: number;
   /** Bytes of the index on disk, and of its postings. */
@@ -48,6 +86,8 @@ export interface BuildSummary extends RefreshResult {
 
 export type BuildMessage =
   | { kind: 'progress'; done: number; total: number }
+  /** The build needs the list with the ignored files (BuildRequest.ignoredOnRequest). */
+  | { kind: 'listIgnored' }
   /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once settled. */
   | { kind: 'done'; summary: BuildSummary; recent?: string[] }
   /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
@@ -142,7 +182,9 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
   const stamps = new Map<string, FileStamp | undefined>();
-  const chosen = indexedFilesOf(request.paths, request.withIgnored, request.maxFileSize, request.limits, stamps);
+  const { ignoredOnRequest } = request;
+  const all = request.withIgnored ?? (ignoredOnRequest && (() => askForIgnored(ignoredOnRequest, post)));
+  const chosen = indexedFilesOf(request.paths, all, request.maxFileSize, request.limits, stamps);
   const files = chosen.paths.length;
   const listOnly = (reason: string) => {
     removeIndex(request.dir);
@@ -150,7 +192,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
   };
   if (chosen.listOnly !== undefined) return listOnly(chosen.listOnly);
   // The list not chosen is let go: the request is the worker's workerData, held as long as the thread runs,
-  // and its two lists are two copies of about every path.
+  // and its two lists (when both were sent) are two copies of about every path.
   if (chosen.withIgnored) request.paths = [];
   else request.withIgnored = undefined;
   const stored = loadIndex(request.dir);

@@ -31,19 +31,23 @@ export function ignoredListingAtMost(searched: number): number {
  * The files an index holds: the ones searches read, with the ones they leave out (`all`: the same
  * search with include_ignored) while those are at most as many again and the whole is within the
  * limits; else the searched ones alone, or none (`listOnly`, the reason) when even they are over the
- * limits. Stats (as limitExceeded) only what it weighs.
+ * limits. The searched ones are weighed first: over the limits, the list with the ignored ones (as many
+ * files or more, as many bytes or more) is too, and `all`, when a function, is not called (in VS Code it
+ * lists the whole workspace again). Stats (as limitExceeded) only what it weighs.
  */
 export function indexedFilesOf(
   searched: readonly string[],
-  all: readonly string[] | undefined,
+  all: readonly string[] | (() => readonly string[] | undefined) | undefined,
   maxFileSize: number,
   limits: IndexLimits,
-  stamps?: Map<string, FileStamp | undefined>,
+  stamps: Map<string, FileStamp | undefined> = new Map(),
 ): { paths: readonly string[]; withIgnored: boolean; listOnly?: string } {
-  if (all && all.length <= ignoredListingAtMost(searched.length) && limitExceeded(all, maxFileSize, limits, stamps) === undefined)
-    return { paths: all, withIgnored: true };
   const listOnly = limitExceeded(searched, maxFileSize, limits, stamps);
-  return { paths: searched, withIgnored: false, ...(listOnly === undefined ? {} : { listOnly }) };
+  if (listOnly !== undefined) return { paths: searched, withIgnored: false, listOnly };
+  const withIgnored = typeof all === 'function' ? all() : all;
+  if (withIgnored && withIgnored.length <= ignoredListingAtMost(searched.length) && limitExceeded(withIgnored, maxFileSize, limits, stamps) === undefined)
+    return { paths: withIgnored, withIgnored: true };
+  return { paths: searched, withIgnored: false };
 }
 
 /** The postings may take at most this share of the bytes indexed... */
@@ -54,8 +58,8 @@ export const POSTINGS_FLOOR = 1024 * 1024;
 /**
  * Why an index of these listed files would keep the file list only, or undefined when their content is
  * indexed: too many files, or more bytes than the limit in the files it would read (regular files not
- * larger than checkedFileSize(maxFileSize)). Stats each file (none when there are too many) and keeps the stamps in
- * `stamps`, so the build that follows does not stat them again.
+ * larger than checkedFileSize(maxFileSize)). Stats each file (none when there are too many; not one
+ * already in `stamps`) and keeps the stamps in `stamps`, so the build that follows does not stat them again.
  */
 export function limitExceeded(
   paths: readonly string[],
@@ -67,7 +71,8 @@ export function limitExceeded(
   const largest = checkedFileSize(maxFileSize);
   let bytes = 0;
   for (const path of paths) {
-    const stamp = statStamp(path);
+    // (a file weighed already, in the searched list, is not statted again)
+    const stamp = stamps?.has(path) ? stamps.get(path) : statStamp(path);
     stamps?.set(path, stamp);
     if (stamp && stamp.size <= largest) bytes += stamp.size;
   }

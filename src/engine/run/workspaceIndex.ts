@@ -26,12 +26,12 @@ interface ListedFiles {
 
 /**
  * The files a search of every workspace folder (no path, no include) reads, ignored files left out; and
- * the ones it reads with them (include_ignored) unless there are more than ignoredListingAtMost (the walk
- * stops there: no index holds them then).
+ * the ones it reads with them (include_ignored), listed when asked for, unless there are more than
+ * ignoredListingAtMost (the walk stops there: no index holds them then).
  */
-async function listWorkspaceFiles(env: IndexingRoles): Promise<{ searched: ListedFiles; withIgnored?: ListedFiles }> {
+async function listWorkspaceFiles(env: IndexingRoles): Promise<{ searched: ListedFiles; withIgnored: () => ListedFiles | undefined }> {
   const access = await authorizeSearch(undefined, env);
-  if (access.kind !== 'files') return { searched: { paths: [] } };
+  if (access.kind !== 'files') return { searched: { paths: [] }, withIgnored: () => undefined };
   const list = (includeIgnored: boolean, maxFiles?: number): ListedFiles | undefined => {
     const query = {
       bases: access.bases,
@@ -47,7 +47,7 @@ async function listWorkspaceFiles(env: IndexingRoles): Promise<{ searched: Liste
     return { paths: [...filterStream(access.bases, files, filter, emptySkips())].map((candidate) => candidate.path), listing };
   };
   const searched = list(false)!;
-  return { searched, withIgnored: list(true, ignoredListingAtMost(searched.paths.length)) };
+  return { searched, withIgnored: () => list(true, ignoredListingAtMost(searched.paths.length)) };
 }
 
 export interface IndexSummary extends RefreshResult {
@@ -83,11 +83,10 @@ export async function buildWorkspaceIndex(env: IndexingRoles, dir: string, limit
   try {
     const listed = await listWorkspaceFiles(env);
     const stamps = new Map<string, FileStamp | undefined>();
-    const chosen = indexedFilesOf(listed.searched.paths, listed.withIgnored?.paths, env.config.maxFileSize, limits, stamps);
+    let ignored: ListedFiles | undefined;
+    const chosen = indexedFilesOf(listed.searched.paths, () => (ignored = listed.withIgnored())?.paths, env.config.maxFileSize, limits, stamps);
     withIgnored = chosen.withIgnored;
-    listings = [listed.searched.listing, withIgnored ? listed.withIgnored?.listing : undefined].filter(
-      (listing): listing is RecordedListing => listing !== undefined,
-    );
+    listings = [listed.searched.listing, withIgnored ? ignored?.listing : undefined].filter((listing): listing is RecordedListing => listing !== undefined);
     listOnly = chosen.listOnly;
     if (listOnly !== undefined) index = new ContentIndex();
     else

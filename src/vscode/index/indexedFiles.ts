@@ -14,23 +14,24 @@ export function indexedFolders(): string[] | undefined {
 }
 
 /**
- * The files a grep with no path and no include reads, in its order, and those it reads with
- * include_ignored (an empty answer's checks search ignored files too, and then read only what the index
- * cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
+ * The files a grep with no path and no include reads, in its order, or with `includeIgnored` those it
+ * reads with include_ignored (an empty answer's checks search ignored files too, and then read only what
+ * the index cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
  */
-export async function indexedFiles(services: Services): Promise<{ paths: string[]; withIgnored?: string[] }> {
+export async function indexedFiles(services: Services, includeIgnored: boolean): Promise<string[]> {
   const source = new vscode.CancellationTokenSource();
   try {
     const env = environment(services, source.token);
     const access = await authorizeSearch(undefined, env);
-    if (access.kind !== 'files') return { paths: [] };
-    const list = async (includeIgnored: boolean) =>
-      [...(await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips()))].map((candidate) => candidate.path);
-    const paths = await list(false);
-    const withIgnored = await list(true);
-    // A list no index would hold (limits.ts) is not copied to the build thread.
-    return withIgnored.length <= ignoredListingAtMost(paths.length) ? { paths, withIgnored } : { paths };
+    if (access.kind !== 'files') return [];
+    return [...(await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips()))].map((candidate) => candidate.path);
   } finally {
     source.dispose();
   }
+}
+
+/** The files with include_ignored (indexedFiles), unless there are more than the index would hold beside `searched` files (limits.ts): such a list is not copied to the build thread. */
+export async function indexedFilesWithIgnored(services: Services, searched: number): Promise<string[] | undefined> {
+  const withIgnored = await indexedFiles(services, true);
+  return withIgnored.length <= ignoredListingAtMost(searched) ? withIgnored : undefined;
 }

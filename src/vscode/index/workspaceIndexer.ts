@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import * as vscode from 'vscode';
-import type { BuildMessage, BuildRequest, BuildSummary } from '../../engine/index/buildWorker';
+import { ignoredOnRequest, type BuildMessage, type BuildRequest, type BuildSummary } from '../../engine/index/buildWorker';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
@@ -22,6 +22,7 @@ import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../eng
 import { loadIndex, loadIndexFor } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
+import { TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
@@ -81,8 +82,10 @@ export interface IndexerOptions {
   storageDir: string | undefined;
   /** The workspace folders' paths on disk; undefined when one is not on disk (a virtual folder). */
   folders(): string[] | undefined;
-  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard), and with include_ignored. */
-  listFiles(): Promise<{ paths: string[]; withIgnored?: string[] }>;
+  /** The files a search of the whole workspace reads (same excludes, .gitignore and guard)... */
+  listFiles(): Promise<string[]>;
+  /** ...and with include_ignored, unless there are more than an index would hold beside `searched` files: asked for by the build only when the searched files are within its limits. */
+  listWithIgnored(searched: number): Promise<string[] | undefined>;
   maxFileSize(): number;
   log: vscode.LogOutputChannel;
 }
@@ -210,34 +213,27 @@ export class WorkspaceIndexer implements vscode.Disposable {
     return index === this.watchedIndex && (this.worker === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
   }
 
+  /** Every directory holding a file of these lists, and those above it up to its workspace folder (where an entry can appear too), a slice at a time. */
+  private async directoriesOf(...lists: ReadonlyArray<readonly string[]>): Promise<Set<string>> {
+    const slices = new TimeSlices();
+    const dirs = new Set<string>();
+    for (const root of this.options.folders() ?? []) for (const paths of lists) for (const dir of await listedDirectories(root, paths, slices)) dirs.add(dir);
+    return dirs;
+  }
+
   /**
    * Watches the directories of the files about to be indexed, before the build reads them; the record of
    * changes starts anew. False when they cannot all be watched (the inotify limit): then, for the rest of
    * the session, every file the index settles is checked by its stamp, as without a watcher.
    */
-  private watchFor(listed: { paths: readonly string[]; withIgnored?: readonly string[] }): boolean {
+  private async watchFor(paths: readonly string[]): Promise<boolean> {
     this.watchIndex(undefined);
     this.stale.clear();
     this.watcher.reset();
     if (this.state.unwatched !== undefined) return false;
-    // Every directory holding a listed file, and those above it up to its workspace folder (where an entry can appear too).
-    const roots = this.options.folders() ?? [];
-    const directoriesOf = (paths: readonly string[]) => new Set(roots.flatMap((root) => listedDirectories(root, paths)));
-    // The directories of the ignored files too (include_ignored, an empty answer's check) while the system allows that many watches.
-    if (listed.withIgnored && !this.ignoredUnwatched) {
-      try {
-        this.watcher.watch(directoriesOf(listed.withIgnored));
-        return true;
-      } catch (error) {
-        this.ignoredUnwatched = true;
-        this.options.log.info(
-          `index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`,
-        );
-      }
-    }
-    const dirs = directoriesOf(listed.paths);
+    const dirs = await this.directoriesOf(paths);
     try {
-      this.watcher.watch(dirs);
+      await this.watcher.watchInSlices(dirs);
       return true;
     } catch (error) {
       this.watcher.close();
@@ -247,6 +243,33 @@ export class WorkspaceIndexer implements vscode.Disposable {
       );
       return false;
     }
+  }
+
+  /**
+   * The list with the ignored files the build asked for (BuildRequest.ignoredOnRequest), their directories
+   * watched too (include_ignored, an empty answer's check) while the system allows that many watches,
+   * before the build reads them; undefined when there are too many files or the listing failed.
+   */
+  private async listIgnored(paths: readonly string[]): Promise<string[] | undefined> {
+    let withIgnored: string[] | undefined;
+    try {
+      withIgnored = await this.options.listWithIgnored(paths.length);
+    } catch (error) {
+      this.options.log.info(`index: the workspace with its ignored files could not be listed (${(error as Error).message}); the searched files are indexed`);
+      return undefined;
+    }
+    if (!withIgnored || !this.buildWatched || this.ignoredUnwatched) return withIgnored;
+    try {
+      // (the directories of the searched files with them: a file gone between the two listings keeps its directory watched)
+      await this.watcher.watchInSlices(await this.directoriesOf(paths, withIgnored));
+    } catch (error) {
+      // The watches this call placed are closed; those of the searched files stay.
+      this.ignoredUnwatched = true;
+      this.options.log.info(
+        `index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`,
+      );
+    }
+    return withIgnored;
   }
 
   /**
@@ -324,29 +347,32 @@ export class WorkspaceIndexer implements vscode.Disposable {
     // The first build waits for the searches under way (the first call after activation reads every file).
     while (Atomics.load(this.searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
-    let listed: { paths: string[]; withIgnored?: string[] };
+    let paths: string[];
     try {
-      listed = await this.options.listFiles();
+      paths = await this.options.listFiles();
     } catch (error) {
       this.fail(error);
       return;
     }
-    this.buildWatched = this.watchFor(listed);
+    this.buildWatched = await this.watchFor(paths);
     this.state.phase = 'building';
     this.buildStarted = Date.now();
     this.state.done = 0;
-    this.state.total = listed.paths.length;
+    this.state.total = paths.length;
     this.showProgress();
+    // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits.
+    const ignored = ignoredOnRequest();
     const request: BuildRequest = {
       dir,
       folders,
-      ...listed,
+      paths,
+      ignoredOnRequest: ignored.onRequest,
       maxFileSize: this.options.maxFileSize(),
       pauseRatio: PAUSE_RATIO,
       limits: readIndexLimits(),
       searching: this.searching.buffer as SharedArrayBuffer,
     };
-    const outcome = await this.runWorker(request, Math.max(listed.paths.length, listed.withIgnored?.length ?? 0));
+    const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await this.listIgnored(paths)));
     this.status.hide();
     if (outcome?.kind === 'done') {
       this.open(dir, outcome.summary);
@@ -455,14 +481,20 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.schedule(REFRESH_DELAY_MS);
   }
 
-  /** Runs the build thread on `request` (`files` sizes its heap); its outcome, undefined when it stopped without one. */
-  private async runWorker(request: BuildRequest, files: number): Promise<BuildMessage | undefined> {
+  /**
+   * Runs the build thread on `request` (`files` sizes its heap; the list with the ignored files, when it
+   * is asked for, holds at most as many again, which the heap's margin covers); its outcome, undefined
+   * when it stopped without one. `listIgnored` answers the build's request for that list.
+   */
+  private async runWorker(request: BuildRequest, files: number, listIgnored?: () => Promise<void>): Promise<BuildMessage | undefined> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
-    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits });
+    const transferList = request.ignoredOnRequest ? [request.ignoredOnRequest.port] : [];
+    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits, transferList });
     this.worker = worker;
     const ended = new Promise<BuildMessage | undefined>((resolve) => {
       worker.on('message', (message: BuildMessage) => {
+        if (message.kind === 'listIgnored') return void listIgnored?.();
         if (message.kind !== 'progress') return resolve(message);
         this.state.done = message.done;
         this.state.total = message.total;

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
-import { buildIndex, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
+import { buildIndex, ignoredOnRequest, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex, storingAsItGoes } from '../../../../src/engine/index/store';
 import { refreshIndex } from '../../../../src/engine/index/builder';
@@ -234,6 +234,34 @@ describe('index: the background build', () => {
     assert.ok(outcome.kind === 'listOnly', JSON.stringify(outcome));
     assert.match(outcome.reason, /600 files, more than grepTools\.index\.maxFiles \(599\)/);
     assert.ok(!messages.some((message) => message.kind === 'progress'), 'no file was read');
+  });
+
+  it('as a worker thread, asks for the list with the ignored files only while the searched ones are within the limits, and indexes it', async () => {
+    const ignored = nodePath.join(folder, 'ignored.js');
+    fs.writeFileSync(ignored, 'ignored\n');
+    age(folder);
+    const run = async (extra: Partial<BuildRequest>) => {
+      const { onRequest, answer } = ignoredOnRequest();
+      let asked = 0;
+      const worker = new Worker(nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexWorker.js'), {
+        workerData: request({ ignoredOnRequest: onRequest, ...extra }),
+        transferList: [onRequest.port],
+      });
+      const outcome = await new Promise<BuildMessage>((resolve, reject) => {
+        worker.on('message', (message: BuildMessage) => {
+          if (message.kind === 'listIgnored') {
+            asked++;
+            // (answered later, as VS Code lists the workspace: the build waits)
+            setImmediate(() => answer([...paths, ignored]));
+          } else if (message.kind !== 'progress') resolve(message);
+        });
+        worker.on('error', reject);
+      });
+      await worker.terminate();
+      return { kind: outcome.kind, files: outcome.kind === 'done' ? outcome.summary.files : outcome.kind === 'listOnly' ? outcome.files : -1, asked };
+    };
+    assert.deepStrictEqual(await run({}), { kind: 'done', files: 601, asked: 1 });
+    assert.deepStrictEqual(await run({ limits: { ...DEFAULT_INDEX_LIMITS, maxFiles: 100 } }), { kind: 'listOnly', files: 600, asked: 0 });
   });
 
   it('runs as a worker thread from dist/indexWorker.js and posts its outcome', async () => {

@@ -5,8 +5,9 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as nodePath from 'path';
-import { overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/limits';
+import { indexedFilesOf, overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/limits';
 import { refreshIndex } from '../../../../src/engine/index/builder';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 
@@ -44,6 +45,38 @@ describe('index: bounded memory', () => {
     assert.strictEqual(postingsOverBudget(2 * 1024 * 1024, 8 * 1024 * 1024), undefined);
     assert.match(postingsOverBudget(2 * 1024 * 1024 + 1, 8 * 1024 * 1024) ?? '', /postings would take 2\.0 MB, more than a quarter of the 8\.0 MB indexed/);
     assert.strictEqual(postingsOverBudget(POSTINGS_FLOOR, 10), undefined, 'a few tiny files are indexed');
+  });
+
+  it('weighs the searched files first: over the limits, the list with the ignored ones is never asked for; within them, it is held while within them too', () => {
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-limits-'));
+    try {
+      const write = (name: string, bytes: number) => {
+        fs.writeFileSync(nodePath.join(dir, name), 'x'.repeat(bytes));
+        return nodePath.join(dir, name);
+      };
+      const searched = [write('a.ts', 10), write('b.ts', 10)];
+      const all = [...searched, write('ignored.js', 1000)];
+      let asked = 0;
+      const withIgnored = () => {
+        asked++;
+        return all;
+      };
+      const limits = (maxFiles: number, maxIndexedBytes: number) => ({ maxFiles, maxIndexedBytes });
+      assert.match(indexedFilesOf(searched, withIgnored, 1 << 20, limits(1, 1 << 20)).listOnly ?? '', /2 files, more than grepTools\.index\.maxFiles \(1\)/);
+      assert.match(indexedFilesOf(searched, withIgnored, 1 << 20, limits(10, 15)).listOnly ?? '', /grepTools\.index\.maxIndexedBytes/);
+      assert.strictEqual(asked, 0, 'not asked for while the searched files are over the limits');
+      const stamps = new Map();
+      assert.deepStrictEqual(indexedFilesOf(searched, withIgnored, 1 << 20, limits(10, 1 << 20), stamps), { paths: all, withIgnored: true });
+      assert.deepStrictEqual([asked, [...stamps.keys()].sort()], [1, [...all].sort()], 'asked once; each file statted, its stamp kept for the build');
+      assert.deepStrictEqual(indexedFilesOf(searched, withIgnored, 1 << 20, limits(10, 500)), { paths: searched, withIgnored: false });
+      assert.deepStrictEqual(
+        indexedFilesOf(searched, all, 1 << 20, limits(2, 1 << 20)),
+        { paths: searched, withIgnored: false },
+        'a list given as it is weighs the same',
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the limits name the setting to raise', () => {
