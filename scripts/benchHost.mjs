@@ -4,8 +4,9 @@
 // that goes first alternates); medians and the ratio ours / Copilot's. Also: our first call after the
 // extension activates, three more of ours right after it while the content index builds, the first call of
 // each side after a window reload (at once, and once the stored index was refreshed), the index's build
-// (waited for before the samples, while a command is run in the extension host every 20 ms: its worst and
-// median round trip), and the extension host's peak RSS over our first call and the build, and over the comparisons.
+// (waited for before the samples), the extension host's round trips (a command run in it every 20 ms, its worst
+// and median answer) during the first calls, the calls while the index builds and the rest of the build, and
+// the extension host's peak RSS over our first call and the build, and over the comparisons.
 // Beside each median wall time, the median time the extension host's thread was busy during the call (event
 // loop utilisation: the time no other extension could run). Prints a Markdown table and writes it, with every
 // sample, to .test-artifacts/bench-host/.
@@ -127,10 +128,11 @@ async function main() {
   let ok = false;
   try {
     // A call that fails (Copilot's tool times out on a very large workspace) is timed and reported as its error, not fatal.
-    const call = async (tool, input) => {
+    // `probe`: the command round trips while it runs are measured too (roundTrips).
+    const call = async (tool, input, probe = false) => {
       const started = Date.now();
       try {
-        return await session.bridge.call({ op: 'invoke', tool, input }, { timeoutMs: 300_000 });
+        return await session.bridge.call({ op: 'invoke', tool, input, probe }, { timeoutMs: 300_000 });
       } catch (error) {
         return { ms: Date.now() - started, busyMs: 0, text: `error: ${error instanceof Error ? error.message.replace(/^invoke\s*:\s*/, '') : error}` };
       }
@@ -156,9 +158,9 @@ async function main() {
     const before = await session.bridge.call({ op: 'memory', resetPeak: true });
     // Our first call: the cost a person pays once per window (the extension is active, its index not built yet).
     const [firstTool, firstInput] = QUESTIONS[0][2];
-    const first = await call(firstTool, firstInput);
+    const first = await call(firstTool, firstInput, true);
     const oursFirstPeak = (await session.bridge.call({ op: 'memory' })).peakRss;
-    const copilotFirst = await call(...QUESTIONS[0][3]);
+    const copilotFirst = await call(...QUESTIONS[0][3], true);
     // (from here the peak counts what Copilot's first call left resident too: against us)
     await session.bridge.call({ op: 'memory', resetPeak: true });
     const settledLine = `the window settled ${(settled.waitedMs / 1000).toFixed(1)} s after the tools were registered${settled.settled ? '' : ' (not quiet within 60 s)'}`;
@@ -169,7 +171,8 @@ async function main() {
     const whileBuilding = [];
     for (let i = 0; i < 3; i++) {
       const phase = (await session.bridge.call({ op: 'indexState' }))?.phase ?? 'no index state';
-      whileBuilding.push({ phase, ms: (await call(firstTool, firstInput)).ms });
+      const { ms, roundTrips } = await call(firstTool, firstInput, true);
+      whileBuilding.push({ phase, ms, roundTrips });
     }
     const buildingLine = `Ours again right after, the index ${INDEX_OFF ? 'off' : 'building'} (its phase as each call began): ${whileBuilding.map((c) => `${c.ms.toFixed(0)} ms (${c.phase})`).join(', ')}.`;
     process.stdout.write(`${buildingLine}\n`);
@@ -177,7 +180,13 @@ async function main() {
     const indexWait = Date.now();
     // While it builds, a command run in the extension host every 20 ms measures how long the host takes to answer.
     const during = await session.bridge.call({ op: 'probeUntilIndexed', timeoutMs: 600_000 }, { timeoutMs: 620_000 });
-    const probeLine = `Command round trip while the index built: worst ${during.worstMs.toFixed(1)} ms, median ${during.medianMs.toFixed(1)} ms over ${during.probes} commands in ${(during.waitedMs / 1000).toFixed(1)} s.`;
+    const trips = (probed) =>
+      probed ? `worst ${probed.worstMs.toFixed(1)} ms, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands` : 'not measured';
+    const worstOf = (calls) => calls.map((c) => c.roundTrips).reduce((worst, t) => (t && (!worst || t.worstMs > worst.worstMs) ? t : worst), undefined);
+    const probeLine =
+      "Command round trip (a command run in the extension host every 20 ms: its answer plus how late a 20 ms timer fired after it; VS Code's own " +
+      `handling of a listing's reply counts too): during our first call ${trips(first.roundTrips)}; during Copilot's first ${trips(copilotFirst.roundTrips)}; ` +
+      `during our three calls right after, the worst of them ${trips(worstOf(whileBuilding))}; while the index built, after them, ${trips(during)} in ${(during.waitedMs / 1000).toFixed(1)} s.`;
     process.stdout.write(`${probeLine}\n`);
     let index = await session.bridge.call({ op: 'indexState' });
     while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {

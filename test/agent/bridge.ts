@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 type Operation =
   | { id: number; op: 'command'; command: string; args?: unknown[]; wait?: boolean }
   | { id: number; op: 'tools' }
-  | { id: number; op: 'invoke'; tool: string; input: object }
+  /** `probe`: with the command round trips while it runs (probeUntil). */
+  | { id: number; op: 'invoke'; tool: string; input: object; probe?: boolean }
   | { id: number; op: 'profile'; tool: string; input: object; file: string }
   /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
@@ -121,30 +122,52 @@ async function memory(resetPeak = false): Promise<{ rss: number; peakRss: number
 /** The content index's state, as the extension exports it (null before activation). */
 const indexState = () => vscode.extensions.getExtension<{ index?: { builds: number; phase: string } }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null;
 
+/** How long the extension host took to answer a command run in it every 20 ms (ms), and over how long. */
+interface RoundTrips {
+  probes: number;
+  worstMs: number;
+  medianMs: number;
+  waitedMs: number;
+}
+
 /**
- * Runs a command registered here every 20 ms until the content index's first build has ended (or the
- * time is up): how long the extension host takes to answer a command while the index builds.
+ * Runs a command registered here every 20 ms until `done()` (or the time is up): how long the extension
+ * host takes to answer a command meanwhile (a thread held by a search or a build answers late). Each
+ * probe counts the command's round trip and how late the 20 ms timer after it fired, so a stretch the
+ * thread was held between two commands is counted too.
  */
-async function probeUntilIndexed(timeoutMs: number): Promise<{ probes: number; worstMs: number; medianMs: number; waitedMs: number }> {
-  const command = `grepToolsBench.ping.${Date.now()}`;
+async function probeUntil(done: () => boolean, timeoutMs: number): Promise<RoundTrips> {
+  const command = `grepToolsBench.ping.${Date.now()}.${Math.random()}`;
   const registration = vscode.commands.registerCommand(command, () => Date.now());
   const started = Date.now();
   const times: number[] = [];
   try {
-    for (;;) {
-      const state = indexState();
-      if (state && (state.builds > 0 || state.phase === 'off' || state.phase === 'failed')) break;
-      if (Date.now() - started > timeoutMs) break;
+    while (!done() && Date.now() - started <= timeoutMs) {
       const sent = performance.now();
       await vscode.commands.executeCommand(command);
-      times.push(performance.now() - sent);
       await new Promise((resolve) => setTimeout(resolve, 20));
+      times.push(Math.max(0, performance.now() - sent - 20));
     }
   } finally {
     registration.dispose();
   }
   const sorted = [...times].sort((a, b) => a - b);
   return { probes: times.length, worstMs: sorted[sorted.length - 1] ?? 0, medianMs: sorted[sorted.length >> 1] ?? 0, waitedMs: Date.now() - started };
+}
+
+/** The round trips (probeUntil) until the content index's first build has ended. */
+async function probeUntilIndexed(timeoutMs: number): Promise<RoundTrips> {
+  return await probeUntil(() => {
+    const state = indexState();
+    return state !== null && (state.builds > 0 || state.phase === 'off' || state.phase === 'failed');
+  }, timeoutMs);
+}
+
+/** Invokes a tool as `invoke` does, with the round trips (probeUntil) while it runs. */
+async function invokeProbed(tool: string, input: object): Promise<{ ms: number; busyMs: number; text: string; roundTrips: RoundTrips }> {
+  let finished = false;
+  const [result, roundTrips] = await Promise.all([invoke(tool, input).finally(() => (finished = true)), probeUntil(() => finished, 600_000)]);
+  return { ...result, roundTrips };
 }
 
 /**
@@ -166,7 +189,7 @@ async function settle(quietMs: number, timeoutMs: number): Promise<{ waitedMs: n
 
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
-  if (operation.op === 'invoke') return await invoke(operation.tool, operation.input);
+  if (operation.op === 'invoke') return operation.probe ? await invokeProbed(operation.tool, operation.input) : await invoke(operation.tool, operation.input);
   if (operation.op === 'profile') return await profile(operation.tool, operation.input, operation.file);
   if (operation.op === 'memory') return await memory(operation.resetPeak);
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
