@@ -8,7 +8,7 @@ import type { FileStamp } from '../source/fileStamp';
 import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
 import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
-import { TimeSlices } from '../source/timeSlices';
+import { finishSteps, TimeSlices, type Steps } from '../source/timeSlices';
 
 /**
  * Per ASCII trigram key, the last text (by a counter shared by every index of the process) it was met in:
@@ -106,6 +106,9 @@ export interface FileEntry extends FileStamp {
   path: string;
   kind: FileKind;
 }
+
+/** Files taken between two yields of the work that loads an index (ContentIndex.made, store.ts loading). */
+export const STEP_FILES = 1024;
 
 /** A segment: the encoded lists of the files added between two flushes (or of every file, once compacted). */
 export interface SealedPostings {
@@ -264,12 +267,26 @@ export class ContentIndex {
 
   /** `files` by id: undefined for the id of a file replaced or removed since the segments were compacted. */
   constructor(files: ReadonlyArray<FileEntry | undefined> = [], segments: readonly SealedPostings[] = []) {
+    this.segments = segments.slice();
+    finishSteps(this.holding(files));
+  }
+
+  /** The index of these files and segments (as `new ContentIndex`), made a run of files at a time (timeSlices.ts Steps). */
+  static *made(files: ReadonlyArray<FileEntry | undefined>, segments: readonly SealedPostings[]): Steps<ContentIndex> {
+    const index = new ContentIndex([], segments);
+    yield* index.holding(files);
+    return index;
+  }
+
+  /** Takes `files` as its files by id. */
+  private *holding(files: ReadonlyArray<FileEntry | undefined>): Steps<void> {
     this.files = files.slice();
-    files.forEach((file, id) => {
+    for (let id = 0; id < files.length; id++) {
+      const file = files[id];
       if (file) this.byPath.set(file.path, id);
       else this.dead++;
-    });
-    this.segments = segments.slice();
+      if (id % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
+    }
   }
 
   get size(): number {

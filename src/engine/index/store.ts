@@ -17,7 +17,8 @@ import { randomBytes } from 'crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
 import { packStamps } from '../source/fileStamp';
-import { ContentIndex, type FileEntry, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
+import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
+import { ContentIndex, STEP_FILES, type FileEntry, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
@@ -297,12 +298,24 @@ function readTable(dir: string): { header: Header; stamps: Float64Array } {
   }
 }
 
+type StoredIndex = { meta: IndexMeta; index: ContentIndex; close(): void };
+
 /**
  * The index stored in `dir`, or undefined when there is none or it cannot be used (another format,
  * damaged, a segment missing). Its posting lists are read from the open segment files as queries need
  * them, until `close()` (a later save renames a new table into place and leaves open files intact).
  */
-export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; close(): void } | undefined {
+export function loadIndex(dir: string): StoredIndex | undefined {
+  return finishSteps(loading(dir));
+}
+
+/** `loadIndex`, a slice at a time, for a thread others share (the extension host: 100,000 files' entries are tens of milliseconds). */
+export async function loadIndexInSlices(dir: string, slices = new TimeSlices()): Promise<StoredIndex | undefined> {
+  return await finishStepsInSlices(loading(dir), slices);
+}
+
+/** loadIndex's work (timeSlices.ts Steps): the table is read at once, its entries taken a run at a time. */
+function* loading(dir: string): Steps<StoredIndex | undefined> {
   let table: ReturnType<typeof readTable>;
   try {
     table = readTable(dir);
@@ -318,20 +331,23 @@ export function loadIndex(dir: string): { meta: IndexMeta; index: ContentIndex; 
     return undefined;
   }
   const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
-  const files = paths.map((path, i): FileEntry | undefined =>
-    header.kinds[i] === DEAD
-      ? undefined
-      : {
-          path,
-          kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
-          size: stamps[4 * i],
-          mtimeMs: stamps[4 * i + 1],
-          ctimeMs: stamps[4 * i + 2],
-          ino: stamps[4 * i + 3],
-        },
-  );
+  const files = new Array<FileEntry | undefined>(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    files[i] =
+      header.kinds[i] === DEAD
+        ? undefined
+        : {
+            path: paths[i],
+            kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
+            size: stamps[4 * i],
+            mtimeMs: stamps[4 * i + 1],
+            ctimeMs: stamps[4 * i + 2],
+            ino: stamps[4 * i + 3],
+          };
+    if (i % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
+  }
   const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
-  const index = new ContentIndex(files, segments);
+  const index = yield* ContentIndex.made(files, segments);
   return { meta: { ...header.meta, listings }, index, close: () => index.close() };
 }
 

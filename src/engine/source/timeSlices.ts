@@ -77,3 +77,24 @@ export async function sortInSlices<T>(items: T[], compare: (a: T, b: T) => numbe
   }
   return runs[0];
 }
+
+/**
+ * Work written once for both drivers: a generator that yields, after each run of items, how many it did.
+ * `finishSteps` runs it to its end at once; `finishStepsInSlices` a slice at a time.
+ */
+export type Steps<T> = Generator<number, T, void>;
+
+export function finishSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export async function finishStepsInSlices<T>(steps: Steps<T>, slices = new TimeSlices()): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (slices.due(step.value)) await slices.pause();
+  }
+}

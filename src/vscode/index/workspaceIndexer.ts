@@ -19,7 +19,7 @@ import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
-import { loadIndex, loadIndexFor } from '../../engine/index/store';
+import { loadIndexFor, loadIndexInSlices } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
 import { TimeSlices } from '../../engine/source/timeSlices';
@@ -375,7 +375,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await this.listIgnored(paths)));
     this.status.hide();
     if (outcome?.kind === 'done') {
-      this.open(dir, outcome.summary);
+      await this.open(dir, outcome.summary);
       this.readRecentLater(outcome.recent);
     } else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
@@ -442,7 +442,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         this.schedule(0);
         return;
       }
-      const stored = loadIndex(dir);
+      const stored = await loadIndexInSlices(dir);
       if (!stored) {
         this.listAgain = true;
         this.schedule(0);
@@ -509,8 +509,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     return outcome;
   }
 
-  private open(dir: string, summary: BuildSummary): void {
-    const stored = loadIndex(dir);
+  private async open(dir: string, summary: BuildSummary): Promise<void> {
+    const stored = await loadIndexInSlices(dir);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
     this.watchIndex(stored && this.buildWatched ? stored.index : undefined);

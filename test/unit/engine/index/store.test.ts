@@ -11,7 +11,8 @@ import * as nodePath from 'path';
 import { ContentIndex, type FileEntry } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import type { RecordedListing } from '../../../../src/engine/index/listing';
-import { INDEX_FILE, loadIndex, loadIndexFor, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+import { INDEX_FILE, loadIndex, loadIndexFor, loadIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+import { EveryItem } from '../../../support/everyItem';
 
 const META: IndexMeta = { folders: ['/w'], maxFileSize: 1, builtAt: 0 };
 const file = (path: string, kind: FileEntry['kind'] = 'text', ino = 1): FileEntry => ({
@@ -69,6 +70,30 @@ describe('engine/index/store: the index on disk', () => {
     } finally {
       stored.close();
     }
+  });
+
+  it('loads a slice at a time what it loads at once: the same files, ids, removed ids and postings, giving the event loop turns', async () => {
+    const index = new ContentIndex();
+    for (let i = 0; i < 3000; i++) index.set(file(`/w/f${i}.ts`, 'text', i), i % 3 === 0 ? `const needle${i} = 1;` : 'other');
+    index.seal();
+    index.remove('/w/f7.ts');
+    saveIndex(dir, META, index, { compact: false });
+    index.close();
+    const slices = new EveryItem();
+    const [atOnce, inSlices] = [loadIndex(dir)!, (await loadIndexInSlices(dir, slices))!];
+    try {
+      assert.ok(slices.pauses >= 4, `${slices.pauses} turns for 2 x 3,000 entries taken 1,024 at a time`);
+      assert.deepStrictEqual(inSlices.meta, atOnce.meta);
+      assert.deepStrictEqual(inSlices.index.held().files, atOnce.index.held().files);
+      assert.strictEqual(inSlices.index.idOf('/w/f7.ts'), undefined);
+      assert.deepStrictEqual(holding(inSlices.index, 'needle'), holding(atOnce.index, 'needle'));
+      assert.strictEqual(holding(inSlices.index, 'needle').length, 1000);
+      assert.strictEqual(inSlices.index.needsCompaction(), atOnce.index.needsCompaction(), 'the removed ids are counted alike');
+    } finally {
+      atOnce.close();
+      inSlices.close();
+    }
+    assert.strictEqual(await loadIndexInSlices(nodePath.join(dir, 'none')), undefined);
   });
 
   it('a file removed or replaced before the save is gone, or found by its new text only', () => {
