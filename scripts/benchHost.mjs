@@ -186,7 +186,10 @@ async function main() {
     const probeLine =
       "Command round trip (a command run in the extension host every 20 ms: its answer plus how late a 20 ms timer fired after it; VS Code's own " +
       `handling of a listing's reply counts too): during our first call ${trips(first.roundTrips)}; during Copilot's first ${trips(copilotFirst.roundTrips)}; ` +
-      `during our three calls right after, the worst of them ${trips(worstOf(whileBuilding))}; while the index built, after them, ${trips(during)} in ${(during.waitedMs / 1000).toFixed(1)} s.`;
+      `during our three calls right after, the worst of them ${trips(worstOf(whileBuilding))}; ` +
+      (during.probes === 0
+        ? 'the build had ended by then.'
+        : `while the index built, after them, ${trips(during)} in ${(during.waitedMs / 1000).toFixed(1)} s.`);
     process.stdout.write(`${probeLine}\n`);
     let index = await session.bridge.call({ op: 'indexState' });
     while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {
