@@ -63,6 +63,8 @@ export interface IndexState {
   loaded?: { files: number; fresh?: number };
   /** Builds finished since activation (each lists the workspace). */
   builds: number;
+  /** Listings of the workspace with its ignored files made for builds (one is asked for only while the workspace is within the limits). */
+  ignoredListings: number;
   /** Content refreshes finished since activation: only the files a watcher saw change were read again (no listing). */
   contentRefreshes: number;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
@@ -91,7 +93,16 @@ export interface IndexerOptions {
 }
 
 export class WorkspaceIndexer implements vscode.Disposable {
-  readonly state: IndexState = { phase: 'idle', done: 0, total: 0, builds: 0, contentRefreshes: 0, watched: false, audit: { checked: 0, changed: 0 } };
+  readonly state: IndexState = {
+    phase: 'idle',
+    done: 0,
+    total: 0,
+    builds: 0,
+    ignoredListings: 0,
+    contentRefreshes: 0,
+    watched: false,
+    audit: { checked: 0, changed: 0 },
+  };
   /** Watches the directories of the indexed files (one inotify watch each), from before a build reads them. */
   private readonly watcher = new TreeWatcher(() => {
     if (this.awake) this.schedule(REFRESH_DELAY_MS);
@@ -252,6 +263,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private async listIgnored(paths: readonly string[]): Promise<string[] | undefined> {
     let withIgnored: string[] | undefined;
+    this.state.ignoredListings++;
     try {
       withIgnored = await this.options.listWithIgnored(paths.length);
     } catch (error) {
@@ -361,7 +373,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.total = paths.length;
     this.showProgress();
     // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits.
+    // With an index open (stored, or built before), they were: it will be asked for, and is made at once, beside the build's first steps.
     const ignored = ignoredOnRequest();
+    const listingIgnored = this.opened ? this.listIgnored(paths) : undefined;
     const request: BuildRequest = {
       dir,
       folders,
@@ -372,7 +386,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       limits: readIndexLimits(),
       searching: this.searching.buffer as SharedArrayBuffer,
     };
-    const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await this.listIgnored(paths)));
+    const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await (listingIgnored ?? this.listIgnored(paths))));
     this.status.hide();
     if (outcome?.kind === 'done') {
       await this.open(dir, outcome.summary);

@@ -117,6 +117,12 @@ describe('the content index in the extension host', () => {
       await until('a build keeping the file list only', () => api.index.phase === 'listOnly');
       assert.match(api.index.listOnly ?? '', /more than grepTools\.index\.maxIndexedBytes/);
       assert.ok(!fs.existsSync(path.join(api.index.dir!, 'index.bin')), 'no content index on disk');
+      // A build over the limits does not list the workspace again with its ignored files (no index could hold them).
+      const [builds, ignoredListings] = [api.index.builds, api.index.ignoredListings];
+      write('over-limits.txt', 'plain words\n');
+      await until('another build, still over the limits', () => api.index.builds > builds && api.index.phase === 'listOnly');
+      assert.strictEqual(api.index.ignoredListings, ignoredListings);
+      fs.rmSync(file('over-limits.txt'));
       for (const [i, input] of questions.entries()) {
         assert.deepStrictEqual(await grep(input), indexed[i], JSON.stringify(input));
         assert.strictEqual(api.index.lastUse, undefined, 'no index answered');
