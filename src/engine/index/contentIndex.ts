@@ -317,7 +317,7 @@ export class ContentIndex {
     return ids;
   }
 
-  /** `idsOf`, a slice at a time (timeSlices.ts), for a thread others share: the ids as they were when it began. */
+  /** `idsOf`, a slice at a time (timeSlices.ts), for a thread others share: the ids as they are when it ends (worked out again at once when they changed meanwhile). */
   async idsOfInSlices(list: readonly { path: string }[], slices = new TimeSlices()): Promise<Int32Array> {
     const known = this.knownIds(list);
     if (known) return known;

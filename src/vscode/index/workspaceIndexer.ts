@@ -387,6 +387,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
       searching: this.searching.buffer as SharedArrayBuffer,
     };
     const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await (listingIgnored ?? this.listIgnored(paths))));
+    // (a build that did not ask for it waits for it to end: its watches are placed before a next build starts anew)
+    await listingIgnored;
     this.status.hide();
     if (outcome?.kind === 'done') {
       await this.open(dir, outcome.summary);

@@ -66,24 +66,9 @@ describe('engine/index/treeWatcher', () => {
     assert.strictEqual(seen[1], seen[2]);
   });
 
-  it('a watch the system refuses (ENOSPC) fails the call, which leaves no watch of its own behind', () => {
-    const full = (dir: string) => dir.endsWith('full');
-    watcher = new TreeWatcher(
-      () => undefined,
-      undefined,
-      (dir, listener) => {
-        if (full(dir)) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
-        return fs.watch(dir, { persistent: false }, listener);
-      },
-    );
-    const kept = fx.mkdir('kept');
-    assert.strictEqual(watcher.watch([kept]), 1);
-    assert.throws(() => watcher!.watch([kept, fx.root, fx.mkdir('full')]), { code: 'ENOSPC' });
-    assert.deepStrictEqual([watcher.watches(kept), watcher.watches(fx.root), watcher.size], [true, false, 1]);
-  });
-
-  it('watchInSlices places and closes what watch does, a slice at a time; a refusal (ENOSPC) leaves no watch of its own behind', async () => {
-    watcher = new TreeWatcher(
+  /** A watcher the system refuses to watch a directory named `full` for (ENOSPC: the inotify watch limit). */
+  const refusingFull = () =>
+    new TreeWatcher(
       () => undefined,
       undefined,
       (dir, listener) => {
@@ -91,6 +76,17 @@ describe('engine/index/treeWatcher', () => {
         return fs.watch(dir, { persistent: false }, listener);
       },
     );
+
+  it('a watch the system refuses (ENOSPC) fails the call, which leaves no watch of its own behind', () => {
+    watcher = refusingFull();
+    const kept = fx.mkdir('kept');
+    assert.strictEqual(watcher.watch([kept]), 1);
+    assert.throws(() => watcher!.watch([kept, fx.root, fx.mkdir('full')]), { code: 'ENOSPC' });
+    assert.deepStrictEqual([watcher.watches(kept), watcher.watches(fx.root), watcher.size], [true, false, 1]);
+  });
+
+  it('watchInSlices places and closes what watch does, a slice at a time; a refusal (ENOSPC) leaves no watch of its own behind', async () => {
+    watcher = refusingFull();
     const dirs = Array.from({ length: 12 }, (_, i) => fx.mkdir(`d${i}`));
     watcher.watch([fx.root]);
     const slices = new EveryItem();
