@@ -72,12 +72,21 @@ async function invoke(tool: string, input: object): Promise<{ ms: number; busyMs
   return { ms, busyMs, text: text || (result.content.length > 0 ? `(unread: ${JSON.stringify(result.content).slice(0, 300)})` : '') };
 }
 
+/** A function's self time in a CPU profile, in ms. */
+type SelfTime = { ms: number; fn: string };
+
 /**
- * Invokes a tool as `invoke` does while V8's sampling profiler records the extension host's thread; the
- * profile is written to `file` (a .cpuprofile, for Chrome's DevTools or speedscope) and the functions
- * that held the thread longest are returned (self time, ms).
+ * Invokes a tool as `invoke` does while V8's sampling profiler records the extension host's thread and
+ * a probe (probeUntil) watches it; the profile is written to `file` (a .cpuprofile, for Chrome's DevTools
+ * or speedscope). Returns the functions that held the thread longest (self time), and each stall the
+ * probe saw (the thread held over STALL_MS) with the functions that ran in it: the profile's clock and
+ * process.hrtime's are both the monotonic clock (Linux).
  */
-async function profile(tool: string, input: object, file: string): Promise<{ ms: number; busyMs: number; top: Array<{ ms: number; fn: string }> }> {
+async function profile(
+  tool: string,
+  input: object,
+  file: string,
+): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }> }> {
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');
   const session = new Session();
@@ -86,24 +95,40 @@ async function profile(tool: string, input: object, file: string): Promise<{ ms:
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 500 });
     await session.post('Profiler.start');
-    const { ms, busyMs } = await invoke(tool, input);
+    const stalls: Stall[] = [];
+    let finished = false;
+    const [{ ms, busyMs }] = await Promise.all([invoke(tool, input).finally(() => (finished = true)), probeUntil(() => finished, 600_000, stalls)]);
     const { profile: recorded } = await session.post('Profiler.stop');
     await writeFile(file, JSON.stringify(recorded));
-    const self = new Map<string, number>();
     const byId = new Map(recorded.nodes.map((node) => [node.id, node]));
     const deltas = recorded.timeDeltas ?? [];
-    (recorded.samples ?? []).forEach((id, i) => {
-      const node = byId.get(id);
-      if (!node) return;
-      const frame = node.callFrame;
-      const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
-      self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
-    });
-    const top = [...self]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 25)
-      .map(([fn, self]) => ({ ms: Math.round(self), fn }));
-    return { ms, busyMs, top };
+    const samples = recorded.samples ?? [];
+    // Each sample's time (µs): the profile's start plus the deltas up to it.
+    const at: number[] = [];
+    let time = recorded.startTime;
+    for (let i = 0; i < samples.length; i++) at.push((time += deltas[i] ?? 0));
+    /** Self time by function of the samples taken from `from` to `to` (µs), longest first. */
+    const selfTimes = (from = -Infinity, to = Infinity): SelfTime[] => {
+      const self = new Map<string, number>();
+      samples.forEach((id, i) => {
+        const node = byId.get(id);
+        if (!node || at[i] < from || at[i] > to) return;
+        const frame = node.callFrame;
+        const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-1)[0]}:${frame.lineNumber + 1}`;
+        self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+      });
+      return [...self].sort((a, b) => b[1] - a[1]).map(([fn, self]) => ({ ms: Math.round(self), fn }));
+    };
+    return {
+      ms,
+      busyMs,
+      top: selfTimes().slice(0, 25),
+      stalls: stalls.map(([from, to]) => ({
+        atMs: Math.round((from - recorded.startTime) / 1000),
+        ms: Math.round((to - from) / 1000),
+        top: selfTimes(from, to).slice(0, 8),
+      })),
+    };
   } finally {
     session.disconnect();
   }
@@ -122,6 +147,10 @@ async function memory(resetPeak = false): Promise<{ rss: number; peakRss: number
 /** The content index's state, as the extension exports it (null before activation). */
 const indexState = () => vscode.extensions.getExtension<{ index?: { builds: number; phase: string } }>('grep-tools.vscode-grep-tools')?.exports?.index ?? null;
 
+/** A probe this late (ms) records a stall: from when its command was sent to when its timer fired, in µs on process.hrtime's clock. */
+const STALL_MS = 25;
+type Stall = [from: number, to: number];
+
 /** How long the extension host took to answer a command run in it every 20 ms (ms), and over how long. */
 interface RoundTrips {
   probes: number;
@@ -134,9 +163,9 @@ interface RoundTrips {
  * Runs a command registered here every 20 ms until `done()` (or the time is up): how long the extension
  * host takes to answer a command meanwhile (a thread held by a search or a build answers late). Each
  * probe counts the command's round trip and how late the 20 ms timer after it fired, so a stretch the
- * thread was held between two commands is counted too.
+ * thread was held between two commands is counted too; given `stalls`, a probe over STALL_MS adds its span.
  */
-async function probeUntil(done: () => boolean, timeoutMs: number): Promise<RoundTrips> {
+async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall[]): Promise<RoundTrips> {
   const command = `grepToolsBench.ping.${Date.now()}.${Math.random()}`;
   const registration = vscode.commands.registerCommand(command, () => Date.now());
   const started = Date.now();
@@ -146,7 +175,12 @@ async function probeUntil(done: () => boolean, timeoutMs: number): Promise<Round
       const sent = performance.now();
       await vscode.commands.executeCommand(command);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      times.push(Math.max(0, performance.now() - sent - 20));
+      const late = Math.max(0, performance.now() - sent - 20);
+      times.push(late);
+      if (stalls && late > STALL_MS) {
+        const now = Number(process.hrtime.bigint() / 1000n);
+        stalls.push([now - Math.round((late + 20) * 1000), now]);
+      }
     }
   } finally {
     registration.dispose();
