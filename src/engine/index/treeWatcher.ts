@@ -9,7 +9,7 @@
 import { readFileSync, watch, type FSWatcher } from 'fs';
 import type { ContentIndex } from './contentIndex';
 import { below } from '../guard/paths';
-import { TimeSlices } from '../source/timeSlices';
+import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
 
 /** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
 export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
@@ -90,17 +90,25 @@ export class TreeWatcher {
    * call placed (the ones it kept stay).
    */
   watch(directories: Iterable<string>): number {
-    const added: string[] = [];
-    for (const dir of this.keepOnly(directories)) this.place(dir, added);
-    return added.length;
+    return finishSteps(this.placing(this.keepOnly(directories)));
   }
 
   /** `watch`, a slice at a time (timeSlices.ts): the tens of thousands of directories of a large tree do not hold the thread. */
   async watchInSlices(directories: Iterable<string>, slices = new TimeSlices()): Promise<number> {
+    return await finishStepsInSlices(this.placing(this.keepOnly(directories)), slices);
+  }
+
+  /** Watches these directories too, the others staying, a slice at a time; a refusal closes only the watches this call placed. Returns how many were added. */
+  async addInSlices(directories: Iterable<string>, slices = new TimeSlices()): Promise<number> {
+    return await finishStepsInSlices(this.placing(directories), slices);
+  }
+
+  /** Places the watches of these directories (`place`), one step each; how many were added. */
+  private *placing(directories: Iterable<string>): Steps<number> {
     const added: string[] = [];
-    for (const dir of this.keepOnly(directories)) {
-      if (slices.due()) await slices.pause();
+    for (const dir of directories) {
       this.place(dir, added);
+      yield 1;
     }
     return added.length;
   }

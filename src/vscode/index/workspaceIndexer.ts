@@ -224,11 +224,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     return index === this.watchedIndex && (this.worker === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
   }
 
-  /** Every directory holding a file of these lists, and those above it up to its workspace folder (where an entry can appear too), a slice at a time. */
-  private async directoriesOf(...lists: ReadonlyArray<readonly string[]>): Promise<Set<string>> {
+  /** Every directory holding one of these files, and those above it up to its workspace folder (where an entry can appear too), a slice at a time. */
+  private async directoriesOf(paths: readonly string[]): Promise<Set<string>> {
     const slices = new TimeSlices();
     const dirs = new Set<string>();
-    for (const root of this.options.folders() ?? []) for (const paths of lists) for (const dir of await listedDirectories(root, paths, slices)) dirs.add(dir);
+    for (const root of this.options.folders() ?? []) for (const dir of await listedDirectories(root, paths, slices)) dirs.add(dir);
     return dirs;
   }
 
@@ -272,10 +272,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     }
     if (!withIgnored || !this.buildWatched || this.ignoredUnwatched) return withIgnored;
     try {
-      // (the directories of the searched files with them: a file gone between the two listings keeps its directory watched)
-      await this.watcher.watchInSlices(await this.directoriesOf(paths, withIgnored));
+      // (added to those of the searched files, which stay watched whatever happens here)
+      await this.watcher.addInSlices(await this.directoriesOf(withIgnored));
     } catch (error) {
-      // The watches this call placed are closed; those of the searched files stay.
+      // The watches this call placed are closed.
       this.ignoredUnwatched = true;
       this.options.log.info(
         `index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`,

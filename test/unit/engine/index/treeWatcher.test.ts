@@ -85,7 +85,7 @@ describe('engine/index/treeWatcher', () => {
     assert.deepStrictEqual([watcher.watches(kept), watcher.watches(fx.root), watcher.size], [true, false, 1]);
   });
 
-  it('watchInSlices places and closes what watch does, a slice at a time; a refusal (ENOSPC) leaves no watch of its own behind', async () => {
+  it('watchInSlices places and closes what watch does, a slice at a time, addInSlices keeps the others; a refusal (ENOSPC) leaves no watch of its own behind', async () => {
     watcher = refusingFull();
     const dirs = Array.from({ length: 12 }, (_, i) => fx.mkdir(`d${i}`));
     watcher.watch([fx.root]);
@@ -94,6 +94,13 @@ describe('engine/index/treeWatcher', () => {
     assert.deepStrictEqual([watcher.size, watcher.watches(fx.root), dirs.every((dir) => watcher!.watches(dir)), slices.pauses], [12, false, true, 12]);
     await assert.rejects(watcher.watchInSlices([dirs[0], fx.root, fx.mkdir('full')], new EveryItem()), { code: 'ENOSPC' });
     assert.deepStrictEqual([watcher.watches(dirs[0]), watcher.watches(fx.root), watcher.size], [true, false, 1]);
+    // addInSlices keeps the others: a refusal closes only what it placed.
+    assert.strictEqual(await watcher.addInSlices([fx.root, dirs[1]], new EveryItem()), 2);
+    await assert.rejects(watcher.addInSlices([dirs[2], fx.mkdir('again-full'), dirs[3]], new EveryItem()), { code: 'ENOSPC' });
+    assert.deepStrictEqual(
+      [watcher.watches(dirs[0]), watcher.watches(fx.root), watcher.watches(dirs[1]), watcher.watches(dirs[2]), watcher.size],
+      [true, true, true, false, 3],
+    );
   });
 
   it('past the threshold it keeps no file list and vouches for nothing until reset', async () => {
