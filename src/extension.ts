@@ -1,8 +1,10 @@
 /** Wires the tools into VS Code. */
+import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { registerCommands } from './vscode/commands';
 import type { ResidentListings } from './vscode/sources/residentListing';
 import { Services } from './vscode/services';
+import { ListingStore } from './vscode/sources/storedListing';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
 import { indexedFiles, indexedFilesWithIgnored, indexedFolders } from './vscode/index/indexedFiles';
@@ -19,7 +21,9 @@ export interface GrepToolsApi {
 
 export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const log = vscode.window.createOutputChannel('Grep Tools', { log: true });
-  const services = new Services();
+  const storageDir = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
+  const version = String((context.extension.packageJSON as { version?: unknown }).version);
+  const services = new Services(storageDir === undefined ? undefined : new ListingStore(nodePath.join(storageDir, 'listings'), version));
   const tools = { grep: grepTool(log, services), glob: globTool(log, services) };
   context.subscriptions.push(
     log,
@@ -31,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   // The search threads start now, in the background (a few tens of milliseconds each): the first search does not wait for them.
   services.searchPool(readEngineConfig().definitions).warm();
   const indexer = (services.indexer = new WorkspaceIndexer({
-    storageDir: context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined,
+    storageDir,
     folders: indexedFolders,
     listFiles: () => indexedFiles(services, false),
     listWithIgnored: (searched) => indexedFilesWithIgnored(services, searched),

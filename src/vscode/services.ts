@@ -10,6 +10,7 @@ import { Confirmations } from '../engine/guard/confirmations';
 import { SearchPool } from '../engine/pool/pool';
 import type { WorkspaceIndexer } from './index/workspaceIndexer';
 import { ResidentListings } from './sources/residentListing';
+import type { ListingStore } from './sources/storedListing';
 
 /**
  * The grammars the search workers load as they start: a window's first page of definitions in these
@@ -25,6 +26,11 @@ export class Services implements vscode.Disposable {
   private pool?: SearchPool;
   private listings?: ResidentListings;
 
+  constructor(
+    /** Where whole workspace folders' listings are kept for the next window (the workspace's storage), if anywhere. */
+    private readonly listingStore?: ListingStore,
+  ) {}
+
   /**
    * The pool of search workers: its threads run in the background, below the extension host's main thread.
    * With definitions on, each loads the commonest grammars as it starts (WARMED_GRAMMARS).
@@ -36,7 +42,7 @@ export class Services implements vscode.Disposable {
 
   /** The folders' listings kept between searches; a listing whose directories the watched index watches is not statted again while its shape holds. */
   residentListings(): ResidentListings {
-    this.listings ??= new ResidentListings(() => this.indexer?.listingWatch());
+    this.listings ??= new ResidentListings(() => this.indexer?.listingWatch(), undefined, this.listingStore);
     return this.listings;
   }
 

@@ -41,7 +41,7 @@ export interface AuditedDirectory {
 export type ListDirectories = (directories: ReadonlyArray<{ path: string; follow: boolean }>) => Promise<Array<AuditedDirectory | undefined>>;
 
 /** Lists on the calling thread without holding it: at most OPENS_AT_ONCE directories open at a time (a level of a large tree holds thousands). */
-const listHere: ListDirectories = (directories) =>
+export const listHere: ListDirectories = (directories) =>
   mapAtMost(directories, OPENS_AT_ONCE, ({ path, follow }) => listDirectory(path, follow).catch(() => undefined));
 
 /** The files of one directory base that may be read, after checking every directory on their way. */

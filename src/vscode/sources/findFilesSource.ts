@@ -10,15 +10,16 @@
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { auditListing, caseInsensitiveGlob, type ListDirectories } from '../../engine/source/audit';
+import { auditListing, caseInsensitiveGlob, listHere, type ListDirectories } from '../../engine/source/audit';
 import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
 import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
-import { compileGlob, deniedDirectoryGlobs } from '../../engine/globset/globs';
+import { compileGlob, deniedDirectoryGlobs, deniedRule } from '../../engine/globset/globs';
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
+import { directoriesBelow, type DirectoryWalk } from './storedListing';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
 /** A glob findFiles' listing was made without, compiled once for the tests applied to its results. */
@@ -41,14 +42,14 @@ function excludeGlobs(denied: readonly string[], ignored: readonly ExcludeGlob[]
 }
 
 /**
- * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null) and the
- * matchers of the others, applied to its results.
+ * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null), those globs
+ * (`given`: findFiles does not enter a directory one matches), and the matchers of the others, applied to its results.
  */
-function findFilesExcludes(excludes: readonly ExcludeGlob[]): { exclude: string | null; afterwards: Array<(path: string) => boolean> } {
+function findFilesExcludes(excludes: readonly ExcludeGlob[]): { exclude: string | null; given: ExcludeGlob[]; afterwards: Array<(path: string) => boolean> } {
   const braced = (glob: string) => /[{}]/.test(glob);
-  const simple = excludes.filter(({ glob }) => !braced(glob)).map(({ glob }) => glob);
+  const given = excludes.filter(({ glob }) => !braced(glob));
   const afterwards = excludes.filter(({ glob }) => braced(glob)).map(({ matches }) => matches);
-  return { exclude: simple.length ? `{${simple.join(',')}}` : null, afterwards };
+  return { exclude: given.length ? `{${given.map(({ glob }) => glob).join(',')}}` : null, given, afterwards };
 }
 
 /**
@@ -207,7 +208,7 @@ export class FindFilesSource implements FileSource {
     const warnQuery: FileQuery = { ...query, warn };
     const ignoredGlobs = compiledGlobs(ignored);
     const excludes = excludeGlobs(denied, ignoredGlobs);
-    const { exclude, afterwards } = findFilesExcludes(excludes);
+    const { exclude, given, afterwards } = findFilesExcludes(excludes);
     const uris = await vscode.workspace.findFiles(
       new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
       exclude,
@@ -235,7 +236,19 @@ export class FindFilesSource implements FileSource {
     if (this.token.isCancellationRequested) return undefined;
     const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
     if (this.token.isCancellationRequested) return undefined;
-    return { files: audited, pruned, warnings, directories };
+    // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
+    const whole = query.include === '**' && !query.includeIgnored && base.base === base.root;
+    const walk: DirectoryWalk = {
+      // Left out as a whole: a denied directory, one an exclude glob given to findFiles matches (it is not entered), one a .gitignore ignores.
+      skips: (fromRoot) =>
+        deniedRule(fromRoot, denied) !== undefined || given.some(({ matches }) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot, true) === true,
+      followSymlinks,
+      granted: query.granted ?? [],
+      listDirectories: this.listDirectories ?? listHere,
+      isCancelled: () => false,
+    };
+    const storable = whole ? { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) } : undefined;
+    return { files: audited, pruned, warnings, directories, storable };
   }
 
   /** The paths on disk findFiles listed, in its order, and each one's path from the root: one pass, a slice at a time; undefined once cancelled. */

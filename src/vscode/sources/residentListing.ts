@@ -11,17 +11,19 @@
  *   applies), or that is another directory now (a symlink on its way retargeted), sends the call to
  *   findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
+ * A whole workspace folder's listing is also stored for the next window (storedListing.ts), which
+ * replays it when none of the folder's directories changed while no window watched it.
  */
-import { lstatSync, statSync } from 'fs';
+import { lstatSync } from 'fs';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
-import { RECENT_WRITE_MS } from '../../engine/index/builder';
 import { deniedRule } from '../../engine/globset/globs';
 import { relativePosix } from '../../engine/guard/paths';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import { eventsDelivered } from '../../engine/index/treeWatcher';
 import { policySettings } from '../settings';
 import type { Candidate } from '../../engine/api/types';
+import { directoryMarks, unchangedSince, type ListingMarks, type ListingStore } from './storedListing';
 
 /** What one base's listing produced, as FindFilesSource returns it. */
 export interface BaseListing {
@@ -32,6 +34,11 @@ export interface BaseListing {
   warnings: string[];
   /** Absolute directories that held a listed file (the base among them). */
   directories: string[];
+  /**
+   * Set on the listing of a whole workspace folder, which is kept on disk for the next window
+   * (storedListing.ts): the folder, and every directory below it where the listing could find a file.
+   */
+  storable?: { base: string; directoriesBelow(): Promise<string[] | undefined> };
 }
 
 /**
@@ -44,20 +51,7 @@ export interface ListingWatch {
   watches(dir: string): boolean;
 }
 
-interface Resident extends BaseListing {
-  /** Date.now() when the listing began: a directory changed after it makes the listing stale. */
-  startedAt: number;
-  /**
-   * What each directory was when the listing was kept (device and inode, links followed): a directory
-   * reached through a symlink that now leads elsewhere (a link retargeted further along its chain, where
-   * no listed directory changes) is another directory.
-   */
-  identities: string[];
-  /**
-   * Whether each directory held a .gitignore when the listing was kept: only those are stat'ed again (one
-   * created, deleted or renamed since changes its directory's times; one edited in place, its own).
-   */
-  gitignores: boolean[];
+interface Resident extends BaseListing, ListingMarks {
   /**
    * The watcher's shape mark when the directories were last found unchanged, all watched and none a
    * symlink: while the mark stays, the listing is current without statting them again.
@@ -67,17 +61,6 @@ interface Resident extends BaseListing {
   uses: number;
 }
 
-/** A directory's identity (device and inode, links followed), or undefined when it is not one. */
-function identity(dir: string): string | undefined {
-  const stat = statSync(dir, { throwIfNoEntry: false });
-  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
-}
-
-/**
- * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
- * this close to the listing's start is treated as changed after it, as the index treats a file.
- */
-const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
 /**
  * Listings kept at once (different includes, paths, or the searches an empty answer's checks make): as
  * many as hold at most MAX_KEPT_FILES files besides the most used, and at most MAX_LISTINGS; the least recently used
@@ -85,25 +68,8 @@ const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
  */
 const MAX_LISTINGS = 32;
 const MAX_KEPT_FILES = 250_000;
-
-/** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began, and still the same directory. */
-async function unchangedSince(listing: Resident, isCancelled: () => boolean): Promise<boolean> {
-  const limit = listing.startedAt - CLOCK_MARGIN_MS;
-  const slices = new TimeSlices();
-  for (const [i, dir] of listing.directories.entries()) {
-    if (slices.due()) {
-      await slices.pause();
-      if (isCancelled()) return false;
-    }
-    const stat = statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
-    if (`${stat.dev}:${stat.ino}` !== listing.identities[i]) return false;
-    if (!listing.gitignores[i]) continue;
-    const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
-    if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return false;
-  }
-  return true;
-}
+/** How long after a whole folder's listing is made it is stored: the calls that wait for it are answered first. */
+const STORE_DELAY_MS = 5_000;
 
 /**
  * Whether every directory of a listing is watched and none is a symlink (a link retargeted where no
@@ -116,18 +82,6 @@ async function watchedWhole(listing: Resident, watch: ListingWatch): Promise<boo
     if (!watch.watches(dir) || lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return false;
   }
   return true;
-}
-
-/** Each directory's identity (`identity`, '' when it is none) and whether a .gitignore is in it, a slice at a time: what `unchangedSince` compares against. */
-async function directoryMarks(directories: readonly string[]): Promise<Pick<Resident, 'identities' | 'gitignores'>> {
-  const marks: Pick<Resident, 'identities' | 'gitignores'> = { identities: [], gitignores: [] };
-  const slices = new TimeSlices();
-  for (const dir of directories) {
-    if (slices.due()) await slices.pause();
-    marks.identities.push(identity(dir) ?? '');
-    marks.gitignores.push(statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
-  }
-  return marks;
 }
 
 /** The directories holding these absolute paths, up to `base` (included), a slice at a time (100,000 paths are tens of milliseconds). */
@@ -168,12 +122,22 @@ export class ResidentListings implements vscode.Disposable {
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** Listings replayed (`vouched`: of those, without statting their directories) and made since activation, how often file events dropped them all, how many were found changed and how many were let go to make room (for the log and the tests). */
-  readonly counts = { replayed: 0, vouched: 0, listed: 0, dropped: 0, changed: 0, evicted: 0 };
+  /**
+   * Listings replayed (`vouched`: of those, without statting their directories) and made since activation,
+   * how often file events dropped them all, how many were found changed, how many were let go to make
+   * room, and how many were restored from and written to the store (for the log and the tests).
+   */
+  readonly counts = { replayed: 0, vouched: 0, listed: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
+  /** Keys whose stored listing this window looked for (once each). */
+  private readonly triedStored = new Set<string>();
+  /** Listings waiting to be stored (storeLater). */
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly watch: () => ListingWatch | undefined = () => undefined,
     private readonly limits = { listings: MAX_LISTINGS, files: MAX_KEPT_FILES },
+    /** Where whole workspace folders' listings are kept between windows (none: not kept). */
+    private readonly store?: ListingStore,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const drop = (uri: vscode.Uri) => {
@@ -237,24 +201,96 @@ export class ResidentListings implements vscode.Disposable {
       if (isCancelled()) return { made: false };
     }
     const generation = this.generation;
-    const startedAt = Date.now();
-    const listing = list();
-    const entry = { generation, listing };
+    const got = this.restoreOrList(key, isCancelled, list);
+    const entry = { generation, listing: got.then((result) => result?.listing) };
     this.running.set(key, entry);
-    const made = await listing.finally(() => {
+    const result = await got.finally(() => {
       if (this.running.get(key) === entry) this.running.delete(key);
     });
-    if (!made) return { made: false };
-    this.counts.listed++;
+    if (!result) return { made: false };
     const kept = () => generation === this.generation && !isCancelled();
+    if (result.restored) {
+      this.counts.restored++;
+      if (kept()) this.keep(key, result.restored, inUse);
+      return { listing: result.listing, made: false };
+    }
+    const made = result.listing;
+    this.counts.listed++;
     if (kept()) {
       const marks = await directoryMarks(made.directories);
       if (kept()) {
-        this.listings.set(key, { ...made, startedAt, ...marks, uses: 1 });
-        this.makeRoom(key, inUse);
+        const resident: Resident = { ...made, startedAt: result.startedAt, ...marks, uses: 1 };
+        this.keep(key, resident, inUse);
+        if (made.storable && this.store) this.storeLater(key, resident, made.storable);
       }
     }
     return { listing: made, made: true };
+  }
+
+  /** Keeps a listing resident, making room for it. */
+  private keep(key: string, resident: Resident, inUse: ReadonlySet<string>): void {
+    this.listings.set(key, resident);
+    this.makeRoom(key, inUse);
+  }
+
+  /**
+   * The listing stored for `key` by an earlier window when none of its directories changed since
+   * (`restored`), else the one `list` makes and when it began.
+   */
+  private async restoreOrList(
+    key: string,
+    isCancelled: () => boolean,
+    list: () => Promise<BaseListing | undefined>,
+  ): Promise<{ listing: BaseListing; startedAt: number; restored?: Resident } | undefined> {
+    if (this.store && !this.triedStored.has(key)) {
+      // Once per key and window: a listing stored later in this window was made in it (and is resident).
+      this.triedStored.add(key);
+      const stored = await this.store.load(key).catch(() => undefined);
+      if (stored && (await unchangedSince(stored, isCancelled))) {
+        const restored: Resident = { ...stored, uses: 1 };
+        return { listing: restored, startedAt: stored.startedAt, restored };
+      }
+      if (isCancelled()) return undefined;
+    }
+    const startedAt = Date.now();
+    const listing = await list();
+    return listing && { listing, startedAt };
+  }
+
+  /**
+   * Stores a listing of a whole workspace folder for the next window, once the calls of the moment are
+   * answered (STORE_DELAY_MS): the folder's directories are walked then, off this thread, and the
+   * listing is written with every one of them, unless it was dropped meanwhile.
+   */
+  private storeLater(key: string, resident: Resident, storable: NonNullable<BaseListing['storable']>): void {
+    const store = this.store!;
+    const current = () => this.listings.get(key) === resident;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void (async () => {
+        const below = current() ? await storable.directoriesBelow() : undefined;
+        if (!below || !current()) return;
+        const known = new Set(resident.directories);
+        const added = below.filter((dir) => !known.has(dir));
+        const marks = await directoryMarks(added);
+        if (!current()) return;
+        const { files, pruned, warnings, startedAt } = resident;
+        const stored = await store.save(key, storable.base, {
+          files,
+          pruned,
+          warnings,
+          startedAt,
+          directories: [...resident.directories, ...added],
+          identities: [...resident.identities, ...marks.identities],
+          gitignores: [...resident.gitignores, ...marks.gitignores],
+        });
+        if (stored) this.counts.stored++;
+      })().catch(() => {
+        // Storing is for the next window only: this one goes on as it was.
+      });
+    }, STORE_DELAY_MS);
+    this.timers.add(timer);
+    timer.unref?.();
   }
 
   /**
@@ -288,6 +324,7 @@ export class ResidentListings implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const timer of this.timers) clearTimeout(timer);
     this.invalidate();
     for (const subscription of this.subscriptions) subscription.dispose();
   }

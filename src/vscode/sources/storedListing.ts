@@ -1,0 +1,273 @@
+/**
+ * What a resident listing is checked against before a replay, and the listing of a whole workspace
+ * folder kept on disk between windows, so that a new window's first search of a large workspace does
+ * not wait for `workspace.findFiles` to list every file again (tens of seconds at 500,000 files).
+ *
+ * A listing is current while no directory where a listed file could appear changed since it began:
+ * each such directory's times are before the listing's start, it is still the same directory (device
+ * and inode, links followed), and the .gitignore it held is unchanged (`unchangedSince`). Within a
+ * window the file watcher reports the rest. Between windows nothing watched, so a stored listing holds
+ * every directory below the folder that the listing does not leave out as a whole (`directoriesBelow`:
+ * a directory with no listed file yet is where the next one can appear), walked when it is stored.
+ *
+ * Plain Node (no `vscode` import): the unit tests run it as it is.
+ */
+import { createHash } from 'crypto';
+import { promises as fsp, statSync } from 'fs';
+import * as nodePath from 'path';
+import { RECENT_WRITE_MS } from '../../engine/index/builder';
+import type { ListDirectories } from '../../engine/source/audit';
+import type { PrunedEntry } from '../../engine/source/fileSource';
+import { TimeSlices } from '../../engine/source/timeSlices';
+import type { Candidate } from '../../engine/api/types';
+
+/** What a listing's directories were when it was kept, to tell whether it is still current. */
+export interface ListingMarks {
+  /** Date.now() when the listing began: a directory changed after it makes the listing stale. */
+  startedAt: number;
+  /** Absolute directories where a listed file could appear (the base among them). */
+  directories: string[];
+  /** Each directory's device and inode, links followed ('' when it was none). */
+  identities: string[];
+  /** Whether each directory held a .gitignore: only those are stat'ed again (one created or deleted changes its directory's times). */
+  gitignores: boolean[];
+}
+
+/**
+ * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
+ * this close to the listing's start is treated as changed after it, as the index treats a file.
+ */
+const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
+
+/** A directory's identity (device and inode, links followed), or undefined when it is not one. */
+function identity(dir: string): string | undefined {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
+}
+
+/** Each directory's identity and whether a .gitignore is in it, a slice at a time: what `unchangedSince` compares against. */
+export async function directoryMarks(directories: readonly string[]): Promise<Pick<ListingMarks, 'identities' | 'gitignores'>> {
+  const marks: Pick<ListingMarks, 'identities' | 'gitignores'> = { identities: [], gitignores: [] };
+  const slices = new TimeSlices();
+  for (const dir of directories) {
+    if (slices.due()) await slices.pause();
+    marks.identities.push(identity(dir) ?? '');
+    marks.gitignores.push(statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
+  }
+  return marks;
+}
+
+/** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began, and still the same directory. */
+export async function unchangedSince(listing: ListingMarks, isCancelled: () => boolean): Promise<boolean> {
+  const limit = listing.startedAt - CLOCK_MARGIN_MS;
+  const slices = new TimeSlices();
+  for (const [i, dir] of listing.directories.entries()) {
+    if (slices.due()) {
+      await slices.pause();
+      if (isCancelled()) return false;
+    }
+    const stat = statSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
+    if (`${stat.dev}:${stat.ino}` !== listing.identities[i]) return false;
+    if (!listing.gitignores[i]) continue;
+    const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
+    if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return false;
+  }
+  return true;
+}
+
+/** The most directories walked for a stored listing: a larger tree is listed afresh by each new window. */
+const MAX_WALKED_DIRECTORIES = 500_000;
+
+/** How `directoriesBelow` walks: what a listing leaves out as a whole, and where its symlinks may lead. */
+export interface DirectoryWalk {
+  /** Whether the listing leaves out every file below this directory (path from the base): denied, excluded, ignored. */
+  skips(fromBase: string): boolean;
+  /** Whether the listing followed symlinks (`search.followSymlinks`). */
+  followSymlinks: boolean;
+  /** Real paths a followed link may lead to besides the base (the other workspace folders, a confirmed outside path). */
+  granted: readonly string[];
+  listDirectories: ListDirectories;
+  isCancelled(): boolean;
+}
+
+/**
+ * Every directory below `base` (itself included) where the listing could find a file, by the paths the
+ * listing uses: the directories it leaves out as a whole are not entered, and a directory link is
+ * followed as the listing follows it, only where its real path lies in the base and is not left out
+ * (it is then walked once, by its first path). Undefined when it cannot answer for the listing: cancelled,
+ * over MAX_WALKED_DIRECTORIES, or a followed link leads to another granted root (whose directories a
+ * listing of this base does not hold).
+ */
+export async function directoriesBelow(base: string, walk: DirectoryWalk): Promise<string[] | undefined> {
+  const realBase = await fsp.realpath(base).catch(() => undefined);
+  if (realBase === undefined) return undefined;
+  const found: string[] = [base];
+  const seen = new Set<string>([realBase]);
+  let level: Array<{ path: string; follow: boolean }> = [{ path: base, follow: false }];
+  const slices = new TimeSlices();
+  while (level.length > 0) {
+    const listed = await walk.listDirectories(level);
+    if (walk.isCancelled()) return undefined;
+    const next: typeof level = [];
+    for (const [i, dir] of level.entries()) {
+      for (const entry of listed[i]?.entries ?? []) {
+        if (slices.due()) {
+          await slices.pause();
+          if (walk.isCancelled()) return undefined;
+        }
+        const path = `${dir.path}/${entry.name}`;
+        if (walk.skips(nodePath.relative(base, path).split(nodePath.sep).join('/'))) continue;
+        if (entry.isDirectory()) {
+          next.push({ path, follow: false });
+          continue;
+        }
+        if (!entry.isSymbolicLink() || !walk.followSymlinks) continue;
+        const real = await fsp.realpath(path).catch(() => undefined);
+        if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isDirectory()) continue;
+        const inBase = real === realBase || real.startsWith(`${realBase}/`);
+        if (!inBase) {
+          // A link out of every granted root is pruned by the listing's audit: nothing is listed through it.
+          if (walk.granted.some((root) => real === root || real.startsWith(`${root}/`))) return undefined;
+          continue;
+        }
+        if (seen.has(real) || walk.skips(nodePath.relative(realBase, real).split(nodePath.sep).join('/'))) continue;
+        next.push({ path, follow: true });
+      }
+    }
+    level = [];
+    for (const dir of next) {
+      // A directory met again through a link (or a link's target met again) is walked once.
+      const real = dir.follow ? await fsp.realpath(dir.path).catch(() => undefined) : undefined;
+      if (real !== undefined) {
+        if (seen.has(real)) continue;
+        seen.add(real);
+      }
+      found.push(dir.path);
+      level.push(dir);
+    }
+    if (found.length > MAX_WALKED_DIRECTORIES) return undefined;
+  }
+  return found;
+}
+
+/** A listing as it is stored: its files, what it pruned and logged, and the marks it is checked against. */
+export interface StoredListing extends ListingMarks {
+  files: Candidate[];
+  pruned: PrunedEntry[];
+  warnings: string[];
+}
+
+/** The first line of a stored listing's file; the files' paths from the base follow, separated by NUL. */
+interface Header extends ListingMarks {
+  format: number;
+  /** The extension's version: a listing stored by another version is not replayed (its rules may differ). */
+  version: string;
+  key: string;
+  base: string;
+  files: number;
+  pruned: PrunedEntry[];
+  warnings: string[];
+}
+
+const FORMAT = 1;
+/** Stored listings kept in the directory (one per workspace folder and set of settings): the oldest beyond go. */
+const STORED_KEPT = 4;
+/** Paths joined into one string at a time when a listing is written. */
+const JOIN_RUN = 8192;
+/** The most files a stored listing holds (its paths are read back as one string). */
+const MAX_STORED_FILES = 2_000_000;
+
+/** The listings of whole workspace folders kept on disk between windows, in the extension's workspace storage. */
+export class ListingStore {
+  constructor(
+    private readonly dir: string,
+    private readonly version: string,
+  ) {}
+
+  private file(key: string): string {
+    return nodePath.join(this.dir, `listing-${createHash('sha256').update(key).digest('hex').slice(0, 24)}.bin`);
+  }
+
+  /** Writes the listing of `base` made for `key` (written whole, then renamed into place); false when it cannot be stored. */
+  async save(key: string, base: string, listing: StoredListing): Promise<boolean> {
+    const prefix = base.endsWith('/') ? base : `${base}/`;
+    if (listing.files.length > MAX_STORED_FILES || !listing.files.every((file) => file.path === `${prefix}${file.relative}`)) return false;
+    const { files, pruned, warnings, startedAt, directories, identities, gitignores } = listing;
+    const header: Header = {
+      format: FORMAT,
+      version: this.version,
+      key,
+      base,
+      files: files.length,
+      pruned,
+      warnings,
+      startedAt,
+      directories,
+      identities,
+      gitignores,
+    };
+    const parts = [`${JSON.stringify(header)}\n`];
+    const slices = new TimeSlices();
+    for (let at = 0; at < files.length; at += JOIN_RUN) {
+      parts.push(
+        files
+          .slice(at, at + JOIN_RUN)
+          .map((file) => file.relative)
+          .join('\0') + (at + JOIN_RUN < files.length ? '\0' : ''),
+      );
+      if (slices.due(JOIN_RUN)) await slices.pause();
+    }
+    const target = this.file(key);
+    const written = `${target}.${process.pid}.tmp`;
+    await fsp.mkdir(this.dir, { recursive: true });
+    const handle = await fsp.open(written, 'w');
+    try {
+      for (const part of parts) await handle.write(part);
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(written, target);
+    await this.keepNewest();
+    return true;
+  }
+
+  /** The listing stored for `key` by this version, or undefined. Its files are read back a slice at a time. */
+  async load(key: string): Promise<StoredListing | undefined> {
+    const bytes = await fsp.readFile(this.file(key)).catch(() => undefined);
+    if (!bytes) return undefined;
+    const newline = bytes.indexOf(10);
+    let header: Header;
+    try {
+      header = JSON.parse(bytes.toString('utf8', 0, newline)) as Header;
+    } catch {
+      return undefined;
+    }
+    if (header.format !== FORMAT || header.version !== this.version || header.key !== key) return undefined;
+    const text = bytes.toString('utf8', newline + 1);
+    const prefix = header.base.endsWith('/') ? header.base : `${header.base}/`;
+    const files: Candidate[] = [];
+    const slices = new TimeSlices();
+    for (let at = 0; at < text.length;) {
+      if (slices.due()) await slices.pause();
+      const end = text.indexOf('\0', at);
+      const relative = text.slice(at, end === -1 ? text.length : end);
+      files.push({ path: `${prefix}${relative}`, relative });
+      at = end === -1 ? text.length : end + 1;
+    }
+    if (files.length !== header.files) return undefined;
+    const { pruned, warnings, startedAt, directories, identities, gitignores } = header;
+    return { files, pruned, warnings, startedAt, directories, identities, gitignores };
+  }
+
+  /** Removes the stored listings beyond the STORED_KEPT most recently written. */
+  private async keepNewest(): Promise<void> {
+    const names = (await fsp.readdir(this.dir)).filter((name) => /^listing-[0-9a-f]+\.bin$/.test(name));
+    if (names.length <= STORED_KEPT) return;
+    const dated = await Promise.all(
+      names.map(async (name) => ({ name, at: (await fsp.stat(nodePath.join(this.dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+    );
+    dated.sort((a, b) => b.at - a.at);
+    for (const { name } of dated.slice(STORED_KEPT)) await fsp.rm(nodePath.join(this.dir, name), { force: true });
+  }
+}

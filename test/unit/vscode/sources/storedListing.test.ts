@@ -1,0 +1,152 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { listHere } from '../../../../src/engine/source/audit';
+import {
+  directoriesBelow,
+  directoryMarks,
+  ListingStore,
+  unchangedSince,
+  type DirectoryWalk,
+  type StoredListing,
+} from '../../../../src/vscode/sources/storedListing';
+import { Fixture } from '../../fixture';
+
+/** A walk that leaves out what `skipped` names (paths from the base), follows links, and is never cancelled. */
+function walk(skipped: readonly string[] = [], granted: readonly string[] = []): DirectoryWalk {
+  return { skips: (fromBase) => skipped.includes(fromBase), followSymlinks: true, granted, listDirectories: listHere, isCancelled: () => false };
+}
+
+/** The walked directories as paths from the base ('' for the base), sorted. */
+async function walked(fixture: Fixture, options = walk()): Promise<string[] | undefined> {
+  const found = await directoriesBelow(fixture.root, options);
+  return found?.map((dir) => nodePath.relative(fixture.root, dir).split(nodePath.sep).join('/')).sort();
+}
+
+/** A stored listing of `fixture` as a window would keep it: its files, and marks taken now with the listing begun `startedAt`. */
+async function listingOf(fixture: Fixture, files: string[], directories: string[], startedAt: number): Promise<StoredListing> {
+  return {
+    files: files.map((relative) => ({ path: fixture.path(relative), relative })),
+    pruned: [{ base: 0, relative: 'secret', reason: 'denied', directory: true }],
+    warnings: ['a warning line'],
+    startedAt,
+    directories,
+    ...(await directoryMarks(directories)),
+  };
+}
+
+describe('stored listings (kept between windows)', () => {
+  let fixture: Fixture;
+  beforeEach(() => (fixture = new Fixture()));
+  afterEach(() => fixture.remove());
+
+  it('walks every directory where a file could appear, empty ones too, and leaves out what the listing leaves out as a whole', async () => {
+    fixture.files({ 'a/x.ts': '', 'a/b/y.ts': '', 'node_modules/m/i.js': '' });
+    fixture.mkdir('empty/deeper');
+    assert.deepStrictEqual(await walked(fixture, walk(['node_modules'])), ['', 'a', 'a/b', 'empty', 'empty/deeper']);
+  });
+
+  it('follows a directory link inside the folder once, even one into a directory the listing leaves out, and never loops', async () => {
+    fixture.files({ 'node_modules/lib/i.js': '', 'src/s.ts': '' });
+    fixture.mkdir('node_modules/lib/sub');
+    fixture.symlink('../node_modules/lib', 'src/lib');
+    fixture.symlink('..', 'src/up');
+    assert.deepStrictEqual(await walked(fixture, walk(['node_modules'])), ['', 'src', 'src/lib', 'src/lib/sub']);
+  });
+
+  it('does not follow a link out of the granted roots, and gives up on one into another granted root', async () => {
+    const outside = new Fixture();
+    try {
+      outside.mkdir('d');
+      fixture.mkdir('a');
+      fixture.symlink(outside.path('d'), 'a/out');
+      assert.deepStrictEqual(await walked(fixture), ['', 'a'], 'a link out of every granted root is not entered');
+      assert.strictEqual(await walked(fixture, walk([], [outside.root])), undefined, 'a link into another workspace folder: not stored');
+    } finally {
+      outside.remove();
+    }
+  });
+
+  it('writes a listing and reads it back as it was, for the same key and version only', async () => {
+    fixture.files({ 'a/x.ts': '', 'b c/y\nz.ts': '' });
+    const directories = (await directoriesBelow(fixture.root, walk()))!;
+    const listing = await listingOf(fixture, ['a/x.ts', 'b c/y\nz.ts'], directories, Date.now());
+    const dir = fixture.path('.storage');
+    assert.ok(await new ListingStore(dir, '1.0.0').save('key', fixture.root, listing));
+    assert.deepStrictEqual(await new ListingStore(dir, '1.0.0').load('key'), listing);
+    assert.strictEqual(await new ListingStore(dir, '1.0.1').load('key'), undefined, 'another version');
+    assert.strictEqual(await new ListingStore(dir, '1.0.0').load('other'), undefined, 'another key');
+  });
+
+  it('an empty listing is stored too; a listing whose paths are not below its folder is not', async () => {
+    const dir = fixture.path('.storage');
+    const empty = await listingOf(fixture, [], [fixture.root], Date.now());
+    assert.ok(await new ListingStore(dir, 'v').save('empty', fixture.root, empty));
+    assert.deepStrictEqual((await new ListingStore(dir, 'v').load('empty'))?.files, []);
+    const elsewhere = { ...empty, files: [{ path: '/elsewhere/x.ts', relative: 'x.ts' }] };
+    assert.strictEqual(await new ListingStore(dir, 'v').save('elsewhere', fixture.root, elsewhere), false);
+  });
+
+  it('keeps the newest few listings', async () => {
+    const dir = fixture.path('.storage');
+    const store = new ListingStore(dir, 'v');
+    const listing = await listingOf(fixture, [], [fixture.root], Date.now());
+    let before = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      assert.ok(await store.save(`key ${i}`, fixture.root, listing));
+      // Written in this order, a second apart (two saves in the same millisecond would tie).
+      const names = fs.readdirSync(dir);
+      const past = Date.now() / 1000 - 100 + i;
+      for (const name of names.filter((name) => !before.has(name))) fs.utimesSync(nodePath.join(dir, name), past, past);
+      before = new Set(names);
+    }
+    assert.strictEqual(fs.readdirSync(dir).length, 4);
+    assert.ok(await store.load('key 5'));
+    assert.strictEqual(await store.load('key 0'), undefined);
+  });
+
+  describe('whether a stored listing is current', () => {
+    /** A listing begun after the tree was made (the margin for coarse clocks passed). */
+    const later = () => Date.now() + 5_000;
+    /** Marks a directory changed after the listing began (its times moved past it, as a change while no window was open would). */
+    const changedAfter = (path: string) => {
+      const future = (Date.now() + 60_000) / 1000;
+      fs.utimesSync(path, future, future);
+    };
+
+    it('is current while nothing changed', async () => {
+      fixture.files({ 'a/x.ts': '' });
+      fixture.mkdir('empty');
+      const listing = await listingOf(fixture, ['a/x.ts'], (await directoriesBelow(fixture.root, walk()))!, later());
+      assert.strictEqual(await unchangedSince(listing, () => false), true);
+    });
+
+    it('is not once a file appeared in a directory that held no listed file', async () => {
+      fixture.files({ 'a/x.ts': '' });
+      fixture.mkdir('empty');
+      const listing = await listingOf(fixture, ['a/x.ts'], (await directoriesBelow(fixture.root, walk()))!, later());
+      fixture.write('empty/new.ts', '');
+      changedAfter(fixture.path('empty'));
+      assert.strictEqual(await unchangedSince(listing, () => false), false);
+    });
+
+    it('is not once a directory became another (a link retargeted, a folder replaced)', async () => {
+      fixture.files({ 'a/x.ts': '', 'b/x.ts': '' });
+      fixture.symlink('a', 'l');
+      // The folder itself is left out: retargeting the link changes its times, and the identity alone is tested.
+      const listing = await listingOf(fixture, ['a/x.ts', 'b/x.ts'], [fixture.path('a'), fixture.path('l')], later());
+      assert.strictEqual(await unchangedSince(listing, () => false), true);
+      fs.unlinkSync(fixture.path('l'));
+      fs.symlinkSync('b', fixture.path('l'));
+      assert.strictEqual(await unchangedSince(listing, () => false), false);
+    });
+
+    it('is not once a .gitignore it held changed', async () => {
+      fixture.files({ 'a/.gitignore': '*.log\n', 'a/x.ts': '' });
+      const listing = await listingOf(fixture, ['a/x.ts'], [fixture.root, fixture.path('a')], later());
+      assert.deepStrictEqual(listing.gitignores, [false, true]);
+      changedAfter(fixture.path('a/.gitignore'));
+      assert.strictEqual(await unchangedSince(listing, () => false), false);
+    });
+  });
+});
