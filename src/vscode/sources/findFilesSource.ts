@@ -237,7 +237,7 @@ export class FindFilesSource implements FileSource {
     const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
     if (this.token.isCancellationRequested) return undefined;
     // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
-    const whole = query.include === '**' && !query.includeIgnored && base.base === base.root;
+    const whole = query.include === '**' && base.base === base.root;
     const walk: DirectoryWalk = {
       // Left out as a whole: a denied directory, one an exclude glob given to findFiles matches (it is not entered), one a .gitignore ignores.
       skips: (fromRoot) =>

@@ -39,7 +39,7 @@ describe('the single folder reopened in a new window', () => {
     assert.ok(loaded.fresh! > 0 && loaded.fresh! < loaded.files, `${loaded.fresh} of ${loaded.files} stored files were fresh`);
     assert.ok((api.index.last?.read ?? 0) >= 1, 'the changed file was read again by the refresh');
     const { listed, replayed, restored } = api.listings.counts;
-    assert.strictEqual(restored, 1, `the refresh took the listing the first window stored (${JSON.stringify(api.listings.counts)})`);
+    assert.ok(restored >= 1, `the refresh took the listing the first window stored (${JSON.stringify(api.listings.counts)})`);
 
     assert.deepStrictEqual(await files('warm-8b1f after'), [kept()], 'the changed file is found with its new text');
     assert.strictEqual(api.listings.counts.listed, listed, 'the first search listed nothing');
