@@ -76,6 +76,8 @@ export async function unchangedSince(listing: ListingMarks, isCancelled: () => b
   return true;
 }
 
+/** Directories listed at once by the walk. */
+const LISTED_AT_ONCE = 512;
 /** The most directories walked for a stored listing: a larger tree is listed afresh by each new window. */
 const MAX_WALKED_DIRECTORIES = 500_000;
 
@@ -107,32 +109,36 @@ export async function directoriesBelow(base: string, walk: DirectoryWalk): Promi
   let level: Array<{ path: string; follow: boolean }> = [{ path: base, follow: false }];
   const slices = new TimeSlices();
   while (level.length > 0) {
-    const listed = await walk.listDirectories(level);
-    if (walk.isCancelled()) return undefined;
     const next: typeof level = [];
-    for (const [i, dir] of level.entries()) {
-      for (const entry of listed[i]?.entries ?? []) {
-        if (slices.due()) {
-          await slices.pause();
-          if (walk.isCancelled()) return undefined;
+    // A level a few hundred directories at a time: their entries are let go before the next are read.
+    for (let at = 0; at < level.length; at += LISTED_AT_ONCE) {
+      const part = level.slice(at, at + LISTED_AT_ONCE);
+      const listed = await walk.listDirectories(part);
+      if (walk.isCancelled()) return undefined;
+      for (const [i, dir] of part.entries()) {
+        for (const entry of listed[i]?.entries ?? []) {
+          if (slices.due()) {
+            await slices.pause();
+            if (walk.isCancelled()) return undefined;
+          }
+          if (!entry.isDirectory() && !(entry.isSymbolicLink() && walk.followSymlinks)) continue;
+          const path = `${dir.path}/${entry.name}`;
+          if (walk.skips(nodePath.relative(base, path).split(nodePath.sep).join('/'))) continue;
+          if (entry.isDirectory()) {
+            next.push({ path, follow: false });
+            continue;
+          }
+          const real = await fsp.realpath(path).catch(() => undefined);
+          if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isDirectory()) continue;
+          const inBase = real === realBase || real.startsWith(`${realBase}/`);
+          if (!inBase) {
+            // A link out of every granted root is pruned by the listing's audit: nothing is listed through it.
+            if (walk.granted.some((root) => real === root || real.startsWith(`${root}/`))) return undefined;
+            continue;
+          }
+          if (seen.has(real) || walk.skips(nodePath.relative(realBase, real).split(nodePath.sep).join('/'))) continue;
+          next.push({ path, follow: true });
         }
-        const path = `${dir.path}/${entry.name}`;
-        if (walk.skips(nodePath.relative(base, path).split(nodePath.sep).join('/'))) continue;
-        if (entry.isDirectory()) {
-          next.push({ path, follow: false });
-          continue;
-        }
-        if (!entry.isSymbolicLink() || !walk.followSymlinks) continue;
-        const real = await fsp.realpath(path).catch(() => undefined);
-        if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isDirectory()) continue;
-        const inBase = real === realBase || real.startsWith(`${realBase}/`);
-        if (!inBase) {
-          // A link out of every granted root is pruned by the listing's audit: nothing is listed through it.
-          if (walk.granted.some((root) => real === root || real.startsWith(`${root}/`))) return undefined;
-          continue;
-        }
-        if (seen.has(real) || walk.skips(nodePath.relative(realBase, real).split(nodePath.sep).join('/'))) continue;
-        next.push({ path, follow: true });
       }
     }
     level = [];
@@ -192,7 +198,7 @@ export class ListingStore {
   /** Writes the listing of `base` made for `key` (written whole, then renamed into place); false when it cannot be stored. */
   async save(key: string, base: string, listing: StoredListing): Promise<boolean> {
     const prefix = base.endsWith('/') ? base : `${base}/`;
-    if (listing.files.length > MAX_STORED_FILES || !listing.files.every((file) => file.path === `${prefix}${file.relative}`)) return false;
+    if (listing.files.length > MAX_STORED_FILES) return false;
     const { files, pruned, warnings, startedAt, directories, identities, gitignores } = listing;
     const header: Header = {
       format: FORMAT,
@@ -207,25 +213,26 @@ export class ListingStore {
       identities,
       gitignores,
     };
-    const parts = [`${JSON.stringify(header)}\n`];
-    const slices = new TimeSlices();
-    for (let at = 0; at < files.length; at += JOIN_RUN) {
-      parts.push(
-        files
-          .slice(at, at + JOIN_RUN)
-          .map((file) => file.relative)
-          .join('\0') + (at + JOIN_RUN < files.length ? '\0' : ''),
-      );
-      if (slices.due(JOIN_RUN)) await slices.pause();
-    }
     const target = this.file(key);
     const written = `${target}.${process.pid}.tmp`;
     await fsp.mkdir(this.dir, { recursive: true });
     const handle = await fsp.open(written, 'w');
+    // Only paths below the base are stored (they are read back as the base and the path from it).
+    let below = true;
     try {
-      for (const part of parts) await handle.write(part);
+      await handle.write(`${JSON.stringify(header)}\n`);
+      // The paths joined and written a run at a time: one run's string is held at once.
+      for (let at = 0; below && at < files.length; at += JOIN_RUN) {
+        const run = files.slice(at, at + JOIN_RUN);
+        below = run.every((file) => file.path === `${prefix}${file.relative}`);
+        await handle.write(run.map((file) => file.relative).join('\0') + (at + JOIN_RUN < files.length ? '\0' : ''));
+      }
     } finally {
       await handle.close();
+    }
+    if (!below) {
+      await fsp.rm(written, { force: true });
+      return false;
     }
     await fsp.rename(written, target);
     await this.keepNewest();
