@@ -6,7 +6,17 @@ import type { Access } from '../guard/guard';
 import { checkSearchGlob } from '../guard/globInput';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
-import { filterCandidates, filterStream, includeToGlob, type CandidateFilter, type FileContent, type PrunedEntry } from '../source/fileSource';
+import { ArrivingCandidates } from '../source/arriving';
+import {
+  CandidateFilterPass,
+  filterCandidates,
+  filterStream,
+  includeToGlob,
+  type CandidateFilter,
+  type FileContent,
+  type FileQuery,
+  type PrunedEntry,
+} from '../source/fileSource';
 import type { Cancellation, Corpus, Settings } from './environment';
 
 /** What listing the candidates takes: the settings, the file source, the cancellation. */
@@ -18,17 +28,30 @@ function checkFilterGlobs(filter: { include?: string; exclude?: string }): void 
   if (filter.exclude !== undefined) checkSearchGlob(filter.exclude, 'exclude');
 }
 
+/** What a search asks of its listing besides the bases. */
+type CandidateQuery = { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[]; deadline?: { at: number; expired: boolean } };
+
 /**
  * The candidate files of a search, in stable order: streamed from the source when it can (the CLI's
  * walker: searching starts while the walk goes on), else listed, filtered and sorted first (once per
  * filter for a listing the source holds: VS Code's resident listings, the CLI's replayed one).
  */
+export async function openCandidates(bases: SearchBase[], filter: CandidateQuery, env: ListingRoles, skipped: SkipCounts): Promise<Iterable<Candidate>>;
+/** The same, for a caller that takes candidates as they arrive (a grep's scan): a source that lists in parts hands each over as it comes. */
 export async function openCandidates(
   bases: SearchBase[],
-  filter: { include?: string; exclude?: string; includeIgnored: boolean; granted?: readonly string[]; deadline?: { at: number; expired: boolean } },
+  filter: CandidateQuery,
   env: ListingRoles,
   skipped: SkipCounts,
-): Promise<Iterable<Candidate>> {
+  arriving: true,
+): Promise<Iterable<Candidate> | ArrivingCandidates>;
+export async function openCandidates(
+  bases: SearchBase[],
+  filter: CandidateQuery,
+  env: ListingRoles,
+  skipped: SkipCounts,
+  arriving = false,
+): Promise<Iterable<Candidate> | ArrivingCandidates> {
   checkFilterGlobs(filter);
   const pruned: PrunedEntry[] = [];
   const query = {
@@ -50,6 +73,14 @@ export async function openCandidates(
   };
   if (env.source.stream && !env.source.holds?.(query, env.config.deniedPaths))
     return filterStream(bases, env.source.stream(query, env.config.deniedPaths, pruned, env.isCancelled), candidateFilter, skipped);
+  if (arriving && env.source.listInOrder && !env.source.holds?.(query, env.config.deniedPaths))
+    return filterArriving(
+      bases,
+      env.source.listInOrder.bind(env.source),
+      { query, denied: env.config.deniedPaths, pruned, isCancelled: env.isCancelled },
+      candidateFilter,
+      skipped,
+    );
   const perBase = await untilDeadline(env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled), filter.deadline);
   if (env.isCancelled()) throw new CancelledError();
   if (!perBase) {
@@ -74,6 +105,31 @@ async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The filter over a source's runs of files as they arrive (already in the final order): the candidates
+ * grow while the source lists, and the pass finishes (pruned entries are counted) once all are in. A
+ * listing that fails ends the candidates there; the search then answers with what it read.
+ */
+function filterArriving(
+  bases: SearchBase[],
+  listInOrder: NonNullable<ListingRoles['source']['listInOrder']>,
+  listing: { query: FileQuery; denied: readonly string[]; pruned: PrunedEntry[]; isCancelled: () => boolean },
+  filter: CandidateFilter,
+  skipped: SkipCounts,
+): ArrivingCandidates {
+  const pass = new CandidateFilterPass(bases, filter, skipped);
+  const arriving = new ArrivingCandidates();
+  const { query, denied, pruned, isCancelled } = listing;
+  listInOrder(query, denied, pruned, isCancelled, (base, files) => arriving.add(files.filter((candidate) => pass.accept(base, candidate)))).then(
+    (complete) => {
+      if (complete) pass.finish();
+      arriving.end();
+    },
+    (error: unknown) => arriving.end(error),
+  );
+  return arriving;
 }
 
 /** What a filter kept of a source's lists, and what it counted in `skipped`. */
@@ -132,7 +188,8 @@ export interface SearchTarget {
   basePaths: string[];
   /** Where symlinks may lead (`Access.granted`); none for an untitled editor. */
   granted: string[];
-  candidates: Iterable<Candidate>;
+  /** In order: listed, or arriving while the source lists (the first search of a large folder). */
+  candidates: Iterable<Candidate> | ArrivingCandidates;
   /** The content searched instead of reading a candidate's path from disk, if any (contentOverride; the untitled editor's text). */
   contentOf(path: string): FileContent | undefined;
 }
@@ -184,8 +241,11 @@ export async function searchTarget(
     const texts = new Map(candidates.map((candidate) => [candidate.path, document.text()]));
     return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
   }
-  const listed = await openCandidates(access.bases, { ...filter, granted: access.granted }, env, skipped);
-  const candidates = filter.onlyIgnored && filter.includeIgnored ? await ignoredOnly(access, filter, listed, env) : listed;
+  const onlyIgnored = filter.onlyIgnored === true && filter.includeIgnored;
+  const granted = { ...filter, granted: access.granted };
+  const candidates = onlyIgnored
+    ? await ignoredOnly(access, filter, await openCandidates(access.bases, granted, env, skipped), env)
+    : await openCandidates(access.bases, granted, env, skipped, true);
   // No open editor's text and no reader: every candidate is read from disk (asked per candidate: 100,000 times on a large tree).
   const overridden = (env.overrides?.size ?? 0) > 0 || env.source.reader !== undefined;
   return {

@@ -12,6 +12,7 @@ import type { PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
+import { ArrivingCandidates } from '../source/arriving';
 import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
@@ -369,7 +370,14 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
       feed.fill();
       ahead.flush();
       const chunk = ahead.peek();
-      if (!chunk) break;
+      if (!chunk) {
+        // Nothing ahead and more candidates still to arrive: waited for, until the time limit.
+        if (feed.arriving) {
+          await feed.arriving.arrival(plan.deadline - Date.now());
+          continue;
+        }
+        break;
+      }
       let outcomes: FileOutcome[];
       try {
         outcomes = await chunk.outcomes;
@@ -406,7 +414,8 @@ class CandidateFeed {
   /** Files not searched for the spec's fallbacks: settled by the index, or searched once something matched. */
   unchecked = 0;
   private exhausted = false;
-  private readonly next: Iterator<Candidate>;
+  /** The candidates taken in order: listed, or as they arrive (`arriving`). */
+  private readonly next: () => IteratorResult<Candidate> | undefined;
   /**
    * When outcomes are remembered for the next search of the same spec: the position of each file read, and
    * of each settled with matches, kept for those that match (a cut page remembers what it learns of them).
@@ -423,16 +432,35 @@ class CandidateFeed {
     private readonly searchOne: ReturnType<typeof fileSearcher>,
     private readonly collector: Pick<GrepCollector, 'addEmpty'>,
   ) {
-    this.next = target.candidates[Symbol.iterator]();
+    const { candidates } = target;
+    if (candidates instanceof ArrivingCandidates) {
+      let taken = 0;
+      this.next = () => {
+        if (taken < candidates.items.length) return { value: candidates.items[taken++], done: false };
+        if (!candidates.done) return undefined;
+        if (candidates.failure !== undefined) throw candidates.failure;
+        return { value: undefined, done: true };
+      };
+    } else {
+      const iterator = candidates[Symbol.iterator]();
+      this.next = () => iterator.next();
+    }
     if (plan.prejudge) this.indexed = { settled: 0, read: 0 };
     if (plan.prejudge?.remember) this.positions = new Map();
+  }
+
+  /** The candidates still arriving, while more may come and the feed has taken all so far. */
+  get arriving(): ArrivingCandidates | undefined {
+    const { candidates } = this.target;
+    return !this.exhausted && candidates instanceof ArrivingCandidates && !candidates.done ? candidates : undefined;
   }
 
   /** Takes candidates until the read-ahead is full or they run out (or reach plan.maxListed). */
   fill(): void {
     const { plan, ahead, indexed } = this;
     while (!this.exhausted && ahead.hasRoom) {
-      const item = this.next.next();
+      const item = this.next();
+      if (item === undefined) return; // more to arrive
       if (item.done || this.listed === plan.maxListed) {
         this.exhausted = true;
         this.listingCut = !item.done;

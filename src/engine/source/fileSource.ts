@@ -64,6 +64,19 @@ export interface FileSource {
    */
   stream?(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Iterable<[number, Candidate]>;
   /**
+   * Optional: the same files as `list`, handed to `onFiles` in the final order (bases in order, each
+   * base's files by comparePaths) a run at a time as they are listed, so a search can start on the first
+   * while the rest are listed. Resolves once all were handed over (false: cancelled). Taken where the
+   * source does not hold a listing for the query (`holds`).
+   */
+  listInOrder?(
+    query: FileQuery,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+    isCancelled: () => boolean,
+    onFiles: (base: number, files: readonly Candidate[]) => void,
+  ): Promise<boolean>;
+  /**
    * Optional: how to read a file this source listed when it is not on disk (a virtual file system's
    * `workspace.fs`), by absolute path; undefined for a file read from disk as usual.
    */

@@ -7,18 +7,18 @@
  * `search.useIgnoreFiles` (false: .gitignore files are not applied) and `search.followSymlinks` (false:
  * nothing is reached through a symlink) are respected as VS Code's search respects them.
  */
-import { promises as fs } from 'fs';
+import { promises as fs, statSync } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { auditListing, caseInsensitiveGlob, listHere, type ListDirectories } from '../../engine/source/audit';
 import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
 import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
-import { compileGlob, deniedDirectoryGlobs, deniedRule } from '../../engine/globset/globs';
+import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../../engine/globset/globs';
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
-import { TimeSlices } from '../../engine/source/timeSlices';
+import { sortInSlices, TimeSlices } from '../../engine/source/timeSlices';
 import type { Candidate } from '../../engine/api/types';
-import { directoriesOf, type BaseListing, type ResidentListings } from './residentListing';
+import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
@@ -63,6 +63,44 @@ function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, 
     const file = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
     return excludes.some(({ matches }) => matches(file));
   };
+}
+
+/** VS Code's settings a folder's listing follows. */
+interface FolderSettings {
+  ignored: string[];
+  useIgnoreFiles: boolean;
+  followSymlinks: boolean;
+}
+
+/** A folder's listing as findFolderFiles makes it, with how to walk its directories (for a stored listing of parts). */
+interface FolderListing extends BaseListing {
+  walk: DirectoryWalk;
+}
+
+/** Groups of top-level directories a folder is listed in (listInParts), and how many are listed at once. */
+const PARTS = 8;
+const PARTS_IN_FLIGHT = 2;
+/** A name findFiles' glob would read as a pattern (or an escape): such a folder is listed whole. */
+const GLOB_SPECIAL = /[*?[\]{}!,\\]/;
+
+const byRelative = (a: Candidate, b: Candidate) => comparePaths(a.relative, b.relative);
+
+/**
+ * The top-level directories of a folder in PARTS groups, in the final order (a directory's files sort
+ * as its name and a '/'), or undefined where the folder is listed whole: fewer than two directories, a
+ * symlink at the top (followed or not by the settings), or a name a glob would read as a pattern.
+ * Denied directories are left out (nothing is listed in them).
+ */
+async function partsOf(folder: string, denied: readonly string[]): Promise<string[][] | undefined> {
+  const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => undefined);
+  if (!entries || entries.some((entry) => entry.isSymbolicLink() || GLOB_SPECIAL.test(entry.name))) return undefined;
+  const dirs = entries
+    .filter((entry) => entry.isDirectory() && deniedRule(entry.name, denied) === undefined)
+    .map((entry) => entry.name)
+    .sort((a, b) => comparePaths(`${a}/`, `${b}/`));
+  if (dirs.length < 2) return undefined;
+  const count = Math.min(PARTS, dirs.length);
+  return Array.from({ length: count }, (_, g) => dirs.slice(Math.floor((g * dirs.length) / count), Math.floor(((g + 1) * dirs.length) / count)));
 }
 
 /** The files on disk of a findFiles listing, in its order: their paths, and the same from the workspace folder's root. */
@@ -130,32 +168,64 @@ export class FindFilesSource implements FileSource {
   async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[]): Promise<Candidate[][]> {
     const perBase: Candidate[][] = [];
     for (const [baseIndex, base] of query.bases.entries()) {
-      const virtualBase = virtualUri(base.base, this.virtual);
-      if (virtualBase) {
-        perBase.push(await this.listVirtual(query, base, baseIndex, virtualBase, denied, pruned));
-        continue;
-      }
-      if ((await this.kind(base.base)) === 'file') {
-        perBase.push([{ path: base.base, relative: nodePath.basename(base.base) }]);
-        continue;
-      }
-      const files = await this.listFolderBase(query, base, baseIndex, denied, pruned);
+      const files = await this.listBase(query, base, baseIndex, denied, pruned);
       if (!files) return perBase;
       perBase.push(files);
     }
     return perBase;
   }
+
   /**
-   * A base on disk: its resident listing when one was made for the same inputs and nothing changed
-   * since (residentListing.ts), else listed with findFiles. Undefined when cancelled.
+   * The same files, in the final order, handed over as they come: a whole folder that no listing holds
+   * is listed in parts (its top-level directories in groups, `listInParts`), each part handed over once
+   * those before it are in; any other base once it is listed. False when cancelled.
    */
-  private async listFolderBase(
+  async listInOrder(
+    query: FileQuery,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+    _isCancelled: () => boolean,
+    onFiles: (base: number, files: readonly Candidate[]) => void,
+  ): Promise<boolean> {
+    for (const [baseIndex, base] of query.bases.entries()) {
+      let handed = false;
+      const files = await this.listBase(query, base, baseIndex, denied, pruned, (part) => {
+        handed = true;
+        onFiles(baseIndex, part);
+      });
+      if (!files) return false;
+      if (!handed) onFiles(baseIndex, await sortInSlices([...files], byRelative));
+    }
+    return true;
+  }
+
+  /** Whether every base is a file or a folder whose listing for these inputs is resident (or was taken by this call): `list` then replays it. */
+  holds(query: FileQuery, denied: readonly string[]): boolean {
+    return query.bases.every((base) => {
+      if (virtualUri(base.base, this.virtual)) return false;
+      if (statSync(base.base, { throwIfNoEntry: false })?.isFile()) return true;
+      const { key } = this.folderInputs(query, base, denied);
+      return this.got.has(key) || this.listings?.holds(key) === true;
+    });
+  }
+
+  /** One base's files (undefined when cancelled); a whole folder no listing holds is listed in parts handed to `inParts`, when given. */
+  private async listBase(
     query: FileQuery,
     base: SearchBase,
     baseIndex: number,
     denied: readonly string[],
     pruned: PrunedEntry[],
+    inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
+    const virtualBase = virtualUri(base.base, this.virtual);
+    if (virtualBase) return this.listVirtual(query, base, baseIndex, virtualBase, denied, pruned);
+    if ((await this.kind(base.base)) === 'file') return [{ path: base.base, relative: nodePath.basename(base.base) }];
+    return this.listFolderBase(query, base, baseIndex, denied, pruned, inParts);
+  }
+
+  /** What a folder's listing depends on: VS Code's settings for the folder, and the key a resident listing is kept under. */
+  private folderInputs(query: FileQuery, base: SearchBase, denied: readonly string[]): { settings: FolderSettings; key: string } {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(base.root));
     const ignored = query.includeIgnored ? [] : [...enabledGlobs('files', 'exclude', folder?.uri), ...enabledGlobs('search', 'exclude', folder?.uri)];
     // VS Code's own search settings, read for this folder as its search reads them.
@@ -165,15 +235,31 @@ export class FindFilesSource implements FileSource {
       useIgnoreFiles: search.get<unknown>('useIgnoreFiles') !== false,
       followSymlinks: search.get<unknown>('followSymlinks') !== false,
     };
-    const list = () => this.findFolderFiles(query, base, denied, settings);
+    const { base: path, root } = base;
+    const { include, includeIgnored, respectGitignore, granted, allowed } = query;
+    return { settings, key: JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings }) };
+  }
+
+  /**
+   * A base on disk: its resident listing when one was made for the same inputs and nothing changed
+   * since (residentListing.ts), else listed with findFiles (in parts handed to `inParts`, when given and
+   * the folder allows: listInParts). Undefined when cancelled.
+   */
+  private async listFolderBase(
+    query: FileQuery,
+    base: SearchBase,
+    baseIndex: number,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+    inParts?: (files: readonly Candidate[]) => void,
+  ): Promise<Candidate[] | undefined> {
+    const { settings, key } = this.folderInputs(query, base, denied);
+    const list = () => (inParts ? this.listInParts(query, base, denied, settings, inParts) : this.wholeFolder(query, base, denied, settings));
     const listings = this.listings;
     if (!listings) {
       const made = await list();
       return made && this.replay(made, baseIndex, pruned, undefined);
     }
-    const { base: path, root } = base;
-    const { include, includeIgnored, respectGitignore, granted, allowed } = query;
-    const key = JSON.stringify({ path, root, include, includeIgnored, respectGitignore, granted, allowed, denied, settings });
     let got = this.got.get(key);
     if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()))));
     const { listing, made } = await got;
@@ -192,13 +278,88 @@ export class FindFilesSource implements FileSource {
     return listing.files;
   }
 
-  /** One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays. */
+  /**
+   * A whole folder listed in parts, so a search starts on its first files while the rest are listed
+   * (findFiles answers only once it has every file, tens of seconds at 500,000 files): the files at its
+   * top, then its top-level directories in PARTS groups, PARTS_IN_FLIGHT listed at once, each group's
+   * files handed to `deliver` in the final order once the groups before it are in. The parts together are
+   * the listing of the whole folder (the same files, pruned entries and log lines) and are kept as such.
+   * A folder that cannot be split so is listed whole (`partsOf`).
+   */
+  private async listInParts(
+    query: FileQuery,
+    base: SearchBase,
+    denied: readonly string[],
+    settings: FolderSettings,
+    deliver: (files: readonly Candidate[]) => void,
+  ): Promise<BaseListing | undefined> {
+    const groups = query.include === '**' && base.base === base.root ? await partsOf(base.base, denied) : undefined;
+    if (!groups) return this.wholeFolder(query, base, denied, settings);
+    // A folder of fewer than PARTS_FROM files is listed whole by the probe itself: parts pay only where a listing takes seconds.
+    const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: this.listings?.partsFrom ?? PARTS_FROM });
+    if (probe !== 'more') return probe;
+    const listing = async (include: string, tops?: ReadonlySet<string>) => {
+      const part = await this.findFolderFiles({ ...query, include }, base, denied, settings, { tops });
+      return part === 'more' ? undefined : part;
+    };
+    const started: Array<Promise<FolderListing | undefined>> = [];
+    const start = (i: number) => (started[i] ??= listing(groups[i].length === 1 ? `${groups[i][0]}/**` : `{${groups[i].join(',')}}/**`, new Set(groups[i])));
+    for (let i = 0; i < Math.min(PARTS_IN_FLIGHT, groups.length); i++) void start(i).catch(() => undefined);
+    const top = await listing('*');
+    if (!top) return undefined;
+    const topFiles = await sortInSlices([...top.files], byRelative);
+    const parts: FolderListing[] = [top];
+    const files: Candidate[] = [];
+    const hand = (run: Candidate[]) => {
+      if (run.length === 0) return;
+      deliver(run);
+      for (const file of run) files.push(file);
+    };
+    let next = 0;
+    for (const [i, group] of groups.entries()) {
+      const part = await start(i);
+      if (i + PARTS_IN_FLIGHT < groups.length) void start(i + PARTS_IN_FLIGHT).catch(() => undefined);
+      if (!part) return undefined;
+      parts.push(part);
+      // The files at the top that sort before the group's last directory come with it.
+      const last = `${group[group.length - 1]}/`;
+      const from = next;
+      while (next < topFiles.length && comparePaths(topFiles[next].relative, last) < 0) next++;
+      hand(await sortInSlices([...topFiles.slice(from, next), ...part.files], byRelative));
+    }
+    hand(topFiles.slice(next));
+    const partOf = new Map(groups.flatMap((group, i) => group.map((name) => [name, parts[i + 1]] as const)));
+    const pruned = new Map<string, PrunedEntry>();
+    for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
+    const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => (partOf.get(fromRoot.split('/', 1)[0]) ?? top).walk.skips(fromRoot) };
+    return {
+      files,
+      pruned: [...pruned.values()],
+      warnings: [...new Set(parts.flatMap((part) => part.warnings))],
+      directories: [...new Set(parts.flatMap((part) => part.directories))],
+      storable: { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) },
+      parts: parts.length,
+    };
+  }
+
+  /** A folder listed by one findFiles call (undefined when cancelled). */
+  private async wholeFolder(query: FileQuery, base: SearchBase, denied: readonly string[], settings: FolderSettings): Promise<BaseListing | undefined> {
+    const listing = await this.findFolderFiles(query, base, denied, settings);
+    return listing === 'more' ? undefined : listing;
+  }
+
+  /**
+   * One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays.
+   * `tops`: the top-level directories the include names, when it lists a part of the folder (listInParts);
+   * `atMost`: 'more' when findFiles finds that many files (nothing else is done with them).
+   */
   private async findFolderFiles(
     query: FileQuery,
     base: SearchBase,
     denied: readonly string[],
-    settings: { ignored: string[]; useIgnoreFiles: boolean; followSymlinks: boolean },
-  ): Promise<BaseListing | undefined> {
+    settings: FolderSettings,
+    { tops, atMost }: { tops?: ReadonlySet<string>; atMost?: number } = {},
+  ): Promise<FolderListing | 'more' | undefined> {
     const { ignored, useIgnoreFiles, followSymlinks } = settings;
     const warnings: string[] = [];
     const warn = (line: string) => {
@@ -209,18 +370,14 @@ export class FindFilesSource implements FileSource {
     const ignoredGlobs = compiledGlobs(ignored);
     const excludes = excludeGlobs(denied, ignoredGlobs);
     const { exclude, given, afterwards } = findFilesExcludes(excludes);
-    const uris = await vscode.workspace.findFiles(
-      new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'),
-      exclude,
-      undefined,
-      this.token,
-    );
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'), exclude, atMost, this.token);
+    if (atMost !== undefined && uris.length >= atMost) return 'more';
     const listed = await this.onDisk(uris, base);
     if (!listed) return undefined;
-    const gitignore =
-      query.respectGitignore && useIgnoreFiles
-        ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hiddenIgnoreFile(query.include, followSymlinks, excludes))
-        : undefined;
+    // A part lists every file below its top-level directories, as the whole folder's listing would there; the top itself is looked into.
+    const wholeHidden = hiddenIgnoreFile(tops ? '**' : query.include, followSymlinks, excludes);
+    const hidden = tops ? (dir: string) => !tops.has(dir.split('/', 1)[0]) || wholeHidden(dir) : wholeHidden;
+    const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hidden) : undefined;
     const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;
     const pruned: PrunedEntry[] = [];
@@ -236,8 +393,6 @@ export class FindFilesSource implements FileSource {
     if (this.token.isCancellationRequested) return undefined;
     const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
     if (this.token.isCancellationRequested) return undefined;
-    // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
-    const whole = query.include === '**' && base.base === base.root;
     const walk: DirectoryWalk = {
       // Left out as a whole: a denied directory, one an exclude glob given to findFiles matches (it is not entered), one a .gitignore ignores.
       skips: (fromRoot) =>
@@ -247,8 +402,10 @@ export class FindFilesSource implements FileSource {
       listDirectories: this.listDirectories ?? listHere,
       isCancelled: () => false,
     };
+    // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
+    const whole = query.include === '**' && base.base === base.root;
     const storable = whole ? { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) } : undefined;
-    return { files: audited, pruned, warnings, directories, storable };
+    return { files: audited, pruned, warnings, directories, storable, walk };
   }
 
   /** The paths on disk findFiles listed, in its order, and each one's path from the root: one pass, a slice at a time; undefined once cancelled. */

@@ -39,6 +39,8 @@ export interface BaseListing {
    * (storedListing.ts): the folder, and every directory below it where the listing could find a file.
    */
   storable?: { base: string; directoriesBelow(): Promise<string[] | undefined> };
+  /** How many findFiles listings it was made of, when more than one (listed in parts, FindFilesSource.listInParts). */
+  parts?: number;
 }
 
 /**
@@ -68,6 +70,8 @@ interface Resident extends BaseListing, ListingMarks {
  */
 const MAX_LISTINGS = 32;
 const MAX_KEPT_FILES = 250_000;
+/** A folder is listed in parts when findFiles finds this many files in it (and whole, by that first call, below: FindFilesSource.listInParts). */
+export const PARTS_FROM = 20_000;
 /** How long after a whole folder's listing is made it is stored: the calls that wait for it are answered first. */
 const STORE_DELAY_MS = 5_000;
 
@@ -123,11 +127,13 @@ export class ResidentListings implements vscode.Disposable {
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   /**
-   * Listings replayed (`vouched`: of those, without statting their directories) and made since activation,
+   * Listings replayed (`vouched`: of those, without statting their directories) and made since activation (`inParts`: of those, in parts),
    * how often file events dropped them all, how many were found changed, how many were let go to make
    * room, and how many were restored from and written to the store (for the log and the tests).
    */
-  readonly counts = { replayed: 0, vouched: 0, listed: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
+  readonly counts = { replayed: 0, vouched: 0, listed: 0, inParts: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
+  /** How many files a folder holds for its first listing to be made in parts (FindFilesSource.listInParts); the tests lower it. */
+  partsFrom = PARTS_FROM;
   /** Keys whose stored listing this window looked for (once each). */
   private readonly triedStored = new Set<string>();
   /** Listings waiting to be stored (storeLater). */
@@ -155,6 +161,11 @@ export class ResidentListings implements vscode.Disposable {
         denied = undefined;
       }),
     );
+  }
+
+  /** Whether a listing for `key` is resident (`get` replays it unless a directory of it changed). */
+  holds(key: string): boolean {
+    return this.listings.has(key);
   }
 
   invalidate(): void {
@@ -216,6 +227,7 @@ export class ResidentListings implements vscode.Disposable {
     }
     const made = result.listing;
     this.counts.listed++;
+    if (made.parts) this.counts.inParts++;
     if (kept()) {
       const marks = await directoryMarks(made.directories);
       if (kept()) {

@@ -86,7 +86,7 @@ export class SearchTool<T> implements vscode.LanguageModelTool<T> {
       const before = { ...listings };
       const { text, summary } = await this.run(input, env, budget, log);
       // The workspace's listings the call (and its checks) replayed or made; calls at the same time count each other's.
-      const listed = `listings ${listings.replayed - before.replayed} replayed (${listings.vouched - before.vouched} without a stat), ${listings.listed - before.listed} made, ${listings.restored - before.restored} restored from the last window, ${listings.changed - before.changed} found changed, ${listings.evicted - before.evicted} let go for room, all dropped by file events ${listings.dropped - before.dropped} times`;
+      const listed = `listings ${listings.replayed - before.replayed} replayed (${listings.vouched - before.vouched} without a stat), ${listings.listed - before.listed} made (${listings.inParts - before.inParts} in parts), ${listings.restored - before.restored} restored from the last window, ${listings.changed - before.changed} found changed, ${listings.evicted - before.evicted} let go for room, all dropped by file events ${listings.dropped - before.dropped} times`;
       log.info(`${tool} done: ${summary}, ${listed}, ${Buffer.byteLength(text, 'utf8')} bytes (budget ${budget.limit} ${budget.kind})`);
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
     } catch (error) {

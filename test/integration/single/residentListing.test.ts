@@ -173,6 +173,29 @@ describe('the resident listing of the workspace', () => {
     assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
   });
 
+  it('is listed in parts by the first search, which finds every file, in the order and with the counts one listing of the whole folder gives', async () => {
+    // Every line of every file; include '**/*' names the same files, and is listed by one findFiles call.
+    const everything = { pattern: '^', output_mode: 'count', max_results: 2000 } as const;
+    // (A folder this small is listed whole by the first findFiles call; in parts from one file on.)
+    const partsFrom = api.listings.partsFrom;
+    api.listings.partsFrom = 1;
+    try {
+      for (const includeIgnored of [false, true]) {
+        api.listings.invalidate();
+        const { inParts } = api.listings.counts;
+        const parts = await invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored });
+        assert.strictEqual(api.listings.counts.inParts, inParts + 1, `the first search listed the folder in parts (${JSON.stringify(api.listings.counts)})`);
+        const whole = await invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include: '**/*' });
+        assert.strictEqual(api.listings.counts.inParts, inParts + 1, 'an include is listed whole');
+        assert.ok(parts.files.length > 5, `files in several top-level directories: ${JSON.stringify(parts.files)}`);
+        assert.deepStrictEqual(parts.files, whole.files, `include_ignored ${includeIgnored}`);
+        assert.deepStrictEqual([parts.files_searched, parts.skipped], [whole.files_searched, whole.skipped], `include_ignored ${includeIgnored}`);
+      }
+    } finally {
+      api.listings.partsFrom = partsFrom;
+    }
+  });
+
   it('a search.exclude change applies to the next call', async () => {
     const settings = vscode.workspace.getConfiguration('search');
     const previous = settings.inspect<Record<string, boolean>>('exclude')?.globalValue;

@@ -156,3 +156,87 @@ describe('engine/run/candidates: a recorded listing and the .gitignore case rule
     assert.strictEqual(new ListingSource(linux, [older], () => true).holds(query, denied), false, 'a listing that does not say its rule');
   });
 });
+
+/**
+ * A source that lists as VS Code's does the first time (FindFilesSource.listInOrder): the walker's files
+ * in the final order, handed over two at a time, each run on a later turn of the event loop; the last
+ * run waits for `release`. `fail` makes the listing fail after its first run.
+ */
+class ArrivingListing implements FileSource {
+  private readonly inner = new NodeFileSource();
+  readonly handed: string[][] = [];
+  release!: () => void;
+  private readonly released = new Promise<void>((resolve) => (this.release = resolve));
+  constructor(private readonly fail = false) {}
+  kind = (absolute: string) => this.inner.kind(absolute);
+  mtime = (absolute: string) => this.inner.mtime(absolute);
+  list = (query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean) =>
+    this.inner.list(query, denied, pruned, isCancelled);
+
+  async listInOrder(
+    query: FileQuery,
+    denied: readonly string[],
+    pruned: PrunedEntry[],
+    isCancelled: () => boolean,
+    onFiles: (base: number, files: readonly Candidate[]) => void,
+  ): Promise<boolean> {
+    const [files] = await this.inner.list(query, denied, pruned, isCancelled);
+    const sorted = [...files].sort((a, b) => (a.relative < b.relative ? -1 : 1));
+    for (let at = 0; at < sorted.length; at += 2) {
+      if (at + 2 >= sorted.length) await this.released;
+      else await new Promise((resolve) => setImmediate(resolve));
+      if (this.fail && at > 0) throw new Error('the listing failed');
+      const run = sorted.slice(at, at + 2);
+      this.handed.push(run.map((file) => file.relative));
+      onFiles(0, run);
+    }
+    return true;
+  }
+}
+
+describe('engine/run/candidates: candidates that arrive while the search runs', () => {
+  const fx = new Fixture();
+  after(() => fx.remove());
+  before(() =>
+    fx.files({ 'a/1.ts': 'TODO 1\n', 'a/2.ts': 'no\n', 'b/3.ts': 'TODO 3\nTODO 3b\n', 'b/.env': 'TODO=secret\n', 'c/4.ts': 'TODO 4\n', 'd/5.ts': 'TODO 5\n' }),
+  );
+
+  it('answers as the whole listing does, page by page, skipped counts included', async () => {
+    for (const input of [
+      { pattern: 'TODO', output_mode: 'content' },
+      { pattern: 'TODO', output_mode: 'count' },
+      { pattern: 'TODO', output_mode: 'content', max_results: 2, offset: 2 },
+    ]) {
+      const arriving = new ArrivingListing();
+      arriving.release();
+      const expected = await grepJson(input, { ...makeEnv(fx.root), source: new KeptListings() });
+      assert.deepStrictEqual(await grepJson(input, { ...makeEnv(fx.root), source: arriving }), expected, JSON.stringify(input));
+      assert.ok(arriving.handed.length > 1, 'the files came in runs');
+    }
+  });
+
+  it('reads the first files before the last ones are listed', async () => {
+    const arriving = new ArrivingListing();
+    const read: string[] = [];
+    const env = { ...makeEnv(fx.root), source: arriving };
+    const readFile = env.readFile;
+    env.readFile = (path, ...rest) => {
+      read.push(path);
+      // The last run is let through once the first file was read.
+      if (read.length === 1) arriving.release();
+      return readFile(path, ...rest);
+    };
+    const answer = await grepJson({ pattern: 'TODO', output_mode: 'files_with_matches' }, env);
+    assert.deepStrictEqual(
+      answer.files,
+      ['a/1.ts', 'b/3.ts', 'c/4.ts', 'd/5.ts'].map((file) => fx.path(file)),
+    );
+    assert.strictEqual(read[0], fx.path('a/1.ts'));
+  });
+
+  it('fails with the listing when it fails part way, rather than answering with the files it had', async () => {
+    const arriving = new ArrivingListing(true);
+    arriving.release();
+    await assert.rejects(grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root), source: arriving }), /the listing failed/);
+  });
+});

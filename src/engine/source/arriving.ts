@@ -1,0 +1,51 @@
+/**
+ * Candidates that arrive while a search runs: a source that lists a folder in parts (VS Code's
+ * findFiles, a top-level directory at a time) hands each part over in the final order as soon as the
+ * parts before it are in, so the search reads the first files while the rest are still being listed.
+ */
+import type { Candidate } from '../api/types';
+
+export class ArrivingCandidates {
+  /** The candidates so far, in the final order; only ever appended to. */
+  readonly items: Candidate[] = [];
+  /** Whether every part has arrived (or the listing stopped). */
+  done = false;
+  /** Why the listing stopped short, when it failed: the search that takes them fails with it. */
+  failure?: unknown;
+  private waiting: Array<() => void> = [];
+
+  /** Appends candidates in order. */
+  add(candidates: Iterable<Candidate>): void {
+    for (const candidate of candidates) this.items.push(candidate);
+    this.wake();
+  }
+
+  /** No more will arrive (`failure`: the listing failed). */
+  end(failure?: unknown): void {
+    if (failure !== undefined) this.failure = failure;
+    this.done = true;
+    this.wake();
+  }
+
+  /** Resolves once more candidates arrived, the listing ended, or `ms` passed. */
+  arrival(ms: number): Promise<void> {
+    if (this.done) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      const waiting = this.waiting;
+      function done() {
+        clearTimeout(timer);
+        const at = waiting.indexOf(done);
+        if (at !== -1) waiting.splice(at, 1);
+        resolve();
+      }
+      waiting.push(done);
+    });
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resume of waiting) resume();
+  }
+}
