@@ -164,25 +164,63 @@ export interface StoredListing extends ListingMarks {
   warnings: string[];
 }
 
-/** The first line of a stored listing's file; the files' paths from the base follow, separated by NUL. */
-interface Header extends ListingMarks {
+/**
+ * The first line of a stored listing's file. Then come NUL-terminated strings, written and read a run
+ * at a time: the directories, their identities, one string of '0' and '1' (whether each held a
+ * .gitignore), then the files' paths from the base.
+ */
+interface Header {
   format: number;
   /** The extension's version: a listing stored by another version is not replayed (its rules may differ). */
   version: string;
   key: string;
   base: string;
+  startedAt: number;
   files: number;
+  directories: number;
   pruned: PrunedEntry[];
   warnings: string[];
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** Stored listings kept in the directory (one per workspace folder and set of settings): the oldest beyond go. */
 const STORED_KEPT = 4;
-/** Paths joined into one string at a time when a listing is written. */
+/** Strings joined into one at a time when a listing is written. */
 const JOIN_RUN = 8192;
-/** The most files a stored listing holds (its paths are read back as one string). */
+/** Bytes decoded at a time when a listing is read back. */
+const DECODE_BYTES = 1 << 20;
+/** The most files a stored listing holds. */
 const MAX_STORED_FILES = 2_000_000;
+
+/** Writes `count` strings, each followed by a NUL, a run at a time (one run's string is held at once); false once `keep` refuses one. */
+async function writeStrings(handle: fsp.FileHandle, count: number, string: (i: number) => string, keep: (i: number) => boolean = () => true): Promise<boolean> {
+  for (let at = 0; at < count; at += JOIN_RUN) {
+    const run: string[] = [];
+    for (let i = at; i < Math.min(count, at + JOIN_RUN); i++) {
+      if (!keep(i)) return false;
+      run.push(string(i));
+    }
+    if (run.length > 0) await handle.write(`${run.join('\0')}\0`);
+  }
+  return true;
+}
+
+/** The NUL-terminated strings of `bytes` from `from` on, decoded a chunk at a time; undefined when the last is not terminated. */
+async function readStrings(bytes: Buffer, from: number): Promise<string[] | undefined> {
+  const strings: string[] = [];
+  const slices = new TimeSlices();
+  for (let at = from; at < bytes.length;) {
+    if (slices.due(DECODE_BYTES >> 8)) await slices.pause();
+    // Up to the last NUL of the chunk (or the first after it, for a string longer than a chunk).
+    let cut = bytes.lastIndexOf(0, Math.min(bytes.length, at + DECODE_BYTES) - 1);
+    if (cut < at) cut = bytes.indexOf(0, at);
+    if (cut === -1) return undefined;
+    const decoded = bytes.toString('utf8', at, cut).split('\0');
+    for (const string of decoded) strings.push(string);
+    at = cut + 1;
+  }
+  return strings;
+}
 
 /** The listings of whole workspace folders kept on disk between windows, in the extension's workspace storage. */
 export class ListingStore {
@@ -198,48 +236,47 @@ export class ListingStore {
   /** Writes the listing of `base` made for `key` (written whole, then renamed into place); false when it cannot be stored. */
   async save(key: string, base: string, listing: StoredListing): Promise<boolean> {
     const prefix = base.endsWith('/') ? base : `${base}/`;
-    if (listing.files.length > MAX_STORED_FILES) return false;
     const { files, pruned, warnings, startedAt, directories, identities, gitignores } = listing;
+    if (files.length > MAX_STORED_FILES) return false;
     const header: Header = {
       format: FORMAT,
       version: this.version,
       key,
       base,
+      startedAt,
       files: files.length,
+      directories: directories.length,
       pruned,
       warnings,
-      startedAt,
-      directories,
-      identities,
-      gitignores,
     };
     const target = this.file(key);
     const written = `${target}.${process.pid}.tmp`;
     await fsp.mkdir(this.dir, { recursive: true });
     const handle = await fsp.open(written, 'w');
-    // Only paths below the base are stored (they are read back as the base and the path from it).
-    let below = true;
+    let complete = false;
     try {
       await handle.write(`${JSON.stringify(header)}\n`);
-      // The paths joined and written a run at a time: one run's string is held at once.
-      for (let at = 0; below && at < files.length; at += JOIN_RUN) {
-        const run = files.slice(at, at + JOIN_RUN);
-        below = run.every((file) => file.path === `${prefix}${file.relative}`);
-        await handle.write(run.map((file) => file.relative).join('\0') + (at + JOIN_RUN < files.length ? '\0' : ''));
-      }
+      await writeStrings(handle, directories.length, (i) => directories[i]);
+      await writeStrings(handle, identities.length, (i) => identities[i]);
+      await writeStrings(handle, 1, () => gitignores.map((held) => (held ? '1' : '0')).join(''));
+      // Only paths below the base are stored: they are read back as the base and the path from it.
+      complete = await writeStrings(
+        handle,
+        files.length,
+        (i) => files[i].relative,
+        (i) => files[i].path === `${prefix}${files[i].relative}`,
+      );
     } finally {
       await handle.close();
+      if (!complete) await fsp.rm(written, { force: true });
     }
-    if (!below) {
-      await fsp.rm(written, { force: true });
-      return false;
-    }
+    if (!complete) return false;
     await fsp.rename(written, target);
     await this.keepNewest();
     return true;
   }
 
-  /** The listing stored for `key` by this version, or undefined. Its files are read back a slice at a time. */
+  /** The listing stored for `key` by this version, or undefined. It is read back a slice at a time. */
   async load(key: string): Promise<StoredListing | undefined> {
     const bytes = await fsp.readFile(this.file(key)).catch(() => undefined);
     if (!bytes) return undefined;
@@ -251,19 +288,20 @@ export class ListingStore {
       return undefined;
     }
     if (header.format !== FORMAT || header.version !== this.version || header.key !== key) return undefined;
-    const text = bytes.toString('utf8', newline + 1);
+    const strings = await readStrings(bytes, newline + 1);
+    const count = header.directories;
+    if (strings?.length !== 2 * count + 1 + header.files || strings[2 * count].length !== count) return undefined;
     const prefix = header.base.endsWith('/') ? header.base : `${header.base}/`;
     const files: Candidate[] = [];
     const slices = new TimeSlices();
-    for (let at = 0; at < text.length;) {
+    for (let i = 2 * count + 1; i < strings.length; i++) {
       if (slices.due()) await slices.pause();
-      const end = text.indexOf('\0', at);
-      const relative = text.slice(at, end === -1 ? text.length : end);
-      files.push({ path: `${prefix}${relative}`, relative });
-      at = end === -1 ? text.length : end + 1;
+      files.push({ path: `${prefix}${strings[i]}`, relative: strings[i] });
     }
-    if (files.length !== header.files) return undefined;
-    const { pruned, warnings, startedAt, directories, identities, gitignores } = header;
+    const { pruned, warnings, startedAt } = header;
+    const directories = strings.slice(0, count);
+    const identities = strings.slice(count, 2 * count);
+    const gitignores = Array.from(strings[2 * count], (held) => held === '1');
     return { files, pruned, warnings, startedAt, directories, identities, gitignores };
   }
 

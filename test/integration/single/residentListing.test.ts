@@ -179,6 +179,9 @@ describe('the resident listing of the workspace', () => {
     // (A folder this small is listed whole by the first findFiles call; in parts from one file on.)
     const partsFrom = api.listings.partsFrom;
     api.listings.partsFrom = 1;
+    // A dot file at the top: listed by the part of the files at the top, as by the whole folder's listing.
+    const dotFile = path.join(folderPath(0), '.parts-top.txt');
+    fs.writeFileSync(dotFile, 'at the top\n');
     try {
       for (const includeIgnored of [false, true]) {
         api.listings.invalidate();
@@ -188,11 +191,13 @@ describe('the resident listing of the workspace', () => {
         const whole = await invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include: '**/*' });
         assert.strictEqual(api.listings.counts.inParts, inParts + 1, 'an include is listed whole');
         assert.ok(parts.files.length > 5, `files in several top-level directories: ${JSON.stringify(parts.files)}`);
+        assert.ok(JSON.stringify(parts.files).includes('.parts-top.txt'), 'the dot file at the top');
         assert.deepStrictEqual(parts.files, whole.files, `include_ignored ${includeIgnored}`);
         assert.deepStrictEqual([parts.files_searched, parts.skipped], [whole.files_searched, whole.skipped], `include_ignored ${includeIgnored}`);
       }
     } finally {
       api.listings.partsFrom = partsFrom;
+      fs.rmSync(dotFile, { force: true });
     }
   });
 

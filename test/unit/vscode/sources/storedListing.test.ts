@@ -78,6 +78,14 @@ describe('stored listings (kept between windows)', () => {
     assert.strictEqual(await new ListingStore(dir, '1.0.0').load('other'), undefined, 'another key');
   });
 
+  it('reads back a listing larger than one chunk of decoding, whatever the names hold', async () => {
+    const names = Array.from({ length: 60_000 }, (_, i) => `dir ${i % 97}/é-${i}-${'x'.repeat(i % 13)}.ts`);
+    const listing = await listingOf(fixture, names, [fixture.root], Date.now());
+    const store = new ListingStore(fixture.path('.storage'), 'v');
+    assert.ok(await store.save('large', fixture.root, listing));
+    assert.deepStrictEqual(await store.load('large'), listing);
+  });
+
   it('an empty listing is stored too; a listing whose paths are not below its folder is not', async () => {
     const dir = fixture.path('.storage');
     const empty = await listingOf(fixture, [], [fixture.root], Date.now());
