@@ -16,6 +16,7 @@ import { createHash } from 'crypto';
 import { promises as fsp, statSync } from 'fs';
 import * as nodePath from 'path';
 import { RECENT_WRITE_MS } from '../../engine/index/builder';
+import { below } from '../../engine/guard/paths';
 import type { ListDirectories } from '../../engine/source/audit';
 import type { PrunedEntry } from '../../engine/source/fileSource';
 import { TimeSlices } from '../../engine/source/timeSlices';
@@ -235,7 +236,6 @@ export class ListingStore {
 
   /** Writes the listing of `base` made for `key` (written whole, then renamed into place); false when it cannot be stored. */
   async save(key: string, base: string, listing: StoredListing): Promise<boolean> {
-    const prefix = base.endsWith('/') ? base : `${base}/`;
     const { files, pruned, warnings, startedAt, directories, identities, gitignores } = listing;
     if (files.length > MAX_STORED_FILES) return false;
     const header: Header = {
@@ -264,7 +264,7 @@ export class ListingStore {
         handle,
         files.length,
         (i) => files[i].relative,
-        (i) => files[i].path === `${prefix}${files[i].relative}`,
+        (i) => files[i].path === below(base, files[i].relative),
       );
     } finally {
       await handle.close();
@@ -291,12 +291,11 @@ export class ListingStore {
     const strings = await readStrings(bytes, newline + 1);
     const count = header.directories;
     if (strings?.length !== 2 * count + 1 + header.files || strings[2 * count].length !== count) return undefined;
-    const prefix = header.base.endsWith('/') ? header.base : `${header.base}/`;
     const files: Candidate[] = [];
     const slices = new TimeSlices();
     for (let i = 2 * count + 1; i < strings.length; i++) {
       if (slices.due()) await slices.pause();
-      files.push({ path: `${prefix}${strings[i]}`, relative: strings[i] });
+      files.push({ path: below(header.base, strings[i]), relative: strings[i] });
     }
     const { pruned, warnings, startedAt } = header;
     const directories = strings.slice(0, count);

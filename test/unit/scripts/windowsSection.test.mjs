@@ -12,7 +12,7 @@ describe('the windows section (scripts/lib/windows.mjs)', () => {
   it('names each test file it leaves out, with a reason, and docs/platforms.md names the same files', () => {
     const doc = readFileSync(join(repo, 'docs', 'platforms.md'), 'utf8');
     const section = doc.slice(doc.indexOf('Under wine some unit test files'), doc.indexOf('What wine cannot show'));
-    const documented = [...section.matchAll(/`((?:engine|cli)\/[^`]+\.test\.js)`/g)].map((m) => `out/test/unit/${m[1]}`).sort();
+    const documented = [...section.matchAll(/`((?:engine|cli|vscode)\/[^`]+\.test\.js)`/g)].map((m) => `out/test/unit/${m[1]}`).sort();
     assert.deepStrictEqual(NOT_UNDER_WINE.map(({ file }) => file).sort(), documented);
     for (const { file, reason } of NOT_UNDER_WINE) {
       assert.ok(reason.length > 20, file);
