@@ -259,7 +259,15 @@ export class ResidentListings implements vscode.Disposable {
       this.triedStored.add(key);
       const stored = await this.store.load(key).catch(() => undefined);
       if (stored && (await unchangedSince(stored, isCancelled))) {
-        const restored: Resident = { ...stored, uses: 1 };
+        // From now on the window's watcher reports the directories that held no listed file, as for a listing it made.
+        const { held, directories, identities, gitignores } = stored;
+        const restored: Resident = {
+          ...stored,
+          directories: directories.slice(0, held),
+          identities: identities.slice(0, held),
+          gitignores: gitignores.slice(0, held),
+          uses: 1,
+        };
         return { listing: restored, startedAt: stored.startedAt, restored };
       }
       if (isCancelled()) return undefined;
@@ -292,6 +300,7 @@ export class ResidentListings implements vscode.Disposable {
           pruned,
           warnings,
           startedAt,
+          held: resident.directories.length,
           directories: [...resident.directories, ...added],
           identities: [...resident.identities, ...marks.identities],
           gitignores: [...resident.gitignores, ...marks.gitignores],

@@ -160,6 +160,12 @@ export async function directoriesBelow(base: string, walk: DirectoryWalk): Promi
 
 /** A listing as it is stored: its files, what it pruned and logged, and the marks it is checked against. */
 export interface StoredListing extends ListingMarks {
+  /**
+   * How many of the directories, first, held a listed file (the resident listing's own): the others were
+   * walked for the next window. Once it is found current, a window checks only those again, and relies
+   * on its file watcher for the rest, as for a listing it made.
+   */
+  held: number;
   files: Candidate[];
   pruned: PrunedEntry[];
   warnings: string[];
@@ -179,11 +185,12 @@ interface Header {
   startedAt: number;
   files: number;
   directories: number;
+  held: number;
   pruned: PrunedEntry[];
   warnings: string[];
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 /** Stored listings kept in the directory (one per workspace folder and set of settings): the oldest beyond go. */
 const STORED_KEPT = 4;
 /** Strings joined into one at a time when a listing is written. */
@@ -236,7 +243,7 @@ export class ListingStore {
 
   /** Writes the listing of `base` made for `key` (written whole, then renamed into place); false when it cannot be stored. */
   async save(key: string, base: string, listing: StoredListing): Promise<boolean> {
-    const { files, pruned, warnings, startedAt, directories, identities, gitignores } = listing;
+    const { files, pruned, warnings, startedAt, directories, identities, gitignores, held } = listing;
     if (files.length > MAX_STORED_FILES) return false;
     const header: Header = {
       format: FORMAT,
@@ -246,6 +253,7 @@ export class ListingStore {
       startedAt,
       files: files.length,
       directories: directories.length,
+      held,
       pruned,
       warnings,
     };
@@ -297,11 +305,11 @@ export class ListingStore {
       if (slices.due()) await slices.pause();
       files.push({ path: below(header.base, strings[i]), relative: strings[i] });
     }
-    const { pruned, warnings, startedAt } = header;
+    const { pruned, warnings, startedAt, held } = header;
     const directories = strings.slice(0, count);
     const identities = strings.slice(count, 2 * count);
     const gitignores = Array.from(strings[2 * count], (held) => held === '1');
-    return { files, pruned, warnings, startedAt, directories, identities, gitignores };
+    return { files, pruned, warnings, startedAt, directories, identities, gitignores, held };
   }
 
   /** Removes the stored listings beyond the STORED_KEPT most recently written. */

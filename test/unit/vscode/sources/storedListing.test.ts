@@ -31,6 +31,7 @@ async function listingOf(fixture: Fixture, files: string[], directories: string[
     warnings: ['a warning line'],
     startedAt,
     directories,
+    held: directories.length,
     ...(await directoryMarks(directories)),
   };
 }
@@ -51,7 +52,8 @@ describe('stored listings (kept between windows)', () => {
     const odd = process.platform === 'win32' ? 'b c/y z.ts' : 'b c/y\nz.ts';
     fixture.files({ 'a/x.ts': '', [odd]: '' });
     const directories = (await directoriesBelow(fixture.root, walk()))!;
-    const listing = await listingOf(fixture, ['a/x.ts', odd], directories, Date.now());
+    // The directories that held a listed file come first (the root and a/); the others were walked.
+    const listing = { ...(await listingOf(fixture, ['a/x.ts', odd], directories, Date.now())), held: 2 };
     const dir = fixture.path('.storage');
     assert.ok(await new ListingStore(dir, '1.0.0').save('key', fixture.root, listing));
     assert.deepStrictEqual(await new ListingStore(dir, '1.0.0').load('key'), listing);

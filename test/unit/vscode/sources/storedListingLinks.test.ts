@@ -24,6 +24,7 @@ async function listingOf(fixture: Fixture, files: string[], directories: string[
     warnings: [],
     startedAt,
     directories,
+    held: directories.length,
     ...(await directoryMarks(directories)),
   };
 }
