@@ -1,33 +1,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as nodePath from 'path';
-import { listHere } from '../../../../src/engine/source/audit';
-import { directoriesBelow, directoryMarks, unchangedSince, type DirectoryWalk, type StoredListing } from '../../../../src/vscode/sources/storedListing';
+import { unchangedSince } from '../../../../src/vscode/sources/storedListing';
 import { Fixture } from '../../fixture';
-
-/** A walk that leaves out what `skipped` names (paths from the base), follows links, and is never cancelled. */
-function walk(skipped: readonly string[] = [], granted: readonly string[] = []): DirectoryWalk {
-  return { skips: (fromBase) => skipped.includes(fromBase), followSymlinks: true, granted, listDirectories: listHere, isCancelled: () => false };
-}
-
-/** The walked directories as paths from the base ('' for the base), sorted. */
-async function walked(fixture: Fixture, options = walk()): Promise<string[] | undefined> {
-  const found = await directoriesBelow(fixture.root, options);
-  return found?.map((dir) => nodePath.relative(fixture.root, dir).split(nodePath.sep).join('/')).sort();
-}
-
-/** A stored listing of `fixture`, its marks taken now, begun `startedAt`. */
-async function listingOf(fixture: Fixture, files: string[], directories: string[], startedAt: number): Promise<StoredListing> {
-  return {
-    files: files.map((relative) => ({ path: fixture.path(relative), relative })),
-    pruned: [],
-    warnings: [],
-    startedAt,
-    directories,
-    held: directories.length,
-    ...(await directoryMarks(directories)),
-  };
-}
+import { listingOf, walk, walked } from './storedListingFixture';
 
 describe('stored listings and symlinks', () => {
   let fixture: Fixture;
