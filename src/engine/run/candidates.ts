@@ -110,7 +110,8 @@ async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | 
 /**
  * The filter over a source's runs of files as they arrive (already in the final order): the candidates
  * grow while the source lists, and the pass finishes (pruned entries are counted) once all are in. A
- * listing that fails ends the candidates there; the search then answers with what it read.
+ * listing that fails ends the candidates there with its error, which the search that takes them throws
+ * (it never answers with fewer files as if they were all).
  */
 function filterArriving(
   bases: SearchBase[],

@@ -433,15 +433,8 @@ class CandidateFeed {
     private readonly collector: Pick<GrepCollector, 'addEmpty'>,
   ) {
     const { candidates } = target;
-    if (candidates instanceof ArrivingCandidates) {
-      let taken = 0;
-      this.next = () => {
-        if (taken < candidates.items.length) return { value: candidates.items[taken++], done: false };
-        if (!candidates.done) return undefined;
-        if (candidates.failure !== undefined) throw candidates.failure;
-        return { value: undefined, done: true };
-      };
-    } else {
+    if (candidates instanceof ArrivingCandidates) this.next = candidates.cursor();
+    else {
       const iterator = candidates[Symbol.iterator]();
       this.next = () => iterator.next();
     }

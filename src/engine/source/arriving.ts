@@ -27,6 +27,20 @@ export class ArrivingCandidates {
     this.wake();
   }
 
+  /**
+   * Takes them in order: each call gives the next candidate, undefined while the next has not arrived
+   * yet, and `done` once all were taken; it throws the listing's failure where the candidates stopped.
+   */
+  cursor(): () => IteratorResult<Candidate> | undefined {
+    let taken = 0;
+    return () => {
+      if (taken < this.items.length) return { value: this.items[taken++], done: false };
+      if (!this.done) return undefined;
+      if (this.failure !== undefined) throw this.failure;
+      return { value: undefined, done: true };
+    };
+  }
+
   /** Resolves once more candidates arrived, the listing ended, or `ms` passed. */
   arrival(ms: number): Promise<void> {
     if (this.done) return Promise.resolve();

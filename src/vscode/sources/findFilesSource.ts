@@ -254,7 +254,7 @@ export class FindFilesSource implements FileSource {
     inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
     const { settings, key } = this.folderInputs(query, base, denied);
-    const list = () => (inParts ? this.listInParts(query, base, denied, settings, inParts) : this.wholeFolder(query, base, denied, settings));
+    const list = () => (inParts ? this.listInParts(query, base, denied, settings, inParts) : this.listFolder(query, base, denied, settings));
     const listings = this.listings;
     if (!listings) {
       const made = await list();
@@ -294,14 +294,11 @@ export class FindFilesSource implements FileSource {
     deliver: (files: readonly Candidate[]) => void,
   ): Promise<BaseListing | undefined> {
     const groups = query.include === '**' && base.base === base.root ? await partsOf(base.base, denied) : undefined;
-    if (!groups) return this.wholeFolder(query, base, denied, settings);
+    if (!groups) return this.listFolder(query, base, denied, settings);
     // A folder of fewer than PARTS_FROM files is listed whole by the probe itself: parts pay only where a listing takes seconds.
     const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: this.listings?.partsFrom ?? PARTS_FROM });
     if (probe !== 'more') return probe;
-    const listing = async (include: string, tops?: ReadonlySet<string>) => {
-      const part = await this.findFolderFiles({ ...query, include }, base, denied, settings, { tops });
-      return part === 'more' ? undefined : part;
-    };
+    const listing = (include: string, tops?: ReadonlySet<string>) => this.listFolder({ ...query, include }, base, denied, settings, tops);
     const started: Array<Promise<FolderListing | undefined>> = [];
     const start = (i: number) => (started[i] ??= listing(groups[i].length === 1 ? `${groups[i][0]}/**` : `{${groups[i].join(',')}}/**`, new Set(groups[i])));
     for (let i = 0; i < Math.min(PARTS_IN_FLIGHT, groups.length); i++) void start(i).catch(() => undefined);
@@ -342,9 +339,15 @@ export class FindFilesSource implements FileSource {
     };
   }
 
-  /** A folder listed by one findFiles call (undefined when cancelled). */
-  private async wholeFolder(query: FileQuery, base: SearchBase, denied: readonly string[], settings: FolderSettings): Promise<BaseListing | undefined> {
-    const listing = await this.findFolderFiles(query, base, denied, settings);
+  /** A folder (or the part of it `tops` names) listed by one findFiles call, with no bound on its files; undefined when cancelled. */
+  private async listFolder(
+    query: FileQuery,
+    base: SearchBase,
+    denied: readonly string[],
+    settings: FolderSettings,
+    tops?: ReadonlySet<string>,
+  ): Promise<FolderListing | undefined> {
+    const listing = await this.findFolderFiles(query, base, denied, settings, { tops });
     return listing === 'more' ? undefined : listing;
   }
 
