@@ -1,12 +1,12 @@
 /**
  * The content index: a table of files (what was indexed, and the size, times and inode it had then) and
  * trigram posting lists mapping each folded trigram (fold.ts) to the files holding it. Sealed lists are
- * delta-varints in one byte array (searched by key); files added since are appended to plain lists; a
+ * delta-varints in one byte array (searched by key); files added since are appended to a tail of postings; a
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
 import type { FileStamp } from '../source/fileStamp';
 import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
-import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
+import { appendContinued, ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
 import { finishSteps, TimeSlices, type Steps } from '../source/timeSlices';
 
@@ -14,84 +14,142 @@ import { finishSteps, TimeSlices, type Steps } from '../source/timeSlices';
  * Per ASCII trigram key, the last text (by a counter shared by every index of the process) it was met in:
  * a trigram repeated in a text is skipped before its list is looked up.
  */
-let seen: Int32Array | undefined;
+let seen: Uint8Array | undefined;
 let texts = 0;
 
-/** A mark for the next text in `seen` (every ASCII key unmarked for it). */
-function nextText(): { marks: Int32Array; current: number } {
-  seen ??= new Int32Array(ASCII_KEYS);
-  if (++texts === 0x7fffffff) {
+/** A mark for the next text in `seen` (every ASCII key unmarked for it). Marks are bytes, so the table (2 MB) stays in the cache; it is cleared every 255 texts. */
+function nextText(): { marks: Uint8Array; current: number } {
+  seen ??= new Uint8Array(ASCII_KEYS);
+  if (++texts === 0x100) {
     seen.fill(0);
     texts = 1;
   }
   return { marks: seen, current: texts };
 }
 
+/** Postings the tail makes room for on its first add (it doubles as it fills). */
+const TAIL_FIRST = 1 << 16;
+
+/** Bits of the key a radix pass sorts by (2^11 counters: they stay in the cache). */
+const RADIX_BITS = 11;
+
 /**
- * The lists of ids added since the last seal, by trigram key: an ASCII key finds its list through a
- * table indexed by the key (made on the first add: 8 MB), any other through a map. A build adds a
- * list entry for every distinct trigram of every file, so this lookup is the build's innermost step.
+ * The postings added since the last seal, a key and an id each, appended as they are added (ids in the
+ * order added, so ascending) into two typed arrays: the build's innermost step writes two numbers, with
+ * no list to find, and holds 8 bytes a posting. They are grouped by key (a stable radix sort, so each
+ * key's ids stay ascending; an id repeated under a key, which only a hashed key can be, is kept once)
+ * when a flush takes them or a query asks for a key's list.
  */
-class TailLists {
-  /** Per ASCII key, 1 + the index of its list in `asciiLists` (0: none yet). */
-  private slots: Int32Array | undefined;
-  private asciiLists: number[][] = [];
-  private asciiKeys: number[] = [];
-  private readonly hashed = new Map<number, number[]>();
-  /** Ids held in the lists (plain arrays: several times the size of the sealed bytes). */
+class TailPostings {
+  private keys = new Uint32Array(0);
+  private ids = new Uint32Array(0);
+  /** Postings appended (repeats of a hashed key in a file included). */
   postings = 0;
+  /** Whether a key above the ASCII range was added (the sort then takes one more pass). */
+  private hashed = false;
+  /** The postings grouped by key, until the next add. */
+  private grouped: GroupedPostings | undefined;
 
-  get size(): number {
-    return this.asciiKeys.length + this.hashed.size;
-  }
-
-  get(key: number): number[] | undefined {
-    if (key >= ASCII_KEYS) return this.hashed.get(key);
-    const slot = this.slots?.[key] ?? 0;
-    return slot === 0 ? undefined : this.asciiLists[slot - 1];
-  }
-
-  /** Adds `id` to the key's list, unless it is already its last. */
   add(key: number, id: number): void {
-    let list: number[] | undefined;
-    if (key < ASCII_KEYS) {
-      const slots = (this.slots ??= new Int32Array(ASCII_KEYS));
-      const slot = slots[key];
-      if (slot === 0) {
-        this.asciiKeys.push(key);
-        this.asciiLists.push((list = []));
-        slots[key] = this.asciiLists.length;
-      } else list = this.asciiLists[slot - 1];
-    } else {
-      list = this.hashed.get(key);
-      if (!list) this.hashed.set(key, (list = []));
-    }
-    if (list[list.length - 1] !== id) {
-      list.push(id);
-      this.postings++;
-    }
+    if (this.postings === this.keys.length) this.grow();
+    this.keys[this.postings] = key;
+    this.ids[this.postings++] = id;
+    if (key >= ASCII_KEYS) this.hashed = true;
+    this.grouped = undefined;
   }
 
-  /** Every key with its list, keys ascending; the lists are emptied (the table is kept for the next ones). */
-  take(): { keys: Uint32Array; lists: number[][] } {
-    // Sorted as numbers, natively: the table finds each key's list.
-    const ascii = Uint32Array.from(this.asciiKeys).sort();
-    const hashed = Uint32Array.from(this.hashed.keys()).sort();
-    const keys = new Uint32Array(ascii.length + hashed.length);
-    keys.set(ascii);
-    keys.set(hashed, ascii.length);
-    const lists: number[][] = [];
-    for (const key of ascii) {
-      lists.push(this.asciiLists[this.slots![key] - 1]);
-      this.slots![key] = 0;
-    }
-    for (const key of hashed) lists.push(this.hashed.get(key)!);
-    this.asciiKeys = [];
-    this.asciiLists = [];
-    this.hashed.clear();
-    this.postings = 0;
-    return { keys, lists };
+  private grow(): void {
+    const keys = new Uint32Array(Math.max(TAIL_FIRST, this.keys.length * 2));
+    const ids = new Uint32Array(keys.length);
+    keys.set(this.keys);
+    ids.set(this.ids);
+    this.keys = keys;
+    this.ids = ids;
   }
+
+  /** The ids added under `key` (ascending, distinct), or undefined when none was. */
+  get(key: number): number[] | undefined {
+    if (this.postings === 0) return undefined;
+    const { keys, starts, ids } = (this.grouped ??= groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed));
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else if (keys[mid] > key) hi = mid - 1;
+      else return Array.from(ids.subarray(starts[mid], starts[mid + 1]));
+    }
+    return undefined;
+  }
+
+  /** Every key with its ids, keys ascending; the tail is emptied (and lets go of its room). */
+  take(): GroupedPostings {
+    const grouped = this.grouped ?? groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed);
+    this.keys = new Uint32Array(0);
+    this.ids = new Uint32Array(0);
+    this.postings = 0;
+    this.hashed = false;
+    this.grouped = undefined;
+    return grouped;
+  }
+}
+
+/** Postings grouped by key: the distinct keys ascending, and key i's ids at ids[starts[i]] up to ids[starts[i + 1]]. */
+interface GroupedPostings {
+  keys: Uint32Array;
+  starts: Uint32Array;
+  ids: Uint32Array;
+}
+
+/** One stable pass of the radix sort: the postings of `keys`/`ids` into `toKeys`/`toIds` by the RADIX_BITS of the key from `shift`. */
+function radixPass(keys: Uint32Array, ids: Uint32Array, toKeys: Uint32Array, toIds: Uint32Array, shift: number, counts: Uint32Array): void {
+  const n = keys.length;
+  const mask = counts.length - 1;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[(keys[i] >>> shift) & mask]++;
+  for (let digit = 0, sum = 0; digit <= mask; digit++) {
+    const count = counts[digit];
+    counts[digit] = sum;
+    sum += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const key = keys[i];
+    const at = counts[(key >>> shift) & mask]++;
+    toKeys[at] = key;
+    toIds[at] = ids[i];
+  }
+}
+
+/** Groups postings (ids ascending in the order given) by key: a stable LSD radix sort of copies, then each key's repeated ids dropped. */
+export function groupByKey(keys: Uint32Array, ids: Uint32Array, hashed: boolean): GroupedPostings {
+  const n = keys.length;
+  type Postings = { keys: Uint32Array; ids: Uint32Array };
+  const given: Postings = { keys, ids };
+  const copy = (): Postings => ({ keys: new Uint32Array(n), ids: new Uint32Array(n) });
+  // Each pass reads `from` and writes `to`; the postings given are read by the first pass only, never written.
+  let from = given;
+  let to = copy();
+  const counts = new Uint32Array(1 << RADIX_BITS);
+  for (let shift = 0; shift < (hashed ? 30 : 21); shift += RADIX_BITS) {
+    radixPass(from.keys, from.ids, to.keys, to.ids, shift, counts);
+    [from, to] = [to, from === given ? copy() : from];
+  }
+  const { keys: sortedKeys, ids: sortedIds } = from;
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sortedKeys[i] !== sortedKeys[i - 1]) distinct++;
+  const grouped: GroupedPostings = { keys: new Uint32Array(distinct), starts: new Uint32Array(distinct + 1), ids: sortedIds };
+  let kept = 0;
+  let group = -1;
+  for (let i = 0; i < n; i++) {
+    const key = sortedKeys[i];
+    if (i === 0 || key !== sortedKeys[i - 1]) {
+      grouped.keys[++group] = key;
+      grouped.starts[group] = kept;
+    } else if (sortedIds[i] === sortedIds[kept - 1]) continue;
+    sortedIds[kept++] = sortedIds[i];
+  }
+  grouped.starts[distinct] = kept;
+  return grouped;
 }
 
 /**
@@ -208,23 +266,35 @@ function mergeSegments(segments: readonly SealedPostings[], sink: PostingsSink, 
   const offsets: number[] = [0];
   const decoded: number[] = [];
   const ids: number[] = [];
+  const holding: typeof readers = [];
   for (;;) {
     let key = Infinity;
     for (const reader of readers) if (reader.at < reader.keys.length && reader.keys[reader.at] < key) key = reader.keys[reader.at];
     if (key === Infinity) break;
-    ids.length = 0;
-    for (const reader of readers) {
-      if (reader.at >= reader.keys.length || reader.keys[reader.at] !== key) continue;
-      decoded.length = 0;
-      const bytes = reader.read(reader.offsets[reader.at], reader.offsets[reader.at + 1]);
-      for (const id of decodeIds(bytes, 0, bytes.length, decoded)) {
-        const kept = renumber ? renumber[id] : id;
-        if (kept !== -1) ids.push(kept);
+    holding.length = 0;
+    for (const reader of readers) if (reader.at < reader.keys.length && reader.keys[reader.at] === key) holding.push(reader);
+    const start = sink.length;
+    if (renumber) {
+      ids.length = 0;
+      for (const reader of holding) {
+        decoded.length = 0;
+        const bytes = reader.read(reader.offsets[reader.at], reader.offsets[reader.at + 1]);
+        for (const id of decodeIds(bytes, 0, bytes.length, decoded)) {
+          const kept = renumber[id];
+          if (kept !== -1) ids.push(kept);
+        }
       }
-      reader.at++;
+      encodeIds(ids, sink);
+    } else {
+      // Ids unchanged: each segment's ids are larger than the ones before, so its list continues the merged one.
+      let last = -1;
+      holding.forEach((reader, i) => {
+        const bytes = reader.read(reader.offsets[reader.at], reader.offsets[reader.at + 1]);
+        last = appendContinued(bytes, last, sink, i < holding.length - 1) ?? last;
+      });
     }
-    if (ids.length === 0) continue;
-    encodeIds(ids, sink);
+    for (const reader of holding) reader.at++;
+    if (sink.length === start) continue;
     kept.push(key);
     offsets.push(sink.length);
   }
@@ -254,8 +324,8 @@ export class ContentIndex {
   private readonly byPath = new Map<string, number>();
   /** Encoded lists, in id order: the stored ones, then those a build flushed since. */
   private segments: SealedPostings[];
-  /** Lists of ids added since the seal, by key. */
-  private readonly tail = new TailLists();
+  /** Postings added since the seal. */
+  private readonly tail = new TailPostings();
   private dead = 0;
   /** Counts the changes of which id a path has (set, remove, seal): ids worked out before one are stale. */
   private version = 0;
@@ -371,7 +441,7 @@ export class ContentIndex {
     this.files.push(file);
     this.byPath.set(file.path, id);
     if (file.kind !== 'text' || text === undefined || text.length < 3) return;
-    // Each distinct trigram once (a non-ASCII one may come more than once: its list skips a repeated id).
+    // Each distinct trigram once (a non-ASCII one may come more than once: grouping keeps its id once).
     const { marks, current } = nextText();
     const tail = this.tail;
     if (typeof text !== 'string') {
@@ -489,14 +559,14 @@ export class ContentIndex {
 
   /** Encodes the lists added since the last seal into a segment of their own (ids unchanged): cheap, bounds memory. */
   flush(): void {
-    if (this.tail.size === 0) return;
-    const { keys, lists } = this.tail.take();
+    if (this.tail.postings === 0) return;
+    const { keys, starts, ids } = this.tail.take();
     const bytes = new ByteWriter();
     const offsets = new Uint32Array(keys.length + 1);
-    lists.forEach((list, i) => {
-      encodeIds(list, bytes);
+    for (let i = 0; i < keys.length; i++) {
+      encodeIds(ids.subarray(starts[i], starts[i + 1]), bytes);
       offsets[i + 1] = bytes.length;
-    });
+    }
     this.segments.push({ keys, offsets, data: inMemory(bytes.result()) });
   }
 
@@ -560,7 +630,7 @@ export class ContentIndex {
 
   /** Compacts in memory when there is anything to compact. Returns the file table and the one segment. */
   seal(): { files: FileEntry[]; postings: SealedPostings } {
-    if (this.dead > 0 || this.tail.size > 0 || this.segments.length !== 1) this.compact();
+    if (this.dead > 0 || this.tail.postings > 0 || this.segments.length !== 1) this.compact();
     return { files: this.files as FileEntry[], postings: this.segments[0] };
   }
 

@@ -3,9 +3,10 @@
  * query needs on decoded lists.
  */
 
-/** Where encoded bytes go, one at a time; `length` counts them. */
+/** Where encoded bytes go, one at a time or a run at a time; `length` counts them. */
 export interface ByteSink {
   push(byte: number): void;
+  append(bytes: Uint8Array): void;
   readonly length: number;
 }
 
@@ -15,12 +16,22 @@ export class ByteWriter implements ByteSink {
   length = 0;
 
   push(byte: number): void {
-    if (this.length === this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
+    if (this.length === this.bytes.length) this.grow(this.length + 1);
     this.bytes[this.length++] = byte;
+  }
+
+  append(bytes: Uint8Array): void {
+    if (this.length + bytes.length > this.bytes.length) this.grow(this.length + bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  private grow(atLeast: number): void {
+    let size = this.bytes.length * 2;
+    while (size < atLeast) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
   }
 
   result(): Uint8Array {
@@ -32,14 +43,33 @@ export class ByteWriter implements ByteSink {
 export function encodeIds(ids: ArrayLike<number>, out: ByteSink): void {
   let previous = -1;
   for (let i = 0; i < ids.length; i++) {
-    let delta = ids[i] - previous - 1;
+    pushVarint(ids[i] - previous - 1, out);
     previous = ids[i];
-    while (delta >= 0x80) {
-      out.push((delta & 0x7f) | 0x80);
-      delta >>>= 7;
-    }
-    out.push(delta);
   }
+}
+
+function pushVarint(value: number, out: ByteSink): void {
+  while (value >= 0x80) {
+    out.push((value & 0x7f) | 0x80);
+    value >>>= 7;
+  }
+  out.push(value);
+}
+
+/**
+ * Appends an encoded list (`data`, every id larger than `after`) to `out` as the continuation of a list
+ * whose last id is `after` (-1: none): only its first delta is encoded again, the rest is copied. Returns
+ * its last id when `last` is asked for (the list is walked for it), else undefined.
+ */
+export function appendContinued(data: Uint8Array, after: number, out: ByteSink, last: boolean): number | undefined {
+  if (data.length === 0) return after;
+  const cursor = { at: 0, id: -1 };
+  const first = readId(data, cursor);
+  pushVarint(first - after - 1, out);
+  out.append(data.subarray(cursor.at));
+  if (!last) return undefined;
+  while (cursor.at < data.length) readId(data, cursor);
+  return cursor.id;
 }
 
 /** A place in an encoded list: the next byte to read, and the last id read (-1 before the first). */

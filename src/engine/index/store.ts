@@ -114,7 +114,12 @@ class SegmentFile implements PostingsSink {
     this.chunk[this.used++] = byte;
   }
 
-  write(bytes: Uint8Array): void {
+  append(bytes: Uint8Array): void {
+    if (this.used + bytes.length <= this.chunk.length) {
+      this.chunk.set(bytes, this.used);
+      this.used += bytes.length;
+      return;
+    }
     this.drain();
     writeAll(this.fd, bytes);
     this.written += bytes.length;
@@ -174,7 +179,7 @@ function openSegment(dir: string, name: string): SealedPostings {
 /** Writes a segment held in memory to a file of its own in `dir`; returns it as read from there. */
 function storeSegment(dir: string, segment: SealedPostings): SealedPostings {
   const file = new SegmentFile(dir);
-  file.write(segment.data.range(0, segment.data.byteLength));
+  file.append(segment.data.range(0, segment.data.byteLength));
   return file.finish(segment.keys, segment.offsets);
 }
 

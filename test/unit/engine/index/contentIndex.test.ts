@@ -8,8 +8,8 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { ContentIndex, SETTLED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
-import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
+import { ContentIndex, groupByKey, SETTLED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
+import { ASCII_KEYS, foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import { EveryItem } from '../../../support/everyItem';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
 import { mkdtempSync, readdirSync, rmSync } from 'fs';
@@ -120,6 +120,57 @@ describe('index: the content index under random updates', function () {
       }),
       { numRuns: HISTORIES, seed: 20261123 },
     );
+  });
+
+  it("groups postings by key as a sort would: keys ascending, each key's ids ascending and once (property)", () => {
+    const key = fc.oneof(
+      fc.integer({ min: 0, max: ASCII_KEYS - 1 }),
+      fc.integer({ min: ASCII_KEYS, max: 2 ** 30 - 1 }),
+      fc.constantFrom(0, 1, 2048, ASCII_KEYS - 1),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(key, { maxLength: 12 }), { maxLength: 40 }), (files) => {
+        // File i adds its keys with id i, in the order a build adds them (ids ascending; a key may repeat in a file).
+        const postings = files.flatMap((keys, id) => keys.map((key) => [key, id] as const));
+        const hashed = postings.some(([key]) => key >= ASCII_KEYS);
+        const given = { keys: Uint32Array.from(postings.map(([key]) => key)), ids: Uint32Array.from(postings.map(([, id]) => id)) };
+        const before = { keys: given.keys.slice(), ids: given.ids.slice() };
+        const grouped = groupByKey(given.keys, given.ids, hashed);
+        const expected = new Map<number, Set<number>>();
+        for (const [key, id] of postings) expected.set(key, (expected.get(key) ?? new Set()).add(id));
+        const keys = [...expected.keys()].sort((a, b) => a - b);
+        assert.deepStrictEqual([...grouped.keys], keys);
+        assert.strictEqual(grouped.starts.length, keys.length + 1);
+        keys.forEach((key, i) =>
+          assert.deepStrictEqual(
+            [...grouped.ids.subarray(grouped.starts[i], grouped.starts[i + 1])],
+            [...expected.get(key)!].sort((a, b) => a - b),
+            `key ${key}`,
+          ),
+        );
+        assert.deepStrictEqual(given, before, 'the postings given are left as they were');
+      }),
+      { numRuns: 500, seed: 20261127 },
+    );
+  });
+
+  it('a tail grown past its first room, with non-ASCII trigrams among them, finds what the texts hold before and after a flush', () => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABé日 \n';
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 0x7fffffff);
+    const texts = Array.from({ length: 300 }, () => Array.from({ length: 1500 }, () => alphabet[next() % alphabet.length]).join(''));
+    const index = new ContentIndex();
+    texts.forEach((content, i) => index.set({ path: `/f${i}`, kind: 'text', size: content.length, mtimeMs: 1, ctimeMs: 1, ino: i }, content));
+    assert.ok(index.pendingPostings() > 1 << 17, `${index.pendingPostings()} postings`);
+    const keysOf = texts.map((content) => new Set(trigramKeys(content)));
+    const probes = [...new Set(texts.slice(0, 3).flatMap((content) => trigramKeys(content)))].filter((_, i) => i % 7 === 0);
+    const expected = probes.map((key) => keysOf.flatMap((keys, id) => (keys.has(key) ? [id] : [])));
+    const found = () => probes.map((key) => index.evaluate({ op: 'trigram', key }));
+    assert.ok(probes.some((key) => key >= ASCII_KEYS) && probes.length > 100);
+    assert.deepStrictEqual(found(), expected, 'from the tail');
+    index.flush();
+    assert.strictEqual(index.pendingPostings(), 0);
+    assert.deepStrictEqual(found(), expected, 'from the flushed segment');
   });
 
   it('an ASCII text given as its bytes is indexed as the same text given as a string', () => {

@@ -5,7 +5,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { ByteWriter, decodeIds, encodeIds, intersect, keepListed, union } from '../../../../src/engine/index/postings';
+import { appendContinued, ByteWriter, decodeIds, encodeIds, intersect, keepListed, union } from '../../../../src/engine/index/postings';
 
 /** Sorted, distinct ids. */
 const ids = (max = 2 ** 32 - 1) => fc.uniqueArray(fc.integer({ min: 0, max }), { maxLength: 200 }).map((list) => list.sort((a, b) => a - b));
@@ -61,6 +61,35 @@ describe('engine/index/postings: posting lists', () => {
       }),
       options,
     );
+  });
+
+  it('lists of larger and larger ids appended one after another read as one list: only each first delta is encoded again (property)', () => {
+    fc.assert(
+      fc.property(ids(), fc.array(fc.nat(), { maxLength: 4 }), (list, cuts) => {
+        const ends = [...new Set(cuts.map((cut) => cut % (list.length + 1)))].sort((a, b) => a - b);
+        const parts = [0, ...ends, list.length].slice(1).map((end, i, all) => list.slice(i === 0 ? 0 : all[i - 1], end));
+        const out = new ByteWriter();
+        let last = -1;
+        parts.forEach((part, i) => {
+          const lastAsked = appendContinued(encoded(part), last, out, i < parts.length - 1);
+          if (i < parts.length - 1) assert.strictEqual(lastAsked, part.length > 0 ? part[part.length - 1] : last);
+          last = lastAsked ?? last;
+        });
+        assert.deepStrictEqual([...out.result()], [...encoded(list)]);
+      }),
+      options,
+    );
+  });
+
+  it('a writer takes runs of bytes past its first 64 KiB, a byte at a time and a run at a time', () => {
+    const out = new ByteWriter();
+    const run = Uint8Array.from({ length: 50_000 }, (_, i) => i % 251);
+    out.push(7);
+    out.append(run);
+    out.append(run.subarray(10, 20));
+    out.append(new Uint8Array(200_000).fill(3));
+    out.push(9);
+    assert.deepStrictEqual(out.result(), Uint8Array.from([7, ...run, ...run.subarray(10, 20), ...new Uint8Array(200_000).fill(3), 9]));
   });
 
   it('intersection and union are those of sets, sorted and without repeats (property)', () => {
