@@ -345,7 +345,20 @@ async function main() {
     writeFileSync(
       join(artifacts, 'bench-host.json'),
       JSON.stringify(
-        { first: first.ms, copilotFirst: copilotFirst.ms, whileBuilding, walk, reloads, memoryBefore: before, oursFirstPeak, buildPeak, memory, index, during, rows },
+        {
+          first: first.ms,
+          copilotFirst: copilotFirst.ms,
+          whileBuilding,
+          walk,
+          reloads,
+          memoryBefore: before,
+          oursFirstPeak,
+          buildPeak,
+          memory,
+          index,
+          during,
+          rows,
+        },
         null,
         2,
       ),
