@@ -332,13 +332,17 @@ async function main() {
     ].join('\n');
     process.stdout.write(`\n${summary}`);
     writeFileSync(join(artifacts, 'bench-host.md'), summary);
-    // The current figures, kept in the repository (bench/results/): one file per workspace size, rewritten by each full run.
+    // The current figures, kept in the repository (bench/results/): one file per workspace size (and per INDEX_OFF, BENCH_HOST_SETTINGS), rewritten by each full run.
     if (!process.env.BENCH_HOST_ONLY) {
       const results = join(repo, 'bench', 'results');
       mkdirSync(results, { recursive: true });
       const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
       writeFileSync(
-        join(results, `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}.md`),
+        // (a run with settings of its own keeps its file apart: the default settings' figures stay as they were)
+        join(
+          results,
+          `bench-host${COPIES > 1 ? `-x${COPIES}` : ''}${INDEX_OFF ? '-index-off' : ''}${Object.keys(EXTRA_SETTINGS).length ? '-settings' : ''}.md`,
+        ),
         `# \`npm run ${COPIES > 1 ? 'bench:scale' : 'bench:host'}\`${COPIES > 1 ? ` (${COPIES} copies)` : ''}, ${when} UTC, ${availableParallelism()} cores, load average ${loadavg()[1].toFixed(1)} over the last 5 minutes (above the cores: other work shared them)\n\n${summary}`,
       );
     }
