@@ -212,7 +212,9 @@ function readInOrder(data: PostingBytes): (start: number, end: number) => Uint8A
   return (start, end) => {
     if (start < base || end > base + window.length) {
       base = start;
-      window = data.range(start, Math.min(data.byteLength, Math.max(end, start + READ_WINDOW)));
+      const read = data.range(start, Math.min(data.byteLength, Math.max(end, start + READ_WINDOW)));
+      // A plain view of it: a Buffer's subarray (one a list) costs several times a Uint8Array's.
+      window = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     }
     return window.subarray(start - base, end - base);
   };
