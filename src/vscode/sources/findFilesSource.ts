@@ -242,8 +242,9 @@ export class FindFilesSource implements FileSource {
 
   /**
    * A base on disk: its resident listing when one was made for the same inputs and nothing changed
-   * since (residentListing.ts), else listed with findFiles (in parts handed to `inParts`, when given and
-   * the folder allows: listInParts). Undefined when cancelled.
+   * since (residentListing.ts), else listed with findFiles, in parts where the folder allows (listInParts:
+   * VS Code's reading of each reply then holds the extension host's thread for a part's files, not the
+   * whole folder's), each handed to `inParts` when given. Undefined when cancelled.
    */
   private async listFolderBase(
     query: FileQuery,
@@ -254,7 +255,7 @@ export class FindFilesSource implements FileSource {
     inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
     const { settings, key } = this.folderInputs(query, base, denied);
-    const list = () => (inParts ? this.listInParts(query, base, denied, settings, inParts) : this.listFolder(query, base, denied, settings));
+    const list = () => this.listInParts(query, base, denied, settings, inParts);
     const listings = this.listings;
     if (!listings) {
       const made = await list();
@@ -282,7 +283,7 @@ export class FindFilesSource implements FileSource {
    * A whole folder listed in parts, so a search starts on its first files while the rest are listed
    * (findFiles answers only once it has every file, tens of seconds at 500,000 files): the files at its
    * top, then its top-level directories in PARTS groups, PARTS_IN_FLIGHT listed at once, each group's
-   * files handed to `deliver` in the final order once the groups before it are in. The parts together are
+   * files handed to `deliver` (when given) in the final order once the groups before it are in. The parts together are
    * the listing of the whole folder (the same files, pruned entries and log lines) and are kept as such.
    * A folder that cannot be split so is listed whole (`partsOf`).
    */
@@ -291,7 +292,7 @@ export class FindFilesSource implements FileSource {
     base: SearchBase,
     denied: readonly string[],
     settings: FolderSettings,
-    deliver: (files: readonly Candidate[]) => void,
+    deliver?: (files: readonly Candidate[]) => void,
   ): Promise<BaseListing | undefined> {
     const groups = query.include === '**' && base.base === base.root ? await partsOf(base.base, denied) : undefined;
     if (!groups) return this.listFolder(query, base, denied, settings);
@@ -309,7 +310,7 @@ export class FindFilesSource implements FileSource {
     const files: Candidate[] = [];
     const hand = (run: Candidate[]) => {
       if (run.length === 0) return;
-      deliver(run);
+      deliver?.(run);
       for (const file of run) files.push(file);
     };
     let next = 0;
@@ -322,7 +323,9 @@ export class FindFilesSource implements FileSource {
       const last = `${group[group.length - 1]}/`;
       const from = next;
       while (next < topFiles.length && comparePaths(topFiles[next].relative, last) < 0) next++;
-      hand(await sortInSlices([...topFiles.slice(from, next), ...part.files], byRelative));
+      const run = [...topFiles.slice(from, next), ...part.files];
+      // (in the final order only for a caller that takes the parts as they come)
+      hand(deliver ? await sortInSlices(run, byRelative) : run);
     }
     hand(topFiles.slice(next));
     const partOf = new Map(groups.flatMap((group, i) => group.map((name) => [name, parts[i + 1]] as const)));

@@ -201,6 +201,32 @@ describe('the resident listing of the workspace', () => {
     }
   });
 
+  it("a listing no search takes as it comes (an empty answer's checks, a glob) is made in parts too, and answers as one listing of the whole folder", async () => {
+    const questions: Array<['grep' | 'glob', object]> = [
+      ['grep', { pattern: 'no-such-text-5d1e', fixed_strings: true }],
+      ['glob', { pattern: '**/*.txt' }],
+    ];
+    const answers = async () => {
+      const got: unknown[] = [];
+      for (const [tool, input] of questions) got.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+      return got;
+    };
+    api.listings.invalidate();
+    const whole = await answers();
+    const partsFrom = api.listings.partsFrom;
+    api.listings.partsFrom = 1;
+    try {
+      api.listings.invalidate();
+      const { inParts } = api.listings.counts;
+      const parts = await answers();
+      // The empty answer's search, and its check of the ignored files: each lists the whole folder.
+      assert.ok(api.listings.counts.inParts - inParts >= 2, `both in parts: ${JSON.stringify(api.listings.counts)}`);
+      assert.deepStrictEqual(parts, whole);
+    } finally {
+      api.listings.partsFrom = partsFrom;
+    }
+  });
+
   it('a search.exclude change applies to the next call', async () => {
     const settings = vscode.workspace.getConfiguration('search');
     const previous = settings.inspect<Record<string, boolean>>('exclude')?.globalValue;
