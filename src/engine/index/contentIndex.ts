@@ -27,6 +27,19 @@ function nextText(): { marks: Uint8Array; current: number } {
   return { marks: seen, current: texts };
 }
 
+/** Where `key` is in sorted `keys` (a binary search), or -1. */
+function indexOfKey(keys: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else if (keys[mid] > key) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
 /** Postings the tail makes room for on its first add (it doubles as it fills). */
 const TAIL_FIRST = 1 << 16;
 
@@ -71,15 +84,8 @@ class TailPostings {
   get(key: number): number[] | undefined {
     if (this.postings === 0) return undefined;
     const { keys, starts, ids } = (this.grouped ??= groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed));
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < key) lo = mid + 1;
-      else if (keys[mid] > key) hi = mid - 1;
-      else return Array.from(ids.subarray(starts[mid], starts[mid + 1]));
-    }
-    return undefined;
+    const at = indexOfKey(keys, key);
+    return at === -1 ? undefined : Array.from(ids.subarray(starts[at], starts[at + 1]));
   }
 
   /** Every key with its ids, keys ascending; the tail is emptied (and lets go of its room). */
@@ -542,18 +548,10 @@ export class ContentIndex {
     const ranges: TrigramList['ranges'] = [];
     let bytes = 0;
     for (const { keys, offsets, data } of this.segments) {
-      let lo = 0;
-      let hi = keys.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        if (keys[mid] < key) lo = mid + 1;
-        else if (keys[mid] > key) hi = mid - 1;
-        else {
-          ranges.push({ data, start: offsets[mid], end: offsets[mid + 1] });
-          bytes += offsets[mid + 1] - offsets[mid];
-          break;
-        }
-      }
+      const at = indexOfKey(keys, key);
+      if (at === -1) continue;
+      ranges.push({ data, start: offsets[at], end: offsets[at + 1] });
+      bytes += offsets[at + 1] - offsets[at];
     }
     const tail = this.tail.get(key);
     return { ranges, tail, bytes: bytes + (tail?.length ?? 0) };
