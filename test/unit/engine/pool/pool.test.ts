@@ -135,6 +135,36 @@ describe('the worker pool', function () {
     assert.strictEqual(again.totalResults, 1, 'the pool recovered');
   });
 
+  it("a call's batches never wait in a worker behind another search's catastrophic regex: they run on the worker that frees up first", async () => {
+    let stop = false;
+    const started = Date.now();
+    // The first worker held by a regex that runs until it is stopped, then the second by one the time limit stops after 1 s.
+    const held = answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => stop })).catch(() => undefined);
+    await waitUntil(
+      () => pool.busyWorkers === 1,
+      () => 'the first worker busy',
+      5000,
+      5,
+    );
+    const limited = answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ timeoutSeconds: 1 }));
+    await waitUntil(
+      () => pool.busyWorkers === 2,
+      () => 'both workers busy',
+      5000,
+      5,
+    );
+    try {
+      const normal = await answerGrep({ pattern: 'TODO', output_mode: 'count' }, env());
+      const took = Date.now() - started;
+      assert.strictEqual(normal.totalMatches, 100);
+      assert.ok(took < 4000, `answered once the limited worker was free, not after the held one (${took} ms)`);
+      assert.strictEqual((await limited).timedOut, true);
+    } finally {
+      stop = true;
+      await held;
+    }
+  });
+
   it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
     for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
       const input = { pattern, mode: 'regex', max_results: 7 };
