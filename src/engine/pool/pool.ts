@@ -413,15 +413,16 @@ export class SearchPool {
   private schedule(): void {
     if (this.disposed || this.queue.length === 0) return;
     this.warm();
-    // Idle workers first, then a second batch each, of a search the worker is running: a batch never
-    // waits in a worker behind another search's (a catastrophic regex, say), where it would stay while
-    // the other worker frees up.
+    // Idle workers first, then a second batch each: of a search the worker is running, or one only this
+    // worker may take. Any other batch never waits in a worker behind another search's (a catastrophic
+    // regex, say), where it would stay while the other worker frees up.
     for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
       for (const [index, slot] of this.slots.entries()) {
         if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
         // The first batch this worker may take: one for any worker, or one for this worker; a spare one only when idle and nothing else waits.
         const mine = (queued: Batch) => queued.affinity === undefined || queued.affinity % this.slots.length === index;
-        const behind = (queued: Batch) => depth === 1 || [...slot.inFlight.values()].some((held) => held.search === queued.search);
+        const behind = (queued: Batch) =>
+          depth === 1 || queued.affinity !== undefined || [...slot.inFlight.values()].some((held) => held.search === queued.search);
         let at = this.queue.findIndex((queued) => !queued.spare && mine(queued) && behind(queued));
         if (at === -1 && depth === 1 && !this.queue.some((queued) => !queued.spare)) at = this.queue.findIndex(mine);
         if (at === -1) continue;
