@@ -83,14 +83,19 @@ class TailPostings {
   /** The ids added under `key` (ascending, distinct), or undefined when none was. */
   get(key: number): number[] | undefined {
     if (this.postings === 0) return undefined;
-    const { keys, starts, ids } = (this.grouped ??= groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed));
+    const { keys, starts, ids } = this.grouping();
     const at = indexOfKey(keys, key);
     return at === -1 ? undefined : Array.from(ids.subarray(starts[at], starts[at + 1]));
   }
 
+  /** The postings grouped by key (kept until the next add). */
+  private grouping(): GroupedPostings {
+    return (this.grouped ??= groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed));
+  }
+
   /** Every key with its ids, keys ascending; the tail is emptied (and lets go of its room). */
   take(): GroupedPostings {
-    const grouped = this.grouped ?? groupByKey(this.keys.subarray(0, this.postings), this.ids.subarray(0, this.postings), this.hashed);
+    const grouped = this.grouping();
     this.keys = new Uint32Array(0);
     this.ids = new Uint32Array(0);
     this.postings = 0;

@@ -421,8 +421,8 @@ export class SearchPool {
         if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
         // The first batch this worker may take: one for any worker, or one for this worker; a spare one only when idle and nothing else waits.
         const mine = (queued: Batch) => queued.affinity === undefined || queued.affinity % this.slots.length === index;
-        const behind = (queued: Batch) =>
-          depth === 1 || queued.affinity !== undefined || [...slot.inFlight.values()].some((held) => held.search === queued.search);
+        const running = depth === 1 ? undefined : new Set([...slot.inFlight.values()].map((held) => held.search));
+        const behind = (queued: Batch) => running === undefined || queued.affinity !== undefined || running.has(queued.search);
         let at = this.queue.findIndex((queued) => !queued.spare && mine(queued) && behind(queued));
         if (at === -1 && depth === 1 && !this.queue.some((queued) => !queued.spare)) at = this.queue.findIndex(mine);
         if (at === -1) continue;
