@@ -45,15 +45,16 @@ export class ArrivingCandidates {
   arrival(ms: number): Promise<void> {
     if (this.done) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
-      const waiting = this.waiting;
-      function done() {
+      // `this.waiting`, not the array it was when the wait began: once woken, the wait is no longer in it
+      // (and wake() walks the old array, which must not shrink under it).
+      const done = () => {
         clearTimeout(timer);
-        const at = waiting.indexOf(done);
-        if (at !== -1) waiting.splice(at, 1);
+        const at = this.waiting.indexOf(done);
+        if (at !== -1) this.waiting.splice(at, 1);
         resolve();
-      }
-      waiting.push(done);
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.waiting.push(done);
     });
   }
 
