@@ -2,10 +2,11 @@
 // semantics, interleaved runs, median wall time, ratio, peak RSS; on the bench corpus and on four copies
 // of it. Then the same queries answered with the content index (`cli.js index`, kept in a temporary
 // directory): its build time, memory and size, and the indexed queries beside ripgrep. Totals must
-// agree. Writes nothing into the work tree.
+// agree. Prints the tables and, at the end of the run, writes them as Markdown to bench/results/bench-cli.md
+// (rewritten by each run: the current figures; earlier ones are in git). The index goes to a temporary directory.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +65,13 @@ function ripgrep(input, dir) {
   return { ...run, total };
 }
 
+/** Every line printed, kept for bench/results/bench-cli.md. */
+const printed = [];
+function print(line) {
+  console.log(line);
+  printed.push(line);
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
@@ -90,19 +98,19 @@ function floor(dir, engineMs) {
     theirs.push(ripgrep(PATTERNS[0][1], dir).ms);
   }
   const rgMs = median(theirs);
-  console.log(
+  print(
     `\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs), median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`,
   );
-  console.log('| program | ms | ratio to rg |');
-  console.log('| --- | ---: | ---: |');
-  steps.forEach(([name], k) => console.log(`| ${name} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / rgMs).toFixed(2)} |`));
-  console.log(`| the engine (table above) | ${engineMs.toFixed(0)} | ${(engineMs / rgMs).toFixed(2)} |`);
+  print('| program | ms | ratio to rg |');
+  print('| --- | ---: | ---: |');
+  steps.forEach(([name], k) => print(`| ${name} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / rgMs).toFixed(2)} |`));
+  print(`| the engine (table above) | ${engineMs.toFixed(0)} | ${(engineMs / rgMs).toFixed(2)} |`);
 }
 
 function bench(title, dir) {
-  console.log(`\n${title}: ${dir}`);
-  console.log('| pattern | matches | engine ms | rg ms | ratio | engine peak RSS MB | rg peak RSS MB |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  print(`\n${title}: ${dir}`);
+  print('| pattern | matches | engine ms | rg ms | ratio | engine peak RSS MB | rg peak RSS MB |');
+  print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const rows = [];
   for (const [name, input] of PATTERNS) {
     engine(input, dir); // warm the page cache and the OS for both
@@ -123,17 +131,18 @@ function bench(title, dir) {
       rgRss: Math.max(...theirs.map((r) => r.rssKb)) / 1024,
     };
     rows.push(row);
-    console.log(
+    print(
       `| ${name} \`${input.pattern}\` | ${row.matches}${row.agree ? '' : ` (rg: ${theirs[0].total}!)`} | ${row.engineMs.toFixed(0)} | ${row.rgMs.toFixed(0)} | ${(row.engineMs / row.rgMs).toFixed(2)} | ${row.engineRss.toFixed(0)} | ${row.rgRss.toFixed(0)} |`,
     );
   }
   return rows;
 }
 
-console.log(
+print(
   `Bench corpus: ${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(0)} MB (pinned npm packages). ${RUNS} interleaved runs per pattern, median wall time of the whole process.`,
 );
-console.log(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rg}`);
+const rgVersion = spawnSync(rg, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+print(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rgVersion} (${rg})`);
 const base = bench('Base corpus', corpus.tree);
 floor(corpus.tree, base[0].engineMs);
 const four = bench('Corpus copied four times', corpus.copies(4));
@@ -168,8 +177,8 @@ async function benchIndexed(title, dir) {
     const summary = JSON.parse(build.stdout);
     const refresh = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'index', '--workspace', dir, '--index-dir', indexDir], dir);
     const onDisk = statSync(join(indexDir, 'index.bin')).size;
-    console.log(`\n${title}, with the content index: ${dir}`);
-    console.log(
+    print(`\n${title}, with the content index: ${dir}`);
+    print(
       `Index build: ${(build.ms / 1000).toFixed(1)} s wall, peak RSS ${(build.rssKb / 1024).toFixed(0)} MB, ${summary.files} files (${(summary.bytes / 1048576).toFixed(0)} MB of text), ` +
         `${(onDisk / 1048576).toFixed(1)} MB on disk, postings ${(summary.postingBytes / 1048576).toFixed(1)} MB in memory (${((100 * summary.postingBytes) / summary.bytes).toFixed(0)}% of the text); ` +
         `listing recorded: ${summary.listing}; refresh with nothing changed: ${(refresh.ms / 1000).toFixed(2)} s.`,
@@ -222,16 +231,16 @@ async function benchIndexed(title, dir) {
     } finally {
       await server.stop();
     }
-    console.log(`cli.js serve: listening ${(serveMs / 1000).toFixed(1)} s after it started (it refreshes the index, then watches the tree).`);
+    print(`cli.js serve: listening ${(serveMs / 1000).toFixed(1)} s after it started (it refreshes the index, then watches the tree).`);
     const fastColumns = extraCerts ? ' served, NODE_EXTRA_CA_CERTS unset ms | ratio |' : '';
-    console.log(
+    print(
       `| pattern | kind | matches | rg ms | served ms | ratio |${fastColumns} one call alone, indexed ms | ratio (to rg in its runs) | without the index ms | indexed peak RSS MB |`,
     );
-    console.log(`| --- | --- | ---: | ---: | ---: | ---: |${extraCerts ? ' ---: | ---: |' : ''} ---: | ---: | ---: | ---: |`);
+    print(`| --- | --- | ---: | ---: | ---: | ---: |${extraCerts ? ' ---: | ---: |' : ''} ---: | ---: | ---: | ---: |`);
     for (const row of rows) {
       const input = PATTERNS.find(([name]) => name === row.name)[1];
       const fast = extraCerts ? ` ${row.fastMs.toFixed(0)} | ${(row.fastMs / row.rgMs).toFixed(2)} |` : '';
-      console.log(
+      print(
         `| ${row.name} \`${input.pattern}\` | ${SELECTIVE.has(row.name) ? 'selective' : 'broad'} | ${row.matches}${row.agree ? '' : ' (totals differ!)'} | ${row.rgMs.toFixed(0)} | ${row.servedMs.toFixed(0)} | ${(row.servedMs / row.rgMs).toFixed(2)} |${fast} ` +
           `${row.oneShotMs.toFixed(0)} | ${(row.oneShotMs / row.rgAloneMs).toFixed(2)} | ${row.plainMs.toFixed(0)} | ${row.rss.toFixed(0)} |`,
       );
@@ -245,15 +254,38 @@ async function benchIndexed(title, dir) {
 const indexedBase = await benchIndexed('Base corpus', corpus.tree);
 const indexedFour = await benchIndexed('Corpus copied four times', corpus.copies(4));
 
-console.log(`\nWorst engine/ripgrep ratio on the base corpus: ${worstRatio.toFixed(2)} (target <= 1.5)`);
-console.log(`Engine peak RSS, 4x corpus / base corpus: ${rssGrowth.toFixed(2)} (target <= 1.3)`);
+print(`\nWorst engine/ripgrep ratio on the base corpus: ${worstRatio.toFixed(2)} (target <= 1.5)`);
+print(`Engine peak RSS, 4x corpus / base corpus: ${rssGrowth.toFixed(2)} (target <= 1.3)`);
 /** Each indexed pattern against its target (selective <= 0.5x ripgrep, broad <= 1.5x), by the column `key`. */
 const verdicts = (rows, key, rgKey = 'rgMs') =>
   rows.map((r) => `${r.name} ${(r[key] / r[rgKey]).toFixed(2)}${r[key] / r[rgKey] <= (SELECTIVE.has(r.name) ? 0.5 : 1.5) ? ' ✓' : ' ✗'}`).join(', ');
-console.log(`Served/ripgrep ratios on the base corpus (targets: selective <= 0.5, broad <= 1.5): ${verdicts(indexedBase, 'servedMs')}`);
-if (indexedBase[0].fastMs !== undefined) console.log(`  the same, NODE_EXTRA_CA_CERTS unset for the CLI's process: ${verdicts(indexedBase, 'fastMs')}`);
-console.log(`One indexed call alone/ripgrep on the base corpus: ${verdicts(indexedBase, 'oneShotMs', 'rgAloneMs')}`);
-if (![...base, ...four, ...indexedBase, ...indexedFour].every((r) => r.agree)) {
-  console.log('Totals differ from ripgrep for some pattern (marked with !).');
+print(`Served/ripgrep ratios on the base corpus (targets: selective <= 0.5, broad <= 1.5): ${verdicts(indexedBase, 'servedMs')}`);
+if (indexedBase[0].fastMs !== undefined) print(`  the same, NODE_EXTRA_CA_CERTS unset for the CLI's process: ${verdicts(indexedBase, 'fastMs')}`);
+print(`One indexed call alone/ripgrep on the base corpus: ${verdicts(indexedBase, 'oneShotMs', 'rgAloneMs')}`);
+const agree = [...base, ...four, ...indexedBase, ...indexedFour].every((r) => r.agree);
+if (!agree) {
+  print('Totals differ from ripgrep for some pattern (marked with !).');
   process.exitCode = 1;
 }
+
+// The current figures, kept in the repository (bench/results/bench-cli.md): what was printed above, with a blank
+// line around each table so that it reads as Markdown.
+const lines = printed.join('\n').split('\n');
+const body = lines.map((line, i) => (i > 0 && line && lines[i - 1] && line.startsWith('|') !== lines[i - 1].startsWith('|') ? `\n${line}` : line));
+const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+const results = join(repo, 'bench', 'results');
+mkdirSync(results, { recursive: true });
+writeFileSync(
+  join(results, 'bench-cli.md'),
+  [
+    `# \`npm run bench\`, ${when} UTC, ${availableParallelism()} cores, load average ${loadavg()[1].toFixed(1)} over the last 5 minutes (above the cores: other work shared them)`,
+    '',
+    agree
+      ? "Every total (the engine's without and with the index, one call alone and served) equals ripgrep's on the same tree."
+      : "TOTALS DIFFER from ripgrep's for some pattern (marked with !).",
+    '',
+    ...body,
+    '',
+  ].join('\n'),
+);
+console.log(`\nWritten to ${join(results, 'bench-cli.md')}`);
