@@ -233,7 +233,7 @@ export function firstLinesOfHidden(input: GrepInput, report: GrepReport): Map<st
   // The first page only: a model paging on has seen them.
   if (report.outputMode !== 'content' || report.offset > 0 || report.timedOut || report.matched.length < 2) return undefined;
   if (report.nextOffset === undefined && pageBytes(report) <= PAGE_MAY_BE_CUT_BYTES) return undefined;
-  const top = rankFiles(report.matched, input.pattern).slice(0, FIRST_LINES);
+  const top = rankFiles(report.matched, input.pattern, FIRST_LINES);
   return new Map(top.flatMap(({ file, first }) => (first ? [[file, first] as const] : [])));
 }
 

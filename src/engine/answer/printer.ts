@@ -160,7 +160,7 @@ function hiddenFilesNote(report: GrepAnswer, maxBytes: number): string | undefin
   const named: string[] = [];
   const note = () =>
     `${total} more matching file${total === 1 ? ' is' : 's are'} not on this page${named.length ? `: ${named.join(', ')}` : ''}${total > named.length && named.length ? ` and ${total - named.length} more` : ''}. ${all}`;
-  for (const { file, count } of rankFiles(hidden, report.pattern).slice(0, HIDDEN_NAMED)) {
+  for (const { file, count } of rankFiles(hidden, report.pattern, HIDDEN_NAMED)) {
     const first = report.firstLines?.get(file);
     named.push(`${file} (${count}${first ? `; ${first.line}: ${JSON.stringify(clipLine(first.text.trim(), 100))}` : ''})`);
     if (Buffer.byteLength(note()) > maxBytes) {

@@ -17,7 +17,7 @@ import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
 import { GrepCollector, resultLimit, type FallbackFound, type GrepFileEntry, type MatchedFile } from './grepCollector';
-import { fileGroup, fileStem, orderByGroup, pathGroup, patternWords } from './pageOrder';
+import { byGroup, firstOf, KINDS, namedAfter, pathGroup } from './pageOrder';
 import { EarlyOutlines } from './earlyOutlines';
 import { ReadAhead } from './readAhead';
 import { stopWatch } from './stop';
@@ -644,7 +644,24 @@ async function cutPage(
 ): Promise<{ files: GrepFileEntry[]; next: string[] }> {
   const all = collector.all!;
   const defining = page.timedOut ? new Set<string>() : await definingFiles(all, plan, target, env, cost, learned);
-  const order = orderByGroup(all, (file) => fileGroup(file.file, target.basePaths, defining.has(file.file)));
+  // The files that define the name, then the rest, each by kind; a file's kind is worked out only as far
+  // as this page and the next reach.
+  const kind = (file: { file: string }) => pathGroup(file.file, target.basePaths);
+  const order = takeLines(
+    (function* () {
+      yield* byGroup(
+        all.filter((file) => defining.has(file.file)),
+        kind,
+        KINDS,
+      );
+      yield* byGroup(
+        all.filter((file) => !defining.has(file.file)),
+        kind,
+        KINDS,
+      );
+    })(),
+    page.offset + 2 * page.limit,
+  );
   const wanted = linesOfOrder(order, page.offset, page.offset + page.limit);
   // The lines each file's outcome holds (from its first: as many as the page had room for when it was
   // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
@@ -663,6 +680,18 @@ async function cutPage(
     })),
     next: linesOfOrder(order, page.offset + page.limit, page.offset + 2 * page.limit).map(({ file }) => file),
   };
+}
+
+/** The files of an order up to the one that holds its line `lines` (counted from 0), or all of them. */
+function takeLines<T extends { outcome: FileMatches }>(order: Iterable<T>, lines: number): T[] {
+  const taken: T[] = [];
+  let at = 0;
+  for (const file of order) {
+    if (at >= lines) break;
+    taken.push(file);
+    at += file.outcome.count;
+  }
+  return taken;
 }
 
 /** Each file's part of the lines [start, end) of a cut page's order: the lines from..to of the file's matching lines. */
@@ -697,11 +726,20 @@ async function definingFiles(
   cost: OrderCost,
   learned: Map<string, FileMatches>,
 ): Promise<Set<string>> {
-  const words = patternWords(plan.spec.pattern);
-  const candidates = orderByGroup(
-    all.filter((file) => file.outcome.declares && grammarOf(file.file)),
-    (file) => (words.has(fileStem(file.file)) ? 0 : 1 + pathGroup(file.file, target.basePaths)),
-  ).slice(0, DEFINITION_FILES);
+  const named = namedAfter(plan.spec.pattern);
+  const declaring = all.filter((file) => file.outcome.declares && grammarOf(file.file));
+  // Files named after a word of the pattern first, then the others by kind (worked out only as far as needed).
+  const candidates = firstOf(
+    (function* () {
+      yield* declaring.filter((file) => named(file.file));
+      yield* byGroup(
+        declaring.filter((file) => !named(file.file)),
+        (file) => pathGroup(file.file, target.basePaths),
+        KINDS,
+      );
+    })(),
+    DEFINITION_FILES,
+  );
   const defining = new Set<string>();
   const items: OutlineItem[] = [];
   const asked: FileMatches[] = [];

@@ -11,6 +11,8 @@ import { relativePosix } from '../guard/paths';
 export const SOURCE = 0;
 export const TEST = 1;
 export const GENERATED = 2;
+/** How many kinds there are. */
+export const KINDS = GENERATED + 1;
 
 /** Tests and their data: a test directory, or a test file's own name (`*_test.go`, `test_*.py`, `*.spec.ts`, `FooTest.java`). */
 const TEST_PATH =
@@ -28,13 +30,8 @@ export function pathGroup(file: string, bases: readonly string[]): typeof SOURCE
   return SOURCE;
 }
 
-/** The group of a file: the files holding a definition of the searched name first, each part by its path's kind. */
-export function fileGroup(file: string, bases: readonly string[], defines: boolean): number {
-  return (defines ? 0 : GENERATED + 1) + pathGroup(file, bases);
-}
-
 function relativeToBase(file: string, bases: readonly string[]): string {
-  // relativePosix slices a file below a base as spelled (most are: a cut page takes the group of every matching file).
+  // relativePosix slices a file below a base as spelled (most are).
   for (const base of bases) {
     const relative = relativePosix(base, file);
     if (relative && !relative.startsWith('..') && !nodePath.isAbsolute(relative)) return relative;
@@ -42,20 +39,40 @@ function relativeToBase(file: string, bases: readonly string[]): string {
   return file.split(nodePath.sep).join('/');
 }
 
-/** `items` in the order of a cut page: by group, then in their own (path) order. A stable sort. */
-export function orderByGroup<T>(items: readonly T[], group: (item: T) => number): T[] {
-  return items
-    .map((item, index) => ({ item, index, group: group(item) }))
-    .sort((a, b) => a.group - b.group || a.index - b.index)
-    .map(({ item }) => item);
+/**
+ * `items` by `group` (0 .. `groups` - 1), in their own order within a group: a stable sort, made as it is
+ * taken. `group` (a path's kind, the costly part) is asked once per item, and only for the items the order
+ * has reached, so a caller that stops after a page does not pay for every matching file.
+ */
+export function* byGroup<T>(items: readonly T[], group: (item: T) => number, groups: number): Generator<T> {
+  const known = new Int8Array(items.length).fill(-1);
+  for (let g = 0; g < groups; g++)
+    for (let i = 0; i < items.length; i++) {
+      if (known[i] === -1) known[i] = group(items[i]);
+      if (known[i] === g) yield items[i];
+    }
 }
 
-/** The words of a pattern that could name a file: identifiers of three characters or more, lower-cased. */
-export function patternWords(pattern: string): Set<string> {
-  return new Set((pattern.match(/[A-Za-z_$][\w$]{2,}/g) ?? []).map((word) => word.toLowerCase()));
+/** The first `most` items an iterable gives. */
+export function firstOf<T>(items: Iterable<T>, most: number): T[] {
+  const taken: T[] = [];
+  if (most <= 0) return taken;
+  for (const item of items) if (taken.push(item) >= most) break;
+  return taken;
 }
 
-/** The file's name without its extensions: `WebpackError.js` → `webpackerror`. */
-export function fileStem(file: string): string {
-  return nodePath.basename(file).split('.')[0].toLowerCase();
+/**
+ * Whether a file is named after a word of the pattern (an identifier of three characters or more, any
+ * case): its name without its extensions, `WebpackError.js` for `WebpackError`. Only a name as long as one
+ * of the words is lower-cased and looked up: it is asked of every matching file.
+ */
+export function namedAfter(pattern: string): (file: string) => boolean {
+  const words = new Set((pattern.match(/[A-Za-z_$][\w$]{2,}/g) ?? []).map((word) => word.toLowerCase()));
+  const lengths = new Set([...words].map((word) => word.length));
+  return (file) => {
+    const start = Math.max(file.lastIndexOf('/'), file.lastIndexOf(nodePath.sep)) + 1;
+    const dot = file.indexOf('.', start);
+    const end = dot === -1 ? file.length : dot;
+    return lengths.has(end - start) && words.has(file.slice(start, end).toLowerCase());
+  };
 }

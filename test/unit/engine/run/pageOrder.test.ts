@@ -14,7 +14,7 @@ import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { SearchPool } from '../../../../src/engine/pool/pool';
 import { parseGrepInput } from '../../../../src/engine/input/schema';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
-import { GENERATED, pathGroup, SOURCE, TEST } from '../../../../src/engine/run/pageOrder';
+import { byGroup, firstOf, GENERATED, namedAfter, pathGroup, SOURCE, TEST } from '../../../../src/engine/run/pageOrder';
 import { ResidentWorkspace } from '../../../../src/engine/run/residentWorkspace';
 import { looksLikeDeclaration } from '../../../../src/engine/searcher/searcher';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
@@ -58,6 +58,44 @@ describe('engine/run/pageOrder: the kind of a file by its path', () => {
   it('takes the path relative to the search base, so the base folder itself does not count', () => {
     assert.strictEqual(pathGroup('/home/me/dist/src/app.ts', ['/home/me/dist']), SOURCE);
     assert.strictEqual(pathGroup('/home/me/test/src/app.ts', ['/home/me/test']), SOURCE);
+  });
+});
+
+describe('engine/run/pageOrder: taking the order by kind', () => {
+  it('gives the items as a stable sort by group would, working out the group only of the items it reached (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 60 }), fc.nat(70), (groups, most) => {
+        const items = groups.map((group, index) => ({ group, index }));
+        const sorted = [...items].sort((a, b) => a.group - b.group || a.index - b.index);
+        const asked = new Set<number>();
+        const taken = firstOf(
+          byGroup(
+            items,
+            (item) => {
+              assert.ok(!asked.has(item.index), 'asked once');
+              asked.add(item.index);
+              return item.group;
+            },
+            3,
+          ),
+          most,
+        );
+        assert.deepStrictEqual(taken, sorted.slice(0, most));
+        // The group of an item after the last taken is not asked while the first group is still being taken.
+        const last = taken.at(-1);
+        if (last && last.group === 0) assert.ok([...asked].every((index) => index <= last.index));
+      }),
+    );
+  });
+
+  it('tells a file named after a word of the pattern, by its name without extensions, in any case', () => {
+    const named = namedAfter('new WebpackError\\(');
+    assert.strictEqual(named('/ws/lib/WebpackError.js'), true);
+    assert.strictEqual(named('/ws/lib/webpackerror.d.ts'), true);
+    assert.strictEqual(named('/ws/lib/WebpackErrors.js'), false);
+    assert.strictEqual(named('/ws/WebpackError/index.js'), false, 'a directory of that name does not count');
+    assert.strictEqual(named('/ws/lib/new.js'), true, 'every word of three characters or more');
+    assert.strictEqual(namedAfter('a|b')('/ws/a.js'), false, 'shorter words do not name files');
   });
 });
 
