@@ -10,7 +10,7 @@ import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, warmGrammars, type SourceText } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, TOO_LARGE, warmGrammars, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
 import { listDirectorySync } from '../source/directory';
 import { entryKind } from '../api/types';
@@ -95,12 +95,12 @@ function searchFile(item: FileItem, job: PreparedSearch, declaring: SearchOption
 }
 
 /** A file's text read when first asked for (then kept), as the outline's SourceText; undefined when it cannot be read. */
-function onceRead(path: string, maxSize: number, scope: ReadScope | undefined): () => string | undefined {
-  let text: string | undefined | null = null;
+function onceRead(path: string, maxSize: number, scope: ReadScope | undefined): () => string | typeof TOO_LARGE | undefined {
+  let text: string | typeof TOO_LARGE | undefined | null = null;
   return () => {
     if (text === null) {
       const read = readFileCappedSync(path, maxSize, lend, scope);
-      text = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+      text = read.kind === 'bytes' ? decodeText(read.bytes) : read.kind === 'too_large' ? TOO_LARGE : undefined;
     }
     return text;
   };

@@ -18,7 +18,7 @@ export class EarlyOutlines {
   private job?: PoolSearch<OutlineItem, OutlineOutcome[]>;
   /** Files found but not yet sent, by worker. */
   private readonly waiting = new Map<number, Waiting[]>();
-  private readonly asked = new Map<string, { lines: readonly number[]; outcome: Promise<OutlineOutcome> }>();
+  private readonly asked = new Map<string, { lines: readonly number[]; outcome: Promise<OutlineOutcome>; got?: OutlineOutcome }>();
 
   constructor(
     private readonly spec: OutlineSpec,
@@ -31,8 +31,12 @@ export class EarlyOutlines {
     let queue = this.waiting.get(worker);
     if (!queue) this.waiting.set(worker, (queue = []));
     const waiting = queue;
-    const outcome = new Promise<OutlineOutcome>((resolve) => waiting.push({ item: { path, lines: [...lines] }, resolve }));
-    this.asked.set(path, { lines, outcome });
+    const asked: { lines: readonly number[]; outcome: Promise<OutlineOutcome>; got?: OutlineOutcome } = {
+      lines,
+      outcome: new Promise<OutlineOutcome>((resolve) => waiting.push({ item: { path, lines: [...lines] }, resolve })),
+    };
+    void asked.outcome.then((got) => (asked.got = got));
+    this.asked.set(path, asked);
     if (waiting.length === EARLY_BATCH) this.send(worker);
   }
 
@@ -46,6 +50,11 @@ export class EarlyOutlines {
     const asked = this.asked.get(path);
     if (!asked || asked.lines.length !== lines.length || asked.lines.some((line, i) => line !== lines[i])) return undefined;
     return asked.outcome;
+  }
+
+  /** The outcomes already in, with the lines they were asked for (a cut page keeps those of the files it left out). */
+  *arrived(): Generator<{ path: string; lines: readonly number[]; outcome: NonNullable<OutlineOutcome> }> {
+    for (const [path, { lines, got }] of this.asked) if (got) yield { path, lines, outcome: got };
   }
 
   private send(worker: number): void {

@@ -9,7 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type LineResult, type Outpu
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, TOO_LARGE, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import { ArrivingCandidates } from '../source/arriving';
@@ -176,9 +176,11 @@ async function finishPage(
   }
   if (page.definitions && !scanned.timedOut) {
     const outcomes = new Map(collector.all?.map((file) => [file.file, file.outcome]));
-    await outlinePage(files, plan, target, env, { outlined: collector.outlined, learned, outcomeOf: (file) => learned.get(file) ?? outcomes.get(file) });
+    const known = { outlined: collector.outlined, learned, outcomeOf: (file: string) => learned.get(file) ?? outcomes.get(file) };
+    await outlinePage(files, plan, target, env, known);
     if (env.isCancelled()) throw new CancelledError();
-    outlineAhead(next, plan, target, env);
+    if (cut && plan.early) learnEarly(plan.early, known);
+    outlineAhead(next, plan, target, env, known);
   }
   for (const [file, outcome] of learned) {
     const at = scanned.positions?.get(file);
@@ -579,12 +581,35 @@ async function outlinePage(
     if (!outcome) continue;
     outlined[outcome.cost.parsed ? 'parsed' : 'cached']++;
     outlined.ms += outcome.cost.ms;
-    entry.matches.forEach((match, i) => {
-      const mark = outcome.marks[i];
-      if (mark?.in !== undefined) match.in = mark.in;
-      if (mark?.defines) match.defines = true;
-    });
+    markLines(entry.matches, outcome);
     learnOutline(entry, known);
+  }
+}
+
+/** Gives lines the definitions an outline found for them (one mark a line, in order). */
+function markLines(lines: LineResult[], outcome: NonNullable<OutlineOutcome>): void {
+  lines.forEach((line, i) => {
+    const mark = outcome.marks[i];
+    if (mark?.in !== undefined) line.in = mark.in;
+    if (mark?.defines) line.defines = true;
+  });
+}
+
+/**
+ * The definitions found early (while the page was still the path order's) of matching files a cut page
+ * left out, kept with their outcomes like the page's: a later call (the same question again, another page)
+ * then sends those files to no worker.
+ */
+function learnEarly(early: EarlyOutlines, known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>): void {
+  for (const { path, lines, outcome } of early.arrived()) {
+    const was = known.outcomeOf(path);
+    // (unless the page's outline, or an earlier one, reached as far)
+    if (!was || (was.outlinedThrough !== undefined && was.outlinedThrough >= lines[lines.length - 1])) continue;
+    const first = was.lines.slice(0, lines.length);
+    if (first.length !== lines.length || first.some((line, i) => line.line !== lines[i])) continue;
+    const matches = first.map((line) => ({ ...line }));
+    markLines(matches, outcome);
+    learnOutline({ file: path, matches }, known);
   }
 }
 
@@ -785,14 +810,23 @@ const AHEAD_FILES = 32;
  * keep them, a file a spare batch (SearchPool: a call's own batches go first): the next page, asked for,
  * finds them known. Only with a pool, and only files read from disk.
  */
-function outlineAhead(files: readonly string[], plan: Pick<ScanPlan, 'spec'>, target: SearchTarget, env: Pick<Corpus, 'pool'>): void {
+function outlineAhead(
+  files: readonly string[],
+  plan: Pick<ScanPlan, 'spec'>,
+  target: SearchTarget,
+  env: Pick<Corpus, 'pool'>,
+  known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>,
+): void {
   const { pool } = env;
-  if (!pool || files.length === 0) return;
+  // (a file sent ahead before, unchanged since (its outcome is still remembered), is not sent again)
+  const ahead = files.slice(0, AHEAD_FILES).filter((file) => grammarOf(file) && target.contentOf(file) === undefined && !known.outcomeOf(file)?.parsedAhead);
+  if (!pool || ahead.length === 0) return;
   const job = pool.outline(outlineSpec(plan.spec));
-  for (const file of files.slice(0, AHEAD_FILES)) {
-    if (!grammarOf(file) || target.contentOf(file) !== undefined) continue;
+  for (const file of ahead) {
     // Its first line stands for the page's: the worker keeps the file's definitions, not the lines'.
     job.spare([{ path: file, lines: [1] }], pool.workerOf(file));
+    const was = known.outcomeOf(file);
+    if (was) known.learned.set(file, { ...was, parsedAhead: true });
   }
 }
 
@@ -807,6 +841,8 @@ const OUTLINE_BATCH = 4;
 async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 'matcher'>, env: Pick<Corpus, 'pool' | 'readFile'>): Promise<OutlineOutcome[]> {
   const { spec, matcher } = plan;
   const { pool } = env;
+  // (nothing to ask: no job, whose spec would be sent to every worker)
+  if (items.length === 0) return [];
   if (pool) {
     const job = pool.outline(outlineSpec(spec));
     const byWorker = new Map<number, number[]>();
@@ -836,10 +872,10 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
   }
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {
-    let source = item.content;
+    let source: SourceText | undefined = item.content;
     if (source === undefined) {
       const read = await env.readFile(item.path, Math.min(spec.maxFileSize, OUTLINE_MAX_BYTES), spec.scope);
-      source = read.kind === 'bytes' ? decodeText(read.bytes) : undefined;
+      source = read.kind === 'bytes' ? decodeText(read.bytes) : read.kind === 'too_large' ? TOO_LARGE : undefined;
     }
     outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
   }

@@ -359,7 +359,10 @@ const parsing = new Map<string, { stamp: string; budget: number; done: Promise<D
  * A file's text, or how to read it (once): a search worker reads a file only when a parse or a line's
  * text needs it, not for definitions it keeps by the file's stamp. Undefined: it could not be read.
  */
-export type SourceText = string | (() => string | undefined);
+export type SourceText = string | typeof TOO_LARGE | (() => string | typeof TOO_LARGE | undefined);
+
+/** What a SourceText gives for a file over OUTLINE_MAX_BYTES: its definitions are not named, whatever its stamp. */
+export const TOO_LARGE = Symbol('too large to outline');
 
 /** Whether a text's lines average more than MINIFIED_LINE characters (it stops counting lines once there are enough). */
 export function looksMinified(text: string): boolean {
@@ -371,34 +374,43 @@ export function looksMinified(text: string): boolean {
 }
 
 /** The text, read if it was not; undefined when it cannot be read or is over what is outlined. */
-function textOf(source: SourceText): string | undefined {
-  const text = typeof source === 'string' ? source : source();
-  return text === undefined || text.length > OUTLINE_MAX_BYTES ? undefined : text;
+function textOf(source: SourceText): string | typeof TOO_LARGE | undefined {
+  const text = typeof source === 'function' ? source() : source;
+  return typeof text === 'string' && text.length > OUTLINE_MAX_BYTES ? TOO_LARGE : text;
 }
 
-/** A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now); `unread` when its text could not be had. */
+/** A file's lines, when its text can be had and is outlined. */
+function rowsOf(source: SourceText): string[] | undefined {
+  const text = textOf(source);
+  return typeof text === 'string' ? text.split('\n') : undefined;
+}
+
+/**
+ * A file's definitions, from the cache when its stamp is the one kept (`parsed`: it was parsed now);
+ * `unread` when its text could not be had; `unnamed` when a file's definitions are not named at all (it is
+ * minified, or over OUTLINE_MAX_BYTES: kept so for any budget, and not read again while unchanged).
+ */
 async function definitionsOf(
   path: string,
   source: SourceText,
   grammar: string,
   stamp: string | undefined,
   budget = PARSE_BUDGET_MS,
-): Promise<{ definitions: Definition[] | undefined; parsed: boolean; unread?: true }> {
+): Promise<{ definitions: Definition[] | undefined; parsed: boolean; unread?: true; unnamed?: true }> {
   const known = stamp === undefined ? undefined : cache.get(path);
   if (known && known.stamp === stamp && (known.definitions !== undefined || known.budget >= budget)) {
     cache.delete(path);
     cache.set(path, known); // most recently used last
-    return { definitions: known.definitions, parsed: false };
+    return { definitions: known.definitions, parsed: false, ...(known.budget === Infinity ? { unnamed: true } : {}) };
   }
   const under = stamp === undefined ? undefined : parsing.get(path);
   if (under && under.stamp === stamp && under.budget >= budget) return { definitions: await under.done, parsed: false };
   const text = textOf(source);
   if (text === undefined) return { definitions: undefined, parsed: false, unread: true };
-  // A minified file is kept as having none for any budget: it is not read again while unchanged.
-  const minified = looksMinified(text);
-  if (minified) budget = Infinity;
-  const done = minified ? Promise.resolve(undefined) : parseDefinitions(text, grammar, budget);
-  if (stamp === undefined) return { definitions: await done, parsed: !minified };
+  const unnamed = text === TOO_LARGE || looksMinified(text);
+  if (unnamed) budget = Infinity;
+  const done = text === TOO_LARGE || unnamed ? Promise.resolve(undefined) : parseDefinitions(text, grammar, budget);
+  if (stamp === undefined) return { definitions: await done, parsed: !unnamed, ...(unnamed ? { unnamed } : {}) };
   parsing.set(path, { stamp, budget, done });
   let definitions: Definition[] | undefined;
   try {
@@ -409,7 +421,7 @@ async function definitionsOf(
   cache.delete(path);
   cache.set(path, { stamp, definitions, budget });
   if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
-  return { definitions, parsed: !minified };
+  return { definitions, parsed: !unnamed, ...(unnamed ? { unnamed } : {}) };
 }
 
 /**
@@ -425,7 +437,8 @@ export async function definesMatch(
   const grammar = grammarOf(path);
   if (!grammar || matcher.multiline) return undefined;
   const started = Date.now();
-  const { definitions, parsed } = await definitionsOf(path, source, grammar, stamp, FIND_BUDGET_MS);
+  const { definitions, parsed, unnamed } = await definitionsOf(path, source, grammar, stamp, FIND_BUDGET_MS);
+  if (unnamed) return { defines: false, cost: { parsed, ms: Date.now() - started } };
   if (!definitions) return undefined;
   // Kept with the file's definitions: the same file and pattern asked again (a question repeated, paged) is not read.
   const kept = stamp === undefined ? undefined : cache.get(path);
@@ -438,7 +451,7 @@ export async function definesMatch(
   for (const definition of definitions) {
     if (tested.has(definition.nameRow)) continue;
     tested.add(definition.nameRow);
-    rows ??= textOf(source)?.split('\n');
+    rows ??= rowsOf(source);
     if (!rows) return undefined;
     if (definesName(rows[definition.nameRow] ?? '', definitions, definition.nameRow, matcher)) {
       defines = true;
@@ -481,7 +494,7 @@ export async function outlineLines(
     }
     if (chain.length > 0) line.in = (chain.length > MAX_CHAIN ? [...chain.slice(0, MAX_CHAIN - 1), '…', chain[chain.length - 1]] : chain).join(' > ');
     if (own && matcher && !matcher.multiline) {
-      rows ??= textOf(source)?.split('\n') ?? [];
+      rows ??= rowsOf(source) ?? [];
       if (definesName(rows[row] ?? '', definitions, row, matcher)) line.defines = true;
     }
   }

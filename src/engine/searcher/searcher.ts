@@ -143,6 +143,11 @@ export interface FileMatches {
    */
   outlinedThrough?: number;
   /**
+   * Sent to be parsed for its definitions ahead of the next page (run/grep.ts, outlineAhead): kept with a
+   * remembered outcome (dropped when the file changes), so the same question asked again does not send it again.
+   */
+  parsedAhead?: true;
+  /**
    * A file without a match, searched with its spec's fallbacks (pool.ts, SearchSpec.fallbacks) when one
    * of them matches: each reading's reported lines and first line, in the readings' order (null: none).
    */

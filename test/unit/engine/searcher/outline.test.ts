@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { compileMatcher, type MatcherOptions } from '../../../../src/engine/matcher/matcher';
-import { definesMatch, grammarOf, looksMinified, outlineLines, parseDefinitions } from '../../../../src/engine/searcher/outline';
+import { definesMatch, grammarOf, looksMinified, outlineLines, parseDefinitions, TOO_LARGE } from '../../../../src/engine/searcher/outline';
 import { looksLikeDeclaration, searchText } from '../../../../src/engine/searcher/searcher';
 import { compactLines } from '../../../../src/engine/answer/printer';
 import type { LineResult } from '../../../../src/engine/api/types';
@@ -116,8 +116,22 @@ describe('outline: the definitions enclosing a matching line', function () {
     assert.strictEqual(grammarOf('/a/src/app.TSX'), 'tsx');
     const lines = [{ line: 1, text: 'x' }];
     assert.strictEqual(await outlineLines('/a/notes.txt', 'x', lines, undefined, undefined), undefined);
-    assert.strictEqual(await outlineLines('/a/big.ts', 'x'.repeat(600 * 1024), lines, undefined, undefined), undefined);
+    // Over the bound: answered without definitions, not parsed (as a minified file).
+    assert.deepStrictEqual(await outlineLines('/a/big.ts', 'x'.repeat(600 * 1024), lines, undefined, undefined), { parsed: false, ms: 0 });
     assert.deepStrictEqual(lines, [{ line: 1, text: 'x' }]);
+  });
+
+  it('a file over the bound is read once while unchanged, and defines no name', async () => {
+    let reads = 0;
+    const source = (): typeof TOO_LARGE => (reads++, TOO_LARGE);
+    const lines = [{ line: 1, text: 'x' }];
+    assert.strictEqual((await outlineLines('/a/huge.ts', source, lines, undefined, 'stamp-h'))?.parsed, false);
+    assert.strictEqual((await outlineLines('/a/huge.ts', source, lines, undefined, 'stamp-h'))?.parsed, false);
+    assert.deepStrictEqual(await definesMatch('/a/huge.ts', source, compileMatcher('huge', {}), 'stamp-h'), { defines: false, cost: { parsed: false, ms: 0 } });
+    assert.strictEqual(reads, 1, 'known by its stamp after the first read');
+    assert.deepStrictEqual(lines, [{ line: 1, text: 'x' }]);
+    await outlineLines('/a/huge.ts', source, lines, undefined, 'stamp-h2');
+    assert.strictEqual(reads, 2, 'read again once changed');
   });
 
   it('a minified file (its lines averaging over 300 characters) answers without definitions, and is not parsed', async () => {
