@@ -5,7 +5,7 @@
 // agree. Prints the tables and, at the end of the run, writes them as Markdown to bench/results/bench-cli.md
 // (rewritten by each run: the current figures; earlier ones are in git). The index goes to a temporary directory.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -176,7 +176,8 @@ async function benchIndexed(title, dir) {
     const build = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'index', '--workspace', dir, '--index-dir', indexDir], dir);
     const summary = JSON.parse(build.stdout);
     const refresh = timed(process.execPath, [join(repo, 'dist', 'cli.js'), 'index', '--workspace', dir, '--index-dir', indexDir], dir);
-    const onDisk = statSync(join(indexDir, 'index.bin')).size;
+    // The table (index.bin) and the postings' segment files beside it.
+    const onDisk = readdirSync(indexDir).reduce((sum, name) => sum + statSync(join(indexDir, name)).size, 0);
     print(`\n${title}, with the content index: ${dir}`);
     print(
       `Index build: ${(build.ms / 1000).toFixed(1)} s wall, peak RSS ${(build.rssKb / 1024).toFixed(0)} MB, ${summary.files} files (${(summary.bytes / 1048576).toFixed(0)} MB of text), ` +
