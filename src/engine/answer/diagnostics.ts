@@ -9,12 +9,12 @@
  * Also: an invalid regex's literal reading, the first lines of the files a cut page hides, and the files
  * over the size limit of an empty or cut answer.
  */
-import { promises as fs } from 'fs';
 import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
 import type { RunOptions, SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
 import { contentOverride } from '../run/candidates';
+import { statStampAsync } from '../source/fileStamp';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { checkedFileSize, LARGE_FILE_CHECK_MAX_BYTES } from '../api/config';
@@ -248,6 +248,15 @@ export interface LargeFileFinding {
   first?: { line: number; text: string };
 }
 
+/** Large-file findings kept, by question, file and stamp (LARGE_FINDINGS_KEPT at most, the oldest let go first). */
+const largeFindings = new Map<string, LargeFileFinding>();
+const LARGE_FINDINGS_KEPT = 256;
+
+function keepFinding(key: string, finding: LargeFileFinding): void {
+  largeFindings.set(key, finding);
+  if (largeFindings.size > LARGE_FINDINGS_KEPT) largeFindings.delete(largeFindings.keys().next().value!);
+}
+
 export interface LargeFilesCheck {
   /** grepTools.maxFileSize, the limit the files are over. */
   limit: number;
@@ -273,17 +282,17 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const probe: SearchEnvironment = { ...env, config: { ...env.config, maxFileSize: checkedFileSize(env.config.maxFileSize) } };
   const options: RunOptions = { deadline: probeDeadline(deadline, Date.now() - report.elapsedMs), definitions: false };
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
-  const sizes = await Promise.all(
-    report.largeFiles.map((file) =>
-      fs.stat(file).then(
-        (stat) => stat.size,
-        () => undefined,
-      ),
-    ),
-  );
+  const stamps = await Promise.all(report.largeFiles.map((file) => statStampAsync(file)));
+  const sizes = stamps.map((stamp) => stamp?.size);
   // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_TOTAL_BYTES.
   let budget = LARGE_FILES_CHECK_TOTAL_BYTES;
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
+  // What this check found in a file unchanged since, for the same question, is not searched again.
+  const question = JSON.stringify([plain, probe.config.maxFileSize]);
+  const keyOf = (file: string) => {
+    const stamp = stamps[report.largeFiles.indexOf(file)];
+    return stamp && contentOverride(env, file) === undefined ? `${question}\n${file}\n${stamp.size}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.ino}` : undefined;
+  };
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
   const known = env.index?.prejudge({
@@ -294,11 +303,17 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const check = async (file: string): Promise<LargeFileFinding> => {
     const size = sizes[report.largeFiles.indexOf(file)];
     if (known && contentOverride(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
+    const key = keyOf(file);
+    const kept = key === undefined ? undefined : largeFindings.get(key);
+    if (kept) return kept;
     const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, options, { pathOrder: true });
     if (found.filesSearched === 0) return { file, size, checked: false };
     const entry = found.files[0];
     const first = typeof entry === 'object' && 'matches' in entry ? entry.matches[0] : undefined;
-    return { file, size, checked: true, first: first && { line: first.line, text: first.text } };
+    const finding: LargeFileFinding = { file, size, checked: true, first: first && { line: first.line, text: first.text } };
+    // (a search cut short by the time limit found nothing for sure: not kept)
+    if (key !== undefined && !found.timedOut) keepFinding(key, finding);
+    return finding;
   };
   const found = await allFound<LargeFileFinding>(Object.fromEntries(files.map((file) => [file, check(file)])));
   return { limit: env.config.maxFileSize, skipped: report.skipped.too_large, checked: files.filter((file) => found[file]).map((file) => found[file]) };

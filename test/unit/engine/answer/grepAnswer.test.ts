@@ -5,6 +5,7 @@
  * hides; an invalid regex is refused with what its literal reading finds. (Cancellation: run/cancellation.test.ts.)
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import { InputError } from '../../../../src/engine/api/errors';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { Fixture, makeEnv } from '../../fixture';
@@ -46,6 +47,30 @@ describe('engine/answer/grepAnswer', () => {
     const within = await answerGrep({ pattern: 'needle' }, env(1 << 20));
     assert.strictEqual(within.totalResults, 1);
     assert.strictEqual(within.largeFilesCheck, undefined);
+  });
+
+  it('the check of a file over the limit is not searched again while the file is unchanged, and is once it changes', async () => {
+    fx.write('big/second.log', `${'y'.repeat(2000)}\nthe pin in the second file\n`);
+    // Reads of the file with room for it (the search itself only finds it over the limit).
+    let reads = 0;
+    const plain = env();
+    const counted = {
+      ...plain,
+      readFile: (path: string, maxSize: number, ...rest: unknown[]) => {
+        if (path.endsWith('second.log') && maxSize > 1024) reads++;
+        return plain.readFile(path, maxSize, ...(rest as []));
+      },
+    };
+    const first = (answer: Awaited<ReturnType<typeof answerGrep>>) =>
+      answer.largeFilesCheck?.checked.find((finding) => finding.file.endsWith('second.log'))?.first;
+    assert.deepStrictEqual(first(await answerGrep({ pattern: 'pin' }, counted)), { line: 2, text: 'the pin in the second file' });
+    const once = reads;
+    assert.ok(once > 0);
+    assert.deepStrictEqual(first(await answerGrep({ pattern: 'pin' }, counted)), { line: 2, text: 'the pin in the second file' });
+    assert.strictEqual(reads, once, 'the unchanged file is not read again for the check');
+    fx.write('big/second.log', `${'y'.repeat(3000)}\n\nthe pin moved\n`);
+    assert.deepStrictEqual(first(await answerGrep({ pattern: 'pin' }, counted)), { line: 3, text: 'the pin moved' });
+    fs.rmSync(fx.path('big/second.log'));
   });
 
   it('a cut first page names the first line of the files it hides; the next page does not', async () => {
