@@ -88,7 +88,7 @@ export type BuildMessage =
   | { kind: 'progress'; done: number; total: number }
   /** The build needs the list with the ignored files (BuildRequest.ignoredOnRequest). */
   | { kind: 'listIgnored' }
-  /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once settled. */
+  /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once they have stayed unwritten that long. */
   | { kind: 'done'; summary: BuildSummary; recent?: string[] }
   /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
   | { kind: 'listOnly'; files: number; reason: string; elapsedMs: number }

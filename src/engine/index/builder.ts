@@ -39,7 +39,7 @@ export interface RefreshOptions {
   isCancelled?: () => boolean;
   /** Called before each file (the caller may pause there) and once at the end. */
   onProgress?: (done: number, total: number) => void;
-  /** Given, collects the files read but held unread as written in the last RECENT_WRITE_MS (isRecentWrite): to read again once settled. */
+  /** Given, collects the files read but held unread as written in the last RECENT_WRITE_MS (isRecentWrite): to read again once they have stayed unwritten that long. */
   recent?: string[];
   /** Called after the lists added so far were encoded into a segment (index.flush): the caller may store it (store.ts storingAsItGoes). */
   onFlush?: () => void;
@@ -164,7 +164,7 @@ export const CONTENT_REFRESH_AT_MOST = 2000;
 /**
  * Reads these files of the index again (a content refresh; a file gone is dropped). Returns the text
  * bytes indexed and the files written in the last RECENT_WRITE_MS, which the index holds as unread until
- * a later refresh reads them once settled.
+ * a later refresh reads them once they have stayed unwritten that long.
  */
 export function reindexFiles(
   index: ContentIndex,

@@ -314,19 +314,19 @@ function mergeSegments(segments: readonly SealedPostings[], sink: PostingsSink, 
   return sink.finish(Uint32Array.from(kept), Uint32Array.from(offsets));
 }
 
-/** Lists in a row that left the candidates as they were, before the longer ones are left unread (settled). */
-export const SETTLED_AFTER = 3;
+/** Lists in a row that left the candidates as they were, before the longer ones are left unread (restUnread). */
+export const AGREED_AFTER = 3;
 
 /**
- * Whether a conjunction's remaining trigram lists are left unread: the last SETTLED_AFTER lists (rarest
+ * Whether a conjunction's remaining trigram lists are left unread: the last AGREED_AFTER lists (rarest
  * first) removed no candidate, and the next list is longer (in bytes, about one a file id in a long
  * list) than the candidates left. The trigrams of one literal go together: once its rarest ones agree,
  * a frequent one (`ion`, `err`) rarely removes a file, and walking it costs more than reading the few
  * it might. Leaving lists unread only keeps more candidates (each is read and searched): never a file
  * less. Measured on the bench questions: bench/results/ngrams.md.
  */
-export function settled(candidates: number, unchanged: number, nextBytes: number): boolean {
-  return unchanged >= SETTLED_AFTER && nextBytes > candidates;
+export function restUnread(candidates: number, unchanged: number, nextBytes: number): boolean {
+  return unchanged >= AGREED_AFTER && nextBytes > candidates;
 }
 
 /** Queries whose candidates an index keeps (ContentIndex.candidates). */
@@ -521,7 +521,7 @@ export class ContentIndex {
         let out: number[] | undefined;
         let unchanged = 0;
         for (const list of lists) {
-          if (out !== undefined && settled(out.length, unchanged, list.bytes)) break;
+          if (out !== undefined && restUnread(out.length, unchanged, list.bytes)) break;
           const before = out?.length;
           out = out === undefined ? decodeList(list) : keepListedIn(out, list);
           if (out.length === 0) return out;

@@ -93,7 +93,7 @@ export class ReadAhead {
     }
   }
 
-  /** Waits for every chunk still ahead to settle (after the search stopped, so none is left running). */
+  /** Waits for every chunk still ahead to finish (after the search stopped, so none is left running). */
   async drain(): Promise<void> {
     await Promise.allSettled(this.pending.slice(this.head).map((chunk) => chunk.outcomes));
   }

@@ -137,7 +137,7 @@ export class ResidentWorkspace {
     const started = Date.now();
     const upTo = changes.events;
     const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
-    // A file written in the last RECENT_WRITE_MS is held as unread: it stays in the record, and is read again once settled.
+    // A file written in the last RECENT_WRITE_MS is held as unread: it stays in the record, and is read again once it has stayed unwritten that long.
     const recent = new Set(
       reindexFiles(
         index,

@@ -8,7 +8,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { ContentIndex, groupByKey, SETTLED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
+import { ContentIndex, groupByKey, AGREED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
 import { ASCII_KEYS, foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import { EveryItem } from '../../../support/everyItem';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
@@ -108,7 +108,7 @@ describe('index: the content index under random updates', function () {
             .sort((a, b) => a - b);
           // Never a file less; exactly those when there are too few lists for any to be left unread (settled).
           if (keys.length === 0) continue;
-          if (keys.length <= SETTLED_AFTER + 1) assert.deepStrictEqual(all, holdingAll, `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}`);
+          if (keys.length <= AGREED_AFTER + 1) assert.deepStrictEqual(all, holdingAll, `all of ${JSON.stringify(keys)} in ${JSON.stringify([...truth])}`);
           else
             assert.ok(
               holdingAll.every((id) => all!.includes(id)),
@@ -207,7 +207,7 @@ describe('index: the content index under random updates', function () {
     const truth = (literal: string) => texts.flatMap((content, id) => (foldText(content).includes(foldText(literal)) ? [id] : []));
 
     // The rare trigrams across the words ('efo', 'lef', 'dle'...) leave files 0-9 at once; the frequent ones of
-    // 'handle' and 'format' (in every file) then remove nothing: after SETTLED_AFTER of them the rest are not walked.
+    // 'handle' and 'format' (in every file) then remove nothing: after AGREED_AFTER of them the rest are not walked.
     reads = 0;
     assert.deepStrictEqual(index.evaluate(query('handleFormat')), truth('handleFormat'));
     assert.ok(reads < trigramKeys('handleformat').length, `${reads} lists read of ${trigramKeys('handleformat').length}`);
