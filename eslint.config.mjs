@@ -17,4 +17,9 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  {
+    // A function of the product reads on one screen (tests, whose cases are long lists of steps, are not held to it).
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 50, skipBlankLines: true, skipComments: true }] },
+  },
 );

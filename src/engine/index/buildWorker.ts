@@ -178,6 +178,29 @@ function paced(request: BuildRequest, post: (message: BuildMessage) => void): (d
 }
 
 /** Builds or refreshes the index `request` asks for, posting its progress and outcome; empties the request's list it does not index. */
+/** Reads the chosen files into `building` (refreshIndex), its segments stored as it goes, its progress posted now and then. */
+function refreshStoring(
+  request: BuildRequest,
+  building: ContentIndex,
+  paths: readonly string[],
+  {
+    stamps,
+    meta,
+    recent,
+    post,
+  }: { stamps: Map<string, FileStamp | undefined>; meta: () => IndexMeta; recent: string[]; post: (message: BuildMessage) => void },
+) {
+  return refreshIndex(building, paths, {
+    maxFileSize: request.maxFileSize,
+    stamps,
+    folders: request.folders,
+    onFlush: storingAsItGoes(request.dir, meta, building),
+    onProgress: paced(request, post),
+    recent,
+    now: request.now,
+  });
+}
+
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
@@ -209,15 +232,7 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
     if (!kept) stamps.clear();
     const recent: string[] = [];
     const meta = (): IndexMeta => ({ folders: request.folders, maxFileSize: request.maxFileSize, builtAt: Date.now() });
-    const result = refreshIndex(building, chosen.paths, {
-      maxFileSize: request.maxFileSize,
-      stamps,
-      folders: request.folders,
-      onFlush: storingAsItGoes(request.dir, meta, building),
-      onProgress: paced(request, post),
-      recent,
-      now: request.now,
-    });
+    const result = refreshStoring(request, building, chosen.paths, { stamps, meta, recent, post });
     building.flush();
     const tooLarge = postingsOverBudget(building.postingBytes(), building.textBytes());
     if (tooLarge !== undefined) {

@@ -389,10 +389,7 @@ async function scan(target: SearchTarget, plan: ScanPlan, env: ScanRoles, collec
       }
       if (stop.reason() === 'cancelled') break; // nothing more is reported once the caller has been told
       ahead.take();
-      chunk.files.forEach((file, i) => {
-        collector.add(file, outcomes[i]);
-        feed.reported(file, outcomes[i]);
-      });
+      feed.deliver(chunk.files, outcomes);
     }
   } finally {
     if (stop.reason() === 'timeout' || plan.filterDeadline.expired) timedOut = true;
@@ -432,7 +429,7 @@ class CandidateFeed {
     private readonly ahead: ReadAhead,
     private readonly poolSearch: PoolSearch | undefined,
     private readonly searchOne: ReturnType<typeof fileSearcher>,
-    private readonly collector: Pick<GrepCollector, 'addEmpty'>,
+    private readonly collector: Pick<GrepCollector, 'addEmpty' | 'add'>,
   ) {
     const { candidates } = target;
     if (candidates instanceof ArrivingCandidates) this.next = candidates.cursor();
@@ -486,6 +483,14 @@ class CandidateFeed {
       else ahead.one(path, this.searchOne(item.value, content, ahead.pageRoom, ahead.fallbacks));
       if (!ahead.fallbacks) this.unchecked++;
     }
+  }
+
+  /** A chunk's outcomes, in order: added to the answer, and remembered where read (reported). */
+  deliver(files: readonly string[], outcomes: readonly FileOutcome[]): void {
+    files.forEach((file, i) => {
+      this.collector.add(file, outcomes[i]);
+      this.reported(file, outcomes[i]);
+    });
   }
 
   /** A file's outcome, once reported: remembered for the next search of the same spec when it was read from disk. */

@@ -342,15 +342,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.watched = index !== undefined;
   }
 
+  /** No index (turned off, or no folder to index): none is kept open, and the status bar says nothing. */
+  private turnOff(): void {
+    this.state.phase = 'off';
+    this.status.hide();
+    this.close();
+  }
+
   private async build(): Promise<void> {
     const dir = this.options.storageDir;
     const folders = this.options.folders();
-    if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) {
-      this.state.phase = 'off';
-      this.status.hide();
-      this.close();
-      return;
-    }
+    if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) return this.turnOff();
     const changed = this.contentChanges();
     if (changed) return this.refreshContent(dir, folders, changed);
     this.listAgain = false;

@@ -117,6 +117,26 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
     .map(([glob]) => glob);
 }
 
+/**
+ * A folder's listing from its parts (FindFilesSource.listInParts): the top-level files' listing first, then
+ * one a group of top-level directories, `files` already in order; a directory is judged by its group's part.
+ */
+function joinParts(base: string, files: Candidate[], parts: readonly FolderListing[], groups: readonly (readonly string[])[]): BaseListing {
+  const [top] = parts;
+  const partOf = new Map(groups.flatMap((group, i) => group.map((name) => [name, parts[i + 1]] as const)));
+  const pruned = new Map<string, PrunedEntry>();
+  for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
+  const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => (partOf.get(fromRoot.split('/', 1)[0]) ?? top).walk.skips(fromRoot) };
+  return {
+    files,
+    pruned: [...pruned.values()],
+    warnings: [...new Set(parts.flatMap((part) => part.warnings))],
+    directories: [...new Set(parts.flatMap((part) => part.directories))],
+    storable: { base, directoriesBelow: () => directoriesBelow(base, walk) },
+    parts: parts.length,
+  };
+}
+
 export class FindFilesSource implements FileSource {
   private readonly virtual = virtualFolders();
 
@@ -328,18 +348,7 @@ export class FindFilesSource implements FileSource {
       hand(deliver ? await sortInSlices(run, byRelative) : run);
     }
     hand(topFiles.slice(next));
-    const partOf = new Map(groups.flatMap((group, i) => group.map((name) => [name, parts[i + 1]] as const)));
-    const pruned = new Map<string, PrunedEntry>();
-    for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
-    const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => (partOf.get(fromRoot.split('/', 1)[0]) ?? top).walk.skips(fromRoot) };
-    return {
-      files,
-      pruned: [...pruned.values()],
-      warnings: [...new Set(parts.flatMap((part) => part.warnings))],
-      directories: [...new Set(parts.flatMap((part) => part.directories))],
-      storable: { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) },
-      parts: parts.length,
-    };
+    return joinParts(base.base, files, parts, groups);
   }
 
   /** A folder (or the part of it `tops` names) listed by one findFiles call, with no bound on its files; undefined when cancelled. */
@@ -399,7 +408,28 @@ export class FindFilesSource implements FileSource {
     if (this.token.isCancellationRequested) return undefined;
     const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
     if (this.token.isCancellationRequested) return undefined;
-    const walk: DirectoryWalk = {
+    const walk = this.folderWalk(query, denied, { given, gitignore, followSymlinks });
+    // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
+    const whole = query.include === '**' && base.base === base.root;
+    const storable = whole ? { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) } : undefined;
+    return { files: audited, pruned, warnings, directories, storable, walk };
+  }
+
+  /** How the folder's directories are walked again (storedListing.ts), leaving out what its listing left out. */
+  private folderWalk(
+    query: FileQuery,
+    denied: readonly string[],
+    {
+      given,
+      gitignore,
+      followSymlinks,
+    }: {
+      given: ReadonlyArray<{ matches(path: string): boolean }>;
+      gitignore?: { ignoresFile(path: string, isDirectory?: boolean): boolean };
+      followSymlinks: boolean;
+    },
+  ): DirectoryWalk {
+    return {
       // Left out as a whole: a denied directory, one an exclude glob given to findFiles matches (it is not entered), one a .gitignore ignores.
       skips: (fromRoot) =>
         deniedRule(fromRoot, denied) !== undefined || given.some(({ matches }) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot, true) === true,
@@ -408,10 +438,6 @@ export class FindFilesSource implements FileSource {
       listDirectories: this.listDirectories ?? listHere,
       isCancelled: () => false,
     };
-    // A whole workspace folder's listing is kept for the next window, with every directory where a file could appear.
-    const whole = query.include === '**' && base.base === base.root;
-    const storable = whole ? { base: base.base, directoriesBelow: () => directoriesBelow(base.base, walk) } : undefined;
-    return { files: audited, pruned, warnings, directories, storable, walk };
   }
 
   /** The paths on disk findFiles listed, in its order, and each one's path from the root: one pass, a slice at a time; undefined once cancelled. */

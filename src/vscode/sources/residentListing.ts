@@ -187,23 +187,7 @@ export class ResidentListings implements vscode.Disposable {
     inUse: ReadonlySet<string> = new Set(),
   ): Promise<{ listing?: BaseListing; made: boolean }> {
     const resident = this.listings.get(key);
-    if (resident) {
-      this.listings.delete(key);
-      // The file events queued so far arrive first: a change made before this call moves the mark.
-      await eventsDelivered();
-      const watch = this.watch();
-      const mark = watch?.shapeMark();
-      const vouched = mark !== undefined && resident.vouchedAt === mark;
-      if (vouched || (await unchangedSince(resident, isCancelled))) {
-        if (vouched) this.counts.vouched++;
-        if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = (await watchedWhole(resident, watch)) ? mark : undefined;
-        this.listings.set(key, resident);
-        resident.uses++;
-        this.counts.replayed++;
-        return { listing: resident, made: false };
-      }
-      this.counts.changed++;
-    }
+    if (resident && (await this.replays(key, resident, isCancelled))) return { listing: resident, made: false };
     // The same listing already under way (calls made together, the index build and a call): shared.
     const running = this.running.get(key);
     if (running && running.generation === this.generation) {
@@ -237,6 +221,29 @@ export class ResidentListings implements vscode.Disposable {
       }
     }
     return { listing: made, made: true };
+  }
+
+  /**
+   * Whether a resident listing still holds (no directory where a file could appear changed since it was
+   * made): it is then used again, as the most recently used; one that does not is let go.
+   */
+  private async replays(key: string, resident: Resident, isCancelled: () => boolean): Promise<boolean> {
+    this.listings.delete(key);
+    // The file events queued so far arrive first: a change made before this call moves the mark.
+    await eventsDelivered();
+    const watch = this.watch();
+    const mark = watch?.shapeMark();
+    const vouched = mark !== undefined && resident.vouchedAt === mark;
+    if (!vouched && !(await unchangedSince(resident, isCancelled))) {
+      this.counts.changed++;
+      return false;
+    }
+    if (vouched) this.counts.vouched++;
+    if (watch && mark !== undefined && resident.vouchedAt !== mark) resident.vouchedAt = (await watchedWhole(resident, watch)) ? mark : undefined;
+    this.listings.set(key, resident);
+    resident.uses++;
+    this.counts.replayed++;
+    return true;
   }
 
   /** Keeps a listing resident, making room for it. */

@@ -95,6 +95,19 @@ export interface DirectoryWalk {
 }
 
 /**
+ * What the walk does with a link the listing follows: walks it when it leads to a directory in the base that
+ * is not left out nor walked already, skips it otherwise; 'elsewhere' when it leads into another granted root.
+ */
+async function linkedDirectory(path: string, realBase: string, seen: ReadonlySet<string>, walk: DirectoryWalk): Promise<'walk' | 'skip' | 'elsewhere'> {
+  const real = await fsp.realpath(path).catch(() => undefined);
+  if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isDirectory()) return 'skip';
+  const inBase = real === realBase || real.startsWith(`${realBase}/`);
+  // A link out of every granted root is pruned by the listing's audit: nothing is listed through it.
+  if (!inBase) return walk.granted.some((root) => real === root || real.startsWith(`${root}/`)) ? 'elsewhere' : 'skip';
+  return seen.has(real) || walk.skips(nodePath.relative(realBase, real).split(nodePath.sep).join('/')) ? 'skip' : 'walk';
+}
+
+/**
  * Every directory below `base` (itself included) where the listing could find a file, by the paths the
  * listing uses: the directories it leaves out as a whole are not entered, and a directory link is
  * followed as the listing follows it, only where its real path lies in the base and is not left out
@@ -129,16 +142,9 @@ export async function directoriesBelow(base: string, walk: DirectoryWalk): Promi
             next.push({ path, follow: false });
             continue;
           }
-          const real = await fsp.realpath(path).catch(() => undefined);
-          if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isDirectory()) continue;
-          const inBase = real === realBase || real.startsWith(`${realBase}/`);
-          if (!inBase) {
-            // A link out of every granted root is pruned by the listing's audit: nothing is listed through it.
-            if (walk.granted.some((root) => real === root || real.startsWith(`${root}/`))) return undefined;
-            continue;
-          }
-          if (seen.has(real) || walk.skips(nodePath.relative(realBase, real).split(nodePath.sep).join('/'))) continue;
-          next.push({ path, follow: true });
+          const linked = await linkedDirectory(path, realBase, seen, walk);
+          if (linked === 'elsewhere') return undefined;
+          if (linked === 'walk') next.push({ path, follow: true });
         }
       }
     }
