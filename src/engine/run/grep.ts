@@ -17,7 +17,7 @@ import type { FileContent } from '../source/fileSource';
 import { stampKey } from '../source/fileStamp';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
 import { GrepCollector, resultLimit, type FallbackFound, type GrepFileEntry, type MatchedFile } from './grepCollector';
-import { byGroup, firstOf, KINDS, namedAfter, pathGroup } from './pageOrder';
+import { byGroup, concat, firstOf, KINDS, namedAfter, pathGroup } from './pageOrder';
 import { EarlyOutlines } from './earlyOutlines';
 import { ReadAhead } from './readAhead';
 import { stopWatch } from './stop';
@@ -677,21 +677,9 @@ async function cutPage(
   // The files that define the name, then the rest, each by kind; a file's kind is worked out only as far
   // as this page and the next reach.
   const kind = (file: { file: string }) => pathGroup(file.file, target.basePaths);
-  const order = takeLines(
-    (function* () {
-      yield* byGroup(
-        all.filter((file) => defining.has(file.file)),
-        kind,
-        KINDS,
-      );
-      yield* byGroup(
-        all.filter((file) => !defining.has(file.file)),
-        kind,
-        KINDS,
-      );
-    })(),
-    page.offset + 2 * page.limit,
-  );
+  const definers = all.filter((file) => defining.has(file.file));
+  const others = all.filter((file) => !defining.has(file.file));
+  const order = takeLines(concat(byGroup(definers, kind, KINDS), byGroup(others, kind, KINDS)), page.offset + 2 * page.limit);
   const wanted = linesOfOrder(order, page.offset, page.offset + page.limit);
   // The lines each file's outcome holds (from its first: as many as the page had room for when it was
   // searched); a file with too few is searched again, and what it gave is learned with the verdicts.
@@ -759,15 +747,13 @@ async function definingFiles(
   const named = namedAfter(plan.spec.pattern);
   const declaring = all.filter((file) => file.outcome.declares && grammarOf(file.file));
   // Files named after a word of the pattern first, then the others by kind (worked out only as far as needed).
+  const kind = (file: { file: string }) => pathGroup(file.file, target.basePaths);
+  const unnamed = declaring.filter((file) => !named(file.file));
   const candidates = firstOf(
-    (function* () {
-      yield* declaring.filter((file) => named(file.file));
-      yield* byGroup(
-        declaring.filter((file) => !named(file.file)),
-        (file) => pathGroup(file.file, target.basePaths),
-        KINDS,
-      );
-    })(),
+    concat(
+      declaring.filter((file) => named(file.file)),
+      byGroup(unnamed, kind, KINDS),
+    ),
     DEFINITION_FILES,
   );
   const defining = new Set<string>();

@@ -53,6 +53,11 @@ export function* byGroup<T>(items: readonly T[], group: (item: T) => number, gro
     }
 }
 
+/** The items of each iterable in turn. */
+export function* concat<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
 /** The first `most` items an iterable gives. */
 export function firstOf<T>(items: Iterable<T>, most: number): T[] {
   const taken: T[] = [];
