@@ -21,7 +21,6 @@ import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { readAnswer } from '../../../support/answers';
 import { contentFiles, Fixture, makeEnv, rel, type GrepAnswer } from '../../fixture';
 import { age } from '../index/age';
-import { waitUntil } from '../../../support/waitUntil';
 
 describe('engine/run/pageOrder: the kind of a file by its path', () => {
   const group = (path: string) => pathGroup(`/ws/${path}`, ['/ws']);
@@ -257,30 +256,6 @@ describe('engine/run/pageOrder: paging through the order (fast-check)', function
       false,
       'a page that shows every line is not ordered',
     );
-  });
-
-  it('a cut page asked again (the outcomes remembered while the files are watched) sends nothing to the workers for definitions', async () => {
-    // Every batch of definitions sent to the workers, found or spare.
-    const sent: string[] = [];
-    const counted = Object.create(pool) as SearchPool;
-    counted.outline = (spec) => {
-      const job = pool.outline(spec);
-      const { batch, spare } = job;
-      job.batch = (items, ...rest) => (sent.push(...items.map((item) => item.path)), batch.call(job, items, ...rest));
-      job.spare = (items, ...rest) => (sent.push(...items.map((item) => item.path)), spare.call(job, items, ...rest));
-      return job;
-    };
-    const input = parseGrepInput({ pattern: 'widget', case_insensitive: true, max_results: 3 }); // (a question no other test asks)
-    const ask = async () => renderGrep(await answerGrep(input, { ...makeEnv(ws), pool: counted, ...resident.environment() }), byteBudget(51_200));
-    const first = await ask();
-    await waitUntil(
-      () => pool.busyWorkers === 0 && pool.queuedBatches === 0,
-      () => 'the workers to finish the next page',
-    );
-    assert.ok(sent.length > 0, 'the first call has them parsed');
-    sent.length = 0;
-    assert.strictEqual(await ask(), first);
-    assert.deepStrictEqual(sent, [], 'asked again: every definition known from the remembered outcomes');
   });
 
   it('keeps path order with grepTools.definitions.enabled off', async () => {
