@@ -14,7 +14,7 @@ import { runGlob, type GlobReport } from '../run/glob';
 import type { RunOptions, SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
 import { contentOverride } from '../run/candidates';
-import { statStampAsync } from '../source/fileStamp';
+import { stampText, statStampAsync } from '../source/fileStamp';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { checkedFileSize, LARGE_FILE_CHECK_MAX_BYTES } from '../api/config';
@@ -289,10 +289,6 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
   // What this check found in a file unchanged since, for the same question, is not searched again.
   const question = JSON.stringify([plain, probe.config.maxFileSize]);
-  const keyOf = (file: string) => {
-    const stamp = stamps[report.largeFiles.indexOf(file)];
-    return stamp && contentOverride(env, file) === undefined ? `${question}\n${file}\n${stamp.size}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.ino}` : undefined;
-  };
   // What the index knows of them (it holds files up to the check's size): one it settles as holding no
   // match is checked without a search of its own (which would authorize, list and judge it again).
   const known = env.index?.prejudge({
@@ -301,9 +297,11 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
     maxFileSize: probe.config.maxFileSize,
   });
   const check = async (file: string): Promise<LargeFileFinding> => {
-    const size = sizes[report.largeFiles.indexOf(file)];
-    if (known && contentOverride(env, file) === undefined && known(file) === 0) return { file, size, checked: true };
-    const key = keyOf(file);
+    const stamp = stamps[report.largeFiles.indexOf(file)];
+    const size = stamp?.size;
+    const onDisk = contentOverride(env, file) === undefined;
+    if (known && onDisk && known(file) === 0) return { file, size, checked: true };
+    const key = stamp && onDisk ? `${question}\n${file}\n${stampText(stamp)}` : undefined;
     const kept = key === undefined ? undefined : largeFindings.get(key);
     if (kept) return kept;
     const found = await runGrep({ ...plain, path: file, output_mode: 'content', max_results: 1, max_matches_per_file: 1 }, probe, options, { pathOrder: true });

@@ -177,7 +177,6 @@ function paced(request: BuildRequest, post: (message: BuildMessage) => void): (d
   };
 }
 
-/** Builds or refreshes the index `request` asks for, posting its progress and outcome; empties the request's list it does not index. */
 /** Reads the chosen files into `building` (refreshIndex), its segments stored as it goes, its progress posted now and then. */
 function refreshStoring(
   request: BuildRequest,
@@ -201,6 +200,7 @@ function refreshStoring(
   });
 }
 
+/** Builds or refreshes the index `request` asks for, posting its progress and outcome; empties the request's list it does not index. */
 export function buildIndex(request: BuildRequest, post: (message: BuildMessage) => void): void {
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();

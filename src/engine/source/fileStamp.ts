@@ -26,10 +26,15 @@ export async function statStampAsync(path: string): Promise<FileStamp | undefine
   return stampOf(await promises.stat(path).catch(() => undefined));
 }
 
+/** A stamp as a cache key's part. */
+export function stampText(stamp: FileStamp): string {
+  return `${stamp.size}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.ino}`;
+}
+
 /** The file's stamp now as a cache key (a file's definitions, searcher/outline.ts), or undefined when it has none. */
 export function stampKey(path: string): string | undefined {
   const stamp = statStamp(path);
-  return stamp && `${stamp.size}:${stamp.mtimeMs}:${stamp.ctimeMs}:${stamp.ino}`;
+  return stamp && stampText(stamp);
 }
 
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
