@@ -52,6 +52,11 @@ export class EarlyOutlines {
     return asked.outcome;
   }
 
+  /** Settles once every outline asked for is in (or failed). */
+  async allIn(): Promise<void> {
+    await Promise.all([...this.asked.values()].map((asked) => asked.outcome));
+  }
+
   /** The outcomes already in, with the lines they were asked for (a cut page keeps those of the files it left out). */
   *arrived(): Generator<{ path: string; lines: readonly number[]; outcome: NonNullable<OutlineOutcome> }> {
     for (const [path, { lines, got }] of this.asked) if (got) yield { path, lines, outcome: got };

@@ -168,6 +168,12 @@ async function finishPage(
   const cut = page.ordered && collector.totalResults > page.limit;
   const order: OrderCost = { parsed: 0, cached: 0, defining: 0, ms: 0 };
   const learned = new Map<string, FileMatches>();
+  const remember = (outcomes: Map<string, FileMatches>) => {
+    for (const [file, outcome] of outcomes) {
+      const at = scanned.positions?.get(file);
+      if (at !== undefined) plan.prejudge!.remember!(at, outcome);
+    }
+  };
   let files = collector.files;
   let next: string[] = [];
   if (cut) {
@@ -179,13 +185,10 @@ async function finishPage(
     const known = { outlined: collector.outlined, learned, outcomeOf: (file: string) => learned.get(file) ?? outcomes.get(file) };
     await outlinePage(files, plan, target, env, known);
     if (env.isCancelled()) throw new CancelledError();
-    if (cut && plan.early) learnEarly(plan.early, known);
+    if (cut && plan.early) rememberEarly(plan.early, known, remember);
     outlineAhead(next, plan, target, env, known);
   }
-  for (const [file, outcome] of learned) {
-    const at = scanned.positions?.get(file);
-    if (at !== undefined) plan.prejudge!.remember!(at, outcome);
-  }
+  remember(learned);
   return { files, ...(cut ? { order } : {}) };
 }
 
@@ -602,9 +605,25 @@ function markLines(lines: LineResult[], outcome: NonNullable<OutlineOutcome>): v
 
 /**
  * The definitions found early (while the page was still the path order's) of matching files a cut page
- * left out, kept with their outcomes like the page's: a later call (the same question again, another page)
- * then sends those files to no worker.
+ * left out, kept with their outcomes like the page's once every one is in (the call does not wait for
+ * them): a later call (the same question again, another page) then sends those files to no worker.
  */
+function rememberEarly(
+  early: EarlyOutlines,
+  known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf'>,
+  remember: (outcomes: Map<string, FileMatches>) => void,
+): void {
+  void early
+    .allIn()
+    .then(() => {
+      const learned = new Map<string, FileMatches>();
+      learnEarly(early, { outcomeOf: (file) => learned.get(file) ?? known.outcomeOf(file), learned });
+      remember(learned);
+    })
+    // (only what a later call would have saved is lost)
+    .catch(() => undefined);
+}
+
 function learnEarly(early: EarlyOutlines, known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>): void {
   for (const { path, lines, outcome } of early.arrived()) {
     const was = known.outcomeOf(path);
