@@ -15,6 +15,8 @@ async function main() {
     esbuild.build({ ...common, entryPoints: ['src/mcp.ts'], bundle: true, outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } }),
     esbuild.build({ ...common, entryPoints: ['src/engine/pool/worker.ts'], bundle: true, outfile: 'dist/worker.js' }),
     esbuild.build({ ...common, entryPoints: ['src/engine/index/buildWorker.ts'], bundle: true, outfile: 'dist/indexWorker.js' }),
+    // The extension's index build runs in a process of its own (the host's memory is every extension's), which runs the thread above.
+    esbuild.build({ ...common, entryPoints: ['src/engine/index/buildProcess.ts'], bundle: true, outfile: 'dist/indexProcess.js' }),
     esbuild.build({ ...common, entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outbase: '.', outdir: 'out', bundle: false }),
   ]);
   copyGrammars();

@@ -200,7 +200,7 @@ async function main() {
     const oursPeak = Math.max(oursFirstPeak, buildPeak);
     const built = index?.last;
     const indexLine = built
-      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB of it; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
+      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB of it${index.buildPeakRss ? `; the build process's peak RSS ${mb(index.buildPeakRss)} MB (its own process, not the extension host's)` : ''}; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
       : `Index: not built (${index ? index.phase : 'no index state'}).`;
     process.stdout.write(`${indexLine}\n`);
 

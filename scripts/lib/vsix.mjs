@@ -11,7 +11,7 @@ import { installerEnv } from './installEnv.mjs';
 
 /** What the VSIX may hold besides vsce's own manifest files. */
 const SHIPPED = [
-  /^dist\/(extension|worker|indexWorker|cli|cliEngine)\.js$/,
+  /^dist\/(extension|worker|indexWorker|indexProcess|cli|cliEngine)\.js$/,
   /^dist\/wasm\/tree-sitter(-[a-z-]+)?\.wasm$/,
   /^media\/[^/]+$/,
   /^package\.json$/,
@@ -43,6 +43,7 @@ export async function runVsixTest({ repo, timeoutMs = 180_000 }) {
     'dist/extension.js',
     'dist/worker.js',
     'dist/indexWorker.js',
+    'dist/indexProcess.js',
     'dist/wasm/tree-sitter.wasm',
     'dist/wasm/tree-sitter-typescript.wasm',
     'package.json',

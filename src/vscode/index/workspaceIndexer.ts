@@ -1,6 +1,7 @@
 /**
- * The content index in VS Code: built in the background after activation by a low-priority worker
- * (dist/indexWorker.js) from the files a search of the whole workspace lists, kept in the extension's
+ * The content index in VS Code: built in the background after activation by a low-priority process of its
+ * own (dist/indexProcess.js, which runs dist/indexWorker.js), so the build's memory is not the extension
+ * host's, from the files a search of the whole workspace lists, kept in the extension's
  * storage (`context.storageUri`, never in the workspace), and handed to each grep as `env.index`. The
  * index settles only files whose size, times and inode are those it read (prejudge.ts), so a file
  * changed since is read as without it; watcher events schedule a refresh, which reads only what changed.
@@ -12,9 +13,12 @@
  */
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { Worker } from 'worker_threads';
+import { fork, type ChildProcess } from 'child_process';
+import { setPriority } from 'os';
 import * as vscode from 'vscode';
-import { ignoredOnRequest, type BuildMessage, type BuildRequest, type BuildSummary } from '../../engine/index/buildWorker';
+import type { BuildMessage, BuildSummary } from '../../engine/index/buildWorker';
+import type { FromBuildProcess, ProcessBuildRequest, ToBuildProcess } from '../../engine/index/buildProcess';
+import { BACKGROUND_NICE } from '../../engine/pool/background';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb } from '../../engine/index/limits';
@@ -77,6 +81,8 @@ export interface IndexState {
   unwatched?: string;
   /** The background audit: files whose stamps it compared, and those it found changed without an event. */
   audit: { checked: number; changed: number };
+  /** The peak resident memory of the last build's process (its own, not the extension host's). */
+  buildPeakRss?: number;
 }
 
 export interface IndexerOptions {
@@ -121,7 +127,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   /** Whether the ignored files' directories could not be watched as well (ENOSPC): from then on, only the searched files' are. */
   private ignoredUnwatched = false;
   private opened?: { index: ContentIndex; close(): void };
-  private worker?: Worker;
+  /** The build under way (buildProcess.ts). */
+  private buildProcess?: ChildProcess;
   private timer?: NodeJS.Timeout;
   private buildStarted = 0;
   /** Whether something changed while a build ran: another refresh follows it. */
@@ -138,10 +145,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   /**
-   * Searches under way, shared with the build thread: the first build starts when there are none, and
-   * a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
+   * Searches under way, sent to the build process as the count changes: the first build starts when there
+   * are none, and a build waits while there are any (buildWorker.ts), so a search made while the index builds has the cores.
    */
-  private readonly searching = new Int32Array(new SharedArrayBuffer(4));
+  private searching = 0;
 
   /** Whether the index is kept (watched, built, refreshed): from activation where one is stored, else from the first search. */
   private awake = false;
@@ -221,7 +228,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * directory watched, no build runs now, no event named it since, and the audit did not find it changed.
    */
   private vouches(index: ContentIndex, id: number): boolean {
-    return index === this.watchedIndex && (this.worker === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
+    return index === this.watchedIndex && (this.buildProcess === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
   }
 
   /** Every directory holding one of these files, and those above it up to its workspace folder (where an entry can appear too), a slice at a time. */
@@ -290,7 +297,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * the tree's shape (TreeWatcher.shapeMark), without statting its directories again.
    */
   listingWatch(): ListingWatch | undefined {
-    if (!this.watchedIndex || (this.worker && !this.contentRefresh)) return undefined;
+    if (!this.watchedIndex || (this.buildProcess && !this.contentRefresh)) return undefined;
     const watcher = this.watcher;
     return { shapeMark: () => watcher.shapeMark, watches: (dir) => watcher.watches(dir) };
   }
@@ -301,7 +308,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private async audit(): Promise<void> {
     const index = this.watchedIndex;
-    if (!index || this.worker || Atomics.load(this.searching, 0) > 0) return;
+    if (!index || this.buildProcess || this.searching > 0) return;
     const ids: number[] = [];
     for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
       if (this.auditNext >= index.idLimit) this.auditNext = 0;
@@ -322,7 +329,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   private schedule(delayMs: number): void {
-    if (this.worker) {
+    if (this.buildProcess) {
       this.again = true;
       return;
     }
@@ -359,7 +366,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
-    while (Atomics.load(this.searching, 0) > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    while (this.searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.phase = 'listing';
     let paths: string[];
     try {
@@ -376,19 +383,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.showProgress();
     // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits.
     // With an index open (stored, or built before), they were: it will be asked for, and is made at once, beside the build's first steps.
-    const ignored = ignoredOnRequest();
     const listingIgnored = this.opened ? this.listIgnored(paths) : undefined;
-    const request: BuildRequest = {
+    const request: ProcessBuildRequest = {
       dir,
       folders,
       paths,
-      ignoredOnRequest: ignored.onRequest,
+      asksIgnored: true,
       maxFileSize: this.options.maxFileSize(),
       pauseRatio: PAUSE_RATIO,
       limits: readIndexLimits(),
-      searching: this.searching.buffer as SharedArrayBuffer,
     };
-    const outcome = await this.runWorker(request, paths.length, async () => ignored.answer(await (listingIgnored ?? this.listIgnored(paths))));
+    const outcome = await this.runBuild(request, paths.length, () => listingIgnored ?? this.listIgnored(paths));
     // (a build that did not ask for it waits for it to end: its watches are placed before a next build starts anew)
     await listingIgnored;
     this.status.hide();
@@ -447,8 +452,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     if (changed.length > 0) {
       this.contentRefresh = true;
-      const outcome = await this.runWorker(
-        { dir, folders, paths: [], only: changed, maxFileSize: this.options.maxFileSize(), pauseRatio: PAUSE_RATIO, limits: readIndexLimits() },
+      const outcome = await this.runBuild(
+        {
+          dir,
+          folders,
+          paths: [],
+          only: changed,
+          asksIgnored: false,
+          maxFileSize: this.options.maxFileSize(),
+          pauseRatio: PAUSE_RATIO,
+          limits: readIndexLimits(),
+        },
         changed.length,
       );
       this.contentRefresh = false;
@@ -504,27 +518,58 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * is asked for, holds at most as many again, which the heap's margin covers); its outcome, undefined
    * when it stopped without one. `listIgnored` answers the build's request for that list.
    */
-  private async runWorker(request: BuildRequest, files: number, listIgnored?: () => Promise<void>): Promise<BuildMessage | undefined> {
+  /**
+   * Runs a build in its own process (buildProcess.ts): its progress shown, the list with the ignored files
+   * made when it asks (`listIgnored`), the searches under way sent as they change; its outcome, or
+   * undefined when it ended without one. The process runs at a lower priority, as the search threads do.
+   */
+  private async runBuild(request: ProcessBuildRequest, files: number, listIgnored?: () => Promise<string[] | undefined>): Promise<BuildMessage | undefined> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
-    const transferList = request.ignoredOnRequest ? [request.ignoredOnRequest.port] : [];
-    const worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData: request, resourceLimits, transferList });
-    this.worker = worker;
-    const ended = new Promise<BuildMessage | undefined>((resolve) => {
-      worker.on('message', (message: BuildMessage) => {
-        if (message.kind === 'listIgnored') return void listIgnored?.();
+    // (the host's own flags, an inspector's port among them, are not the build's; in VS Code's Electron, the process is run as Node)
+    const child = fork(nodePath.join(__dirname, 'indexProcess.js'), [], {
+      execArgv: [],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
+    this.buildProcess = child;
+    const errors: string[] = [];
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => errors.push(text));
+    const ended = new Promise<FromBuildProcess | undefined>((resolve) => {
+      child.on('message', (message: FromBuildProcess) => {
+        if (message.kind === 'listIgnored') return void listIgnored?.().then((withIgnored) => this.send(child, { kind: 'withIgnored', withIgnored }));
         if (message.kind !== 'progress') return resolve(message);
         this.state.done = message.done;
         this.state.total = message.total;
         this.showProgress();
       });
-      worker.on('error', (error) => resolve({ kind: 'failed', message: error.message }));
-      worker.on('exit', () => resolve(undefined));
+      child.on('error', (error) => resolve({ kind: 'failed', message: error.message }));
+      // (after its last message: the channel is closed too)
+      child.on('close', (code, signal) => {
+        const why = errors.join('').trim().split('\n').slice(-3).join(' ');
+        resolve({ kind: 'failed', message: `the index build process ended (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}` });
+      });
     });
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, BACKGROUND_NICE);
+      } catch {
+        // Not permitted: the build keeps the host's priority, and still pauses for searches.
+      }
+    }
+    this.send(child, { kind: 'start', request, resourceLimits });
+    this.send(child, { kind: 'searching', count: this.searching });
     const outcome = await ended;
-    this.worker = undefined;
-    void worker.terminate();
+    this.buildProcess = undefined;
+    child.kill();
+    if (outcome?.peakRssBytes !== undefined) this.state.buildPeakRss = outcome.peakRssBytes;
     return outcome;
+  }
+
+  /** A message to a build process, unless it has gone (its end is reported by its `exit`). */
+  private send(child: ChildProcess, message: ToBuildProcess): void {
+    if (child.connected) child.send(message, (error) => error && this.options.log.info(`index: the build process did not take a message (${error.message})`));
   }
 
   private async open(dir: string, summary: BuildSummary): Promise<void> {
@@ -552,7 +597,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     }
     this.options.log.info(
       `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
-        `${summary.indexBytes} bytes on disk in ${dir}`,
+        `${summary.indexBytes} bytes on disk in ${dir}` +
+        (this.state.buildPeakRss === undefined ? '' : `; the build process's peak memory ${Math.round(this.state.buildPeakRss / 1048576)} MB`),
     );
   }
 
@@ -588,13 +634,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   /** Runs a search, counted as under way while it runs. */
   async runSearch<T>(search: () => Promise<T>): Promise<T> {
-    Atomics.add(this.searching, 0, 1);
+    this.countSearches(+1);
     try {
       return await search();
     } finally {
-      Atomics.sub(this.searching, 0, 1);
-      Atomics.notify(this.searching, 0);
+      this.countSearches(-1);
     }
+  }
+
+  private countSearches(change: number): void {
+    this.searching += change;
+    if (this.buildProcess) this.send(this.buildProcess, { kind: 'searching', count: this.searching });
   }
 
   /** Records what the index did for a grep (IndexState.lastUse). */
@@ -606,7 +656,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     clearTimeout(this.timer);
     clearInterval(this.auditTimer);
     this.watcher.close();
-    void this.worker?.terminate();
+    this.buildProcess?.kill();
     this.close();
     for (const subscription of this.subscriptions) subscription.dispose();
   }

@@ -92,6 +92,28 @@ describe('the content index in the extension host', () => {
     assert.ok(relative.startsWith('..') || path.isAbsolute(relative), `${stored} is outside the workspace folder`);
   });
 
+  it('is built in a process of its own, which ends with the build', async () => {
+    // Its memory is its own: the extension host, which every extension shares, does not hold it.
+    assert.ok((api.index.buildPeakRss ?? 0) > 1 << 20, `the build process's peak memory: ${api.index.buildPeakRss}`);
+    // The extension host's child processes (a process's parent is the fourth field of /proc/<pid>/stat).
+    const read = (file: string) => {
+      try {
+        return fs.readFileSync(file, 'utf8');
+      } catch {
+        return ''; // (ended meanwhile)
+      }
+    };
+    const children = () =>
+      fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ')[1] === String(process.pid));
+    const commandLine = (pid: string) => read(`/proc/${pid}/cmdline`);
+    const building = () => children().filter((pid) => commandLine(pid).includes('indexProcess.js'));
+    // (a refresh may follow the last build: its process ends with it too)
+    await waitUntil(
+      () => building().length === 0 && api.index.phase === 'ready',
+      () => `the build processes ${building().join(', ')} ended (phase ${api.index.phase})`,
+    );
+  });
+
   it('a file edited on disk after it was indexed is read afresh by the next call', async () => {
     const before = await grep({ pattern: 'fresh-77c0', fixed_strings: true, output_mode: 'files_with_matches' });
     assert.deepStrictEqual(before.files, []);

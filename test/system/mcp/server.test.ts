@@ -406,6 +406,7 @@ describe('mcp: the MCP server on stdio (the SDK client)', function () {
         'README.md',
         'dist/cli.js',
         'dist/cliEngine.js',
+        'dist/indexProcess.js',
         'dist/indexWorker.js',
         'dist/mcp.js',
         'dist/worker.js',

@@ -1,0 +1,139 @@
+/**
+ * The index build in a process of its own (the bundled dist/indexProcess.js, as the extension host starts
+ * it): it posts its progress and outcome with its peak memory, asks for the list with the ignored files
+ * and indexes it, holds while the host says a search is under way, and ends when the host goes.
+ */
+import * as assert from 'assert';
+import { fork, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as nodePath from 'path';
+import type { FromBuildProcess, ProcessBuildRequest, ToBuildProcess } from '../../../../src/engine/index/buildProcess';
+import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
+import { loadIndex } from '../../../../src/engine/index/store';
+import { age } from './age';
+
+const PROCESS = nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexProcess.js');
+const LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+
+describe('index: the build process', () => {
+  let root: string;
+  let folder: string;
+  let dir: string;
+  let paths: string[];
+  const started: ChildProcess[] = [];
+  const request = (extra: Partial<ProcessBuildRequest> = {}): ProcessBuildRequest => ({
+    dir,
+    folders: [folder],
+    paths,
+    asksIgnored: false,
+    maxFileSize: 1 << 20,
+    pauseRatio: 0.25,
+    limits: DEFAULT_INDEX_LIMITS,
+    ...extra,
+  });
+  const start = (): ChildProcess => {
+    const child = fork(PROCESS, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    started.push(child);
+    return child;
+  };
+  const send = (child: ChildProcess, message: ToBuildProcess) => child.send(message);
+  /** The messages of a build until its outcome, each with what `onMessage` answered; and the process's end. */
+  const run = (child: ChildProcess, onMessage: (message: FromBuildProcess) => void = () => undefined) =>
+    new Promise<{ messages: FromBuildProcess[]; code: number | null }>((resolve, reject) => {
+      const messages: FromBuildProcess[] = [];
+      child.on('message', (message: FromBuildProcess) => {
+        messages.push(message);
+        onMessage(message);
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ messages, code }));
+    });
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-process-'));
+    folder = nodePath.join(root, 'ws');
+    dir = nodePath.join(root, 'storage');
+    fs.mkdirSync(folder);
+    paths = [];
+    for (let i = 0; i < 300; i++) {
+      const path = nodePath.join(folder, `f${i}.ts`);
+      fs.writeFileSync(path, `export const value${i} = ${i};\n`);
+      paths.push(path);
+    }
+    age(folder);
+  });
+  afterEach(() => {
+    for (const child of started.splice(0)) child.kill();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('builds the index, posts its progress and its outcome with its peak memory, then ends', async () => {
+    const child = start();
+    const ran = run(child);
+    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    const { messages, code } = await ran;
+    assert.strictEqual(code, 0);
+    const outcome = messages[messages.length - 1];
+    assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
+    assert.strictEqual(outcome.summary.files, 300);
+    assert.ok(outcome.peakRssBytes !== undefined && outcome.peakRssBytes > 1 << 20, `peak ${outcome.peakRssBytes}`);
+    assert.deepStrictEqual(messages.filter((message) => message.kind === 'progress').pop(), { kind: 'progress', done: 300, total: 300 });
+    const stored = loadIndex(dir);
+    assert.ok(stored, 'the index is stored');
+    assert.strictEqual(stored.index.size, 300);
+    stored.close();
+  });
+
+  it('asks the host for the list with the ignored files and indexes it', async () => {
+    const ignored = nodePath.join(folder, 'ignored.js');
+    fs.writeFileSync(ignored, 'ignored\n');
+    age(folder);
+    const child = start();
+    let asked = 0;
+    const ran = run(child, (message) => {
+      if (message.kind !== 'listIgnored') return;
+      asked++;
+      // (answered later, as VS Code lists the workspace: the build waits)
+      setTimeout(() => send(child, { kind: 'withIgnored', withIgnored: [...paths, ignored] }), 50);
+    });
+    send(child, { kind: 'start', request: request({ asksIgnored: true }), resourceLimits: LIMITS });
+    const { messages } = await ran;
+    const outcome = messages[messages.length - 1];
+    assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
+    assert.deepStrictEqual({ files: outcome.summary.files, asked }, { files: 301, asked: 1 });
+  });
+
+  it('posts nothing while the host counts a search under way, and goes on once it is over', async () => {
+    const child = start();
+    let searching = 1;
+    const postedDuring: string[] = [];
+    const ran = run(child, (message) => {
+      if (searching > 0) postedDuring.push(message.kind);
+    });
+    send(child, { kind: 'searching', count: 1 });
+    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    // The search ends a little later; the build holds at most a second at a time for one that runs on.
+    setTimeout(() => {
+      searching = 0;
+      send(child, { kind: 'searching', count: 0 });
+    }, 300);
+    const { messages } = await ran;
+    assert.strictEqual(messages[messages.length - 1].kind, 'done');
+    assert.deepStrictEqual(postedDuring, [], 'posted while a search was under way');
+  });
+
+  it('ends when the host goes, in the middle of a build, without an outcome', async () => {
+    const child = start();
+    const messages: FromBuildProcess[] = [];
+    child.on('message', (message: FromBuildProcess) => messages.push(message));
+    // (the channel closed from this side, the process's end is its 'exit')
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // The build is under way, held by a search (a second at a time), when the host goes.
+    send(child, { kind: 'searching', count: 1 });
+    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.disconnect();
+    assert.deepStrictEqual({ messages, code: await exited }, { messages: [], code: 0 });
+  });
+});
