@@ -12,15 +12,46 @@ import { ignoredOnRequest, type BuildMessage, type BuildRequest } from './buildW
 
 /** What the host sends: the build first, then the searches under way as their count changes, and the list it asked for. */
 export type ToBuildProcess =
+  /** A run of the next list's files: the build's (before `start`), then the one with the ignored files (before `withIgnored`). */
+  | { kind: 'files'; paths: string[] }
+  /** The build, of the files sent before it. */
   | { kind: 'start'; request: ProcessBuildRequest; resourceLimits: { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } }
   | { kind: 'searching'; count: number }
-  | { kind: 'withIgnored'; withIgnored: string[] | undefined };
+  /** The list with the ignored files the build asked for: the files sent since `start`, or none (`listed` false: it could not be made). */
+  | { kind: 'withIgnored'; listed: boolean };
 
-/** A build request as it crosses to the process: what is shared between threads is made there (`asksIgnored`: the build may ask for the list with the ignored files). */
-export type ProcessBuildRequest = Omit<BuildRequest, 'searching' | 'ignoredOnRequest'> & { asksIgnored: boolean };
+/** A build request as it crosses to the process: its files go apart, and what is shared between threads is made there (`asksIgnored`: the build may ask for the list with the ignored files). */
+export type ProcessBuildRequest = Omit<BuildRequest, 'paths' | 'searching' | 'ignoredOnRequest'> & { asksIgnored: boolean };
 
 /** What the process sends back: the build thread's messages; with the outcome, the process's peak resident memory. */
 export type FromBuildProcess = BuildMessage & { peakRssBytes?: number };
+
+/** Files a message carries: one message of 500,000 paths would hold the sending thread (the extension host's) for a fifth of a second. */
+const FILES_PER_MESSAGE = 10_000;
+
+/** The host's side of a list: sent a run at a time, other work let in between. */
+async function sendFiles(send: (message: ToBuildProcess) => void, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += FILES_PER_MESSAGE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    send({ kind: 'files', paths: paths.slice(i, i + FILES_PER_MESSAGE) });
+  }
+}
+
+/** The host's side: a build of these files. */
+export async function sendBuild(
+  send: (message: ToBuildProcess) => void,
+  { paths, ...request }: ProcessBuildRequest & { paths: readonly string[] },
+  resourceLimits: Extract<ToBuildProcess, { kind: 'start' }>['resourceLimits'],
+): Promise<void> {
+  await sendFiles(send, paths);
+  send({ kind: 'start', request, resourceLimits });
+}
+
+/** The host's side: the list with the ignored files the build asked for, or undefined when it could not be made. */
+export async function sendWithIgnored(send: (message: ToBuildProcess) => void, withIgnored: readonly string[] | undefined): Promise<void> {
+  await sendFiles(send, withIgnored ?? []);
+  send({ kind: 'withIgnored', listed: withIgnored !== undefined });
+}
 
 function relay(send: (message: FromBuildProcess, sent?: () => void) => void): void {
   const searching = new Int32Array(new SharedArrayBuffer(4));
@@ -33,15 +64,21 @@ function relay(send: (message: FromBuildProcess, sent?: () => void) => void): vo
     // (maxRSS is in kilobytes) The channel closes once the outcome is sent, and the process ends.
     send({ ...message, peakRssBytes: process.resourceUsage().maxRSS * 1024 }, () => process.disconnect());
   };
+  // The runs of the list being sent.
+  const runs: string[][] = [];
+  const list = () => runs.splice(0).flat();
   process.on('message', (message: ToBuildProcess) => {
-    if (message.kind === 'searching') {
+    if (message.kind === 'files') runs.push(message.paths);
+    else if (message.kind === 'searching') {
       Atomics.store(searching, 0, message.count);
       Atomics.notify(searching, 0);
-    } else if (message.kind === 'withIgnored') ignored?.answer(message.withIgnored);
-    else if (!worker) {
+    } else if (message.kind === 'withIgnored') {
+      const withIgnored = list();
+      ignored?.answer(message.listed ? withIgnored : undefined);
+    } else if (!worker) {
       const { asksIgnored, ...request } = message.request;
       ignored = asksIgnored ? ignoredOnRequest() : undefined;
-      const workerData: BuildRequest = { ...request, searching: searching.buffer as SharedArrayBuffer, ignoredOnRequest: ignored?.onRequest };
+      const workerData: BuildRequest = { ...request, paths: list(), searching: searching.buffer as SharedArrayBuffer, ignoredOnRequest: ignored?.onRequest };
       worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), {
         workerData,
         resourceLimits: message.resourceLimits,

@@ -17,7 +17,7 @@ import { fork, type ChildProcess } from 'child_process';
 import { setPriority } from 'os';
 import * as vscode from 'vscode';
 import type { BuildMessage, BuildSummary } from '../../engine/index/buildWorker';
-import type { FromBuildProcess, ProcessBuildRequest, ToBuildProcess } from '../../engine/index/buildProcess';
+import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../engine/index/buildProcess';
 import { BACKGROUND_NICE } from '../../engine/pool/background';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
@@ -384,7 +384,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits.
     // With an index open (stored, or built before), they were: it will be asked for, and is made at once, beside the build's first steps.
     const listingIgnored = this.opened ? this.listIgnored(paths) : undefined;
-    const request: ProcessBuildRequest = {
+    const request = {
       dir,
       folders,
       paths,
@@ -523,7 +523,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * made when it asks (`listIgnored`), the searches under way sent as they change; its outcome, or
    * undefined when it ended without one. The process runs at a lower priority, as the search threads do.
    */
-  private async runBuild(request: ProcessBuildRequest, files: number, listIgnored?: () => Promise<string[] | undefined>): Promise<BuildMessage | undefined> {
+  private async runBuild(
+    request: ProcessBuildRequest & { paths: readonly string[] },
+    files: number,
+    listIgnored?: () => Promise<string[] | undefined>,
+  ): Promise<BuildMessage | undefined> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
     // (the host's own flags, an inspector's port among them, are not the build's; in VS Code's Electron, the process is run as Node)
@@ -536,9 +540,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.buildProcess = child;
     const errors: string[] = [];
     child.stderr?.setEncoding('utf8').on('data', (text: string) => errors.push(text));
+    const send = (message: ToBuildProcess) => this.send(child, message);
     const ended = new Promise<FromBuildProcess | undefined>((resolve) => {
       child.on('message', (message: FromBuildProcess) => {
-        if (message.kind === 'listIgnored') return void listIgnored?.().then((withIgnored) => this.send(child, { kind: 'withIgnored', withIgnored }));
+        if (message.kind === 'listIgnored') return void listIgnored?.().then((withIgnored) => sendWithIgnored(send, withIgnored));
         if (message.kind !== 'progress') return resolve(message);
         this.state.done = message.done;
         this.state.total = message.total;
@@ -558,8 +563,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
         // Not permitted: the build keeps the host's priority, and still pauses for searches.
       }
     }
-    this.send(child, { kind: 'start', request, resourceLimits });
-    this.send(child, { kind: 'searching', count: this.searching });
+    send({ kind: 'searching', count: this.searching });
+    await sendBuild(send, request, resourceLimits);
     const outcome = await ended;
     this.buildProcess = undefined;
     child.kill();

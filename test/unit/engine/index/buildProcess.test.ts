@@ -8,7 +8,7 @@ import { fork, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import type { FromBuildProcess, ProcessBuildRequest, ToBuildProcess } from '../../../../src/engine/index/buildProcess';
+import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../../../src/engine/index/buildProcess';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { age } from './age';
@@ -22,7 +22,7 @@ describe('index: the build process', () => {
   let dir: string;
   let paths: string[];
   const started: ChildProcess[] = [];
-  const request = (extra: Partial<ProcessBuildRequest> = {}): ProcessBuildRequest => ({
+  const request = (extra: Partial<ProcessBuildRequest> = {}): ProcessBuildRequest & { paths: string[] } => ({
     dir,
     folders: [folder],
     paths,
@@ -38,6 +38,8 @@ describe('index: the build process', () => {
     return child;
   };
   const send = (child: ChildProcess, message: ToBuildProcess) => child.send(message);
+  const build = (child: ChildProcess, asked: Partial<ProcessBuildRequest> & { paths?: string[] } = {}) =>
+    sendBuild((message) => send(child, message), request(asked), LIMITS);
   /** The messages of a build until its outcome, each with what `onMessage` answered; and the process's end. */
   const run = (child: ChildProcess, onMessage: (message: FromBuildProcess) => void = () => undefined) =>
     new Promise<{ messages: FromBuildProcess[]; code: number | null }>((resolve, reject) => {
@@ -71,7 +73,7 @@ describe('index: the build process', () => {
   it('builds the index, posts its progress and its outcome with its peak memory, then ends', async () => {
     const child = start();
     const ran = run(child);
-    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    await build(child);
     const { messages, code } = await ran;
     assert.strictEqual(code, 0);
     const outcome = messages[messages.length - 1];
@@ -85,6 +87,18 @@ describe('index: the build process', () => {
     stored.close();
   });
 
+  it('takes a list of more files than a message carries, every run of it', async () => {
+    // Paths that are not there (dropped) first, the workspace's files last: in the last run.
+    const gone = Array.from({ length: 25_000 }, (_, i) => nodePath.join(folder, 'gone', `g${i}.ts`));
+    const child = start();
+    const ran = run(child);
+    await build(child, { paths: [...gone, ...paths] });
+    const { messages } = await ran;
+    const outcome = messages[messages.length - 1];
+    assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
+    assert.strictEqual(outcome.summary.files, 300);
+  });
+
   it('asks the host for the list with the ignored files and indexes it', async () => {
     const ignored = nodePath.join(folder, 'ignored.js');
     fs.writeFileSync(ignored, 'ignored\n');
@@ -95,9 +109,9 @@ describe('index: the build process', () => {
       if (message.kind !== 'listIgnored') return;
       asked++;
       // (answered later, as VS Code lists the workspace: the build waits)
-      setTimeout(() => send(child, { kind: 'withIgnored', withIgnored: [...paths, ignored] }), 50);
+      setTimeout(() => void sendWithIgnored((sent) => send(child, sent), [...paths, ignored]), 50);
     });
-    send(child, { kind: 'start', request: request({ asksIgnored: true }), resourceLimits: LIMITS });
+    await build(child, { asksIgnored: true });
     const { messages } = await ran;
     const outcome = messages[messages.length - 1];
     assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
@@ -112,7 +126,7 @@ describe('index: the build process', () => {
       if (searching > 0) postedDuring.push(message.kind);
     });
     send(child, { kind: 'searching', count: 1 });
-    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    await build(child);
     // The search ends a little later; the build holds at most a second at a time for one that runs on.
     setTimeout(() => {
       searching = 0;
@@ -131,7 +145,7 @@ describe('index: the build process', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The build is under way, held by a search (a second at a time), when the host goes.
     send(child, { kind: 'searching', count: 1 });
-    send(child, { kind: 'start', request: request(), resourceLimits: LIMITS });
+    await build(child);
     await new Promise((resolve) => setTimeout(resolve, 200));
     child.disconnect();
     assert.deepStrictEqual({ messages, code: await exited }, { messages: [], code: 0 });
