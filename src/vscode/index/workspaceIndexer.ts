@@ -538,8 +538,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
     this.buildProcess = child;
-    const errors: string[] = [];
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => errors.push(text));
+    // The end of what it wrote to stderr (a crash's reason), for the log.
+    let errors = '';
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (errors = (errors + text).slice(-2048)));
     const send = (message: ToBuildProcess) => this.send(child, message);
     const ended = new Promise<FromBuildProcess | undefined>((resolve) => {
       child.on('message', (message: FromBuildProcess) => {
@@ -552,7 +553,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       child.on('error', (error) => resolve({ kind: 'failed', message: error.message }));
       // (after its last message: the channel is closed too)
       child.on('close', (code, signal) => {
-        const why = errors.join('').trim().split('\n').slice(-3).join(' ');
+        const why = errors.trim().split('\n').slice(-3).join(' ');
         resolve({ kind: 'failed', message: `the index build process ended (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}` });
       });
     });
