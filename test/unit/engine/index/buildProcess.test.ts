@@ -6,12 +6,12 @@
 import * as assert from 'assert';
 import { fork, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as nodePath from 'path';
 import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../../../src/engine/index/buildProcess';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { age } from './age';
+import { buildFolder } from './buildFolder';
 
 const PROCESS = nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexProcess.js');
 const LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
@@ -53,17 +53,7 @@ describe('index: the build process', () => {
     });
 
   beforeEach(() => {
-    root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-process-'));
-    folder = nodePath.join(root, 'ws');
-    dir = nodePath.join(root, 'storage');
-    fs.mkdirSync(folder);
-    paths = [];
-    for (let i = 0; i < 300; i++) {
-      const path = nodePath.join(folder, `f${i}.ts`);
-      fs.writeFileSync(path, `export const value${i} = ${i};\n`);
-      paths.push(path);
-    }
-    age(folder);
+    ({ root, folder, dir, paths } = buildFolder('grep-tools-build-process-', 300));
   });
   afterEach(() => {
     for (const child of started.splice(0)) child.kill();

@@ -5,7 +5,6 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { buildIndex, ignoredOnRequest, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
@@ -16,6 +15,7 @@ import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 import { currentIndexPrejudge } from '../../../../src/engine/index/prejudge';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
 import { age } from './age';
+import { buildFolder } from './buildFolder';
 
 describe('index: the background build', () => {
   let root: string;
@@ -33,17 +33,7 @@ describe('index: the background build', () => {
   });
 
   beforeEach(() => {
-    root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-build-'));
-    folder = nodePath.join(root, 'ws');
-    dir = nodePath.join(root, 'storage');
-    fs.mkdirSync(folder);
-    paths = [];
-    for (let i = 0; i < 600; i++) {
-      const path = nodePath.join(folder, `f${i}.ts`);
-      fs.writeFileSync(path, `export const value${i} = ${i};\n`);
-      paths.push(path);
-    }
-    age(folder);
+    ({ root, folder, dir, paths } = buildFolder('grep-tools-build-', 600));
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
