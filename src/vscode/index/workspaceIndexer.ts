@@ -16,7 +16,7 @@ import * as nodePath from 'path';
 import { fork, type ChildProcess } from 'child_process';
 import { setPriority } from 'os';
 import * as vscode from 'vscode';
-import type { BuildMessage, BuildSummary } from '../../engine/index/buildWorker';
+import type { BuildSummary } from '../../engine/index/buildWorker';
 import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../engine/index/buildProcess';
 import { BACKGROUND_NICE } from '../../engine/pool/background';
 import type { ContentIndex } from '../../engine/index/contentIndex';
@@ -397,11 +397,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     // (a build that did not ask for it waits for it to end: its watches are placed before a next build starts anew)
     await listingIgnored;
     this.status.hide();
-    if (outcome?.kind === 'done') {
+    if (outcome.kind === 'done') {
       await this.open(dir, outcome.summary);
       this.readRecentLater(outcome.recent);
-    } else if (outcome?.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
-    else this.fail(new Error(outcome?.kind === 'failed' ? outcome.message : 'the index build stopped'));
+    } else if (outcome.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
+    else this.fail(new Error(outcome.kind === 'failed' ? outcome.message : 'the index build stopped'));
     this.scheduleAgain();
   }
 
@@ -466,9 +466,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
         changed.length,
       );
       this.contentRefresh = false;
-      if (outcome?.kind !== 'done') {
+      if (outcome.kind !== 'done') {
         this.options.log.info(
-          `index: the refresh of ${changed.length} changed files did not end (${outcome?.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`,
+          `index: the refresh of ${changed.length} changed files did not end (${outcome.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`,
         );
         this.listAgain = true;
         this.schedule(0);
@@ -514,20 +514,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   /**
-   * Runs the build thread on `request` (`files` sizes its heap; the list with the ignored files, when it
-   * is asked for, holds at most as many again, which the heap's margin covers); its outcome, undefined
-   * when it stopped without one. `listIgnored` answers the build's request for that list.
-   */
-  /**
-   * Runs a build in its own process (buildProcess.ts): its progress shown, the list with the ignored files
-   * made when it asks (`listIgnored`), the searches under way sent as they change; its outcome, or
-   * undefined when it ended without one. The process runs at a lower priority, as the search threads do.
+   * Runs a build of `request` in its own process (buildProcess.ts), at a lower priority, as the search
+   * threads are: its progress shown, the searches under way sent as they change, the list with the ignored
+   * files made when it asks (`listIgnored`); `files` sizes its build thread's heap (the list with the
+   * ignored files holds at most as many again, which the heap's margin covers). Its outcome, or a failure
+   * saying how the process ended without one.
    */
   private async runBuild(
     request: ProcessBuildRequest & { paths: readonly string[] },
     files: number,
     listIgnored?: () => Promise<string[] | undefined>,
-  ): Promise<BuildMessage | undefined> {
+  ): Promise<FromBuildProcess> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
     // (the host's own flags, an inspector's port among them, are not the build's; in VS Code's Electron, the process is run as Node)
@@ -542,7 +539,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     let errors = '';
     child.stderr?.setEncoding('utf8').on('data', (text: string) => (errors = (errors + text).slice(-2048)));
     const send = (message: ToBuildProcess) => this.send(child, message);
-    const ended = new Promise<FromBuildProcess | undefined>((resolve) => {
+    const ended = new Promise<FromBuildProcess>((resolve) => {
       child.on('message', (message: FromBuildProcess) => {
         if (message.kind === 'listIgnored') return void listIgnored?.().then((withIgnored) => sendWithIgnored(send, withIgnored));
         if (message.kind !== 'progress') return resolve(message);
@@ -569,7 +566,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const outcome = await ended;
     this.buildProcess = undefined;
     child.kill();
-    if (outcome?.peakRssBytes !== undefined) this.state.buildPeakRss = outcome.peakRssBytes;
+    if (outcome.peakRssBytes !== undefined) this.state.buildPeakRss = outcome.peakRssBytes;
     return outcome;
   }
 
