@@ -10,8 +10,8 @@ import { relativeGlobTest } from '../globset/globs';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import { readFileCappedSync, scratchBuffer } from '../searcher/reader';
 import type { ReadScope } from '../guard/scope';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, TOO_LARGE, warmGrammars, type SourceText } from '../searcher/outline';
-import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, sourceOfRead, TOO_LARGE, warmGrammars, type SourceText } from '../searcher/outline';
+import { compilePattern, pageOptions, searchWithFallbacks, type CompiledPattern, type SearchOptions } from '../searcher/searcher';
 import { listDirectorySync } from '../source/directory';
 import { entryKind } from '../api/types';
 import { packStamps, stampKey, statStamp } from '../source/fileStamp';
@@ -98,10 +98,7 @@ function searchFile(item: FileItem, job: PreparedSearch, declaring: SearchOption
 function onceRead(path: string, maxSize: number, scope: ReadScope | undefined): () => string | typeof TOO_LARGE | undefined {
   let text: string | typeof TOO_LARGE | undefined | null = null;
   return () => {
-    if (text === null) {
-      const read = readFileCappedSync(path, maxSize, lend, scope);
-      text = read.kind === 'bytes' ? decodeText(read.bytes) : read.kind === 'too_large' ? TOO_LARGE : undefined;
-    }
+    if (text === null) text = sourceOfRead(readFileCappedSync(path, maxSize, lend, scope));
     return text;
   };
 }

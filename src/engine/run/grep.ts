@@ -9,7 +9,7 @@ import { emptySkips, type Candidate, type GrepInput, type LineResult, type Outpu
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
 import type { PrejudgeRequest } from '../index/prejudge';
-import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, TOO_LARGE, type SourceText } from '../searcher/outline';
+import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, sourceOfRead, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
 import { ArrivingCandidates } from '../source/arriving';
@@ -883,10 +883,7 @@ async function outlineItems(items: OutlineItem[], plan: Pick<ScanPlan, 'spec' | 
   const outcomes: OutlineOutcome[] = [];
   for (const item of items) {
     let source: SourceText | undefined = item.content;
-    if (source === undefined) {
-      const read = await env.readFile(item.path, Math.min(spec.maxFileSize, OUTLINE_MAX_BYTES), spec.scope);
-      source = read.kind === 'bytes' ? decodeText(read.bytes) : read.kind === 'too_large' ? TOO_LARGE : undefined;
-    }
+    source ??= sourceOfRead(await env.readFile(item.path, Math.min(spec.maxFileSize, OUTLINE_MAX_BYTES), spec.scope));
     outcomes.push(source === undefined ? undefined : await outlineItem(item, source, matcher, item.content === undefined ? stampKey(item.path) : undefined));
   }
   return outcomes;

@@ -10,6 +10,8 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import type { LineResult } from '../api/types';
 import type { Matcher } from '../matcher/matcher';
+import type { ReadOutcome } from './reader';
+import { decodeText } from './searcher';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser, Query as TSQuery } from '@vscode/tree-sitter-wasm';
 
 /** Files larger than this are answered without their definitions. */
@@ -363,6 +365,11 @@ export type SourceText = string | typeof TOO_LARGE | (() => string | typeof TOO_
 
 /** What a SourceText gives for a file over OUTLINE_MAX_BYTES: its definitions are not named, whatever its stamp. */
 export const TOO_LARGE = Symbol('too large to outline');
+
+/** A file read for its outline (capped at OUTLINE_MAX_BYTES) as its SourceText: its text, TOO_LARGE, or undefined (unreadable, binary). */
+export function sourceOfRead(read: ReadOutcome): string | typeof TOO_LARGE | undefined {
+  return read.kind === 'bytes' ? decodeText(read.bytes) : read.kind === 'too_large' ? TOO_LARGE : undefined;
+}
 
 /** Whether a text's lines average more than MINIFIED_LINE characters (it stops counting lines once there are enough). */
 export function looksMinified(text: string): boolean {
