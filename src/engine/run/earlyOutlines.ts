@@ -18,7 +18,7 @@ export class EarlyOutlines {
   private job?: PoolSearch<OutlineItem, OutlineOutcome[]>;
   /** Files found but not yet sent, by worker. */
   private readonly waiting = new Map<number, Waiting[]>();
-  private readonly asked = new Map<string, { lines: readonly number[]; outcome: Promise<OutlineOutcome>; got?: OutlineOutcome }>();
+  private readonly asked = new Map<string, { lines: readonly number[]; outcome: Promise<OutlineOutcome> }>();
 
   constructor(
     private readonly spec: OutlineSpec,
@@ -31,12 +31,8 @@ export class EarlyOutlines {
     let queue = this.waiting.get(worker);
     if (!queue) this.waiting.set(worker, (queue = []));
     const waiting = queue;
-    const asked: { lines: readonly number[]; outcome: Promise<OutlineOutcome>; got?: OutlineOutcome } = {
-      lines,
-      outcome: new Promise<OutlineOutcome>((resolve) => waiting.push({ item: { path, lines: [...lines] }, resolve })),
-    };
-    void asked.outcome.then((got) => (asked.got = got));
-    this.asked.set(path, asked);
+    const outcome = new Promise<OutlineOutcome>((resolve) => waiting.push({ item: { path, lines: [...lines] }, resolve }));
+    this.asked.set(path, { lines, outcome });
     if (waiting.length === EARLY_BATCH) this.send(worker);
   }
 
@@ -52,14 +48,14 @@ export class EarlyOutlines {
     return asked.outcome;
   }
 
-  /** Settles once every outline asked for is in (or failed). */
-  async allIn(): Promise<void> {
-    await Promise.all([...this.asked.values()].map((asked) => asked.outcome));
-  }
-
-  /** The outcomes already in, with the lines they were asked for (a cut page keeps those of the files it left out). */
-  *arrived(): Generator<{ path: string; lines: readonly number[]; outcome: NonNullable<OutlineOutcome> }> {
-    for (const [path, { lines, got }] of this.asked) if (got) yield { path, lines, outcome: got };
+  /** Every outline asked for, with the lines it was asked for, once all are in (one that failed left out): a cut page keeps those of the files it left out. */
+  async all(): Promise<Array<{ path: string; lines: readonly number[]; outcome: NonNullable<OutlineOutcome> }>> {
+    const asked = [...this.asked];
+    const outcomes = await Promise.all(asked.map(([, { outcome }]) => outcome));
+    return asked.flatMap(([path, { lines }], i) => {
+      const outcome = outcomes[i];
+      return outcome ? [{ path, lines, outcome }] : [];
+    });
   }
 
   private send(worker: number): void {

@@ -614,18 +614,18 @@ function rememberEarly(
   remember: (outcomes: Map<string, FileMatches>) => void,
 ): void {
   void early
-    .allIn()
-    .then(() => {
+    .all()
+    .then((outlined) => {
       const learned = new Map<string, FileMatches>();
-      learnEarly(early, { outcomeOf: (file) => learned.get(file) ?? known.outcomeOf(file), learned });
+      learnEarly(outlined, { outcomeOf: (file) => learned.get(file) ?? known.outcomeOf(file), learned });
       remember(learned);
     })
     // (only what a later call would have saved is lost)
     .catch(() => undefined);
 }
 
-function learnEarly(early: EarlyOutlines, known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>): void {
-  for (const { path, lines, outcome } of early.arrived()) {
+function learnEarly(outlined: Awaited<ReturnType<EarlyOutlines['all']>>, known: Pick<Parameters<typeof outlinePage>[4], 'outcomeOf' | 'learned'>): void {
+  for (const { path, lines, outcome } of outlined) {
     const was = known.outcomeOf(path);
     // (unless the page's outline, or an earlier one, reached as far)
     if (!was || (was.outlinedThrough !== undefined && was.outlinedThrough >= lines[lines.length - 1])) continue;
