@@ -7,6 +7,7 @@ import { checkSearchGlob } from '../guard/globInput';
 import type { SearchBase } from '../guard/roots';
 import type { UntitledDocument } from '../guard/untitled';
 import { ArrivingCandidates } from '../source/arriving';
+import { TimeSlices } from '../source/timeSlices';
 import {
   CandidateFilterPass,
   filterCandidates,
@@ -110,8 +111,10 @@ async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | 
 /**
  * The filter over a source's runs of files as they arrive (already in the final order): the candidates
  * grow while the source lists, and the pass finishes (pruned entries are counted) once all are in. A
- * listing that fails ends the candidates there with its error, which the search that takes them throws
- * (it never answers with fewer files as if they were all).
+ * run (tens of thousands of files at 500,000) is filtered a time slice at a time, each slice's files
+ * handed over as it ends, so the thread is never held for the whole run. A listing that fails ends the
+ * candidates there with its error, which the search that takes them throws (it never answers with fewer
+ * files as if they were all).
  */
 function filterArriving(
   bases: SearchBase[],
@@ -123,12 +126,28 @@ function filterArriving(
   const pass = new CandidateFilterPass(bases, filter, skipped);
   const arriving = new ArrivingCandidates();
   const { query, denied, pruned, isCancelled } = listing;
-  listInOrder(query, denied, pruned, isCancelled, (base, files) => arriving.add(files.filter((candidate) => pass.accept(base, candidate)))).then(
-    (complete) => {
-      if (complete) pass.finish();
-      arriving.end();
-    },
-    (error: unknown) => arriving.end(error),
+  const slices = new TimeSlices();
+  // The runs are filtered one after the other, in the order they came.
+  let filtered = Promise.resolve();
+  const filterRun = async (base: number, files: readonly Candidate[]): Promise<void> => {
+    let kept: Candidate[] = [];
+    for (const candidate of files) {
+      if (pass.accept(base, candidate)) kept.push(candidate);
+      if (slices.due()) {
+        arriving.add(kept);
+        kept = [];
+        await slices.pause();
+      }
+    }
+    arriving.add(kept);
+  };
+  listInOrder(query, denied, pruned, isCancelled, (base, files) => void (filtered = filtered.then(() => filterRun(base, files)))).then(
+    (complete) =>
+      filtered.then(() => {
+        if (complete) pass.finish();
+        arriving.end();
+      }),
+    (error: unknown) => filtered.then(() => arriving.end(error)),
   );
   return arriving;
 }

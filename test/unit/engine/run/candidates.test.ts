@@ -2,6 +2,9 @@ import * as assert from 'assert';
 import type { Candidate } from '../../../../src/engine/api/types';
 import { DEFAULT_EXCLUDES } from '../../../../src/engine/api/config';
 import { ListingSource, recordListing } from '../../../../src/engine/index/listing';
+import { openCandidates } from '../../../../src/engine/run/candidates';
+import type { ArrivingCandidates } from '../../../../src/engine/source/arriving';
+import { emptySkips } from '../../../../src/engine/api/types';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { Fixture, grepJson, makeEnv } from '../../fixture';
@@ -232,6 +235,47 @@ describe('engine/run/candidates: candidates that arrive while the search runs', 
       ['a/1.ts', 'b/3.ts', 'c/4.ts', 'd/5.ts'].map((file) => fx.path(file)),
     );
     assert.strictEqual(read[0], fx.path('a/1.ts'));
+  });
+
+  it('filters a long run a time slice at a time: the thread gets turns, and every file arrives in order', async () => {
+    // One run of 200,000 files, as findFiles hands a large folder over: filtered at once, it held the extension host's thread for 200 ms at 500,000 files.
+    const root = fx.path('');
+    const run: Candidate[] = Array.from({ length: 200_000 }, (_, i) => {
+      const relative = `m${String(i).padStart(6, '0')}/${i % 10 === 0 ? '.env' : 'f.ts'}`;
+      return { path: `${root}/${relative}`, relative };
+    });
+    const arrivedAtTurns: number[] = [];
+    let handed!: () => void;
+    const listed = new Promise<void>((resolve) => (handed = resolve));
+    const source: FileSource = {
+      kind: async () => 'directory',
+      mtime: async () => 0,
+      list: async () => [run],
+      async listInOrder(_query, _denied, _pruned, _isCancelled, onFiles) {
+        await listed;
+        onFiles(0, run);
+        // How many had arrived at each turn of the event loop until all were in.
+        const turn = () => {
+          arrivedAtTurns.push(candidates.items.length);
+          if (!candidates.done) setImmediate(turn);
+        };
+        setImmediate(turn);
+        return true;
+      },
+    };
+    const skipped = emptySkips();
+    const env = { ...makeEnv(root), source };
+    // (the source hands its run over once `candidates` is set: `handed`)
+    const candidates = (await openCandidates([{ root, base: root, folderIndex: 0 }], { includeIgnored: false }, env, skipped, true)) as ArrivingCandidates;
+    handed();
+    while (!candidates.done) await candidates.arrival(1000);
+    const kept = run.filter((_, i) => i % 10 !== 0);
+    assert.deepStrictEqual(candidates.items, kept, 'every file but the denied ones, in order');
+    assert.strictEqual(skipped.denied, 20_000);
+    assert.ok(
+      arrivedAtTurns.some((count) => count > 0 && count < kept.length),
+      `the thread had turns while the run was filtered: ${arrivedAtTurns.join(', ')}`,
+    );
   });
 
   it('fails with the listing when it fails part way, rather than answering with the files it had', async () => {
