@@ -8,15 +8,18 @@
  * (contentIndex.ts needsCompaction), a list at a time.
  *
  * index.bin: "GTIX", format version, header length (u32 LE each), the header as JSON (what was indexed,
- * the segments' names, the file table's paths and kinds as strings), then the file table's stamps (f64:
- * size, mtime, ctime, inode per file).
+ * the segments' names, the file table's kinds as a string, the byte length of each list that follows),
+ * the lists of paths (UTF-8, each path ended by a NUL: the file table's, then each recorded listing's
+ * relative paths and watched paths), then the stamps (f64: size, mtime, ctime, inode; NaN for none)
+ * of each listing's watched paths and of the file table. The lists are read a megabyte at a time and
+ * the JSON stays small, so a thread others share opens the table of 500,000 files in slices.
  * postings-*.bin: the posting bytes, the keys (u32), the offsets (u32), then the number of keys (u32)
  * and "GTSG": written in one pass, the lists first.
  */
 import { randomBytes } from 'crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
-import { packStamps } from '../source/fileStamp';
+import { packStamps, unpackStamps } from '../source/fileStamp';
 import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
 import { ContentIndex, STEP_FILES, type FileEntry, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
@@ -27,8 +30,9 @@ const SEGMENT_MAGIC = 'GTSG';
  * 4: files over maxFileSize, up to checkedFileSize, are indexed (format 3 kept them as 'large', unread).
  * 5: recorded listings, with ignored files left out and (when kept) with them (format 4 kept the first only).
  * 6: the postings in segment files of their own, the table naming them (format 5 held one segment in index.bin).
+ * 7: the paths and stamps after the header, not in its JSON (parsing them held a thread 0.7 s at 447,000 files).
  */
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 export const INDEX_FILE = 'index.bin';
 const SEGMENT_FILE = /^postings-[0-9a-z-]+\.bin$/;
 
@@ -46,18 +50,41 @@ export interface IndexMeta {
   listings?: RecordedListing[];
 }
 
-type StoredListing = Omit<RecordedListing, 'relatives'> & { relatives: string };
+/**
+ * A recorded listing in the header: its relative paths and watched paths are lists after it, the
+ * watched paths' stamps after those; its files' bases are runs of [base, how many].
+ */
+type StoredListing = Omit<RecordedListing, 'relatives' | 'bases' | 'watched'> & { bases: Array<[number, number]>; watched: number };
 
-/** Paths and relative paths are stored joined by NUL (which no path holds): one string parses fast. */
-const SEPARATOR = '\0';
+/** The bases of a listing's files as runs of the same base (a listing's are in order: a run a base). */
+function baseRuns(bases: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const base of bases) {
+    const last = runs[runs.length - 1];
+    if (last?.[0] === base) last[1]++;
+    else runs.push([base, 1]);
+  }
+  return runs;
+}
+
+/** The bases of a listing's files from their runs (pushed: a `new Array(n)` of 447,000 is a slow sparse array). */
+function basesOf(runs: ReadonlyArray<[number, number]>): number[] {
+  const bases: number[] = [];
+  for (const [base, count] of runs) for (let i = 0; i < count; i++) bases.push(base);
+  return bases;
+}
+
+/** Each path of a list on disk is ended by a NUL (which no path holds, nor any byte of a UTF-8 character but itself). */
+const END = 0;
 
 interface Header {
   meta: Omit<IndexMeta, 'listings'> & { listings?: StoredListing[] };
   /** The segment files, in id order. */
   segments: string[];
-  paths: string;
   kinds: string;
   files: number;
+  /** The byte length of each list after the header: the file table's paths, then each listing's relative paths. */
+  lists: number[];
 }
 
 /** The kind of an id whose file was replaced or removed (its ids stay in the segments until a compaction). */
@@ -73,16 +100,21 @@ function u32(value: number): Buffer {
 
 const view = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
-/** Reads `length` bytes at `position` of an open file (fewer at the end). */
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
+/** Fills `into` with the bytes at `position` of an open file; returns how many there were (fewer at the end). */
+function readInto(fd: number, into: Uint8Array, position: number): number {
   let filled = 0;
-  while (filled < length) {
-    const read = readSync(fd, buffer, filled, length - filled, position + filled);
+  while (filled < into.length) {
+    const read = readSync(fd, into, filled, into.length - filled, position + filled);
     if (read === 0) break;
     filled += read;
   }
-  return buffer.subarray(0, filled);
+  return filled;
+}
+
+/** Reads `length` bytes at `position` of an open file (fewer at the end). */
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  return buffer.subarray(0, readInto(fd, buffer, position));
 }
 
 /** Writes all of `bytes` at the end of what was written to an open file. */
@@ -186,15 +218,29 @@ function storeSegment(dir: string, segment: SealedPostings): SealedPostings {
 /** Writes the table (index.bin) naming the index's segments, all stored. Returns its bytes. */
 function writeTable(dir: string, meta: IndexMeta, index: ContentIndex): number {
   const { files, segments } = index.held();
+  const ended = (paths: readonly string[]) => Buffer.from(paths.length === 0 ? '' : `${paths.join('\0')}\0`, 'utf8');
+  const listings = meta.listings ?? [];
+  const lists = [
+    ended(files.map((file) => file?.path ?? '')),
+    ...listings.flatMap((listing) => [ended(listing.relatives), ended(listing.watched.map((watched) => watched.path))]),
+  ];
+  const stamps = [...listings.map((listing) => view(packStamps(listing.watched.map((watched) => watched.stamp)))), view(packStamps(files))];
   const header: Header = {
-    meta: { ...meta, listings: meta.listings?.map((listing) => ({ ...listing, relatives: listing.relatives.join(SEPARATOR) })) },
+    meta: {
+      ...meta,
+      listings: meta.listings?.map(({ relatives: _relatives, bases, watched, ...listing }) => ({
+        ...listing,
+        bases: baseRuns(bases),
+        watched: watched.length,
+      })),
+    },
     segments: segments.map((segment) => segment.name!),
-    paths: files.map((file) => file?.path ?? '').join(SEPARATOR),
     kinds: files.map((file) => (file ? KIND_CODES[file.kind] : DEAD)).join(''),
     files: files.length,
+    lists: lists.map((list) => list.length),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const parts = [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, view(packStamps(files))];
+  const parts = [Buffer.from(MAGIC, 'latin1'), u32(FORMAT_VERSION), u32(json.length), json, ...lists, ...stamps];
   const target = nodePath.join(dir, INDEX_FILE);
   const temporary = `${target}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
@@ -285,8 +331,34 @@ export function removeIndex(dir: string): void {
   removeUnnamed(dir, new Set());
 }
 
-/** Reads the table of `dir`; throws with the reason when it is not one this version can use. */
-function readTable(dir: string): { header: Header; stamps: Float64Array } {
+/** Bytes of a list read and decoded in one step: about 10,000 paths. */
+const LIST_CHUNK = 1 << 20;
+
+/** The NUL-ended paths of the `length` bytes at `position`, read and decoded a chunk at a time (steps of how many). */
+function* readList(fd: number, position: number, length: number): Steps<string[]> {
+  const paths: string[] = [];
+  for (const end = position + length; position < end;) {
+    const bytes = readAt(fd, position, Math.min(LIST_CHUNK, end - position));
+    // The chunk up to its last NUL: whole paths (the rest is read again with the next chunk).
+    const cut = bytes.lastIndexOf(END);
+    if (cut === -1) throw new Error('a damaged index file');
+    const run = bytes.toString('utf8', 0, cut).split('\0');
+    for (const path of run) paths.push(path);
+    position += cut + 1;
+    yield run.length;
+  }
+  return paths;
+}
+
+/** A table read from `dir`: its header, its lists of paths, and the stamps of each listing's watched paths, then of the file table. */
+interface Table {
+  header: Header;
+  lists: string[][];
+  stamps: Float64Array;
+}
+
+/** Reads the table of `dir` (timeSlices.ts Steps); throws with the reason when it is not one this version can use. */
+function* readTable(dir: string): Steps<Table> {
   const fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
   try {
     const size = fstatSync(fd).size;
@@ -295,9 +367,24 @@ function readTable(dir: string): { header: Header; stamps: Float64Array } {
     if (start.readUInt32LE(4) !== FORMAT_VERSION) throw new Error('an index of another format version');
     const jsonLength = start.readUInt32LE(8);
     const header = JSON.parse(readAt(fd, 12, jsonLength).toString('utf8')) as Header;
-    const stampsAt = 12 + jsonLength;
-    if (stampsAt + 32 * header.files !== size) throw new Error('a truncated index file');
-    return { header, stamps: new Float64Array(new Uint8Array(readAt(fd, stampsAt, 32 * header.files)).buffer) };
+    const listsAt = 12 + jsonLength;
+    const stampsAt = header.lists.reduce((at, length) => at + length, listsAt);
+    const listings = header.meta.listings ?? [];
+    const stamped = listings.reduce((count, listing) => count + listing.watched, header.files);
+    if (stampsAt + 32 * stamped !== size) throw new Error('a truncated index file');
+    const lists: string[][] = [];
+    for (let i = 0, at = listsAt; i < header.lists.length; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
+    if (
+      lists.length !== 1 + 2 * listings.length ||
+      lists[0].length !== header.files ||
+      listings.some(
+        (listing, i) => lists[2 + 2 * i].length !== listing.watched || lists[1 + 2 * i].length !== listing.bases.reduce((n, [, count]) => n + count, 0),
+      )
+    )
+      throw new Error('a damaged index file');
+    const stamps = new Float64Array(4 * stamped);
+    if (readInto(fd, new Uint8Array(stamps.buffer), stampsAt) !== stamps.byteLength) throw new Error('a truncated index file');
+    return { header, lists, stamps };
   } finally {
     closeSync(fd);
   }
@@ -319,15 +406,31 @@ export async function loadIndexInSlices(dir: string, slices = new TimeSlices()):
   return await finishStepsInSlices(loading(dir), slices);
 }
 
-/** loadIndex's work (timeSlices.ts Steps): the table is read at once, its entries taken a run at a time. */
+/** loadIndex's work (timeSlices.ts Steps): the table's lists read and its entries taken a run at a time. */
 function* loading(dir: string): Steps<StoredIndex | undefined> {
-  let table: ReturnType<typeof readTable>;
+  let table: Table;
   try {
-    table = readTable(dir);
+    table = yield* readTable(dir);
   } catch {
     return undefined;
   }
-  const { header, stamps } = table;
+  const { header, lists } = table;
+  // Each listing's watched paths' stamps come first, then the file table's.
+  const listings: RecordedListing[] = [];
+  let at = 0;
+  for (const [i, { bases, watched, ...listing }] of (header.meta.listings ?? []).entries()) {
+    const files = basesOf(bases);
+    yield files.length;
+    const stamps = unpackStamps(table.stamps.subarray(4 * at, 4 * (at += watched)));
+    listings.push({
+      ...listing,
+      bases: files,
+      relatives: lists[1 + 2 * i],
+      watched: lists[2 + 2 * i].map((path, k) => (stamps[k] ? { path, stamp: stamps[k] } : { path })),
+    });
+    yield watched;
+  }
+  const stamps = table.stamps.subarray(4 * at);
   const segments: SealedPostings[] = [];
   try {
     for (const name of header.segments) segments.push(openSegment(dir, name));
@@ -335,7 +438,7 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     for (const segment of segments) segment.data.close?.();
     return undefined;
   }
-  const paths = header.files === 0 ? [] : header.paths.split(SEPARATOR);
+  const paths = lists[0];
   const files = new Array<FileEntry | undefined>(paths.length);
   for (let i = 0; i < paths.length; i++) {
     files[i] =
@@ -351,9 +454,8 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
           };
     if (i % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
   }
-  const listings = header.meta.listings?.map((listing) => ({ ...listing, relatives: listing.bases.length === 0 ? [] : listing.relatives.split(SEPARATOR) }));
   const index = yield* ContentIndex.made(files, segments);
-  return { meta: { ...header.meta, listings }, index, close: () => index.close() };
+  return { meta: { ...header.meta, listings: header.meta.listings && listings }, index, close: () => index.close() };
 }
 
 /** The index stored in `dir` when it was built for these folders, in this order; undefined otherwise (none, or another set of folders). */

@@ -12,6 +12,7 @@ import { ContentIndex, type FileEntry } from '../../../../src/engine/index/conte
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import type { RecordedListing } from '../../../../src/engine/index/listing';
 import { INDEX_FILE, loadIndex, loadIndexFor, loadIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+import { TimeSlices } from '../../../../src/engine/source/timeSlices';
 import { EveryItem } from '../../../support/everyItem';
 
 const META: IndexMeta = { folders: ['/w'], maxFileSize: 1, builtAt: 0 };
@@ -94,6 +95,55 @@ describe('engine/index/store: the index on disk', () => {
       inSlices.close();
     }
     assert.strictEqual(await loadIndexInSlices(nodePath.join(dir, 'none')), undefined);
+  });
+
+  it('reads lists of paths several megabytes long in runs, every path whole (multi-byte characters across the edges of the runs)', async () => {
+    const index = new ContentIndex();
+    // 6,000 paths of about 400 bytes, each character of the name 1 to 4 bytes long: 2.4 MB, read a megabyte at a time.
+    const name = (i: number) => `${'日本é𝄞a'.repeat(30 + (i % 7))}-${i}`;
+    for (let i = 0; i < 6000; i++) index.set(file(`/w/${name(i)}.ts`, 'text', i), i === 4321 ? 'const needle = 1;' : 'other');
+    const relatives = Array.from({ length: 6000 }, (_, i) => `${name(i)}.ts`);
+    const listing: RecordedListing = {
+      folders: ['/w'],
+      denied: [],
+      granted: ['/w'],
+      includeIgnored: false,
+      respectGitignore: true,
+      bases: relatives.map(() => 0),
+      relatives,
+      pruned: [],
+      watched: [],
+      links: [],
+    };
+    const empty: RecordedListing = { ...listing, bases: [], relatives: [] };
+    saveIndex(dir, { ...META, listings: [listing, empty] }, index);
+    const expected = index.held().files.map((entry) => entry?.path);
+    index.close();
+    const steps: number[] = [];
+    const slices = new (class extends TimeSlices {
+      override due(items = 1): boolean {
+        steps.push(items);
+        return false;
+      }
+    })();
+    const stored = (await loadIndexInSlices(dir, slices))!;
+    try {
+      assert.deepStrictEqual(
+        stored.index.held().files.map((entry) => entry?.path),
+        expected,
+      );
+      assert.deepStrictEqual(stored.meta.listings?.[0].relatives, relatives);
+      assert.deepStrictEqual(stored.meta.listings?.[1].relatives, []);
+      assert.deepStrictEqual(holding(stored.index, 'needle'), [`/w/${name(4321)}.ts`]);
+      // The table's paths came first, in runs: no step took them all.
+      let taken = 0;
+      let runs = 0;
+      while (taken < 6000) taken += steps[runs++];
+      assert.strictEqual(taken, 6000);
+      assert.ok(runs >= 3, `the paths taken in ${runs} runs: ${steps.slice(0, runs).join(', ')}`);
+    } finally {
+      stored.close();
+    }
   });
 
   it('a file removed or replaced before the save is gone, or found by its new text only', () => {
