@@ -13,7 +13,8 @@ type Operation =
   | { id: number; op: 'tools' }
   /** `probe`: with the command round trips while it runs (probeUntil). */
   | { id: number; op: 'invoke'; tool: string; input: object; probe?: boolean }
-  | { id: number; op: 'profile'; tool: string; input: object; file: string }
+  /** While a tool's call runs, or (`untilIndexed`, a time limit in ms) until the content index's first build has ended. */
+  | ({ id: number; op: 'profile'; file: string } & ({ tool: string; input: object } | { untilIndexed: number }))
   /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
   | { id: number; op: 'host' }
@@ -76,16 +77,16 @@ async function invoke(tool: string, input: object): Promise<{ ms: number; busyMs
 type SelfTime = { ms: number; fn: string };
 
 /**
- * Invokes a tool as `invoke` does while V8's sampling profiler records the extension host's thread and
- * a probe (probeUntil) watches it; the profile is written to `file` (a .cpuprofile, for Chrome's DevTools
- * or speedscope). Returns the functions that held the thread longest (self time), and each stall the
- * probe saw (the thread held over STALL_MS) with the functions that ran in it: the profile's clock and
- * process.hrtime's are both the monotonic clock (Linux).
+ * Runs `work` (a tool's call, or the wait for the index's first build) while V8's sampling profiler
+ * records the extension host's thread and a probe (probeUntil, given the list of stalls) watches it; the
+ * profile is written to `file` (a .cpuprofile, for Chrome's DevTools or speedscope). Returns the
+ * functions that held the thread longest (self time), and each stall the probe saw (the thread held over
+ * STALL_MS) with the functions that ran in it: the profile's clock and process.hrtime's are both the
+ * monotonic clock (Linux).
  */
 async function profile(
-  tool: string,
-  input: object,
   file: string,
+  work: (stalls: Stall[]) => Promise<{ ms: number; busyMs: number }>,
 ): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }> }> {
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');
@@ -96,8 +97,7 @@ async function profile(
     await session.post('Profiler.setSamplingInterval', { interval: 500 });
     await session.post('Profiler.start');
     const stalls: Stall[] = [];
-    let finished = false;
-    const [{ ms, busyMs }] = await Promise.all([invoke(tool, input).finally(() => (finished = true)), probeUntil(() => finished, 600_000, stalls)]);
+    const { ms, busyMs } = await work(stalls);
     const { profile: recorded } = await session.post('Profiler.stop');
     await writeFile(file, JSON.stringify(recorded));
     const byId = new Map(recorded.nodes.map((node) => [node.id, node]));
@@ -191,10 +191,13 @@ async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall
 
 /** The round trips (probeUntil) until the content index's first build has ended. */
 async function probeUntilIndexed(timeoutMs: number): Promise<RoundTrips> {
-  return await probeUntil(() => {
-    const state = indexState();
-    return state !== null && (state.builds > 0 || state.phase === 'off' || state.phase === 'failed');
-  }, timeoutMs);
+  return await probeUntil(indexBuilt, timeoutMs);
+}
+
+/** Whether the content index's first build has ended (or there is none to wait for). */
+function indexBuilt(): boolean {
+  const state = indexState();
+  return state !== null && (state.builds > 0 || state.phase === 'off' || state.phase === 'failed');
 }
 
 /** Invokes a tool as `invoke` does, with the round trips (probeUntil) while it runs. */
@@ -224,7 +227,22 @@ async function settle(quietMs: number, timeoutMs: number): Promise<{ waitedMs: n
 async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<unknown> {
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return operation.probe ? await invokeProbed(operation.tool, operation.input) : await invoke(operation.tool, operation.input);
-  if (operation.op === 'profile') return await profile(operation.tool, operation.input, operation.file);
+  if (operation.op === 'profile') {
+    if ('untilIndexed' in operation) {
+      const timeoutMs = operation.untilIndexed;
+      return await profile(operation.file, async (stalls) => {
+        const loop = performance.eventLoopUtilization();
+        const { waitedMs } = await probeUntil(indexBuilt, timeoutMs, stalls);
+        return { ms: waitedMs, busyMs: performance.eventLoopUtilization(loop).active };
+      });
+    }
+    const { tool, input } = operation;
+    return await profile(operation.file, async (stalls) => {
+      let finished = false;
+      const [called] = await Promise.all([invoke(tool, input).finally(() => (finished = true)), probeUntil(() => finished, 600_000, stalls)]);
+      return called;
+    });
+  }
   if (operation.op === 'memory') return await memory(operation.resetPeak);
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
