@@ -141,14 +141,17 @@ function filterArriving(
     }
     arriving.add(kept);
   };
-  listInOrder(query, denied, pruned, isCancelled, (base, files) => void (filtered = filtered.then(() => filterRun(base, files)))).then(
-    (complete) =>
-      filtered.then(() => {
-        if (complete) pass.finish();
-        arriving.end();
-      }),
-    (error: unknown) => filtered.then(() => arriving.end(error)),
-  );
+  listInOrder(query, denied, pruned, isCancelled, (base, files) => void (filtered = filtered.then(() => filterRun(base, files))))
+    .then(
+      (complete) =>
+        filtered.then(() => {
+          if (complete) pass.finish();
+          arriving.end();
+        }),
+      (error: unknown) => filtered.then(() => arriving.end(error)),
+    )
+    // A run whose filtering failed ends the candidates with that error too.
+    .catch((error: unknown) => arriving.end(error));
   return arriving;
 }
 
