@@ -31,6 +31,7 @@ import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
 import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
+import { thousands } from '../../engine/answer/printer';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
 const REFRESH_DELAY_MS = 3000;
@@ -630,7 +631,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private showProgress(): void {
     const firstLarge = this.state.builds === 0 && this.state.total >= SHOW_AT_ONCE_FILES;
     if (!firstLarge && Date.now() - this.buildStarted < SHOW_AFTER_MS) return;
-    this.status.text = `$(sync~spin) Indexing ${this.state.done.toLocaleString('en-US')}/${this.state.total.toLocaleString('en-US')}`;
+    this.status.text = `$(sync~spin) Indexing ${thousands(this.state.done)}/${thousands(this.state.total)}`;
     this.status.tooltip = 'Grep Tools is indexing the workspace: until it is done, searches read the files it has not indexed yet.';
     this.status.show();
   }

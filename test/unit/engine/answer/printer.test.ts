@@ -3,7 +3,7 @@ import { parseAnswer, readAnswer, type GrepAnswer } from '../../../support/answe
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import type { GlobAnswer as GlobReport } from '../../../../src/engine/answer/globAnswer';
 import type { GrepAnswer as GrepReport } from '../../../../src/engine/answer/grepAnswer';
-import { answerRoot, globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep } from '../../../../src/engine/answer/printer';
+import { answerRoot, globNotes, grepNotes, printGlob, printGrep, renderGlob, renderGrep, thousands } from '../../../../src/engine/answer/printer';
 import { emptySkips, type LineResult } from '../../../../src/engine/api/types';
 
 function grepReport(overrides: Partial<GrepReport> = {}): GrepReport {
@@ -47,6 +47,12 @@ function globReport(overrides: Partial<GlobReport> = {}): GlobReport {
 }
 
 describe('engine/printer', () => {
+  it('groups the thousands of a count as en-US does', () => {
+    for (const count of [0, 7, 999, 1000, 10_000, 99_999, 100_000, 446_805, 1_234_567, 9_007_199_254_740_991]) {
+      assert.strictEqual(thousands(count), count.toLocaleString('en-US'));
+    }
+  });
+
   describe('printGrep', () => {
     it('prints content results exactly as docs/tools.md shows them', () => {
       const text = printGrep(
