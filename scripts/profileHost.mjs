@@ -1,0 +1,100 @@
+// `npm run profile:host`: where the extension host's thread goes during a window's first grep and the
+// content index's first build, and which of its holds were longest. A fresh code-server window on the
+// bench corpus (BENCH_HOST_COPIES=n: n copies side by side, as bench:scale; BENCH_HOST_SETTINGS: more
+// settings as JSON) asks one rare literal, then waits until the index is built, each while V8's sampling
+// profiler records the host's thread and a command is run there every 20 ms (test/agent/bridge.ts
+// `profile`). Prints, for each, the host's thread time by whose code ran (idle, VS Code's, ours, GC) and
+// the longest holds with the functions that ran in them; the profiles are written to
+// .test-artifacts/profile-host[-x<n>]/ (first-call.cpuprofile, build.cpuprofile: Chrome's DevTools or
+// speedscope open them).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openAgentSession, waitFor } from './lib/agent.mjs';
+import { ensureCorpus } from './lib/corpus.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const COPIES = Number(process.env.BENCH_HOST_COPIES ?? 1);
+const SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}');
+const artifacts = join(repo, '.test-artifacts', COPIES > 1 ? `profile-host-x${COPIES}` : 'profile-host');
+
+/** Whose code a sample ran: the nearest frame of a known file, from the sampled function up. */
+function owners(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  return (id) => {
+    const leaf = byId.get(id).callFrame.functionName;
+    if (leaf === '(idle)') return 'idle';
+    if (leaf === '(garbage collector)') return 'GC';
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { url } = byId.get(at).callFrame;
+      if (/extensionHostProcess\.js$/.test(url)) return "VS Code's";
+      if (/\/dist\/extension\.js$/.test(url)) return 'ours';
+      if (/agent\/bridge\.js$/.test(url)) return 'the probe';
+    }
+    return 'Node.js and other';
+  };
+}
+
+/** The host thread's time in a profile by whose code ran, in ms, largest first. */
+function timeByOwner(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const owner = owners(profile);
+  const spent = new Map();
+  profile.samples.forEach((id, i) => spent.set(owner(id), (spent.get(owner(id)) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000));
+  return [...spent].sort((a, b) => b[1] - a[1]);
+}
+
+function report(label, file, result) {
+  process.stdout.write(
+    `\n${label}: ${Math.round(result.ms)} ms, the host's thread busy ${Math.round(result.busyMs)} ms; ${result.stalls.length} holds over 25 ms\n`,
+  );
+  process.stdout.write(
+    `  by whose code: ${timeByOwner(file)
+      .map(([who, ms]) => `${who} ${Math.round(ms)} ms`)
+      .join(', ')}\n`,
+  );
+  for (const stall of [...result.stalls].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
+    process.stdout.write(
+      `  ${stall.ms} ms at ${(stall.atMs / 1000).toFixed(1)} s: ${stall.top
+        .slice(0, 4)
+        .map((fn) => `${fn.fn} ${fn.ms}`)
+        .join(' | ')}\n`,
+    );
+  }
+}
+
+async function main() {
+  const base = ensureCorpus();
+  const tree = COPIES > 1 ? base.copies(COPIES) : base.tree;
+  mkdirSync(artifacts, { recursive: true });
+  process.stdout.write(`Profiling the extension host on ${base.files * COPIES} files at ${tree}\n`);
+  const session = await openAgentSession({
+    workspace: tree,
+    script: { steps: [], fallbackText: 'profile:host calls the tools directly.' },
+    artifactsDir: artifacts,
+    settings: SETTINGS,
+    lifetimeSeconds: 3600,
+  });
+  try {
+    await waitFor(async () => (await session.bridge.call({ op: 'tools' })).includes('grep'), { timeoutMs: 90_000, intervalMs: 500, what: 'the grep tool' });
+    // Other extensions starting up hold the thread for seconds after a window opens: the first call waits for quiet.
+    await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
+    const first = join(artifacts, 'first-call.cpuprofile');
+    const input = { pattern: 'MAX_SAFE_INTEGER', fixed_strings: true };
+    report('First call (grep MAX_SAFE_INTEGER)', first, await session.bridge.call({ op: 'profile', tool: 'grep', input, file: first }, { timeoutMs: 600_000 }));
+    const build = join(artifacts, 'build.cpuprofile');
+    report('Until the index was built', build, await session.bridge.call({ op: 'profile', untilIndexed: 1_800_000, file: build }, { timeoutMs: 1_900_000 }));
+  } finally {
+    await session.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`profile:host failed: ${error instanceof Error ? error.stack : error}\n`);
+    process.exit(1);
+  },
+);
