@@ -41,8 +41,61 @@ export async function filterInSlices<T>(items: readonly T[], keep: (item: T) => 
 const SORT_RUN = 2048;
 
 /**
+ * The first index from `from` on where `stop` holds, for items where it holds from some index to the
+ * end (or nowhere: then their length): probed at growing steps, then searched between the last two
+ * probes, so a long stretch costs a few calls and a stretch of one costs one.
+ */
+function firstWhere<T>(items: readonly T[], from: number, stop: (item: T) => boolean): number {
+  let known = from; // stop is false before `known`
+  let probe = from;
+  for (let step = 1; probe < items.length && !stop(items[probe]); step *= 2) {
+    known = probe + 1;
+    probe = known + step;
+  }
+  let hi = Math.min(probe, items.length);
+  let lo = known;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (stop(items[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Two sorted runs merged (stable: ties from `a` first) a stretch at a time: each stretch of one run
+ * that comes before the other's next item is found by firstWhere, so runs that hardly interleave (a
+ * listing's directories) cost a few comparisons a stretch, not one an item.
+ */
+async function mergeRuns<T>(a: readonly T[], b: readonly T[], compare: (a: T, b: T) => number, slices: TimeSlices): Promise<T[]> {
+  const out: T[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  // Which run the next stretch comes from; known after each stretch from the comparison that ended it.
+  let fromB = compare(b[0], a[0]) < 0;
+  while (i < a.length && j < b.length) {
+    const from = k;
+    if (fromB) {
+      const next = a[i];
+      const end = firstWhere(b, j + 1, (item) => !(compare(item, next) < 0));
+      while (j < end) out[k++] = b[j++];
+    } else {
+      const next = b[j];
+      const end = firstWhere(a, i + 1, (item) => compare(next, item) < 0);
+      while (i < end) out[k++] = a[i++];
+    }
+    fromB = !fromB;
+    if (slices.due(k - from)) await slices.pause();
+  }
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
+
+/**
  * `items.sort(compare)` (stable), a slice at a time: runs of SORT_RUN items are sorted in one call each,
- * then merged pairwise, pausing between slices, so 100,000 paths never hold the thread for long.
+ * then merged pairwise (mergeRuns), pausing between slices, so 100,000 paths never hold the thread for long.
  */
 export async function sortInSlices<T>(items: T[], compare: (a: T, b: T) => number, slices = new TimeSlices()): Promise<T[]> {
   if (items.length <= SORT_RUN) return items.sort(compare);
@@ -53,26 +106,7 @@ export async function sortInSlices<T>(items: T[], compare: (a: T, b: T) => numbe
   }
   while (runs.length > 1) {
     const merged: T[][] = [];
-    for (let r = 0; r < runs.length; r += 2) {
-      const a = runs[r];
-      const b = runs[r + 1];
-      if (!b) {
-        merged.push(a);
-        continue;
-      }
-      const out: T[] = new Array(a.length + b.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < a.length && j < b.length) {
-        // Ties take from the earlier run: stable, as Array.prototype.sort.
-        out[k++] = compare(b[j], a[i]) < 0 ? b[j++] : a[i++];
-        if (slices.due()) await slices.pause();
-      }
-      while (i < a.length) out[k++] = a[i++];
-      while (j < b.length) out[k++] = b[j++];
-      merged.push(out);
-    }
+    for (let r = 0; r < runs.length; r += 2) merged.push(r + 1 < runs.length ? await mergeRuns(runs[r], runs[r + 1], compare, slices) : runs[r]);
     runs = merged;
   }
   return runs[0];

@@ -14,6 +14,30 @@ describe('engine/timeSlices', () => {
     );
   });
 
+  it('sortInSlices sorts runs of sorted stretches as Array.prototype.sort does, ties in their first order (property)', async () => {
+    // A listing's shape: stretches already in order (a directory's files), the stretches in any order.
+    const stretch = fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 3000 }).map((keys) => keys.sort((a, b) => a - b));
+    await fc.assert(
+      fc.asyncProperty(fc.array(stretch, { maxLength: 12 }), async (stretches) => {
+        const items = stretches.flatMap((keys, s) => keys.map((key, i) => ({ key, id: `${s}.${i}` })));
+        const compare = (a: { key: number }, b: { key: number }) => a.key - b.key;
+        assert.deepStrictEqual(await sortInSlices([...items], compare), [...items].sort(compare));
+      }),
+      { seed: 11, numRuns: 60 },
+    );
+  });
+
+  it('sortInSlices compares a sorted list about once an item, not once an item per merge', async () => {
+    const paths = Array.from({ length: 100_000 }, (_, i) => `d${String(i >> 8).padStart(4, '0')}/f${String(i).padStart(6, '0')}.ts`);
+    let comparisons = 0;
+    const sorted = await sortInSlices([...paths], (a, b) => {
+      comparisons++;
+      return comparePaths(a, b);
+    });
+    assert.deepStrictEqual(sorted, paths);
+    assert.ok(comparisons < 1.2 * paths.length, `${comparisons} comparisons for ${paths.length} paths`);
+  });
+
   it('sortInSlices and filterInSlices give the event loop turns while 100,000 paths are sorted and filtered', async () => {
     const paths = Array.from({ length: 100_000 }, (_, i) => `d${(i * 7919) % 500}/sub/file${i}.txt`);
     // A stretch is measured in the process's CPU time, not on the clock: on a loaded machine the thread
