@@ -83,7 +83,7 @@ interface Header {
   segments: string[];
   kinds: string;
   files: number;
-  /** The byte length of each list after the header: the file table's paths, then each listing's relative paths. */
+  /** The byte length of each list after the header: the file table's paths, then each listing's relative paths and watched paths. */
   lists: number[];
 }
 
@@ -350,10 +350,11 @@ function* readList(fd: number, position: number, length: number): Steps<string[]
   return paths;
 }
 
-/** A table read from `dir`: its header, its lists of paths, and the stamps of each listing's watched paths, then of the file table. */
+/** A table read from `dir`: its header, its file table's paths, each listing's paths, and the stamps of each listing's watched paths, then of the file table. */
 interface Table {
   header: Header;
-  lists: string[][];
+  paths: string[];
+  listed: Array<{ relatives: string[]; watched: string[] }>;
   stamps: Float64Array;
 }
 
@@ -374,17 +375,18 @@ function* readTable(dir: string): Steps<Table> {
     if (stampsAt + 32 * stamped !== size) throw new Error('a truncated index file');
     const lists: string[][] = [];
     for (let i = 0, at = listsAt; i < header.lists.length; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
+    if (lists.length !== 1 + 2 * listings.length) throw new Error('a damaged index file');
+    const [paths, ...ofListings] = lists;
+    const listed = listings.map((_, i) => ({ relatives: ofListings[2 * i], watched: ofListings[2 * i + 1] }));
+    const counted = (runs: ReadonlyArray<[number, number]>) => runs.reduce((n, [, count]) => n + count, 0);
     if (
-      lists.length !== 1 + 2 * listings.length ||
-      lists[0].length !== header.files ||
-      listings.some(
-        (listing, i) => lists[2 + 2 * i].length !== listing.watched || lists[1 + 2 * i].length !== listing.bases.reduce((n, [, count]) => n + count, 0),
-      )
+      paths.length !== header.files ||
+      listings.some((listing, i) => listed[i].watched.length !== listing.watched || listed[i].relatives.length !== counted(listing.bases))
     )
       throw new Error('a damaged index file');
     const stamps = new Float64Array(4 * stamped);
     if (readInto(fd, new Uint8Array(stamps.buffer), stampsAt) !== stamps.byteLength) throw new Error('a truncated index file');
-    return { header, lists, stamps };
+    return { header, paths, listed, stamps };
   } finally {
     closeSync(fd);
   }
@@ -414,7 +416,7 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
   } catch {
     return undefined;
   }
-  const { header, lists } = table;
+  const { header, paths, listed } = table;
   // Each listing's watched paths' stamps come first, then the file table's.
   const listings: RecordedListing[] = [];
   let at = 0;
@@ -425,8 +427,8 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     listings.push({
       ...listing,
       bases: files,
-      relatives: lists[1 + 2 * i],
-      watched: lists[2 + 2 * i].map((path, k) => (stamps[k] ? { path, stamp: stamps[k] } : { path })),
+      relatives: listed[i].relatives,
+      watched: listed[i].watched.map((path, k) => (stamps[k] ? { path, stamp: stamps[k] } : { path })),
     });
     yield watched;
   }
@@ -438,7 +440,6 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     for (const segment of segments) segment.data.close?.();
     return undefined;
   }
-  const paths = lists[0];
   const files = new Array<FileEntry | undefined>(paths.length);
   for (let i = 0; i < paths.length; i++) {
     files[i] =
