@@ -6,8 +6,8 @@
 // `profile`). Prints, for each, the host's thread time by whose code ran (idle, VS Code's, ours, GC) and
 // the longest holds with the functions that ran in them; the profiles are written to
 // .test-artifacts/profile-host[-x<n>]/ (first-call.cpuprofile, build.cpuprofile: Chrome's DevTools or
-// speedscope open them).
-import { mkdirSync, readFileSync } from 'node:fs';
+// speedscope open them), with the extension host's logs (host.log).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession, waitFor } from './lib/agent.mjs';
@@ -87,6 +87,7 @@ async function main() {
     const build = join(artifacts, 'build.cpuprofile');
     report('Until the index was built', build, await session.bridge.call({ op: 'profile', untilIndexed: 1_800_000, file: build }, { timeoutMs: 1_900_000 }));
   } finally {
+    writeFileSync(join(artifacts, 'host.log'), session.logs());
     await session.close();
   }
 }

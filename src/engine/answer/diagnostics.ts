@@ -15,6 +15,7 @@ import type { RunOptions, SearchEnvironment } from '../run/environment';
 import { runGrep, type GrepReport } from '../run/grep';
 import { contentOverride } from '../run/candidates';
 import { stampText, statStampAsync } from '../source/fileStamp';
+import { IGNORED_LISTED_AT_MOST_SEARCHED } from '../index/limits';
 import { globRequest } from '../guard/globInput';
 import { compileMatcher } from '../matcher/matcher';
 import { checkedFileSize, LARGE_FILE_CHECK_MAX_BYTES } from '../api/config';
@@ -36,7 +37,7 @@ export interface GrepFinding {
    * .gitignore and the excludes): the counts are a lower bound, and may be 0.
    */
   partial: boolean;
-  /** Not run: the check of the files left out after a search of this many files (over IGNORED_CHECK_MAX_SEARCHED). */
+  /** Not run: the check of the files left out after a search of this many files (over IGNORED_LISTED_AT_MOST_SEARCHED: the note gives the call instead). */
   unchecked?: { searched: number };
 }
 
@@ -114,12 +115,6 @@ async function findWith(input: GrepInput, change: Partial<GrepInput>, env: Searc
  * twice the search's own: a large excluded tree (node_modules) is not read on every empty answer.
  */
 const EXCLUDED_CHECK_MIN = 1000;
-/**
- * A search of more files than this is not followed by the check of the files left out: it would list the
- * whole workspace again with them (VS Code's findFiles holds the extension host for seconds over 500,000
- * files), on every empty answer. The note gives the call instead.
- */
-const IGNORED_CHECK_MAX_SEARCHED = 200_000;
 
 /** The literal text a pattern most likely meant: its escapes of punctuation undone (`$state\(` → `$state(`). */
 export function literalReading(pattern: string): string {
@@ -202,7 +197,7 @@ export async function diagnoseGrep(input: GrepInput, report: GrepReport, env: Se
 
 /** What the files left out by .gitignore and the excludes hold: only those are read, at most EXCLUDED_CHECK_MIN or twice the search's candidates. */
 async function ignoredFinding(input: GrepInput, report: GrepReport, env: SearchEnvironment, probe: RunOptions): Promise<GrepFinding | undefined> {
-  if (report.candidates > IGNORED_CHECK_MAX_SEARCHED)
+  if (report.candidates > IGNORED_LISTED_AT_MOST_SEARCHED)
     return { call: withoutOffset({ ...input, include_ignored: true }), lines: 0, files: 0, partial: true, unchecked: { searched: report.candidates } };
   return findWith(input, { include_ignored: true }, env, { ...probe, maxListed: Math.max(EXCLUDED_CHECK_MIN, 2 * report.candidates), onlyIgnored: true });
 }

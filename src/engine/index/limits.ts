@@ -22,6 +22,15 @@ export const DEFAULT_INDEX_LIMITS: IndexLimits = { maxIndexedBytes: 1024 * 1024 
  */
 const IGNORED_INDEXED_AT_MOST = 2;
 
+/**
+ * The whole workspace is listed again with the files searches leave out (an empty answer's check, the
+ * index's list with them) only while a search of it lists at most this many files. Above that, VS Code's
+ * findFiles would hold the extension host for seconds once more (each reply of a part takes 300–900 ms of
+ * its thread at 500,000 files), and the list, more files than listings kept between calls may hold, would
+ * not stay for the searches that follow: an include_ignored search then reads the files it adds.
+ */
+export const IGNORED_LISTED_AT_MOST_SEARCHED = 200_000;
+
 /** The most files a listing with the ignored ones may hold for an index to hold them, given the searched ones. */
 export function ignoredListingAtMost(searched: number): number {
   return IGNORED_INDEXED_AT_MOST * searched;
@@ -29,11 +38,12 @@ export function ignoredListingAtMost(searched: number): number {
 
 /**
  * The files an index holds: the ones searches read, with the ones they leave out (`all`: the same
- * search with include_ignored) while those are at most as many again and the whole is within the
- * limits; else the searched ones alone, or none (`listOnly`, the reason) when even they are over the
- * limits. The searched ones are weighed first: over the limits, the list with the ignored ones (as many
- * files or more, as many bytes or more) is too, and `all`, when a function, is not called (in VS Code it
- * lists the whole workspace again). Stats (as limitExceeded) only what it weighs.
+ * search with include_ignored) while those are at most as many again, the searched ones at most
+ * IGNORED_LISTED_AT_MOST_SEARCHED, and the whole within the limits; else the searched ones alone, or
+ * none (`listOnly`, the reason) when even they are over the limits. The searched ones are weighed first:
+ * over the limits, the list with the ignored ones (as many files or more, as many bytes or more) is too,
+ * and `all`, when a function, is not called (in VS Code it lists the whole workspace again). Stats (as
+ * limitExceeded) only what it weighs.
  */
 export function indexedFilesOf(
   searched: readonly string[],
@@ -44,6 +54,7 @@ export function indexedFilesOf(
 ): { paths: readonly string[]; withIgnored: boolean; listOnly?: string } {
   const listOnly = limitExceeded(searched, maxFileSize, limits, stamps);
   if (listOnly !== undefined) return { paths: searched, withIgnored: false, listOnly };
+  if (searched.length > IGNORED_LISTED_AT_MOST_SEARCHED) return { paths: searched, withIgnored: false };
   const withIgnored = typeof all === 'function' ? all() : all;
   if (withIgnored && withIgnored.length <= ignoredListingAtMost(searched.length) && limitExceeded(withIgnored, maxFileSize, limits, stamps) === undefined)
     return { paths: withIgnored, withIgnored: true };

@@ -21,7 +21,7 @@ import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildReq
 import { BACKGROUND_NICE } from '../../engine/pool/background';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
-import { buildHeapLimitMb } from '../../engine/index/limits';
+import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndexFor, loadIndexInSlices } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
@@ -68,7 +68,7 @@ export interface IndexState {
   loaded?: { files: number; fresh?: number };
   /** Builds finished since activation (each lists the workspace). */
   builds: number;
-  /** Listings of the workspace with its ignored files made for builds (one is asked for only while the workspace is within the limits). */
+  /** Listings of the workspace with its ignored files made for builds (one is asked for only while the workspace is within the limits and IGNORED_LISTED_AT_MOST_SEARCHED). */
   ignoredListings: number;
   /** Content refreshes finished since activation: only the files a watcher saw change were read again (no listing). */
   contentRefreshes: number;
@@ -93,7 +93,7 @@ export interface IndexerOptions {
   folders(): string[] | undefined;
   /** The files a search of the whole workspace reads (same excludes, .gitignore and guard)... */
   listFiles(): Promise<string[]>;
-  /** ...and with include_ignored, unless there are more than an index would hold beside `searched` files: asked for by the build only when the searched files are within its limits. */
+  /** ...and with include_ignored, unless there are more than an index would hold beside `searched` files: asked for by the build only when the searched files are within its limits and IGNORED_LISTED_AT_MOST_SEARCHED. */
   listWithIgnored(searched: number): Promise<string[] | undefined>;
   maxFileSize(): number;
   log: vscode.LogOutputChannel;
@@ -382,9 +382,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = paths.length;
     this.showProgress();
-    // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits.
-    // With an index open (stored, or built before), they were: it will be asked for, and is made at once, beside the build's first steps.
-    const listingIgnored = this.opened ? this.listIgnored(paths) : undefined;
+    // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits
+    // and IGNORED_LISTED_AT_MOST_SEARCHED. With an index open (stored, or built before), they were within the limits: it will
+    // be asked for, and is made at once, beside the build's first steps.
+    const listingIgnored = this.opened && paths.length <= IGNORED_LISTED_AT_MOST_SEARCHED ? this.listIgnored(paths) : undefined;
     const request = {
       dir,
       folders,

@@ -7,7 +7,14 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import { indexedFilesOf, overLimits, POSTINGS_FLOOR, postingsOverBudget, POSTINGS_SHARE } from '../../../../src/engine/index/limits';
+import {
+  IGNORED_LISTED_AT_MOST_SEARCHED,
+  indexedFilesOf,
+  overLimits,
+  POSTINGS_FLOOR,
+  postingsOverBudget,
+  POSTINGS_SHARE,
+} from '../../../../src/engine/index/limits';
 import { refreshIndex } from '../../../../src/engine/index/builder';
 import { ContentIndex } from '../../../../src/engine/index/contentIndex';
 
@@ -74,6 +81,28 @@ describe('index: bounded memory', () => {
         { paths: searched, withIgnored: false },
         'a list given as it is weighs the same',
       );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('over IGNORED_LISTED_AT_MOST_SEARCHED searched files, the list with the ignored ones is never asked for: the searched ones are indexed', () => {
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-limits-'));
+    try {
+      // (files already weighed as missing, which weigh nothing, are not statted: only the count matters here)
+      const searched = Array.from({ length: IGNORED_LISTED_AT_MOST_SEARCHED + 1 }, (_, i) => nodePath.join(dir, `f${i}.ts`));
+      let asked = 0;
+      const withIgnored = () => {
+        asked++;
+        return [...searched, nodePath.join(dir, 'ignored.js')];
+      };
+      const limits = { maxFiles: 1_000_000, maxIndexedBytes: 1 << 20 };
+      const weighed = () => new Map(searched.map((path) => [path, undefined]));
+      assert.deepStrictEqual(indexedFilesOf(searched, withIgnored, 1 << 20, limits, weighed()), { paths: searched, withIgnored: false });
+      assert.strictEqual(asked, 0);
+      const fewer = searched.slice(1);
+      assert.strictEqual(indexedFilesOf(fewer, withIgnored, 1 << 20, limits, weighed()).withIgnored, true, 'at the bound, it is');
+      assert.strictEqual(asked, 1);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
