@@ -1,7 +1,7 @@
 // `npm run profile:host`: where the extension host's thread goes during a window's first grep and the
 // content index's first build, and which of its holds were longest. A fresh code-server window on the
 // bench corpus (BENCH_HOST_COPIES=n: n copies side by side, as bench:scale; BENCH_HOST_SETTINGS: more
-// settings as JSON) asks one rare literal, then waits until the index is built, each while V8's sampling
+// settings as JSON; PROFILE_HOST_WORKSPACE: another folder instead) asks one rare literal, then waits until the index is built, each while V8's sampling
 // profiler records the host's thread and a command is run there every 20 ms (test/agent/bridge.ts
 // `profile`). Prints, for each, the host's thread time by whose code ran (idle, VS Code's, ours, GC) and
 // the longest holds with the functions that ran in them; the profiles are written to
@@ -67,9 +67,9 @@ function report(label, file, result) {
 
 async function main() {
   const base = ensureCorpus();
-  const tree = COPIES > 1 ? base.copies(COPIES) : base.tree;
+  const tree = process.env.PROFILE_HOST_WORKSPACE ?? (COPIES > 1 ? base.copies(COPIES) : base.tree);
   mkdirSync(artifacts, { recursive: true });
-  process.stdout.write(`Profiling the extension host on ${base.files * COPIES} files at ${tree}\n`);
+  process.stdout.write(`Profiling the extension host on ${process.env.PROFILE_HOST_WORKSPACE ? 'the folder' : `${base.files * COPIES} files`} at ${tree}\n`);
   const session = await openAgentSession({
     workspace: tree,
     script: { steps: [], fallbackText: 'profile:host calls the tools directly.' },

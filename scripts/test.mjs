@@ -95,22 +95,29 @@ if (runs('windows')) {
   }
 }
 
-/** Directories on the wide workspace's top level, and the descriptor limit its VS Code runs under (fewer). */
+/** Directories on the wide workspace's wide level, and the descriptor limit its VS Code runs under (fewer). */
 const WIDE_DIRECTORIES = 2400;
 const WIDE_DESCRIPTOR_LIMIT = 1024;
 
 /**
- * A workspace with more directories on one level than the descriptor limit (test/integration/wide/): each
- * pkgNNNN/ holds src/index.ts (with the marker the test counts) and README.md. Made in a temporary directory.
+ * A workspace with more directories on one level than the descriptor limit (test/integration/wide/): its
+ * one directory packages/ holds them, and each packages/pkgNNNN/ holds src/index.ts (with the marker the
+ * test counts) and README.md; a file at the top and one in packages/, and a .git/ beside packages/ (a large
+ * folder is listed in parts from the first directory down that holds several, .git not counted). Made in
+ * a temporary directory.
  */
 function wideWorkspace() {
   const root = join(mkdtempSync(join(tmpdir(), 'grep-tools-wide-')), 'wide-workspace');
   for (let i = 0; i < WIDE_DIRECTORIES; i++) {
-    const dir = join(root, `pkg${String(i).padStart(4, '0')}`);
+    const dir = join(root, 'packages', `pkg${String(i).padStart(4, '0')}`);
     mkdirSync(join(dir, 'src'), { recursive: true });
     writeFileSync(join(dir, 'src', 'index.ts'), `export const marker = 'wide-needle-4e1d'; // package ${i}\n`);
     writeFileSync(join(dir, 'README.md'), `# Package ${i}\n`);
   }
+  writeFileSync(join(root, 'README.md'), '# The wide workspace\n');
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(root, 'packages', 'package.json'), '{}\n');
   return root;
 }
 

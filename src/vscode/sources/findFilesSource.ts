@@ -17,6 +17,7 @@ import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
 import { sortInSlices, TimeSlices } from '../../engine/source/timeSlices';
+import { groupInclude, levelsInclude, partsOf, withinTops } from '../../engine/source/folderParts';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
@@ -65,6 +66,12 @@ function hiddenIgnoreFile(include: string | undefined, followSymlinks: boolean, 
   };
 }
 
+/** Whether findFiles enters no directory at this path from the folder: a denied one, or one an exclude glob names (.git). */
+function notEntered(denied: readonly string[], settings: FolderSettings): (dir: string) => boolean {
+  const { given } = findFilesExcludes(excludeGlobs(denied, compiledGlobs(settings.ignored)));
+  return (dir) => deniedRule(dir, denied) !== undefined || given.some(({ matches }) => matches(dir));
+}
+
 /** VS Code's settings a folder's listing follows. */
 interface FolderSettings {
   ignored: string[];
@@ -77,31 +84,10 @@ interface FolderListing extends BaseListing {
   walk: DirectoryWalk;
 }
 
-/** Groups of top-level directories a folder is listed in (listInParts), and how many are listed at once. */
-const PARTS = 8;
+/** How many parts of a folder (partsOf) are listed at once. */
 const PARTS_IN_FLIGHT = 2;
-/** A name findFiles' glob would read as a pattern (or an escape): such a folder is listed whole. */
-const GLOB_SPECIAL = /[*?[\]{}!,\\]/;
 
 const byRelative = (a: Candidate, b: Candidate) => comparePaths(a.relative, b.relative);
-
-/**
- * The top-level directories of a folder in PARTS groups, in the final order (a directory's files sort
- * as its name and a '/'), or undefined where the folder is listed whole: fewer than two directories, a
- * symlink at the top (followed or not by the settings), or a name a glob would read as a pattern.
- * Denied directories are left out (nothing is listed in them).
- */
-async function partsOf(folder: string, denied: readonly string[]): Promise<string[][] | undefined> {
-  const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => undefined);
-  if (!entries || entries.some((entry) => entry.isSymbolicLink() || GLOB_SPECIAL.test(entry.name))) return undefined;
-  const dirs = entries
-    .filter((entry) => entry.isDirectory() && deniedRule(entry.name, denied) === undefined)
-    .map((entry) => entry.name)
-    .sort((a, b) => comparePaths(`${a}/`, `${b}/`));
-  if (dirs.length < 2) return undefined;
-  const count = Math.min(PARTS, dirs.length);
-  return Array.from({ length: count }, (_, g) => dirs.slice(Math.floor((g * dirs.length) / count), Math.floor(((g + 1) * dirs.length) / count)));
-}
 
 /** The files on disk of a findFiles listing, in its order: their paths, and the same from the workspace folder's root. */
 interface OnDisk {
@@ -118,15 +104,23 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
 }
 
 /**
- * A folder's listing from its parts (FindFilesSource.listInParts): the top-level files' listing first, then
- * one a group of top-level directories, `files` already in order; a directory is judged by its group's part.
+ * A folder's listing from its parts (FindFilesSource.listInParts): the listing of the files of its levels
+ * first, then one a group of directories, `files` already in order; a directory is judged by the part of
+ * the group it lies in, any other (a level) by the first part.
  */
 function joinParts(base: string, files: Candidate[], parts: readonly FolderListing[], groups: readonly (readonly string[])[]): BaseListing {
   const [top] = parts;
-  const partOf = new Map(groups.flatMap((group, i) => group.map((name) => [name, parts[i + 1]] as const)));
+  const partOf = new Map(groups.flatMap((group, i) => group.map((dir) => [dir, parts[i + 1]] as const)));
   const pruned = new Map<string, PrunedEntry>();
   for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
-  const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => (partOf.get(fromRoot.split('/', 1)[0]) ?? top).walk.skips(fromRoot) };
+  const judging = (fromRoot: string): FolderListing => {
+    for (let at = fromRoot; at !== ''; at = parentOf(at)) {
+      const part = partOf.get(at);
+      if (part) return part;
+    }
+    return top;
+  };
+  const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => judging(fromRoot).walk.skips(fromRoot) };
   return {
     files,
     pruned: [...pruned.values()],
@@ -301,8 +295,10 @@ export class FindFilesSource implements FileSource {
 
   /**
    * A whole folder listed in parts, so a search starts on its first files while the rest are listed
-   * (findFiles answers only once it has every file, tens of seconds at 500,000 files): the files at its
-   * top, then its top-level directories in PARTS groups, PARTS_IN_FLIGHT listed at once, each group's
+   * (findFiles answers only once it has every file, tens of seconds at 500,000 files, and reading its
+   * reply holds the extension host 5–10 ms a thousand files): the files at its top (and in the single
+   * directories below it, down to one that holds several: partsOf), then that one's directories in
+   * PARTS groups, PARTS_IN_FLIGHT listed at once, each group's
    * files handed to `deliver` (when given) in the final order once the groups before it are in. The parts together are
    * the listing of the whole folder (the same files, pruned entries and log lines) and are kept as such.
    * A folder that cannot be split so is listed whole (`partsOf`).
@@ -314,16 +310,18 @@ export class FindFilesSource implements FileSource {
     settings: FolderSettings,
     deliver?: (files: readonly Candidate[]) => void,
   ): Promise<BaseListing | undefined> {
-    const groups = query.include === '**' && base.base === base.root ? await partsOf(base.base, denied) : undefined;
-    if (!groups) return this.listFolder(query, base, denied, settings);
+    const split = query.include === '**' && base.base === base.root ? await partsOf(base.base, notEntered(denied, settings)) : undefined;
+    if (!split) return this.listFolder(query, base, denied, settings);
+    const { levels, groups } = split;
+    const level = levels[levels.length - 1];
     // A folder of fewer than PARTS_FROM files is listed whole by the probe itself: parts pay only where a listing takes seconds.
     const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: this.listings?.partsFrom ?? PARTS_FROM });
     if (probe !== 'more') return probe;
     const listing = (include: string, tops?: ReadonlySet<string>) => this.listFolder({ ...query, include }, base, denied, settings, tops);
     const started: Array<Promise<FolderListing | undefined>> = [];
-    const start = (i: number) => (started[i] ??= listing(groups[i].length === 1 ? `${groups[i][0]}/**` : `{${groups[i].join(',')}}/**`, new Set(groups[i])));
+    const start = (i: number) => (started[i] ??= listing(groupInclude(level, groups[i]), new Set(groups[i])));
     for (let i = 0; i < Math.min(PARTS_IN_FLIGHT, groups.length); i++) void start(i).catch(() => undefined);
-    const top = await listing('*');
+    const top = await listing(levelsInclude(levels));
     if (!top) return undefined;
     const topFiles = await sortInSlices([...top.files], byRelative);
     const parts: FolderListing[] = [top];
@@ -339,7 +337,7 @@ export class FindFilesSource implements FileSource {
       if (i + PARTS_IN_FLIGHT < groups.length) void start(i + PARTS_IN_FLIGHT).catch(() => undefined);
       if (!part) return undefined;
       parts.push(part);
-      // The files at the top that sort before the group's last directory come with it.
+      // The files of the levels that sort before the group's last directory come with it.
       const last = `${group[group.length - 1]}/`;
       const from = next;
       while (next < topFiles.length && comparePaths(topFiles[next].relative, last) < 0) next++;
@@ -365,7 +363,7 @@ export class FindFilesSource implements FileSource {
 
   /**
    * One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays.
-   * `tops`: the top-level directories the include names, when it lists a part of the folder (listInParts);
+   * `tops`: the directories the include names, when it lists a part of the folder (listInParts);
    * `atMost`: 'more' when findFiles finds that many files (nothing else is done with them).
    */
   private async findFolderFiles(
@@ -389,9 +387,9 @@ export class FindFilesSource implements FileSource {
     if (atMost !== undefined && uris.length >= atMost) return 'more';
     const listed = await this.onDisk(uris, base);
     if (!listed) return undefined;
-    // A part lists every file below its top-level directories, as the whole folder's listing would there; the top itself is looked into.
+    // A part lists every file below its directories, as the whole folder's listing would there; the directories above them are looked into.
     const wholeHidden = hiddenIgnoreFile(tops ? '**' : query.include, followSymlinks, excludes);
-    const hidden = tops ? (dir: string) => !tops.has(dir.split('/', 1)[0]) || wholeHidden(dir) : wholeHidden;
+    const hidden = tops ? (dir: string) => !withinTops(tops, dir) || wholeHidden(dir) : wholeHidden;
     const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hidden) : undefined;
     const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;

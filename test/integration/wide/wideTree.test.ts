@@ -10,16 +10,17 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
+import { comparePaths } from '../../../src/engine/globset/globs';
 import { folderPath, invokeJson, waitUntil, type GlobAnswer, type GrepAnswer } from '../helpers';
 
 /** The marker every `src/index.ts` of the workspace holds once (scripts/test.mjs, wideWorkspace). */
 const MARKER = 'wide-needle-4e1d';
 
-/** The files on disk below `dir`, walked here with Node (the truth the answers are held to). */
+/** The files on disk below `dir`, walked here with Node (the truth the answers are held to), but for .git/, which files.exclude leaves out. */
 function filesOnDisk(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && !path.relative(dir, entry.parentPath).split(path.sep).includes('.git'))
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
@@ -35,8 +36,8 @@ describe('a workspace with more directories on one level than the extension host
     api = await extension.activate();
     files = filesOnDisk(folderPath());
     markers = files.filter((file) => file.endsWith(`${path.sep}index.ts`)).length;
-    const widest = fs.readdirSync(folderPath()).length;
-    assert.ok(widest > 2000, `the workspace's top level holds ${widest} directories, more than the descriptor limit the runner sets`);
+    const widest = fs.readdirSync(path.join(folderPath(), 'packages')).length;
+    assert.ok(widest > 2000, `the workspace's packages/ holds ${widest} directories, more than the descriptor limit the runner sets`);
   });
 
   const grep = (input: object) => invokeJson<GrepAnswer>('grep', input);
@@ -56,6 +57,30 @@ describe('a workspace with more directories on one level than the extension host
   it('searches every file before the index is built', async function () {
     this.timeout(120_000);
     await expectExact('before the index');
+  });
+
+  it('listed in parts (its one directory, packages/, holding the groups), every file is searched, in path order', async function () {
+    this.timeout(120_000);
+    const partsFrom = api.listings.partsFrom;
+    api.listings.partsFrom = 1;
+    try {
+      api.listings.invalidate();
+      const { inParts } = api.listings.counts;
+      await expectExact('listed in parts');
+      assert.ok(api.listings.counts.inParts > inParts, `listed in parts: ${JSON.stringify(api.listings.counts)}`);
+      // Files of the levels (README.md at the top, packages/package.json) and of every group, in one answer.
+      const found = await grep({ pattern: '^# The wide|^\\{\\}$|package (0|300|600|900|1200|1500|1800|2100|2399)$', output_mode: 'files_with_matches' });
+      const picked = [
+        'README.md',
+        'packages/package.json',
+        ...[0, 300, 600, 900, 1200, 1500, 1800, 2100, 2399].map((i) => `packages/pkg${String(i).padStart(4, '0')}/src/index.ts`),
+      ];
+      const expected = picked.sort(comparePaths).map((relative) => path.join(folderPath(), relative));
+      assert.deepStrictEqual(found.files, expected, 'in path order, the files of the levels among those of the groups');
+    } finally {
+      api.listings.partsFrom = partsFrom;
+      api.listings.invalidate();
+    }
   });
 
   it('indexes every file, and the indexed searches stay exact', async function () {
