@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { readAnswer, type GlobAnswer, type GrepAnswer } from '../support/answers';
+import type { GrepToolsApi } from '../../src/extension';
 
 export type { GlobAnswer, GrepAnswer };
 
@@ -60,5 +61,23 @@ export async function whileProbing<T>(run: () => Promise<T>): Promise<{ result: 
     stop = true;
     await probing;
     registration.dispose();
+  }
+}
+
+/**
+ * Runs `run` with the folders listed afresh and in parts from their first file on (a test workspace is
+ * far below ResidentListings.partsFrom), and says how many listings were made in parts meanwhile.
+ */
+export async function listedInParts<T>(listings: Pick<GrepToolsApi, 'listings'>['listings'], run: () => Promise<T>): Promise<{ result: T; inParts: number }> {
+  const partsFrom = listings.partsFrom;
+  listings.partsFrom = 1;
+  try {
+    listings.invalidate();
+    const before = listings.counts.inParts;
+    const result = await run();
+    return { result, inParts: listings.counts.inParts - before };
+  } finally {
+    listings.partsFrom = partsFrom;
+    listings.invalidate();
   }
 }

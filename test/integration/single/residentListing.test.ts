@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, listedInParts, type GlobAnswer, type GrepAnswer } from '../helpers';
 import { waitUntil } from '../../support/waitUntil';
 import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
 
@@ -176,27 +176,23 @@ describe('the resident listing of the workspace', () => {
   it('is listed in parts by the first search, which finds every file, in the order and with the counts one listing of the whole folder gives', async () => {
     // Every line of every file; include '**/*' names the same files, and is listed by one findFiles call.
     const everything = { pattern: '^', output_mode: 'count', max_results: 2000 } as const;
-    // (A folder this small is listed whole by the first findFiles call; in parts from one file on.)
-    const partsFrom = api.listings.partsFrom;
-    api.listings.partsFrom = 1;
     // A dot file at the top: listed by the part of the files at the top, as by the whole folder's listing.
     const dotFile = path.join(folderPath(0), '.parts-top.txt');
     fs.writeFileSync(dotFile, 'at the top\n');
     try {
       for (const includeIgnored of [false, true]) {
-        api.listings.invalidate();
-        const { inParts } = api.listings.counts;
-        const parts = await invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored });
-        assert.strictEqual(api.listings.counts.inParts, inParts + 1, `the first search listed the folder in parts (${JSON.stringify(api.listings.counts)})`);
-        const whole = await invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include: '**/*' });
-        assert.strictEqual(api.listings.counts.inParts, inParts + 1, 'an include is listed whole');
+        const search = (include?: string) => invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include });
+        const first = await listedInParts(api.listings, () => search());
+        assert.strictEqual(first.inParts, 1, `the first search listed the folder in parts (${JSON.stringify(api.listings.counts)})`);
+        const { result: whole, inParts } = await listedInParts(api.listings, () => search('**/*'));
+        assert.strictEqual(inParts, 0, 'an include is listed whole');
+        const parts = first.result;
         assert.ok(parts.files.length > 5, `files in several top-level directories: ${JSON.stringify(parts.files)}`);
         assert.ok(JSON.stringify(parts.files).includes('.parts-top.txt'), 'the dot file at the top');
         assert.deepStrictEqual(parts.files, whole.files, `include_ignored ${includeIgnored}`);
         assert.deepStrictEqual([parts.files_searched, parts.skipped], [whole.files_searched, whole.skipped], `include_ignored ${includeIgnored}`);
       }
     } finally {
-      api.listings.partsFrom = partsFrom;
       fs.rmSync(dotFile, { force: true });
     }
   });
@@ -213,18 +209,10 @@ describe('the resident listing of the workspace', () => {
     };
     api.listings.invalidate();
     const whole = await answers();
-    const partsFrom = api.listings.partsFrom;
-    api.listings.partsFrom = 1;
-    try {
-      api.listings.invalidate();
-      const { inParts } = api.listings.counts;
-      const parts = await answers();
-      // The empty answer's search, and its check of the ignored files: each lists the whole folder.
-      assert.ok(api.listings.counts.inParts - inParts >= 2, `both in parts: ${JSON.stringify(api.listings.counts)}`);
-      assert.deepStrictEqual(parts, whole);
-    } finally {
-      api.listings.partsFrom = partsFrom;
-    }
+    const { result: parts, inParts } = await listedInParts(api.listings, answers);
+    // The empty answer's search, and its check of the ignored files: each lists the whole folder.
+    assert.ok(inParts >= 2, `both in parts: ${JSON.stringify(api.listings.counts)}`);
+    assert.deepStrictEqual(parts, whole);
   });
 
   it('a search.exclude change applies to the next call', async () => {
