@@ -102,9 +102,9 @@ const WIDE_DESCRIPTOR_LIMIT = 1024;
 /**
  * A workspace with more directories on one level than the descriptor limit (test/integration/wide/): its
  * one directory packages/ holds them, and each packages/pkgNNNN/ holds src/index.ts (with the marker the
- * test counts) and README.md; a file at the top and one in packages/, and a .git/ beside packages/ (a large
- * folder is listed in parts from the first directory down that holds several, .git not counted). Made in
- * a temporary directory.
+ * test counts) and README.md; a file at the top and one in packages/, and docs/ and .git/ beside packages/
+ * (a large folder is listed in parts split where most of its files lie, in groups that may mix docs/ with
+ * directories of packages/; .git is not walked). Made in a temporary directory.
  */
 function wideWorkspace() {
   const root = join(mkdtempSync(join(tmpdir(), 'grep-tools-wide-')), 'wide-workspace');
@@ -115,6 +115,8 @@ function wideWorkspace() {
     writeFileSync(join(dir, 'README.md'), `# Package ${i}\n`);
   }
   writeFileSync(join(root, 'README.md'), '# The wide workspace\n');
+  mkdirSync(join(root, 'docs'));
+  writeFileSync(join(root, 'docs', 'guide.md'), '# The wide guide\n');
   mkdirSync(join(root, '.git'));
   writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   writeFileSync(join(root, 'packages', 'package.json'), '{}\n');

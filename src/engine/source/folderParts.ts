@@ -1,8 +1,8 @@
 /**
  * How a large workspace folder is listed in parts (VS Code's findFiles hands each listing over as one
  * reply, and reading it holds the extension host 5–10 ms a thousand files; vscode/sources/findFilesSource.ts,
- * listInParts): the files of its top levels, then groups of the directories of the first level that holds
- * several, each group listed by its own include glob. The parts' includes together name every file of the
+ * listInParts): the files of the directories it splits, then groups of about equal weight of the other
+ * directories, each listed by its own include glob. The parts' includes together name every file of the
  * folder once.
  */
 import { promises as fs } from 'fs';
@@ -12,21 +12,37 @@ import { parentOf } from './fileSource';
 
 /** Groups a folder's directories are listed in. */
 const PARTS = 8;
-/** How deep partsOf goes down a chain of single directories (a folder that holds one directory, which holds one, ...). */
-const MAX_DESCENT = 8;
-/** A name findFiles' glob would read as a pattern (or an escape): such a folder is listed whole. */
+/** The most directories split (each adds its own files to the first part's include glob). */
+const MAX_LEVELS = 32;
+/** The most directories the parts may name (their paths go in the parts' include globs). */
+const MAX_UNITS = 4096;
+/** Directories read at once to weigh a folder, and at most (a few milliseconds to tens of them). */
+const WEIGH_IN_FLIGHT = 16;
+const MAX_WEIGHED = 1000;
+/** A name findFiles' glob would read as a pattern (or an escape): a directory holding one as a directory is not split. */
 const GLOB_SPECIAL = /[*?[\]{}!,\\]/;
 
 /** How a folder is split. */
 export interface FolderParts {
   /**
-   * The directories whose own files (not those below) the first part lists, from the folder's root:
-   * the folder itself (''), then, where it holds a single directory, that one, and so on down to the
-   * directory that holds several.
+   * The directories whose own files (not those below) the first part lists, from the folder's root: the
+   * folder itself ('') first, then each directory split below it.
    */
   levels: string[];
-  /** That last level's directories (paths from the folder), in PARTS groups, in the final order. */
+  /** The other directories (paths from the folder), none inside another, in PARTS groups, in the final order. */
   groups: string[][];
+}
+
+/** What the walk found in one directory. */
+interface Weight {
+  /** Its own entries that are not directories to walk (files, symlinks). */
+  files: number;
+  /** Those and every file below it (estimated past the directories read: weigh). */
+  total: number;
+  /** Its directories the listing enters, in path order. */
+  dirs: string[];
+  /** False when it holds a symlink (a part's glob would not name what lies behind it) or a directory a glob would read as a pattern. */
+  splittable: boolean;
 }
 
 /** Where `dir` (a path from the folder) lies in one of `tops` (the directories a part names), or is one of them. */
@@ -35,10 +51,13 @@ export function withinTops(tops: ReadonlySet<string>, dir: string): boolean {
   return false;
 }
 
-/** The include of a part: every file below the directories of `group`, which share the parent `level`. */
-export function groupInclude(level: string, group: readonly string[]): string {
-  const above = level === '' ? '' : `${level}/`;
-  const names = group.map((dir) => dir.slice(above.length));
+/** The include of a part: every file below the directories of `group`. */
+export function groupInclude(group: readonly string[]): string {
+  const parent = parentOf(group[0]);
+  const above = parent === '' ? '' : `${parent}/`;
+  // (siblings are named after their parent's path; others by their whole paths)
+  const names = group.every((dir) => parentOf(dir) === parent) ? group.map((dir) => dir.slice(above.length)) : undefined;
+  if (!names) return `{${group.join(',')}}/**`;
   return names.length === 1 ? `${above}${names[0]}/**` : `${above}{${names.join(',')}}/**`;
 }
 
@@ -48,33 +67,110 @@ export function levelsInclude(levels: readonly string[]): string {
   return globs.length === 1 ? globs[0] : `{${globs.join(',')}}`;
 }
 
+const byDirectory = (a: string, b: string) => comparePaths(`${a}/`, `${b}/`);
+
 /**
- * How a folder is listed in parts: the first directory down from it that holds several (past a chain of
- * directories that hold one, at most MAX_DESCENT deep) and its directories in PARTS groups, in the final
- * order (a directory's files sort as its name and a '/'); or undefined where the folder is listed whole:
- * no such directory, a symlink on the way (followed or not by the settings), or a name a glob would read
- * as a pattern. Directories `excluded` names (a path from the folder: denied, or one the listing does not
- * enter, such as .git) are left out: nothing is listed in them.
+ * The folder's directories the listing enters, each with its files and what lies below, from readdir
+ * alone, a level at a time while the next level keeps the directories read within MAX_WEIGHED: a
+ * directory of the first level not read (where a tree is large) weighs as many entries as a directory
+ * read holds on average. The weights only balance the parts; whatever they are, the parts name every
+ * file once.
+ */
+async function weigh(folder: string, excluded: (dir: string) => boolean): Promise<Map<string, Weight>> {
+  const weights = new Map<string, Weight>();
+  const order: string[] = [];
+  let entries = 0;
+  const read = async (dir: string, below: string[]): Promise<void> => {
+    const weight: Weight = { files: 0, total: 0, dirs: [], splittable: true };
+    weights.set(dir, weight);
+    const listed = await fs.readdir(dir === '' ? folder : nodePath.join(folder, dir), { withFileTypes: true }).catch(() => []);
+    entries += listed.length;
+    for (const entry of listed) {
+      if (entry.isSymbolicLink()) weight.splittable = false;
+      if (!entry.isDirectory()) {
+        weight.files++;
+        continue;
+      }
+      const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (excluded(path)) continue;
+      if (GLOB_SPECIAL.test(entry.name)) weight.splittable = false;
+      weight.dirs.push(path);
+      below.push(path);
+    }
+    weight.dirs.sort(byDirectory);
+  };
+  for (let level = ['']; level.length > 0 && order.length + level.length <= MAX_WEIGHED;) {
+    const below: string[] = [];
+    for (let at = 0; at < level.length; at += WEIGH_IN_FLIGHT) await Promise.all(level.slice(at, at + WEIGH_IN_FLIGHT).map((dir) => read(dir, below)));
+    order.push(...level);
+    level = below;
+  }
+  const unread = entries / Math.max(1, order.length);
+  // (each level after the one above it: the totals add up from the deepest)
+  for (let i = order.length - 1; i >= 0; i--) {
+    const weight = weights.get(order[i])!;
+    weight.total = weight.files + weight.dirs.reduce((sum, dir) => sum + (weights.get(dir)?.total ?? unread), 0);
+  }
+  return weights;
+}
+
+/**
+ * How a folder is listed in parts, from the weights of its directories (files below each): the
+ * directory holding the most files is split into its own files and its directories while it holds more
+ * than one part's share (an eighth of the folder), so a folder whose files lie mostly in one directory
+ * (packages/ beside docs/, a chain of single directories) is split where they are; then the directories
+ * in PARTS groups of about equal weight, in the final order (a directory's files sort as its name and a
+ * '/'). Undefined where the folder is listed whole: nothing to split at its top (no directory, a symlink,
+ * a name a glob would read as a pattern).
+ */
+export function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefined {
+  const root = weights.get('');
+  if (!root?.splittable || root.dirs.length === 0) return undefined;
+  const share = root.total / PARTS;
+  const levels = [''];
+  let units = [...root.dirs];
+  const weightOf = (dir: string) => weights.get(dir)?.total ?? 0;
+  while (levels.length < MAX_LEVELS) {
+    // The heaviest directory that can be split (one holding a symlink or a glob's name stays whole).
+    let heaviest: string | undefined;
+    for (const unit of units) {
+      const weight = weights.get(unit);
+      if (weight?.splittable && weight.dirs.length > 0 && (heaviest === undefined || weight.total > weightOf(heaviest))) heaviest = unit;
+    }
+    if (heaviest === undefined || weightOf(heaviest) <= share) break;
+    const { dirs } = weights.get(heaviest)!;
+    if (units.length - 1 + dirs.length > MAX_UNITS) break;
+    levels.push(heaviest);
+    units = [...units.filter((unit) => unit !== heaviest), ...dirs];
+  }
+  units.sort(byDirectory);
+  // Consecutive runs of about equal weight: a group ends once the weight so far reaches its share of the whole.
+  const count = Math.min(PARTS, units.length);
+  const total = units.reduce((sum, unit) => sum + weightOf(unit), 0);
+  const groups: string[][] = [];
+  let group: string[] = [];
+  let sofar = 0;
+  units.forEach((unit, i) => {
+    group.push(unit);
+    sofar += weightOf(unit);
+    const left = units.length - i - 1;
+    const groupsLeft = count - groups.length - 1;
+    // (every group gets a directory: one closes when as many are left as groups still to fill)
+    if (groupsLeft > 0 && (sofar >= ((groups.length + 1) * total) / count || left === groupsLeft)) {
+      groups.push(group);
+      group = [];
+    }
+  });
+  if (group.length > 0) groups.push(group);
+  levels.sort(byDirectory);
+  return { levels, groups };
+}
+
+/**
+ * How a folder is listed in parts (splitFolder), from a walk of its directories with readdir alone (no
+ * file is opened or statted); directories `excluded` names (a path from the folder: denied, or one the
+ * listing does not enter, such as .git) are not walked, and no part names them.
  */
 export async function partsOf(folder: string, excluded: (dir: string) => boolean): Promise<FolderParts | undefined> {
-  const levels = [''];
-  for (let depth = 0; depth <= MAX_DESCENT; depth++) {
-    const level = levels[levels.length - 1];
-    const entries = await fs.readdir(level === '' ? folder : nodePath.join(folder, level), { withFileTypes: true }).catch(() => undefined);
-    if (!entries || entries.some((entry) => entry.isSymbolicLink() || GLOB_SPECIAL.test(entry.name))) return undefined;
-    const dirs = entries
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => (level === '' ? entry.name : `${level}/${entry.name}`))
-      .filter((dir) => !excluded(dir))
-      .sort((a, b) => comparePaths(`${a}/`, `${b}/`));
-    if (dirs.length === 0) return undefined;
-    if (dirs.length === 1) {
-      levels.push(dirs[0]);
-      continue;
-    }
-    const count = Math.min(PARTS, dirs.length);
-    const groups = Array.from({ length: count }, (_, g) => dirs.slice(Math.floor((g * dirs.length) / count), Math.floor(((g + 1) * dirs.length) / count)));
-    return { levels, groups };
-  }
-  return undefined;
+  return splitFolder(await weigh(folder, excluded));
 }

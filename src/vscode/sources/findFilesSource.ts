@@ -296,9 +296,9 @@ export class FindFilesSource implements FileSource {
   /**
    * A whole folder listed in parts, so a search starts on its first files while the rest are listed
    * (findFiles answers only once it has every file, tens of seconds at 500,000 files, and reading its
-   * reply holds the extension host 5–10 ms a thousand files): the files at its top (and in the single
-   * directories below it, down to one that holds several: partsOf), then that one's directories in
-   * PARTS groups, PARTS_IN_FLIGHT listed at once, each group's
+   * reply holds the extension host 5–10 ms a thousand files): the files at its top and in the
+   * directories split below it where most files lie, then the other directories in groups of about equal
+   * weight (partsOf), PARTS_IN_FLIGHT listed at once, each group's
    * files handed to `deliver` (when given) in the final order once the groups before it are in. The parts together are
    * the listing of the whole folder (the same files, pruned entries and log lines) and are kept as such.
    * A folder that cannot be split so is listed whole (`partsOf`).
@@ -313,13 +313,12 @@ export class FindFilesSource implements FileSource {
     const split = query.include === '**' && base.base === base.root ? await partsOf(base.base, notEntered(denied, settings)) : undefined;
     if (!split) return this.listFolder(query, base, denied, settings);
     const { levels, groups } = split;
-    const level = levels[levels.length - 1];
     // A folder of fewer than PARTS_FROM files is listed whole by the probe itself: parts pay only where a listing takes seconds.
     const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: this.listings?.partsFrom ?? PARTS_FROM });
     if (probe !== 'more') return probe;
     const listing = (include: string, tops?: ReadonlySet<string>) => this.listFolder({ ...query, include }, base, denied, settings, tops);
     const started: Array<Promise<FolderListing | undefined>> = [];
-    const start = (i: number) => (started[i] ??= listing(groupInclude(level, groups[i]), new Set(groups[i])));
+    const start = (i: number) => (started[i] ??= listing(groupInclude(groups[i]), new Set(groups[i])));
     for (let i = 0; i < Math.min(PARTS_IN_FLIGHT, groups.length); i++) void start(i).catch(() => undefined);
     const top = await listing(levelsInclude(levels));
     if (!top) return undefined;

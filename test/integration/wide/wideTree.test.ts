@@ -59,14 +59,15 @@ describe('a workspace with more directories on one level than the extension host
     await expectExact('before the index');
   });
 
-  it('listed in parts (its one directory, packages/, holding the groups), every file is searched, in path order', async function () {
+  it('listed in parts (split at packages/, where most files lie; docs/ in a group with some of its directories), every file is searched, in path order', async function () {
     this.timeout(120_000);
     const { inParts } = await listedInParts(api.listings, async () => {
       await expectExact('listed in parts');
-      // Files of the levels (README.md at the top, packages/package.json) and of every group, in one answer.
+      // Files of the levels (README.md at the top, packages/package.json) and of every group, docs/ among them, in one answer.
       const found = await grep({ pattern: '^# The wide|^\\{\\}$|package (0|300|600|900|1200|1500|1800|2100|2399)$', output_mode: 'files_with_matches' });
       const picked = [
         'README.md',
+        'docs/guide.md',
         'packages/package.json',
         ...[0, 300, 600, 900, 1200, 1500, 1800, 2100, 2399].map((i) => `packages/pkg${String(i).padStart(4, '0')}/src/index.ts`),
       ];

@@ -2,8 +2,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
-import { comparePaths, compileGlob } from '../../../../src/engine/globset/globs';
-import { groupInclude, levelsInclude, partsOf, withinTops } from '../../../../src/engine/source/folderParts';
+import { Minimatch } from 'minimatch';
+import { comparePaths } from '../../../../src/engine/globset/globs';
+import { groupInclude, levelsInclude, partsOf, withinTops, type FolderParts } from '../../../../src/engine/source/folderParts';
 
 describe('engine/folderParts', () => {
   let root: string;
@@ -24,6 +25,19 @@ describe('engine/folderParts', () => {
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
   const none = () => false;
 
+  /** Asserts that the parts' includes name every file of the folder (but those below `notEntered`) once. */
+  const assertCovers = (parts: FolderParts, notEntered = (_file: string) => false) => {
+    const includes = [levelsInclude(parts.levels), ...parts.groups.map(groupInclude)];
+    // (as findFiles reads a pattern relative to the folder: `*` names the files at its top only)
+    const matchers = includes.map((include) => {
+      const compiled = new Minimatch(include, { dot: true });
+      return (file: string) => compiled.match(file);
+    });
+    for (const file of filesOf(root).filter((file) => !notEntered(file)))
+      assert.strictEqual(matchers.filter((matches) => matches(file)).length, 1, `${file} is named by one part (${includes.join(' ')})`);
+    return includes;
+  };
+
   it('goes down a chain of single directories to the first that holds several, and its parts name every file once', async () => {
     // (.git, which the listing does not enter, is not a directory of the chain: the folder holds one other, repo)
     for (const file of [
@@ -40,14 +54,30 @@ describe('engine/folderParts', () => {
       write(file);
     const parts = await partsOf(root, (dir) => dir === '.git');
     assert.deepStrictEqual(parts, { levels: ['', 'repo', 'repo/src'], groups: [['repo/src/a'], ['repo/src/b'], ['repo/src/c']] });
-    const includes = [levelsInclude(parts.levels), ...parts.groups.map((group) => groupInclude('repo/src', group))];
+    const includes = assertCovers(parts, (file) => file.startsWith('.git/'));
     assert.deepStrictEqual(includes, ['{*,repo/*,repo/src/*}', 'repo/src/a/**', 'repo/src/b/**', 'repo/src/c/**']);
-    const matchers = includes.map((include) => compileGlob(include, 'include'));
-    for (const file of filesOf(root).filter((file) => !file.startsWith('.git/')))
-      assert.strictEqual(matchers.filter((matches) => matches(file)).length, 1, `${file} is named by one part`);
   });
 
-  it('splits a folder of several directories at its top, in PARTS groups in path order', async () => {
+  it('splits the directory where most files lie, and groups the directories by weight, siblings of it among them', async () => {
+    write('README.md');
+    for (const file of ['docs/a.md', 'docs/b.md', 'tools/t.sh', 'packages/package.json']) write(file);
+    for (let p = 0; p < 10; p++) for (let f = 0; f < 3; f++) write(`packages/p${p}/src/f${f}.ts`);
+    const parts = await partsOf(root, none);
+    assert.deepStrictEqual(parts?.levels, ['', 'packages']);
+    const units = parts.groups.flat();
+    assert.deepStrictEqual(units, ['docs', ...Array.from({ length: 10 }, (_, p) => `packages/p${p}`), 'tools']);
+    assert.strictEqual(parts.groups.length, 8);
+    const includes = assertCovers(parts);
+    assert.ok(
+      includes.some((include) => include.startsWith('{docs,packages/')),
+      `a group of directories of different parents is named by their paths: ${includes.join(' ')}`,
+    );
+    // About equal weight: no group holds more than twice a share (33 files in 8 groups).
+    const weightOf = (group: string[]) => filesOf(root).filter((file) => group.some((dir) => file.startsWith(`${dir}/`))).length;
+    for (const group of parts.groups) assert.ok(weightOf(group) <= 9, `${group.join(',')}: ${weightOf(group)} files`);
+  });
+
+  it('splits a folder of several directories of about equal weight at its top, in PARTS groups in path order', async () => {
     const names = Array.from({ length: 20 }, (_, i) => `d${i}`);
     for (const name of names) write(`${name}/f.txt`);
     write('d1.txt');
@@ -58,24 +88,38 @@ describe('engine/folderParts', () => {
       parts.groups.flat(),
       [...names].sort((a, b) => comparePaths(`${a}/`, `${b}/`)),
     );
-    assert.strictEqual(groupInclude('', parts.groups[0]), `{${parts.groups[0].join(',')}}/**`);
+    assert.strictEqual(groupInclude(parts.groups[0]), `{${parts.groups[0].join(',')}}/**`);
     assert.strictEqual(levelsInclude(parts.levels), '*');
+    assertCovers(parts);
   });
 
-  it('lists whole a folder with no directory, a symlink or a glob character on the way, or a chain deeper than it goes', async () => {
+  it('lists whole a folder with no directory, a symlink or a glob character at its top; does not split a directory holding one', async () => {
     write('only.txt');
     assert.strictEqual(await partsOf(root, none), undefined, 'no directory');
     write('one/a/x.txt');
     write('one/b/y.txt');
+    write('one/b/z.txt');
+    write('two/w.txt');
+    fs.symlinkSync(nodePath.join(root, 'one', 'a'), nodePath.join(root, 'link'));
+    assert.strictEqual(await partsOf(root, none), undefined, 'a symlink at the top');
+    fs.rmSync(nodePath.join(root, 'link'));
+    assert.deepStrictEqual(await partsOf(root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']] });
     fs.symlinkSync(nodePath.join(root, 'one', 'a'), nodePath.join(root, 'one', 'link'));
-    assert.strictEqual(await partsOf(root, none), undefined, 'a symlink on the way');
+    assert.deepStrictEqual(await partsOf(root, none), { levels: [''], groups: [['one'], ['two']] }, 'a symlink in one/: one/ is not split');
     fs.rmSync(nodePath.join(root, 'one', 'link'));
-    assert.deepStrictEqual(await partsOf(root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b']] });
     write('one/c{d}/z.txt');
-    assert.strictEqual(await partsOf(root, none), undefined, 'a name findFiles would read as a glob');
-    fs.rmSync(nodePath.join(root, 'one'), { recursive: true });
-    write(`${Array.from({ length: 12 }, (_, i) => `l${i}`).join('/')}/a/x.txt`);
-    assert.strictEqual(await partsOf(root, none), undefined, 'a chain deeper than it goes');
+    assert.deepStrictEqual(await partsOf(root, none), { levels: [''], groups: [['one'], ['two']] }, 'a name findFiles would read as a glob in one/');
+    write('t{x}/z.txt');
+    assert.strictEqual(await partsOf(root, none), undefined, 'a name findFiles would read as a glob at the top');
+  });
+
+  it('a folder of more directories than it reads is split by estimated weights, and its parts still name every file once', async () => {
+    for (let d = 0; d < 1100; d++) write(`a/d${d}/f.txt`);
+    write('b/g.txt');
+    const parts = await partsOf(root, none);
+    assert.deepStrictEqual(parts?.levels, ['', 'a'], 'a/, whose directories were not read, still weighs the most');
+    assert.strictEqual(parts.groups.length, 8);
+    assertCovers(parts);
   });
 
   it('withinTops: a directory in or below one the part names', () => {
