@@ -123,7 +123,7 @@ async function weigh(folder: string, excluded: (dir: string) => boolean): Promis
  * '/'). Undefined where the folder is listed whole: nothing to split at its top (no directory, a symlink,
  * a name a glob would read as a pattern).
  */
-export function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefined {
+function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefined {
   const root = weights.get('');
   if (!root?.splittable || root.dirs.length === 0) return undefined;
   const share = root.total / PARTS;
