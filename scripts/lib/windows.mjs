@@ -32,6 +32,7 @@ export const NOT_UNDER_WINE = [
     'engine/source/directoryLinks.test.js',
     'engine/pool/workerLinks.test.js',
     'vscode/sources/storedListingLinks.test.js',
+    'engine/source/folderPartsLinks.test.js',
   ].map((file) => ({ file, reason: LINKS })),
   { file: 'engine/searcher/reader.test.js', reason: 'it makes a FIFO with mkfifo, which Windows does not have' },
   { file: 'engine/source/ignoreFile.test.js', reason: 'it makes a FIFO with mkfifo and links to /dev/zero, which Windows does not have' },
