@@ -8,6 +8,7 @@
 import { promises as fs } from 'fs';
 import * as nodePath from 'path';
 import { comparePaths } from '../globset/globs';
+import { mapAtMost } from '../searcher/descriptors';
 import { parentOf } from './fileSource';
 
 /** Groups a folder's directories are listed in. */
@@ -45,10 +46,10 @@ interface Weight {
   splittable: boolean;
 }
 
-/** Where `dir` (a path from the folder) lies in one of `tops` (the directories a part names), or is one of them. */
-export function withinTops(tops: ReadonlySet<string>, dir: string): boolean {
-  for (let at = dir; at !== ''; at = parentOf(at)) if (tops.has(at)) return true;
-  return false;
+/** The directory of `tops` (directories parts name, paths from the folder) that is `dir` or holds it, if any. */
+export function enclosingTop(tops: { has(dir: string): boolean }, dir: string): string | undefined {
+  for (let at = dir; at !== ''; at = parentOf(at)) if (tops.has(at)) return at;
+  return undefined;
 }
 
 /** The include of a part: every file below the directories of `group`. */
@@ -71,12 +72,12 @@ const byDirectory = (a: string, b: string) => comparePaths(`${a}/`, `${b}/`);
 
 /**
  * The folder's directories the listing enters, each with its files and what lies below, from readdir
- * alone, a level at a time while the next level keeps the directories read within MAX_WEIGHED: a
+ * alone, a level at a time while the next level keeps the directories read within `atMost`: a
  * directory of the first level not read (where a tree is large) weighs as many entries as a directory
  * read holds on average. The weights only balance the parts; whatever they are, the parts name every
  * file once.
  */
-async function weigh(folder: string, excluded: (dir: string) => boolean): Promise<Map<string, Weight>> {
+async function weigh(folder: string, excluded: (dir: string) => boolean, atMost: number): Promise<Map<string, Weight>> {
   const weights = new Map<string, Weight>();
   const order: string[] = [];
   let entries = 0;
@@ -99,9 +100,9 @@ async function weigh(folder: string, excluded: (dir: string) => boolean): Promis
     }
     weight.dirs.sort(byDirectory);
   };
-  for (let level = ['']; level.length > 0 && order.length + level.length <= MAX_WEIGHED;) {
+  for (let level = ['']; level.length > 0 && order.length + level.length <= atMost;) {
     const below: string[] = [];
-    for (let at = 0; at < level.length; at += WEIGH_IN_FLIGHT) await Promise.all(level.slice(at, at + WEIGH_IN_FLIGHT).map((dir) => read(dir, below)));
+    await mapAtMost(level, WEIGH_IN_FLIGHT, (dir) => read(dir, below));
     order.push(...level);
     level = below;
   }
@@ -169,8 +170,9 @@ function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefi
 /**
  * How a folder is listed in parts (splitFolder), from a walk of its directories with readdir alone (no
  * file is opened or statted); directories `excluded` names (a path from the folder: denied, or one the
- * listing does not enter, such as .git) are not walked, and no part names them.
+ * listing does not enter, such as .git) are not walked, and no part names them. `weighedAtMost`: the
+ * directories read at most (MAX_WEIGHED; the tests lower it).
  */
-export async function partsOf(folder: string, excluded: (dir: string) => boolean): Promise<FolderParts | undefined> {
-  return splitFolder(await weigh(folder, excluded));
+export async function partsOf(folder: string, excluded: (dir: string) => boolean, weighedAtMost = MAX_WEIGHED): Promise<FolderParts | undefined> {
+  return splitFolder(await weigh(folder, excluded, weighedAtMost));
 }

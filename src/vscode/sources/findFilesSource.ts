@@ -17,7 +17,7 @@ import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
 import { sortInSlices, TimeSlices } from '../../engine/source/timeSlices';
-import { groupInclude, levelsInclude, partsOf, withinTops } from '../../engine/source/folderParts';
+import { enclosingTop, groupInclude, levelsInclude, partsOf } from '../../engine/source/folderParts';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
@@ -114,11 +114,8 @@ function joinParts(base: string, files: Candidate[], parts: readonly FolderListi
   const pruned = new Map<string, PrunedEntry>();
   for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
   const judging = (fromRoot: string): FolderListing => {
-    for (let at = fromRoot; at !== ''; at = parentOf(at)) {
-      const part = partOf.get(at);
-      if (part) return part;
-    }
-    return top;
+    const at = enclosingTop(partOf, fromRoot);
+    return at === undefined ? top : partOf.get(at)!;
   };
   const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => judging(fromRoot).walk.skips(fromRoot) };
   return {
@@ -388,7 +385,7 @@ export class FindFilesSource implements FileSource {
     if (!listed) return undefined;
     // A part lists every file below its directories, as the whole folder's listing would there; the directories above them are looked into.
     const wholeHidden = hiddenIgnoreFile(tops ? '**' : query.include, followSymlinks, excludes);
-    const hidden = tops ? (dir: string) => !withinTops(tops, dir) || wholeHidden(dir) : wholeHidden;
+    const hidden = tops ? (dir: string) => enclosingTop(tops, dir) === undefined || wholeHidden(dir) : wholeHidden;
     const gitignore = query.respectGitignore && useIgnoreFiles ? await this.gitignoreOf(base, listed.fromRoot, warnQuery, denied, hidden) : undefined;
     const files = await this.kept(listed, base, (fromRoot) => afterwards.some((matches) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot) === true);
     if (!files) return undefined;

@@ -1,28 +1,25 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { comparePaths } from '../../../../src/engine/globset/globs';
-import { groupInclude, levelsInclude, partsOf, withinTops, type FolderParts } from '../../../../src/engine/source/folderParts';
+import { enclosingTop, groupInclude, levelsInclude, partsOf, type FolderParts } from '../../../../src/engine/source/folderParts';
+import { Fixture, rel } from '../../fixture';
 
 describe('engine/folderParts', () => {
-  let root: string;
-  const write = (relative: string) => {
-    fs.mkdirSync(nodePath.dirname(nodePath.join(root, relative)), { recursive: true });
-    fs.writeFileSync(nodePath.join(root, relative), `${relative}\n`);
-  };
+  let fx: Fixture;
+  const write = (relative: string) => fx.write(relative, `${relative}\n`);
   /** Every file below the folder, from its root. */
   const filesOf = (dir: string) =>
     fs
       .readdirSync(dir, { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile())
-      .map((entry) => nodePath.relative(dir, nodePath.join(entry.parentPath, entry.name)).split(nodePath.sep).join('/'));
+      .map((entry) => rel(dir, nodePath.join(entry.parentPath, entry.name)));
 
   beforeEach(() => {
-    root = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-parts-'));
+    fx = new Fixture('grep-tools-parts-');
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => fx.remove());
   const none = () => false;
 
   /** Asserts that the parts' includes name every file of the folder (but those below `notEntered`) once. */
@@ -30,11 +27,13 @@ describe('engine/folderParts', () => {
     const includes = [levelsInclude(parts.levels), ...parts.groups.map(groupInclude)];
     // (as findFiles reads a pattern relative to the folder: `*` names the files at its top only)
     const matchers = includes.map((include) => {
-      const compiled = new Minimatch(include, { dot: true });
-      return (file: string) => compiled.match(file);
+      // (one expression for a glob's braces, as minimatch's match would try each alternative in turn)
+      const compiled = new Minimatch(include, { dot: true }).makeRe();
+      return (file: string) => compiled !== false && compiled.test(file);
     });
-    for (const file of filesOf(root).filter((file) => !notEntered(file)))
-      assert.strictEqual(matchers.filter((matches) => matches(file)).length, 1, `${file} is named by one part (${includes.join(' ')})`);
+    const named = includes.join(' ');
+    for (const file of filesOf(fx.root).filter((file) => !notEntered(file)))
+      assert.strictEqual(matchers.filter((matches) => matches(file)).length, 1, `${file} is named by one part (${named})`);
     return includes;
   };
 
@@ -52,7 +51,7 @@ describe('engine/folderParts', () => {
       'repo/src/c/3.ts',
     ])
       write(file);
-    const parts = await partsOf(root, (dir) => dir === '.git');
+    const parts = await partsOf(fx.root, (dir) => dir === '.git');
     assert.deepStrictEqual(parts, { levels: ['', 'repo', 'repo/src'], groups: [['repo/src/a'], ['repo/src/b'], ['repo/src/c']] });
     const includes = assertCovers(parts, (file) => file.startsWith('.git/'));
     assert.deepStrictEqual(includes, ['{*,repo/*,repo/src/*}', 'repo/src/a/**', 'repo/src/b/**', 'repo/src/c/**']);
@@ -62,7 +61,7 @@ describe('engine/folderParts', () => {
     write('README.md');
     for (const file of ['docs/a.md', 'docs/b.md', 'tools/t.sh', 'packages/package.json']) write(file);
     for (let p = 0; p < 10; p++) for (let f = 0; f < 3; f++) write(`packages/p${p}/src/f${f}.ts`);
-    const parts = await partsOf(root, none);
+    const parts = await partsOf(fx.root, none);
     assert.deepStrictEqual(parts?.levels, ['', 'packages']);
     const units = parts.groups.flat();
     assert.deepStrictEqual(units, ['docs', ...Array.from({ length: 10 }, (_, p) => `packages/p${p}`), 'tools']);
@@ -73,7 +72,7 @@ describe('engine/folderParts', () => {
       `a group of directories of different parents is named by their paths: ${includes.join(' ')}`,
     );
     // About equal weight: no group holds more than twice a share (33 files in 8 groups).
-    const weightOf = (group: string[]) => filesOf(root).filter((file) => group.some((dir) => file.startsWith(`${dir}/`))).length;
+    const weightOf = (group: string[]) => filesOf(fx.root).filter((file) => group.some((dir) => file.startsWith(`${dir}/`))).length;
     for (const group of parts.groups) assert.ok(weightOf(group) <= 9, `${group.join(',')}: ${weightOf(group)} files`);
   });
 
@@ -81,7 +80,7 @@ describe('engine/folderParts', () => {
     const names = Array.from({ length: 20 }, (_, i) => `d${i}`);
     for (const name of names) write(`${name}/f.txt`);
     write('d1.txt');
-    const parts = await partsOf(root, none);
+    const parts = await partsOf(fx.root, none);
     assert.deepStrictEqual(parts?.levels, ['']);
     assert.strictEqual(parts.groups.length, 8);
     assert.deepStrictEqual(
@@ -95,32 +94,34 @@ describe('engine/folderParts', () => {
 
   it('lists whole a folder with no directory or a glob character at its top; does not split a directory holding one', async () => {
     write('only.txt');
-    assert.strictEqual(await partsOf(root, none), undefined, 'no directory');
+    assert.strictEqual(await partsOf(fx.root, none), undefined, 'no directory');
     write('one/a/x.txt');
     write('one/b/y.txt');
     write('one/b/z.txt');
     write('two/w.txt');
-    assert.deepStrictEqual(await partsOf(root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']] });
+    assert.deepStrictEqual(await partsOf(fx.root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']] });
     write('one/c{d}/z.txt');
-    assert.deepStrictEqual(await partsOf(root, none), { levels: [''], groups: [['one'], ['two']] }, 'a name findFiles would read as a glob in one/');
+    assert.deepStrictEqual(await partsOf(fx.root, none), { levels: [''], groups: [['one'], ['two']] }, 'a name findFiles would read as a glob in one/');
     write('t{x}/z.txt');
-    assert.strictEqual(await partsOf(root, none), undefined, 'a name findFiles would read as a glob at the top');
+    assert.strictEqual(await partsOf(fx.root, none), undefined, 'a name findFiles would read as a glob at the top');
   });
 
   it('a folder of more directories than it reads is split by estimated weights, and its parts still name every file once', async () => {
-    for (let d = 0; d < 1100; d++) write(`a/d${d}/f.txt`);
+    // (10 directories read at most: the folder, a/ and b/, then not a/'s 30)
+    for (let d = 0; d < 30; d++) write(`a/d${d}/f.txt`);
     write('b/g.txt');
-    const parts = await partsOf(root, none);
+    const parts = await partsOf(fx.root, none, 10);
     assert.deepStrictEqual(parts?.levels, ['', 'a'], 'a/, whose directories were not read, still weighs the most');
     assert.strictEqual(parts.groups.length, 8);
     assertCovers(parts);
   });
 
-  it('withinTops: a directory in or below one the part names', () => {
+  it('enclosingTop: the directory a part names that is a directory or holds it', () => {
     const tops = new Set(['repo/src/a', 'repo/src/b']);
     assert.deepStrictEqual(
-      ['repo/src/a', 'repo/src/a/deep', 'repo/src', 'repo/src/ab', 'repo', ''].map((dir) => withinTops(tops, dir)),
+      ['repo/src/a', 'repo/src/a/deep', 'repo/src', 'repo/src/ab', 'repo', ''].map((dir) => enclosingTop(tops, dir) !== undefined),
       [true, true, false, false, false, false],
     );
+    assert.strictEqual(enclosingTop(tops, 'repo/src/b/x/y'), 'repo/src/b');
   });
 });

@@ -12,10 +12,7 @@ describe('engine/folderParts, with symbolic links', () => {
   const none = () => false;
 
   it('lists whole a folder with a symlink at its top, and does not split a directory holding one (no part would name what lies behind it)', async () => {
-    fx.write('one/a/x.txt', 'x\n');
-    fx.write('one/b/y.txt', 'y\n');
-    fx.write('one/b/z.txt', 'z\n');
-    fx.write('two/w.txt', 'w\n');
+    fx.files({ 'one/a/x.txt': 'x\n', 'one/b/y.txt': 'y\n', 'one/b/z.txt': 'z\n', 'two/w.txt': 'w\n' });
     assert.deepStrictEqual(await partsOf(fx.root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']] });
     fx.symlink(fx.path('one/a'), 'link');
     assert.strictEqual(await partsOf(fx.root, none), undefined, 'a symlink at the top');
