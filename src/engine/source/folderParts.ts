@@ -20,6 +20,11 @@ const MAX_UNITS = 4096;
 /** Directories read at once to weigh a folder, and at most (a few milliseconds to tens of them). */
 const WEIGH_IN_FLIGHT = 16;
 const MAX_WEIGHED = 1000;
+/**
+ * The most directories a part's listing is told not to enter (otherDirectories): each is a name in its
+ * exclude glob, which VS Code also tests every listed file against.
+ */
+const LEFT_OUT_AT_MOST = 256;
 /** A name findFiles' glob would read as a pattern (or an escape): a directory holding one as a directory is not split. */
 const GLOB_SPECIAL = /[*?[\]{}!,\\]/;
 
@@ -32,6 +37,8 @@ export interface FolderParts {
   levels: string[];
   /** The other directories (paths from the folder), none inside another, in PARTS groups, in the final order. */
   groups: string[][];
+  /** The files the folder holds as weighed (estimated past the directories read). */
+  files: number;
 }
 
 /** What the walk found in one directory. */
@@ -60,6 +67,18 @@ export function groupInclude(group: readonly string[]): string {
   const names = group.every((dir) => parentOf(dir) === parent) ? group.map((dir) => dir.slice(above.length)) : undefined;
   if (!names) return `{${group.join(',')}}/**`;
   return names.length === 1 ? `${above}${names[0]}/**` : `${above}{${names.join(',')}}/**`;
+}
+
+/**
+ * The directories of the other parts, which a part's listing need not enter: ripgrep walks every
+ * directory below a listing's base whatever its include, and prunes only what its exclude names (every
+ * part would walk the whole folder). `group`: the part's directories (none: the first part, the files
+ * of the levels). None when there are more than LEFT_OUT_AT_MOST (VS Code tests each listed file
+ * against the exclude glob): the part then walks the whole folder.
+ */
+export function otherDirectories(parts: FolderParts, group: readonly string[] = []): string[] {
+  const others = parts.groups.flat().filter((dir) => !group.includes(dir));
+  return others.length <= LEFT_OUT_AT_MOST ? others : [];
 }
 
 /** The include of the first part: the files directly in each of `levels`. */
@@ -164,7 +183,7 @@ function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefi
   });
   if (group.length > 0) groups.push(group);
   levels.sort(byDirectory);
-  return { levels, groups };
+  return { levels, groups, files: root.total };
 }
 
 /**

@@ -17,7 +17,7 @@ import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
 import type { SearchBase } from '../../engine/guard/roots';
 import { sortInSlices, TimeSlices } from '../../engine/source/timeSlices';
-import { enclosingTop, groupInclude, levelsInclude, partsOf } from '../../engine/source/folderParts';
+import { enclosingTop, groupInclude, levelsInclude, otherDirectories, partsOf } from '../../engine/source/folderParts';
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
@@ -43,14 +43,19 @@ function excludeGlobs(denied: readonly string[], ignored: readonly ExcludeGlob[]
 }
 
 /**
- * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, or null), those globs
- * (`given`: findFiles does not enter a directory one matches), and the matchers of the others, applied to its results.
+ * The exclude glob findFiles takes (one: the brace-free globs in one {a,b} group, with the directories
+ * of `leftOut` named there too, or null), those globs (`given`: findFiles does not enter a directory one
+ * matches), and the matchers of the others, applied to its results.
  */
-function findFilesExcludes(excludes: readonly ExcludeGlob[]): { exclude: string | null; given: ExcludeGlob[]; afterwards: Array<(path: string) => boolean> } {
+function findFilesExcludes(
+  excludes: readonly ExcludeGlob[],
+  leftOut: readonly string[] = [],
+): { exclude: string | null; given: ExcludeGlob[]; afterwards: Array<(path: string) => boolean> } {
   const braced = (glob: string) => /[{}]/.test(glob);
   const given = excludes.filter(({ glob }) => !braced(glob));
   const afterwards = excludes.filter(({ glob }) => braced(glob)).map(({ matches }) => matches);
-  return { exclude: given.length ? `{${given.map(({ glob }) => glob).join(',')}}` : null, given, afterwards };
+  const named = [...given.map(({ glob }) => glob), ...leftOut];
+  return { exclude: named.length ? `{${named.join(',')}}` : null, given, afterwards };
 }
 
 /**
@@ -310,12 +315,18 @@ export class FindFilesSource implements FileSource {
     const split = query.include === '**' && base.base === base.root ? await partsOf(base.base, notEntered(denied, settings)) : undefined;
     if (!split) return this.listFolder(query, base, denied, settings);
     const { levels, groups } = split;
-    // A folder of fewer than PARTS_FROM files is listed whole by the probe itself: parts pay only where a listing takes seconds.
-    const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: this.listings?.partsFrom ?? PARTS_FROM });
-    if (probe !== 'more') return probe;
-    const listing = (include: string, tops?: ReadonlySet<string>) => this.listFolder({ ...query, include }, base, denied, settings, tops);
+    // Parts pay only where a listing takes seconds: a folder weighed at fewer than PARTS_FROM files is
+    // listed whole by a call that stops there (a larger one is then listed in parts after all).
+    const partsFrom = this.listings?.partsFrom ?? PARTS_FROM;
+    if (split.files < partsFrom) {
+      const probe = await this.findFolderFiles(query, base, denied, settings, { atMost: partsFrom });
+      if (probe !== 'more') return probe;
+    }
+    // Each part's listing enters only its own directories (otherDirectories).
+    const listing = (include: string, group?: readonly string[]) =>
+      this.listFolder({ ...query, include }, base, denied, settings, { tops: group && new Set(group), leftOut: otherDirectories(split, group) });
     const started: Array<Promise<FolderListing | undefined>> = [];
-    const start = (i: number) => (started[i] ??= listing(groupInclude(groups[i]), new Set(groups[i])));
+    const start = (i: number) => (started[i] ??= listing(groupInclude(groups[i]), groups[i]));
     for (let i = 0; i < Math.min(PARTS_IN_FLIGHT, groups.length); i++) void start(i).catch(() => undefined);
     const top = await listing(levelsInclude(levels));
     if (!top) return undefined;
@@ -345,29 +356,30 @@ export class FindFilesSource implements FileSource {
     return joinParts(base.base, files, parts, groups);
   }
 
-  /** A folder (or the part of it `tops` names) listed by one findFiles call, with no bound on its files; undefined when cancelled. */
+  /** A folder (or a part of it: findFolderFiles' `tops`, `leftOut`) listed by one findFiles call, with no bound on its files; undefined when cancelled. */
   private async listFolder(
     query: FileQuery,
     base: SearchBase,
     denied: readonly string[],
     settings: FolderSettings,
-    tops?: ReadonlySet<string>,
+    part: { tops?: ReadonlySet<string>; leftOut?: readonly string[] } = {},
   ): Promise<FolderListing | undefined> {
-    const listing = await this.findFolderFiles(query, base, denied, settings, { tops });
+    const listing = await this.findFolderFiles(query, base, denied, settings, part);
     return listing === 'more' ? undefined : listing;
   }
 
   /**
    * One base on disk, listed with findFiles, filtered and audited: the listing a resident one replays.
    * `tops`: the directories the include names, when it lists a part of the folder (listInParts);
-   * `atMost`: 'more' when findFiles finds that many files (nothing else is done with them).
+   * `leftOut`: directories (paths from the folder) findFiles is told not to enter, those of the other
+   * parts; `atMost`: 'more' when findFiles finds that many files (nothing else is done with them).
    */
   private async findFolderFiles(
     query: FileQuery,
     base: SearchBase,
     denied: readonly string[],
     settings: FolderSettings,
-    { tops, atMost }: { tops?: ReadonlySet<string>; atMost?: number } = {},
+    { tops, leftOut, atMost }: { tops?: ReadonlySet<string>; leftOut?: readonly string[]; atMost?: number } = {},
   ): Promise<FolderListing | 'more' | undefined> {
     const { ignored, useIgnoreFiles, followSymlinks } = settings;
     const warnings: string[] = [];
@@ -378,7 +390,7 @@ export class FindFilesSource implements FileSource {
     const warnQuery: FileQuery = { ...query, warn };
     const ignoredGlobs = compiledGlobs(ignored);
     const excludes = excludeGlobs(denied, ignoredGlobs);
-    const { exclude, given, afterwards } = findFilesExcludes(excludes);
+    const { exclude, given, afterwards } = findFilesExcludes(excludes, leftOut);
     const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(base.base), query.include ?? '**'), exclude, atMost, this.token);
     if (atMost !== undefined && uris.length >= atMost) return 'more';
     const listed = await this.onDisk(uris, base);

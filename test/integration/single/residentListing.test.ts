@@ -179,6 +179,13 @@ describe('the resident listing of the workspace', () => {
     // A dot file at the top: listed by the part of the files at the top, as by the whole folder's listing.
     const dotFile = path.join(folderPath(0), '.parts-top.txt');
     fs.writeFileSync(dotFile, 'at the top\n');
+    // Directories named as another part's directory (src/, docs/), which each part's listing leaves out
+    // at the top only: their files are listed by the part they lie in.
+    const nested = ['docs/src/parts-nested.txt', 'src/docs/parts-nested.txt'].map((relative) => path.join(folderPath(0), relative));
+    for (const file of nested) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'nested\n');
+    }
     try {
       for (const includeIgnored of [false, true]) {
         const search = (include?: string) => invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include });
@@ -189,11 +196,13 @@ describe('the resident listing of the workspace', () => {
         const parts = first.result;
         assert.ok(parts.files.length > 5, `files in several top-level directories: ${JSON.stringify(parts.files)}`);
         assert.ok(JSON.stringify(parts.files).includes('.parts-top.txt'), 'the dot file at the top');
+        for (const file of nested) assert.ok(JSON.stringify(parts.files).includes(path.relative(folderPath(0), file)), `${file} is listed`);
         assert.deepStrictEqual(parts.files, whole.files, `include_ignored ${includeIgnored}`);
         assert.deepStrictEqual([parts.files_searched, parts.skipped], [whole.files_searched, whole.skipped], `include_ignored ${includeIgnored}`);
       }
     } finally {
       fs.rmSync(dotFile, { force: true });
+      for (const file of nested) fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { comparePaths } from '../../../../src/engine/globset/globs';
-import { enclosingTop, groupInclude, levelsInclude, partsOf, type FolderParts } from '../../../../src/engine/source/folderParts';
+import { enclosingTop, groupInclude, levelsInclude, otherDirectories, partsOf, type FolderParts } from '../../../../src/engine/source/folderParts';
 import { Fixture, rel } from '../../fixture';
 
 describe('engine/folderParts', () => {
@@ -22,9 +22,13 @@ describe('engine/folderParts', () => {
   afterEach(() => fx.remove());
   const none = () => false;
 
-  /** Asserts that the parts' includes name every file of the folder (but those below `notEntered`) once. */
+  /**
+   * Asserts that the parts' includes name every file of the folder (but those below `notEntered`) once,
+   * and that no part is told to leave out a directory holding a file it names.
+   */
   const assertCovers = (parts: FolderParts, notEntered = (_file: string) => false) => {
     const includes = [levelsInclude(parts.levels), ...parts.groups.map(groupInclude)];
+    const leftOut = [otherDirectories(parts), ...parts.groups.map((group) => otherDirectories(parts, group))];
     // (as findFiles reads a pattern relative to the folder: `*` names the files at its top only)
     const matchers = includes.map((include) => {
       // (one expression for a glob's braces, as minimatch's match would try each alternative in turn)
@@ -32,8 +36,15 @@ describe('engine/folderParts', () => {
       return (file: string) => compiled !== false && compiled.test(file);
     });
     const named = includes.join(' ');
-    for (const file of filesOf(fx.root).filter((file) => !notEntered(file)))
+    for (const file of filesOf(fx.root).filter((file) => !notEntered(file))) {
       assert.strictEqual(matchers.filter((matches) => matches(file)).length, 1, `${file} is named by one part (${named})`);
+      const part = matchers.findIndex((matches) => matches(file));
+      const outside = leftOut[part].find((dir) => file.startsWith(`${dir}/`));
+      assert.strictEqual(outside, undefined, `${file}: its part (${includes[part]}) does not leave out ${outside}`);
+    }
+    // Each part leaves out every directory of the others.
+    assert.deepStrictEqual(leftOut[0], parts.groups.flat());
+    parts.groups.forEach((group, i) => assert.deepStrictEqual([...leftOut[i + 1], ...group].sort(), parts.groups.flat().sort()));
     return includes;
   };
 
@@ -52,7 +63,7 @@ describe('engine/folderParts', () => {
     ])
       write(file);
     const parts = await partsOf(fx.root, (dir) => dir === '.git');
-    assert.deepStrictEqual(parts, { levels: ['', 'repo', 'repo/src'], groups: [['repo/src/a'], ['repo/src/b'], ['repo/src/c']] });
+    assert.deepStrictEqual(parts, { levels: ['', 'repo', 'repo/src'], groups: [['repo/src/a'], ['repo/src/b'], ['repo/src/c']], files: 8 });
     const includes = assertCovers(parts, (file) => file.startsWith('.git/'));
     assert.deepStrictEqual(includes, ['{*,repo/*,repo/src/*}', 'repo/src/a/**', 'repo/src/b/**', 'repo/src/c/**']);
   });
@@ -99,9 +110,13 @@ describe('engine/folderParts', () => {
     write('one/b/y.txt');
     write('one/b/z.txt');
     write('two/w.txt');
-    assert.deepStrictEqual(await partsOf(fx.root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']] });
+    assert.deepStrictEqual(await partsOf(fx.root, none), { levels: ['', 'one'], groups: [['one/a'], ['one/b'], ['two']], files: 5 });
     write('one/c{d}/z.txt');
-    assert.deepStrictEqual(await partsOf(fx.root, none), { levels: [''], groups: [['one'], ['two']] }, 'a name findFiles would read as a glob in one/');
+    assert.deepStrictEqual(
+      await partsOf(fx.root, none),
+      { levels: [''], groups: [['one'], ['two']], files: 6 },
+      'a name findFiles would read as a glob in one/',
+    );
     write('t{x}/z.txt');
     assert.strictEqual(await partsOf(fx.root, none), undefined, 'a name findFiles would read as a glob at the top');
   });
@@ -114,6 +129,25 @@ describe('engine/folderParts', () => {
     assert.deepStrictEqual(parts?.levels, ['', 'a'], 'a/, whose directories were not read, still weighs the most');
     assert.strictEqual(parts.groups.length, 8);
     assertCovers(parts);
+  });
+
+  it('weighs the files a folder holds, past the directories it reads by the average of those read', async () => {
+    for (let d = 0; d < 4; d++) for (let f = 0; f < 3; f++) write(`a/d${d}/f${f}.txt`);
+    write('a/x.txt');
+    write('top.txt');
+    assert.strictEqual((await partsOf(fx.root, none))?.files, 14, 'every directory read: every file counted');
+    // (the folder and a/ read: 2 + 5 entries, 3.5 a directory; a/'s 4 directories not read weigh 3.5 each)
+    assert.strictEqual((await partsOf(fx.root, none, 2))?.files, 1 + 1 + 4 * 3.5);
+  });
+
+  it('otherDirectories: none past 256, where each listed file would be tested against every name', () => {
+    const many: FolderParts = {
+      levels: [''],
+      groups: [Array.from({ length: 200 }, (_, i) => `a${i}`), Array.from({ length: 57 }, (_, i) => `b${i}`)],
+      files: 257,
+    };
+    assert.strictEqual(otherDirectories(many, many.groups[1]).length, 200);
+    assert.deepStrictEqual(otherDirectories(many), [], 'the first part, with 257 to leave out, walks the whole folder');
   });
 
   it('enclosingTop: the directory a part names that is a directory or holds it', () => {
