@@ -77,7 +77,8 @@ export function groupInclude(group: readonly string[]): string {
  * against the exclude glob): the part then walks the whole folder.
  */
 export function otherDirectories(parts: FolderParts, group: readonly string[] = []): string[] {
-  const others = parts.groups.flat().filter((dir) => !group.includes(dir));
+  const own = new Set(group);
+  const others = parts.groups.flat().filter((dir) => !own.has(dir));
   return others.length <= LEFT_OUT_AT_MOST ? others : [];
 }
 
