@@ -161,9 +161,9 @@ for (const [title, makeWorkspace, name] of suites.filter(([, , name]) => runs(na
 if (runs('ui')) {
   section('UI: Command Palette commands in the workbench (code-server + chromium, Playwright, test/ui/)');
   try {
-    const { passed, failed, failure } = await runUiTests({ repo });
+    const { passed, failed, failures, failure } = await runUiTests({ repo });
     if (failure) process.stdout.write(`\nUI tests failed. Extension host logs:\n${failure}\n`);
-    results.push(['UI: Command Palette commands', failed === 0 && passed > 0]);
+    results.push(['UI: Command Palette commands', failed === 0 && passed > 0, failures]);
   } catch (error) {
     process.stdout.write(`\nThe UI tests could not run: ${error instanceof Error ? error.stack : error}\n`);
     results.push(['UI: Command Palette commands', false]);
@@ -186,8 +186,8 @@ if (runs('vsix')) {
 if (runs('agent')) {
   section('agent: Copilot Chat agent mode with a scripted model (code-server, test/agent/suite.mjs)');
   try {
-    const { failed } = await runAgentSuite({ artifactsDir: join(repo, '.test-artifacts', 'agent') });
-    results.push(['agent: Copilot Chat agent mode', failed === 0]);
+    const { failures } = await runAgentSuite({ artifactsDir: join(repo, '.test-artifacts', 'agent') });
+    results.push(['agent: Copilot Chat agent mode', failures.length === 0, failures]);
   } catch (error) {
     process.stdout.write(`\nThe agent suite could not run: ${error instanceof Error ? error.stack : error}\n`);
     results.push(['agent: Copilot Chat agent mode', false]);
@@ -195,5 +195,8 @@ if (runs('agent')) {
 }
 
 section(`Summary (${Math.round((Date.now() - started) / 1000)} s)`);
-for (const [title, ok] of results) process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${title}\n`);
+for (const [title, ok, failures = []] of results) {
+  process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${title}\n`);
+  for (const failure of failures) process.stdout.write(`        ✖ ${failure}\n`);
+}
 process.exitCode = results.every(([, ok]) => ok) ? 0 : 1;

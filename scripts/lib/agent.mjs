@@ -310,6 +310,11 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
 }
 
 /** Runs `body` but fails after timeoutMs. */
+/** An error's first line. */
+function firstLine(error) {
+  return String(error instanceof Error ? error.message : error).split('\n')[0];
+}
+
 async function withTimeout(body, timeoutMs, what) {
   let timer;
   try {
@@ -324,7 +329,8 @@ async function withTimeout(body, timeoutMs, what) {
 
 /**
  * The agent suite (test/agent/suite.mjs) in one code-server + one browser on test/fixtures/single.
- * Prints each test as it finishes and resolves to { passed, failed, elapsedMs }. Screenshots and the
+ * Prints each test as it finishes and resolves to { passed, failed, failures, elapsedMs }: failures names
+ * each failed test with its error's first line. Screenshots and the
  * scripted model's request log go to artifactsDir.
  */
 export async function runAgentSuite({
@@ -344,8 +350,9 @@ export async function runAgentSuite({
   writeFileSync(join(largeDir, 'rows.txt'), Array.from({ length: 400 }, (_, i) => `large-row-marker ${i + 1}: ${'lorem ipsum '.repeat(5)}`).join('\n') + '\n');
   const { agentTests, modelScript } = await import('../../test/agent/suite.mjs');
   let passed = 0;
-  let failed = 0;
   let session;
+  // Each failure's test and first line of error, repeated in the summary: CI keeps only the output's end.
+  const failures = [];
   try {
     session = await openAgentSession({ workspace, script: modelScript({ workspace, outsideDir }), artifactsDir, lifetimeSeconds: 600 });
     write(
@@ -359,7 +366,7 @@ export async function runAgentSuite({
         passed++;
         write(`  ✔ ${test.name} (${Date.now() - testStarted} ms)\n`);
       } catch (error) {
-        failed++;
+        failures.push(`${test.name}: ${firstLine(error)}`);
         write(
           `  ✖ ${test.name} (${Date.now() - testStarted} ms)\n      ${String(error instanceof Error ? (error.stack ?? error.message) : error)
             .split('\n')
@@ -368,25 +375,26 @@ export async function runAgentSuite({
         await session.screenshot(`${test.shot}-FAILED`).catch(() => {});
       }
     }
-    if (failed > 0) {
+    if (failures.length > 0) {
       write(
         `\nScreenshots and the model's request log: ${artifactsDir}\n${session.pageErrors.length ? `Page errors:\n${session.pageErrors.join('\n')}\n` : ''}`,
       );
       write(`Extension host logs:\n${session.logs()}\n`);
     }
   } catch (error) {
-    failed++;
+    failures.push(`the agent session could not start: ${firstLine(error)}`);
     write(`  ✖ the agent session could not start: ${error instanceof Error ? error.message : error}\n`);
   } finally {
-    const exitCode = await session?.close(failed === 0);
-    if (session && exitCode !== (failed === 0 ? 0 : 1)) {
-      failed++;
+    const expected = failures.length === 0 ? 0 : 1;
+    const exitCode = await session?.close(expected === 0);
+    if (session && exitCode !== expected) {
+      failures.push(`the extension host's test module reported exit code ${exitCode}`);
       write(`  ✖ the extension host's test module reported exit code ${exitCode}\n`);
     }
     rmSync(outsideDir, { recursive: true, force: true });
     rmSync(largeDir, { recursive: true, force: true });
   }
   const elapsedMs = Date.now() - started;
-  write(`\n  ${passed} passed, ${failed} failed (${(elapsedMs / 1000).toFixed(1)} s)\n`);
-  return { passed, failed, elapsedMs };
+  write(`\n  ${passed} passed, ${failures.length} failed (${(elapsedMs / 1000).toFixed(1)} s)\n`);
+  return { passed, failed: failures.length, failures, elapsedMs };
 }

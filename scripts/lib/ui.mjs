@@ -9,7 +9,10 @@ import { pathToFileURL } from 'node:url';
 import Mocha from 'mocha';
 import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
 
-/** Resolves to { passed, failed, failure }: failure holds the extension host logs when a test failed. */
+/**
+ * Resolves to { passed, failed, failures, failure }: failures names each failed test with its error's first
+ * line; failure holds the extension host logs when a test failed.
+ */
 export async function runUiTests({ repo, timeoutMs = 60_000 }) {
   const artifacts = join(repo, '.test-artifacts', 'ui');
   rmSync(artifacts, { recursive: true, force: true });
@@ -45,13 +48,15 @@ export async function runUiTests({ repo, timeoutMs = 60_000 }) {
       mocha.addFile(join(dir, file));
     if (process.env.GREP_TOOLS_UI_GREP) mocha.grep(process.env.GREP_TOOLS_UI_GREP);
     await mocha.loadFilesAsync();
+    const failures = [];
     const stats = await new Promise((resolve) => {
       const runner = mocha.run(() => resolve(runner.stats));
+      runner.on('fail', (test, error) => failures.push(`${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`));
     });
     const passed = stats.passes;
     const failed = stats.failures;
     process.stdout.write(`\nUI tests: ${passed} passed, ${failed} failed (screenshots in ${artifacts})\n`);
-    return { passed, failed, failure: failed > 0 ? collectLogs(server) : undefined };
+    return { passed, failed, failures, failure: failed > 0 ? collectLogs(server) : undefined };
   } finally {
     close();
     server.stop();
