@@ -6,12 +6,14 @@
 // `profile`). Prints, for each, the host's thread time by whose code ran (idle, VS Code's, ours, GC) and
 // the longest holds with the functions that ran in them; the profiles are written to
 // .test-artifacts/profile-host[-x<n>]/ (first-call.cpuprofile, build.cpuprofile: Chrome's DevTools or
-// speedscope open them), with the extension host's logs (host.log).
+// speedscope open them), with the extension host's logs (host.log). PROFILE_HOST_HEAP=1 also writes the
+// host's heap snapshot once the index is built (after-build.heapsnapshot) and prints what holds the heap.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openAgentSession, waitFor } from './lib/agent.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
+import { heapSummary } from './lib/heapSummary.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COPIES = Number(process.env.BENCH_HOST_COPIES ?? 1);
@@ -86,6 +88,14 @@ async function main() {
     report('First call (grep MAX_SAFE_INTEGER)', first, await session.bridge.call({ op: 'profile', tool: 'grep', input, file: first }, { timeoutMs: 600_000 }));
     const build = join(artifacts, 'build.cpuprofile');
     report('Until the index was built', build, await session.bridge.call({ op: 'profile', untilIndexed: 1_800_000, file: build }, { timeoutMs: 1_900_000 }));
+    if (process.env.PROFILE_HOST_HEAP === '1') {
+      const file = join(artifacts, 'after-build.heapsnapshot');
+      const bytes = await session.bridge.call({ op: 'heapSnapshot', file }, { timeoutMs: 600_000 });
+      const { total, nodes, groups } = heapSummary(file);
+      process.stdout.write(`\nHeap after the build: ${Math.round(total / 1e6)} MB in ${nodes} objects (${file}, ${Math.round(bytes / 1e6)} MB)\n`);
+      for (const group of groups.slice(0, 20))
+        process.stdout.write(`  ${String(Math.round(group.bytes / 1e5) / 10).padStart(7)} MB  ${String(group.count).padStart(9)}  ${group.kind}\n`);
+    }
   } finally {
     writeFileSync(join(artifacts, 'host.log'), session.logs());
     await session.close();

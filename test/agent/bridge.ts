@@ -17,6 +17,8 @@ type Operation =
   | ({ id: number; op: 'profile'; file: string } & ({ tool: string; input: object } | { untilIndexed: number }))
   /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
+  /** Writes the extension host's V8 heap snapshot to `file` (Chrome's DevTools open it); resolves to its size in bytes. */
+  | { id: number; op: 'heapSnapshot'; file: string }
   | { id: number; op: 'host' }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
@@ -244,6 +246,11 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
     });
   }
   if (operation.op === 'memory') return await memory(operation.resetPeak);
+  if (operation.op === 'heapSnapshot') {
+    const { writeHeapSnapshot } = await import('node:v8');
+    const { statSync } = await import('node:fs');
+    return statSync(writeHeapSnapshot(operation.file)).size;
+  }
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
