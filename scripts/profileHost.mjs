@@ -57,6 +57,11 @@ function report(label, file, result) {
       .map(([who, ms]) => `${who} ${Math.round(ms)} ms`)
       .join(', ')}\n`,
   );
+  process.stdout.write(
+    `  garbage collections: ${Object.entries(result.collections)
+      .map(([kind, { count, totalMs, longestMs }]) => `${kind} ${count} (${Math.round(totalMs)} ms, longest ${Math.round(longestMs)} ms)`)
+      .join(', ')}\n`,
+  );
   for (const stall of [...result.stalls].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
     process.stdout.write(
       `  ${stall.ms} ms at ${(stall.atMs / 1000).toFixed(1)} s: ${stall.top

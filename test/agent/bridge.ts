@@ -86,11 +86,33 @@ type SelfTime = { ms: number; fn: string };
  * STALL_MS) with the functions that ran in it: the profile's clock and process.hrtime's are both the
  * monotonic clock (Linux).
  */
+/** Garbage collections while a profile ran, by kind: how many, their pauses' total and the longest (ms). */
+type Collections = Record<string, { count: number; totalMs: number; longestMs: number }>;
+
 async function profile(
   file: string,
   work: (stalls: Stall[]) => Promise<{ ms: number; busyMs: number }>,
-): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }> }> {
+): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }>; collections: Collections }> {
   const { Session } = await import('node:inspector/promises');
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  // Each garbage collection's pause, by kind (Node's performance entries of type 'gc').
+  const collections: Collections = {};
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = kinds[(entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+      const seen = (collections[kind] ??= { count: 0, totalMs: 0, longestMs: 0 });
+      seen.count++;
+      seen.totalMs += entry.duration;
+      seen.longestMs = Math.max(seen.longestMs, entry.duration);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
   const { writeFile } = await import('node:fs/promises');
   const session = new Session();
   session.connect();
@@ -130,8 +152,10 @@ async function profile(
         ms: Math.round((to - from) / 1000),
         top: selfTimes(from, to).slice(0, 8),
       })),
+      collections,
     };
   } finally {
+    observer.disconnect();
     session.disconnect();
   }
 }
