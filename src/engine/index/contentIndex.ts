@@ -179,6 +179,118 @@ export interface FileEntry extends FileStamp {
 /** Files taken between two yields of the work that loads an index (ContentIndex.made, store.ts loading). */
 export const STEP_FILES = 1024;
 
+/** The kinds by their code in FileTable (0: no file, the id of one replaced or removed). */
+const KINDS: readonly (FileKind | undefined)[] = [undefined, 'text', 'binary', 'large', 'unread', 'linked'];
+const KIND_CODE: Readonly<Record<FileKind, number>> = { text: 1, binary: 2, large: 3, unread: 4, linked: 5 };
+
+/**
+ * The files by id, in columns: a path, a kind's code and the stamp's four numbers (packed as packStamps
+ * packs them, NaN for no file). As one object per file, with its numbers each an object of its own, the
+ * table of 450,000 files was 2.2 million of the extension host's 5.7 million heap objects, which every
+ * full garbage collection walks.
+ */
+export class FileTable {
+  private constructor(
+    private paths: Array<string | undefined>,
+    private kinds: Uint8Array,
+    private stamps: Float64Array,
+  ) {}
+
+  static of(files: ReadonlyArray<FileEntry | undefined>): FileTable {
+    const table = new FileTable([], new Uint8Array(files.length), new Float64Array(4 * files.length));
+    for (const file of files) table.push(file);
+    return table;
+  }
+
+  /** The table of `paths` (undefined for no file), kinds by code (FileTable.kindCode) and packed stamps, as they are: not copied. */
+  static columns(paths: Array<string | undefined>, kinds: Uint8Array, stamps: Float64Array): FileTable {
+    return new FileTable(paths, kinds, stamps);
+  }
+
+  static kindCode(kind: FileKind): number {
+    return KIND_CODE[kind];
+  }
+
+  get length(): number {
+    return this.paths.length;
+  }
+
+  /** Adds a file (or no file) at the next id; returns it. */
+  push(file: FileEntry | undefined): number {
+    const id = this.paths.length;
+    if (this.kinds.length <= id) {
+      const room = Math.max(1024, 2 * id);
+      const kinds = new Uint8Array(room);
+      kinds.set(this.kinds.subarray(0, id));
+      const stamps = new Float64Array(4 * room);
+      stamps.set(this.stamps.subarray(0, 4 * id));
+      this.kinds = kinds;
+      this.stamps = stamps;
+    }
+    this.paths.push(file?.path);
+    this.kinds[id] = file ? KIND_CODE[file.kind] : 0;
+    const at = 4 * id;
+    this.stamps[at] = file ? file.size : Number.NaN;
+    this.stamps[at + 1] = file ? file.mtimeMs : Number.NaN;
+    this.stamps[at + 2] = file ? file.ctimeMs : Number.NaN;
+    this.stamps[at + 3] = file ? file.ino : Number.NaN;
+    return id;
+  }
+
+  /** Leaves the id without a file. */
+  drop(id: number): void {
+    this.paths[id] = undefined;
+    this.kinds[id] = 0;
+    this.stamps[4 * id] = Number.NaN;
+  }
+
+  path(id: number): string | undefined {
+    return this.paths[id];
+  }
+
+  kind(id: number): FileKind | undefined {
+    return KINDS[this.kinds[id]];
+  }
+
+  size(id: number): number {
+    return this.stamps[4 * id];
+  }
+
+  /** Whether the file of `id` has this stamp. */
+  stamped(id: number, stamp: FileStamp): boolean {
+    const at = 4 * id;
+    const stamps = this.stamps;
+    return stamps[at] === stamp.size && stamps[at + 1] === stamp.mtimeMs && stamps[at + 2] === stamp.ctimeMs && stamps[at + 3] === stamp.ino;
+  }
+
+  /** The file of `id` as an entry (made now: for the few a caller asks for), or undefined for no file. */
+  get(id: number): FileEntry | undefined {
+    const path = this.paths[id];
+    const kind = KINDS[this.kinds[id]];
+    if (path === undefined || kind === undefined) return undefined;
+    const at = 4 * id;
+    return { path, kind, size: this.stamps[at], mtimeMs: this.stamps[at + 1], ctimeMs: this.stamps[at + 2], ino: this.stamps[at + 3] };
+  }
+
+  /** The stamps as stored (store.ts, packStamps), four numbers per id: the table's own, not a copy. */
+  packedStamps(): Float64Array {
+    return this.stamps.subarray(0, 4 * this.length);
+  }
+
+  /** The table of the ids `renumber` keeps (at their new ids, in order). */
+  renumbered(renumber: Int32Array, kept: number): FileTable {
+    const table = new FileTable(new Array<string | undefined>(kept), new Uint8Array(kept), new Float64Array(4 * kept));
+    for (let id = 0; id < renumber.length; id++) {
+      const to = renumber[id];
+      if (to < 0) continue;
+      table.paths[to] = this.paths[id];
+      table.kinds[to] = this.kinds[id];
+      table.stamps.set(this.stamps.subarray(4 * id, 4 * id + 4), 4 * to);
+    }
+    return table;
+  }
+}
+
 /** A segment: the encoded lists of the files added between two flushes (or of every file, once compacted). */
 export interface SealedPostings {
   /** Sorted trigram keys. */
@@ -333,7 +445,7 @@ export function restUnread(candidates: number, unchanged: number, nextBytes: num
 const QUERIES_KEPT = 8;
 
 export class ContentIndex {
-  private files: Array<FileEntry | undefined> = [];
+  private files = FileTable.of([]);
   private readonly byPath = new Map<string, number>();
   /** Encoded lists, in id order: the stored ones, then those a build flushed since. */
   private segments: SealedPostings[];
@@ -351,22 +463,22 @@ export class ContentIndex {
   /** `files` by id: undefined for the id of a file replaced or removed since the segments were compacted. */
   constructor(files: ReadonlyArray<FileEntry | undefined> = [], segments: readonly SealedPostings[] = []) {
     this.segments = segments.slice();
-    finishSteps(this.holding(files));
+    finishSteps(this.holding(FileTable.of(files)));
   }
 
-  /** The index of these files and segments (as `new ContentIndex`), made a run of files at a time (timeSlices.ts Steps). */
-  static *made(files: ReadonlyArray<FileEntry | undefined>, segments: readonly SealedPostings[]): Steps<ContentIndex> {
+  /** The index of this table (taken as it is) and segments, made a run of files at a time (timeSlices.ts Steps). */
+  static *made(files: FileTable, segments: readonly SealedPostings[]): Steps<ContentIndex> {
     const index = new ContentIndex([], segments);
     yield* index.holding(files);
     return index;
   }
 
   /** Takes `files` as its files by id. */
-  private *holding(files: ReadonlyArray<FileEntry | undefined>): Steps<void> {
-    this.files = files.slice();
+  private *holding(files: FileTable): Steps<void> {
+    this.files = files;
     for (let id = 0; id < files.length; id++) {
-      const file = files[id];
-      if (file) this.byPath.set(file.path, id);
+      const path = files.path(id);
+      if (path !== undefined) this.byPath.set(path, id);
       else this.dead++;
       if (id % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
     }
@@ -378,10 +490,10 @@ export class ContentIndex {
 
   entry(path: string): { id: number; file: FileEntry } | undefined {
     const id = this.byPath.get(path);
-    return id === undefined ? undefined : { id, file: this.files[id]! };
+    return id === undefined ? undefined : { id, file: this.files.get(id)! };
   }
 
-  /** The id of a file the index holds (entry without its object: a search asks for every file). */
+  /** The id of a file the index holds (entry without its object: a search asks for every file; fileOf and the like read by id). */
   idOf(path: string): number | undefined {
     return this.byPath.get(path);
   }
@@ -433,9 +545,31 @@ export class ContentIndex {
     return this.version;
   }
 
-  /** The entry of a held file's id (idOf). */
+  /** The entry of a held file's id (idOf), made now: a search's per-file checks read by id instead (pathOf, kindOf, sizeOf, stamped). */
   fileOf(id: number): FileEntry {
-    return this.files[id]!;
+    return this.files.get(id)!;
+  }
+
+  /** Whether `id` is a held file's (not one replaced or removed). */
+  holds(id: number): boolean {
+    return this.files.path(id) !== undefined;
+  }
+
+  pathOf(id: number): string {
+    return this.files.path(id)!;
+  }
+
+  kindOf(id: number): FileKind {
+    return this.files.kind(id)!;
+  }
+
+  sizeOf(id: number): number {
+    return this.files.size(id);
+  }
+
+  /** Whether the held file of `id` had this stamp when indexed. */
+  stamped(id: number, stamp: FileStamp): boolean {
+    return this.files.stamped(id, stamp);
   }
 
   paths(): IterableIterator<string> {
@@ -450,8 +584,7 @@ export class ContentIndex {
   set(file: FileEntry, text?: string | Uint8Array): void {
     this.remove(file.path);
     this.version++;
-    const id = this.files.length;
-    this.files.push(file);
+    const id = this.files.push(file);
     this.byPath.set(file.path, id);
     if (file.kind !== 'text' || text === undefined || text.length < 3) return;
     // Each distinct trigram once (a non-ASCII one may come more than once: grouping keeps its id once).
@@ -482,7 +615,7 @@ export class ContentIndex {
     if (id === undefined) return;
     this.byPath.delete(path);
     this.version++;
-    this.files[id] = undefined;
+    this.files.drop(id);
     this.dead++;
   }
 
@@ -576,7 +709,7 @@ export class ContentIndex {
   }
 
   /** The files by id (undefined: a replaced or removed file's id) and the segments, as they are stored (store.ts). */
-  held(): { files: ReadonlyArray<FileEntry | undefined>; segments: readonly SealedPostings[] } {
+  held(): { files: FileTable; segments: readonly SealedPostings[] } {
     return { files: this.files, segments: this.segments };
   }
 
@@ -599,19 +732,14 @@ export class ContentIndex {
   compact(sink: PostingsSink = new MemoryPostings()): void {
     this.flush();
     const renumber = new Int32Array(this.files.length).fill(-1);
-    const files: FileEntry[] = [];
-    this.files.forEach((file, id) => {
-      if (file) {
-        renumber[id] = files.length;
-        files.push(file);
-      }
-    });
+    let kept = 0;
+    for (let id = 0; id < this.files.length; id++) if (this.files.path(id) !== undefined) renumber[id] = kept++;
     const compacted = mergeSegments(this.segments, sink, renumber);
     for (const segment of this.segments) segment.data.close?.();
-    this.files = files;
+    this.files = this.files.renumbered(renumber, kept);
     this.version++;
     this.byPath.clear();
-    files.forEach((file, id) => this.byPath.set(file.path, id));
+    for (let id = 0; id < kept; id++) this.byPath.set(this.files.path(id)!, id);
     this.segments = [compacted];
     this.dead = 0;
   }
@@ -636,7 +764,7 @@ export class ContentIndex {
   /** Compacts in memory when there is anything to compact. Returns the file table and the one segment. */
   seal(): { files: FileEntry[]; postings: SealedPostings } {
     if (this.dead > 0 || this.tail.postings > 0 || this.segments.length !== 1) this.compact();
-    return { files: this.files as FileEntry[], postings: this.segments[0] };
+    return { files: Array.from({ length: this.files.length }, (_, id) => this.files.get(id)!), postings: this.segments[0] };
   }
 
   /** Lets go of the files the stored segments are read from. */
@@ -652,10 +780,7 @@ export class ContentIndex {
   /** Bytes of the text files indexed (their sizes when read). */
   textBytes(): number {
     let total = 0;
-    for (const id of this.byPath.values()) {
-      const file = this.files[id]!;
-      if (file.kind === 'text') total += file.size;
-    }
+    for (const id of this.byPath.values()) if (this.files.kind(id) === 'text') total += this.files.size(id);
     return total;
   }
 

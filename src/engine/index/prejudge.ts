@@ -7,7 +7,7 @@
 import type { Candidate } from '../api/types';
 import type { Matcher } from '../matcher/matcher';
 import type { FileOutcome } from '../pool/pool';
-import { sameStamp, statStamp, type FileStamp } from '../source/fileStamp';
+import { statStamp, type FileStamp } from '../source/fileStamp';
 import type { ContentIndex } from './contentIndex';
 import { planRegex } from './planner';
 import { eventsDelivered } from './treeWatcher';
@@ -57,8 +57,8 @@ export type VouchCheck = (index: ContentIndex, id: number) => boolean;
 interface SearchPlan {
   /** Whether a held file's stamp decides its outcome: false for a file read whatever its stamp (a candidate, one the index could not read). */
   settles(id: number): boolean;
-  /** The outcome of a file it settles, given its stamp now; undefined when the file is read. */
-  outcome(id: number, now: FileStamp | undefined): FileOutcome | undefined;
+  /** The outcome of a file it settles, given its stamp now ('indexed': the one it was indexed with, as a watcher vouches); undefined when the file is read. */
+  outcome(id: number, now: FileStamp | 'indexed' | undefined): FileOutcome | undefined;
 }
 
 function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: PrejudgeRequest): SearchPlan | undefined {
@@ -69,15 +69,15 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   for (const id of ids) candidate[id] = 1;
   return {
     settles: (id) => {
-      const file = index.fileOf(id);
-      return file.kind !== 'unread' && file.kind !== 'linked' && !(file.kind === 'text' && file.size <= maxFileSize && candidate[id] === 1);
+      const kind = index.kindOf(id);
+      return kind !== 'unread' && kind !== 'linked' && !(kind === 'text' && index.sizeOf(id) <= maxFileSize && candidate[id] === 1);
     },
     outcome: (id, now) => {
-      const file = index.fileOf(id);
-      if (!now || !sameStamp(now, file)) return undefined;
-      if (file.size > maxFileSize) return 'too_large';
-      if (file.kind === 'large') return undefined;
-      if (file.kind === 'binary') return 'binary';
+      if (now === undefined || (now !== 'indexed' && !index.stamped(id, now))) return undefined;
+      if (index.sizeOf(id) > maxFileSize) return 'too_large';
+      const kind = index.kindOf(id);
+      if (kind === 'large') return undefined;
+      if (kind === 'binary') return 'binary';
       return candidate[id] === 1 ? undefined : 0;
     },
   };
@@ -168,7 +168,7 @@ class CurrentIndex implements SearchIndex {
     const byId = plan && this.judge(index, plan);
     const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
     // Never for a file reached through a symlink: a change of its target is no event in its directory.
-    const remembers = (id: number) => id >= 0 && index.fileOf(id).kind !== 'linked' && vouched!(index, id);
+    const remembers = (id: number) => id >= 0 && index.kindOf(id) !== 'linked' && vouched!(index, id);
     const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
       const id = idAt(at);
       return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
@@ -195,9 +195,9 @@ class CurrentIndex implements SearchIndex {
     const { vouched } = this.options;
     return (id) => {
       if (id < 0 || !plan.settles(id)) return undefined;
-      if (vouched?.(index, id)) return plan.outcome(id, index.fileOf(id));
+      if (vouched?.(index, id)) return plan.outcome(id, 'indexed');
       let stamp = taken[id];
-      if (stamp === undefined) taken[id] = stamp = statStamp(index.fileOf(id).path) ?? null;
+      if (stamp === undefined) taken[id] = stamp = statStamp(index.pathOf(id)) ?? null;
       return plan.outcome(id, stamp ?? undefined);
     };
   }
@@ -217,7 +217,7 @@ class CurrentIndex implements SearchIndex {
       return;
     }
     // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
-    const stamped: Promise<void> = stampMany(wanted.map((id) => index.fileOf(id).path))
+    const stamped: Promise<void> = stampMany(wanted.map((id) => index.pathOf(id)))
       .then(
         (found) => wanted.forEach((id, i) => (taken[id] = found[i] ?? null)),
         () => undefined,

@@ -21,7 +21,7 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, read
 import * as nodePath from 'path';
 import { packStamps, unpackStamps } from '../source/fileStamp';
 import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
-import { ContentIndex, STEP_FILES, type FileEntry, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
+import { ContentIndex, FileTable, STEP_FILES, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
 
 const MAGIC = 'GTIX';
@@ -221,10 +221,10 @@ function writeTable(dir: string, meta: IndexMeta, index: ContentIndex): number {
   const ended = (paths: readonly string[]) => Buffer.from(paths.length === 0 ? '' : `${paths.join('\0')}\0`, 'utf8');
   const listings = meta.listings ?? [];
   const lists = [
-    ended(files.map((file) => file?.path ?? '')),
+    ended(Array.from({ length: files.length }, (_, id) => files.path(id) ?? '')),
     ...listings.flatMap((listing) => [ended(listing.relatives), ended(listing.watched.map((watched) => watched.path))]),
   ];
-  const stamps = [...listings.map((listing) => view(packStamps(listing.watched.map((watched) => watched.stamp)))), view(packStamps(files))];
+  const stamps = [...listings.map((listing) => view(packStamps(listing.watched.map((watched) => watched.stamp)))), view(files.packedStamps())];
   const header: Header = {
     meta: {
       ...meta,
@@ -235,7 +235,10 @@ function writeTable(dir: string, meta: IndexMeta, index: ContentIndex): number {
       })),
     },
     segments: segments.map((segment) => segment.name!),
-    kinds: files.map((file) => (file ? KIND_CODES[file.kind] : DEAD)).join(''),
+    kinds: Array.from({ length: files.length }, (_, id) => {
+      const kind = files.kind(id);
+      return kind ? KIND_CODES[kind] : DEAD;
+    }).join(''),
     files: files.length,
     lists: lists.map((list) => list.length),
   };
@@ -440,22 +443,15 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     for (const segment of segments) segment.data.close?.();
     return undefined;
   }
-  const files = new Array<FileEntry | undefined>(paths.length);
+  const kinds = new Uint8Array(paths.length);
+  const held = new Array<string | undefined>(paths.length);
   for (let i = 0; i < paths.length; i++) {
-    files[i] =
-      header.kinds[i] === DEAD
-        ? undefined
-        : {
-            path: paths[i],
-            kind: KINDS_BY_CODE[header.kinds[i]] ?? 'unread',
-            size: stamps[4 * i],
-            mtimeMs: stamps[4 * i + 1],
-            ctimeMs: stamps[4 * i + 2],
-            ino: stamps[4 * i + 3],
-          };
+    const code = header.kinds[i];
+    kinds[i] = code === DEAD ? 0 : FileTable.kindCode(KINDS_BY_CODE[code] ?? 'unread');
+    held[i] = code === DEAD ? undefined : paths[i];
     if (i % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
   }
-  const index = yield* ContentIndex.made(files, segments);
+  const index = yield* ContentIndex.made(FileTable.columns(held, kinds, stamps.slice()), segments);
   return { meta: { ...header.meta, listings: header.meta.listings && listings }, index, close: () => index.close() };
 }
 

@@ -226,7 +226,7 @@ export class WatchVouching {
   vouches(index: ContentIndex, id: number, stale?: ReadonlySet<string>): boolean {
     const changes = this.watcher.current;
     if (changes.overflowed) return false;
-    const path = index.fileOf(id).path;
+    const path = index.pathOf(id);
     if (changes.touched.size > 0 && changes.touched.has(path)) return false;
     if (stale && stale.size > 0 && stale.has(path)) return false;
     return this.dirWatched(index, id, path);

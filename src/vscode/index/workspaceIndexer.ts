@@ -25,7 +25,7 @@ import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { loadIndexFor, loadIndexInSlices } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
-import { sameStamp, statStampAsync } from '../../engine/source/fileStamp';
+import { statStampAsync } from '../../engine/source/fileStamp';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
@@ -313,18 +313,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const ids: number[] = [];
     for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
       if (this.auditNext >= index.idLimit) this.auditNext = 0;
-      const file = index.fileOf(this.auditNext);
-      if (file && this.vouches(index, this.auditNext)) ids.push(this.auditNext);
+      if (index.holds(this.auditNext) && this.vouches(index, this.auditNext)) ids.push(this.auditNext);
     }
-    const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) => statStampAsync(index.fileOf(id).path));
+    const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) => statStampAsync(index.pathOf(id)));
     if (index !== this.watchedIndex) return;
-    const changed = ids.filter((id, i) => !stamps[i] || !sameStamp(stamps[i], index.fileOf(id)));
+    const changed = ids.filter((id, i) => !stamps[i] || !index.stamped(id, stamps[i]));
     this.state.audit.checked += ids.length;
     if (changed.length === 0) return;
     this.state.audit.changed += changed.length;
-    for (const id of changed) this.stale.add(index.fileOf(id).path);
+    for (const id of changed) this.stale.add(index.pathOf(id));
     this.options.log.info(
-      `index: the audit found ${changed.length} files changed that no file event reported (${index.fileOf(changed[0]).path}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`,
+      `index: the audit found ${changed.length} files changed that no file event reported (${index.pathOf(changed[0])}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`,
     );
     this.schedule(0);
   }

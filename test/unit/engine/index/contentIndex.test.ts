@@ -8,7 +8,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { ContentIndex, groupByKey, AGREED_AFTER, type PostingBytes } from '../../../../src/engine/index/contentIndex';
+import { ContentIndex, groupByKey, AGREED_AFTER, type FileEntry, type FileKind, type PostingBytes } from '../../../../src/engine/index/contentIndex';
 import { ASCII_KEYS, foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import { EveryItem } from '../../../support/everyItem';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
@@ -42,6 +42,9 @@ const roundTrip = (index: ContentIndex, dir: string, compact: boolean) => {
  */
 const HISTORIES = process.platform === 'win32' ? 300 : 2000;
 
+/** The kinds a file is set with, by its number. */
+const KINDS: readonly FileKind[] = ['text', 'binary', 'text', 'large', 'unread', 'linked'];
+
 describe('index: the content index under random updates', function () {
   this.timeout(60_000);
   it(`finds exactly the live files holding each trigram (${HISTORIES.toLocaleString('en-US')} random histories)`, () => {
@@ -50,15 +53,27 @@ describe('index: the content index under random updates', function () {
         let index = new ContentIndex();
         const dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-index-'));
         const truth = new Map<string, string>();
+        const entries = new Map<string, FileEntry>();
         // One list asked about after every step (as a resident listing is, call after call), a file never indexed in it.
         const listed = [...Array.from({ length: 8 }, (_, i) => ({ path: `/f${7 - i}` })), { path: '/never' }];
         for (const s of steps) {
           if (s.op === 'set') {
-            index.set({ path: `/f${s.file}`, kind: 'text', size: s.text.length, mtimeMs: 1, ctimeMs: 1, ino: s.file }, s.text);
-            truth.set(`/f${s.file}`, s.text);
+            // (the table keeps kinds and stamps by id, in columns: each entry read back as it was set)
+            const entry: FileEntry = {
+              path: `/f${s.file}`,
+              kind: KINDS[s.file % KINDS.length],
+              size: s.text.length,
+              mtimeMs: 1.5 + s.file,
+              ctimeMs: 1e12 + s.text.length,
+              ino: s.file,
+            };
+            index.set(entry, s.text);
+            truth.set(entry.path, entry.kind === 'text' ? s.text : '');
+            entries.set(entry.path, entry);
           } else if (s.op === 'remove') {
             index.remove(`/f${s.file}`);
             truth.delete(`/f${s.file}`);
+            entries.delete(`/f${s.file}`);
           } else if (s.op === 'seal') {
             index.seal();
           } else if (s.op === 'flush') {
@@ -75,6 +90,11 @@ describe('index: the content index under random updates', function () {
                 .segments.map((segment) => segment.name)
                 .sort(),
             );
+          }
+          for (const [path, entry] of entries) {
+            const id = index.idOf(path)!;
+            assert.deepStrictEqual(index.entry(path)?.file, entry, `the entry of ${path} after ${s.op}`);
+            assert.ok(index.stamped(id, entry) && !index.stamped(id, { ...entry, mtimeMs: entry.mtimeMs + 1 }), `the stamp of ${path} after ${s.op}`);
           }
           assert.deepStrictEqual(
             [...index.idsOf(listed)],

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as nodePath from 'path';
-import { ContentIndex, type FileEntry } from '../../../../src/engine/index/contentIndex';
+import { ContentIndex, FileTable, type FileEntry } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import type { RecordedListing } from '../../../../src/engine/index/listing';
 import { INDEX_FILE, loadIndex, loadIndexFor, loadIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
@@ -117,7 +117,8 @@ describe('engine/index/store: the index on disk', () => {
     };
     const empty: RecordedListing = { ...listing, bases: [], relatives: [] };
     saveIndex(dir, { ...META, listings: [listing, empty] }, index);
-    const expected = index.held().files.map((entry) => entry?.path);
+    const paths = (files: FileTable) => Array.from({ length: files.length }, (_, id) => files.path(id));
+    const expected = paths(index.held().files);
     index.close();
     const steps: number[] = [];
     const slices = new (class extends TimeSlices {
@@ -128,10 +129,7 @@ describe('engine/index/store: the index on disk', () => {
     })();
     const stored = (await loadIndexInSlices(dir, slices))!;
     try {
-      assert.deepStrictEqual(
-        stored.index.held().files.map((entry) => entry?.path),
-        expected,
-      );
+      assert.deepStrictEqual(paths(stored.index.held().files), expected);
       assert.deepStrictEqual(stored.meta.listings?.[0].relatives, relatives);
       assert.deepStrictEqual(stored.meta.listings?.[1].relatives, []);
       assert.deepStrictEqual(holding(stored.index, 'needle'), [`/w/${name(4321)}.ts`]);
