@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
+import { collectLogs, firstLine, launchBrowser, startServer, workbenchUrl } from './host.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODEL = { vendor: 'customendpoint', id: 'mock-model', name: 'Mock Model' };
@@ -310,11 +310,6 @@ export async function openAgentSession({ workspace, extensionPath = repo, script
 }
 
 /** Runs `body` but fails after timeoutMs. */
-/** An error's first line. */
-function firstLine(error) {
-  return String(error instanceof Error ? error.message : error).split('\n')[0];
-}
-
 async function withTimeout(body, timeoutMs, what) {
   let timer;
   try {

@@ -178,3 +178,8 @@ export function collectLogs(server) {
   );
   return `----- code-server output\n${server.output().split('\n').slice(-40).join('\n')}\n${parts.join('\n')}`;
 }
+
+/** An error's first line: what a suite's summary repeats of each failure (CI keeps only the output's end). */
+export function firstLine(error) {
+  return String(error instanceof Error ? error.message : error).split('\n')[0];
+}

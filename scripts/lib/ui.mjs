@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Mocha from 'mocha';
-import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
+import { collectLogs, firstLine, launchBrowser, startServer, workbenchUrl } from './host.mjs';
 
 /**
  * Resolves to { passed, failed, failures, failure }: failures names each failed test with its error's first
@@ -51,7 +51,7 @@ export async function runUiTests({ repo, timeoutMs = 60_000 }) {
     const failures = [];
     const stats = await new Promise((resolve) => {
       const runner = mocha.run(() => resolve(runner.stats));
-      runner.on('fail', (test, error) => failures.push(`${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`));
+      runner.on('fail', (test, error) => failures.push(`${test.fullTitle()}: ${firstLine(error)}`));
     });
     const passed = stats.passes;
     const failed = stats.failures;

@@ -191,7 +191,7 @@ const KIND_CODE: Readonly<Record<FileKind, number>> = { text: 1, binary: 2, larg
  */
 export class FileTable {
   private constructor(
-    private paths: Array<string | undefined>,
+    private readonly paths: Array<string | undefined>,
     private kinds: Uint8Array,
     private stamps: Float64Array,
   ) {}
