@@ -18,6 +18,8 @@ import { heapSummary } from './lib/heapSummary.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COPIES = Number(process.env.BENCH_HOST_COPIES ?? 1);
 const SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}');
+/** Calls profiled once the index is built (PROFILE_HOST_AGAIN). */
+const AGAIN = Number(process.env.PROFILE_HOST_AGAIN ?? 20);
 const artifacts = join(repo, '.test-artifacts', COPIES > 1 ? `profile-host-x${COPIES}` : 'profile-host');
 
 /** Whose code a sample ran: the nearest frame of a known file, from the sampled function up. */
@@ -46,6 +48,19 @@ function timeByOwner(file) {
   const spent = new Map();
   profile.samples.forEach((id, i) => spent.set(owner(id), (spent.get(owner(id)) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000));
   return [...spent].sort((a, b) => b[1] - a[1]);
+}
+
+/** The functions that ran longest in a profile (self time, in ms), idle and the garbage collector included. */
+function selfTimes(file, count = 20) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const spent = new Map();
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const fn = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    spent.set(fn, (spent.get(fn) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+  });
+  return [...spent].sort((a, b) => b[1] - a[1]).slice(0, count);
 }
 
 function report(label, file, result) {
@@ -90,9 +105,31 @@ async function main() {
     await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
     const first = join(artifacts, 'first-call.cpuprofile');
     const input = { pattern: 'MAX_SAFE_INTEGER', fixed_strings: true };
-    report('First call (grep MAX_SAFE_INTEGER)', first, await session.bridge.call({ op: 'profile', tool: 'grep', input, file: first }, { timeoutMs: 600_000 }));
+    report(
+      'First call (grep MAX_SAFE_INTEGER)',
+      first,
+      await session.bridge.call({ op: 'profile', tool: 'grep', inputs: [input], file: first }, { timeoutMs: 600_000 }),
+    );
     const build = join(artifacts, 'build.cpuprofile');
     report('Until the index was built', build, await session.bridge.call({ op: 'profile', untilIndexed: 1_800_000, file: build }, { timeoutMs: 1_900_000 }));
+    // What a call costs once the index is built and the listing resident, the part of it that grows with
+    // the workspace: literals found nowhere, each asked once (no outcome of an earlier call to replay).
+    const again = join(artifacts, 'asked-again.cpuprofile');
+    const noMatch = (i) => ({ pattern: `zq_no_such_identifier_${i}_qz`, fixed_strings: true });
+    await session.bridge.call({ op: 'invoke', tool: 'grep', input: noMatch(0) }, { timeoutMs: 600_000 });
+    // (once what follows the build has settled: the index and the listing stored)
+    await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
+    const inputs = Array.from({ length: AGAIN }, (_, i) => noMatch(i + 1));
+    report(
+      `Once built, ${AGAIN} calls (grep, each a new literal found nowhere)`,
+      again,
+      await session.bridge.call({ op: 'profile', tool: 'grep', inputs, file: again }, { timeoutMs: 600_000 }),
+    );
+    process.stdout.write(
+      `  functions (self time): ${selfTimes(again)
+        .map(([fn, ms]) => `${fn} ${Math.round(ms)}`)
+        .join(', ')}\n`,
+    );
     if (process.env.PROFILE_HOST_HEAP === '1') {
       const file = join(artifacts, 'after-build.heapsnapshot');
       const bytes = await session.bridge.call({ op: 'heapSnapshot', file }, { timeoutMs: 600_000 });

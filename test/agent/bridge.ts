@@ -13,8 +13,8 @@ type Operation =
   | { id: number; op: 'tools' }
   /** `probe`: with the command round trips while it runs (probeUntil). */
   | { id: number; op: 'invoke'; tool: string; input: object; probe?: boolean }
-  /** While a tool's call runs, or (`untilIndexed`, a time limit in ms) until the content index's first build has ended. */
-  | ({ id: number; op: 'profile'; file: string } & ({ tool: string; input: object } | { untilIndexed: number }))
+  /** While a tool's calls run (one after the other, an input each), or (`untilIndexed`, a time limit in ms) until the content index's first build has ended. */
+  | ({ id: number; op: 'profile'; file: string } & ({ tool: string; inputs: object[] } | { untilIndexed: number }))
   /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
   /** Writes the extension host's V8 heap snapshot to `file` (Chrome's DevTools open it); resolves to its size in bytes. */
@@ -262,10 +262,17 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
         return { ms: waitedMs, busyMs: performance.eventLoopUtilization(loop).active };
       });
     }
-    const { tool, input } = operation;
+    const { tool, inputs } = operation;
+    const calls = async () => {
+      const started = performance.now();
+      const loop = performance.eventLoopUtilization();
+      let called;
+      for (const input of inputs) called = await invoke(tool, input);
+      return { ...called, ms: performance.now() - started, busyMs: performance.eventLoopUtilization(loop).active };
+    };
     return await profile(operation.file, async (stalls) => {
       let finished = false;
-      const [called] = await Promise.all([invoke(tool, input).finally(() => (finished = true)), probeUntil(() => finished, 600_000, stalls)]);
+      const [called] = await Promise.all([calls().finally(() => (finished = true)), probeUntil(() => finished, 600_000, stalls)]);
       return called;
     });
   }

@@ -33,7 +33,15 @@ export type Prejudge = (path: string) => FileOutcome | undefined;
  * file past the page); `remember` keeps the outcome of a file the search read, for the next search of the
  * same spec, when the request allowed it.
  */
-export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | undefined) & { remember?(at: number, outcome: FileOutcome): void };
+export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | undefined) & {
+  remember?(at: number, outcome: FileOutcome): void;
+  /**
+   * How many candidates from position `at` on (at most `limit`) hold no match by the index and a
+   * watcher's word: a search counts them as searched without judging them one by one. Only where a
+   * watcher vouches for files.
+   */
+  quiet?(at: number, limit: number): number;
+};
 
 /** Takes the stamps of many files at once, in order, off the caller's thread (the search workers: SearchPool.stamps). */
 export type StampMany = (paths: string[]) => Promise<Array<FileStamp | undefined>>;
@@ -163,7 +171,8 @@ class CurrentIndex implements SearchIndex {
     const ids = await index.idsOfInSlices(listed);
     // (the index changed while the ids were worked out: planned again, for the ids it has now)
     if (index.idVersion !== planned) plan = planSearch(index, request);
-    if (plan && stampsInWorkers) this.sendStamps(index, plan, ids, stampMany);
+    const surveyed = plan && this.survey(index, plan, ids, stampsInWorkers);
+    if (surveyed) this.sendStamps(index, surveyed.wanted, stampMany);
     await Promise.all(this.takenSoon);
     const byId = plan && this.judge(index, plan);
     const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
@@ -173,6 +182,15 @@ class CurrentIndex implements SearchIndex {
       const id = idAt(at);
       return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
     };
+    const quiet = surveyed?.quiet;
+    if (quiet) {
+      listedJudge.quiet = (at, limit) => {
+        const end = Math.min(quiet.length, at + limit);
+        let next = at;
+        while (next < end && quiet[next] === 1) next++;
+        return next - at;
+      };
+    }
     if (results) {
       listedJudge.remember = (at, outcome) => {
         const id = idAt(at);
@@ -202,16 +220,34 @@ class CurrentIndex implements SearchIndex {
     };
   }
 
-  /** Has the workers take the stamps the search will need, when there are enough of them to be worth sending. */
-  private sendStamps(index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampMany: StampMany): void {
+  /**
+   * One pass over a list's ids before its search: the positions of the files a watcher vouches for that
+   * hold no match (`quiet`, when the index is watched; the watcher's word as the search begins, so a file
+   * changed while it runs is judged as before or after the change, as a file read then would be), and
+   * the files whose stamps the search will need (`wanted`, in a long-running process), marked as taken.
+   */
+  private survey(index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampsInWorkers: boolean): { quiet?: Uint8Array; wanted: number[] } {
     const { taken, taking } = this.stampsOf(index);
     const { vouched } = this.options;
+    const quiet = vouched && new Uint8Array(ids.length);
     const wanted: number[] = [];
-    for (const id of ids) {
-      if (id < 0 || taken[id] !== undefined || taking.has(id) || !plan.settles(id) || vouched?.(index, id)) continue;
+    for (let at = 0; at < ids.length; at++) {
+      const id = ids[at];
+      if (id < 0 || !plan.settles(id)) continue;
+      if (vouched?.(index, id)) {
+        if (quiet && plan.outcome(id, 'indexed') === 0) quiet[at] = 1;
+        continue;
+      }
+      if (!stampsInWorkers || taken[id] !== undefined || taking.has(id)) continue;
       taking.add(id); // (a file listed twice is wanted once)
       wanted.push(id);
     }
+    return { quiet: quiet || undefined, wanted };
+  }
+
+  /** Has the workers take the stamps of `wanted` (marked as being taken), when there are enough of them to be worth sending. */
+  private sendStamps(index: ContentIndex, wanted: readonly number[], stampMany: StampMany): void {
+    const { taken, taking } = this.stampsOf(index);
     if (wanted.length < STAMPS_SENT_AT_LEAST) {
       for (const id of wanted) taking.delete(id);
       return;

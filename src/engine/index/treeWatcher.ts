@@ -213,31 +213,49 @@ export async function eventsDelivered(): Promise<void> {
   for (let hop = 0; hop < 2; hop++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Whether each id's directory is watched (0: not worked out yet, 1: watched, 2: not), while the index's ids and the watches stay. */
+interface WatchedDirs {
+  idVersion: number;
+  generation: number;
+  flags: Uint8Array;
+}
+
 /**
  * Whether a watcher vouches that an indexed file is as the index read it: its directory is watched, no
  * event named the file since the record began, and no event can have been dropped (overflow). Whether a
  * file's directory is watched is worked out once per file, while the index's ids and the watches stay.
  */
 export class WatchVouching {
-  private readonly watchedDirs = new WeakMap<ContentIndex, { idVersion: number; generation: number; flags: Uint8Array }>();
+  private readonly watchedDirs = new WeakMap<ContentIndex, WatchedDirs>();
+  /** The last index's entry of watchedDirs: a search asks for each of its files in turn. */
+  private last?: WatchedDirs & { index: ContentIndex };
 
   constructor(private readonly watcher: TreeWatcher) {}
 
   vouches(index: ContentIndex, id: number, stale?: ReadonlySet<string>): boolean {
     const changes = this.watcher.current;
     if (changes.overflowed) return false;
-    const path = index.pathOf(id);
-    if (changes.touched.size > 0 && changes.touched.has(path)) return false;
-    if (stale && stale.size > 0 && stale.has(path)) return false;
-    return this.dirWatched(index, id, path);
+    if (changes.touched.size > 0 || (stale !== undefined && stale.size > 0)) {
+      const path = index.pathOf(id);
+      if (changes.touched.has(path) || stale?.has(path) === true) return false;
+    }
+    return this.dirWatched(index, id);
   }
 
-  private dirWatched(index: ContentIndex, id: number, path: string): boolean {
-    let known = this.watchedDirs.get(index);
-    if (known?.idVersion !== index.idVersion || known.generation !== this.watcher.generation) {
-      this.watchedDirs.set(index, (known = { idVersion: index.idVersion, generation: this.watcher.generation, flags: new Uint8Array(index.idLimit) }));
+  private dirWatched(index: ContentIndex, id: number): boolean {
+    const generation = this.watcher.generation;
+    let known = this.last;
+    if (known?.index !== index || known.idVersion !== index.idVersion || known.generation !== generation) {
+      let kept = this.watchedDirs.get(index);
+      if (kept?.idVersion !== index.idVersion || kept.generation !== generation) {
+        this.watchedDirs.set(index, (kept = { idVersion: index.idVersion, generation, flags: new Uint8Array(index.idLimit) }));
+      }
+      this.last = known = { ...kept, index };
     }
-    if (known.flags[id] === 0) known.flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
+    if (known.flags[id] === 0) {
+      const path = index.pathOf(id);
+      known.flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
+    }
     return known.flags[id] === 1;
   }
 }

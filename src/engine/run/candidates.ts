@@ -215,6 +215,8 @@ export interface SearchTarget {
   candidates: Iterable<Candidate> | ArrivingCandidates;
   /** The content searched instead of reading a candidate's path from disk, if any (contentOverride; the untitled editor's text). */
   contentOf(path: string): FileContent | undefined;
+  /** Whether contentOf may give any candidate's content: without, every candidate is read from disk (or settled by the index). */
+  overridden: boolean;
 }
 
 /**
@@ -262,7 +264,7 @@ export async function searchTarget(
     const { document } = access;
     const candidates = untitledCandidates(document, filter);
     const texts = new Map(candidates.map((candidate) => [candidate.path, document.text()]));
-    return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path) };
+    return { basePaths: [document.uri], granted: [], candidates, contentOf: (path) => texts.get(path), overridden: true };
   }
   const onlyIgnored = filter.onlyIgnored === true && filter.includeIgnored;
   const granted = { ...filter, granted: access.granted };
@@ -276,5 +278,6 @@ export async function searchTarget(
     granted: access.granted,
     candidates,
     contentOf: overridden ? (path) => contentOverride(env, path) : () => undefined,
+    overridden,
   };
 }

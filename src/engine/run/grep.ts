@@ -8,7 +8,7 @@ import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
-import type { PrejudgeRequest } from '../index/prejudge';
+import type { ListedPrejudge, PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, sourceOfRead, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
@@ -296,7 +296,7 @@ function matcherOptions(input: GrepInput): SearchSpec['matcher'] {
  * they are scanned), with room for `pageRoom` more lines on the page; `remember` keeps what reading one
  * gave, for a later search of the same spec (prejudge.ts, RecentResults).
  */
-type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome | undefined) & { remember?(at: number, outcome: FileOutcome): void };
+type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome | undefined) & Pick<ListedPrejudge, 'remember' | 'quiet'>;
 
 /**
  * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
@@ -318,6 +318,7 @@ async function indexPrejudge(
   if (!judgeAt) return undefined;
   const judge: IndexJudge = (_path, at, pageRoom) => judgeAt(at, pageRoom);
   judge.remember = judgeAt.remember;
+  judge.quiet = judgeAt.quiet;
   return judge;
 }
 
@@ -418,6 +419,8 @@ class CandidateFeed {
   private exhausted = false;
   /** The candidates taken in order: listed, or as they arrive (`arriving`). */
   private readonly next: () => IteratorResult<Candidate> | undefined;
+  /** Passes over this many listed candidates (those the index counted as searched: IndexJudge.quiet). */
+  private readonly skip?: (count: number) => void;
   /**
    * When outcomes are remembered for the next search of the same spec: the position of each file read, and
    * of each settled with matches, kept for those that match (a cut page remembers what it learns of them).
@@ -436,7 +439,12 @@ class CandidateFeed {
   ) {
     const { candidates } = target;
     if (candidates instanceof ArrivingCandidates) this.next = candidates.cursor();
-    else {
+    else if (Array.isArray(candidates)) {
+      const listed = candidates as readonly Candidate[];
+      let at = 0;
+      this.next = () => (at < listed.length ? { done: false, value: listed[at++] } : { done: true, value: undefined });
+      this.skip = (count) => (at += count);
+    } else {
       const iterator = candidates[Symbol.iterator]();
       this.next = () => iterator.next();
     }
@@ -453,7 +461,17 @@ class CandidateFeed {
   /** Takes candidates until the read-ahead is full or they run out (or reach plan.maxListed). */
   fill(): void {
     const { plan, ahead, indexed } = this;
+    // Runs of files the index counts as searched (no match, by a watcher's word): counted at once, while no file's content is given instead of its disk's.
+    const quiet = this.skip && !this.target.overridden ? plan.prejudge?.quiet : undefined;
     while (!this.exhausted && ahead.hasRoom) {
+      const run = quiet?.(this.listed, (plan.maxListed ?? Infinity) - this.listed) ?? 0;
+      if (run > 0) {
+        this.skip!(run);
+        this.listed += run;
+        this.collector.addEmpty(run);
+        indexed!.settled += run;
+        this.unchecked += run;
+      }
       const item = this.next();
       if (item === undefined) return; // more to arrive
       if (item.done || this.listed === plan.maxListed) {

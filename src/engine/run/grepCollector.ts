@@ -101,8 +101,8 @@ export class GrepCollector {
   }
 
   /** A file searched that holds no match: what `add(file, 0)` does, without the file. */
-  addEmpty(): void {
-    this.filesSearched++;
+  addEmpty(files = 1): void {
+    this.filesSearched += files;
   }
 
   /** Results on the page: lines in mode content, else entries. */

@@ -257,6 +257,42 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     assert.ok(walked.reads <= 7, `${walked.reads} files read over 9 pages of 7 lines (30 files hold the 30 lines; the first page read them all)`);
   });
 
+  it('a watched search passes over each run of files held to hold no match at once: the same runs as judging them one by one, within the limit it is given', async () => {
+    const paths = Array.from({ length: FILES }, (_, i) => fx.path(`src/d${i % 5}/m${i}.ts`));
+    const listed = [...paths, fx.path('src/absent.ts')].map((path) => ({ path, relative: nodePath.relative(fx.root, path) }));
+    changed.add(paths[43]);
+    try {
+      // (patterns no earlier test searched: no remembered outcome settles a file the index itself would read)
+      for (const pattern of ['needle again', 'nowhere at all']) {
+        const request = { matcher: compileMatcher(pattern, {}), invert: false, maxFileSize: 1 << 20, resultsKey: pattern };
+        const judge = (await watched.index!.prejudgeListed(request, listed, (wanted) => pool.stamps(wanted)))!;
+        assert.ok(judge.quiet, `${pattern}: runs are counted where a watcher vouches`);
+        // (a file the watcher does not vouch for is judged on its own, by its stamp)
+        const runs = listed.map(() => 0);
+        for (let at = listed.length - 1; at >= 0; at--) runs[at] = judge(at) === 0 && at !== 43 ? 1 + (runs[at + 1] ?? 0) : 0;
+        assert.deepStrictEqual(
+          listed.map((_, at) => judge.quiet!(at, Infinity)),
+          runs,
+          pattern,
+        );
+        assert.strictEqual(judge.quiet!(42, Infinity), 1, `${pattern}: a run ends before a file the watcher saw change`);
+        assert.ok(runs[1] > 5, `${pattern}: a run from the second file (${runs[1]})`);
+        assert.strictEqual(judge.quiet!(1, 3), 3, 'no further than the limit');
+      }
+    } finally {
+      changed.delete(paths[43]);
+    }
+  });
+
+  it("an open editor's text is searched instead of its file, whose run on disk the index would have counted as holding no match", async () => {
+    const file = fx.path('src/d2/m7.ts');
+    const input: GrepInput = { pattern: 'typed in the editor', output_mode: 'content' };
+    const onDisk = await run(input, watched);
+    assert.match(onDisk.text, /files_searched: 30[0-9]/);
+    const editing = await run(input, { ...watched, index: watched.index, overrides: new Map([[file, 'const note = "typed in the editor";\n']]) });
+    assert.match(editing.text, /m7\.ts[\s\S]*typed in the editor/);
+  });
+
   it('a file the watcher saw change is read again', async () => {
     const file = fx.path('src/d0/m10.ts');
     await run({ pattern: 'needle' }, watched);
