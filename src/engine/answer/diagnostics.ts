@@ -260,8 +260,13 @@ export interface LargeFilesCheck {
   checked: LargeFileFinding[];
 }
 
-/** The size of all the large files checked, at most (each is read whole by a search worker, unless the index settles it). */
+/** The size of all the large files checked, at most (each is read whole by a search worker, unless the index settles it)... */
 const LARGE_FILES_CHECK_TOTAL_BYTES = 128 * 1024 * 1024;
+/**
+ * ...for a cut page, which already holds more results than it shows: the note is a hint there, and the
+ * check runs after the search, before the answer (128 MB took 0.5 s of a window's first call at 100,000 files).
+ */
+const LARGE_FILES_CHECK_CUT_BYTES = 32 * 1024 * 1024;
 
 /**
  * When an answer is empty or cut and files were skipped as over grepTools.maxFileSize: whether the
@@ -279,8 +284,8 @@ export async function checkLargeFiles(input: GrepInput, report: GrepReport, env:
   const { include: _i, exclude: _e, context_lines: _c, before_lines: _b, after_lines: _a, offset: _o, ...plain } = input;
   const stamps = await Promise.all(report.largeFiles.map((file) => statStampAsync(file)));
   const sizes = stamps.map((stamp) => stamp?.size);
-  // The files checked: in report order, while their sizes add up to at most LARGE_FILES_CHECK_TOTAL_BYTES.
-  let budget = LARGE_FILES_CHECK_TOTAL_BYTES;
+  // The files checked: in report order, while their sizes add up to at most the check's budget.
+  let budget = report.totalResults === 0 ? LARGE_FILES_CHECK_TOTAL_BYTES : LARGE_FILES_CHECK_CUT_BYTES;
   const files = report.largeFiles.filter((_, i) => (budget -= Math.min(sizes[i] ?? LARGE_FILE_CHECK_MAX_BYTES, LARGE_FILE_CHECK_MAX_BYTES)) >= 0);
   // What this check found in a file unchanged since, for the same question, is not searched again.
   const question = JSON.stringify([plain, probe.config.maxFileSize]);

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import * as nodePath from 'path';
+import type { GrepInput } from '../../../../src/engine/api/types';
 import type { FileSource } from '../../../../src/engine/source/fileSource';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
@@ -159,6 +160,24 @@ describe('engine/diagnostics (zero results explain themselves, checked)', () => 
         // Absent there too: it says so, briefly.
         const none = await grepJson({ pattern: 'nowhere-zz' }, small);
         assert.deepStrictEqual(none.notes, ['1 file was skipped as over grepTools.maxFileSize (1024 bytes); checked, 1 without a match.']);
+      } finally {
+        big.remove();
+      }
+    });
+
+    it('files over the size limit are checked up to 128 MB in all for an empty answer, 32 MB for a cut page', async () => {
+      const big = new Fixture('grep-tools-large-budget-');
+      try {
+        const bundle = `${'// filler line of a generated bundle\n'.repeat((12 * 1024 * 1024) / 37)}const marker_5c1f = 1;\n`;
+        for (let i = 1; i <= 5; i++) big.write(`gen/bundle${i}.js`, bundle);
+        big.files({ 'src/a.js': 'marker_5c1f();\n', 'src/b.js': 'marker_5c1f();\n' });
+        const small = makeEnv(big.root, { config: { maxFileSize: 1024 * 1024 } });
+        const notes = async (input: GrepInput) => (await grepJson(input, small)).notes.join('\n');
+        // 12 MB each: all five (60 MB) for an empty answer, two (24 MB) for a cut page.
+        assert.match(await notes({ pattern: 'marker_5c1f = 1' }), /5 files were skipped[^\n]*bundle5\.js/);
+        const cut = await notes({ pattern: 'marker_5c1f', max_results: 1 });
+        assert.match(cut, /5 files were skipped[^\n]*bundle2\.js[^\n]*3 not checked/);
+        assert.doesNotMatch(cut, /bundle3\.js/);
       } finally {
         big.remove();
       }
