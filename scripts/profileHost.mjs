@@ -1,11 +1,13 @@
 // `npm run profile:host`: where the extension host's thread goes during a window's first grep and the
 // content index's first build, and which of its holds were longest. A fresh code-server window on the
 // bench corpus (BENCH_HOST_COPIES=n: n copies side by side, as bench:scale; BENCH_HOST_SETTINGS: more
-// settings as JSON; PROFILE_HOST_WORKSPACE: another folder instead) asks one rare literal, then waits until the index is built, each while V8's sampling
+// settings as JSON; PROFILE_HOST_WORKSPACE: another folder instead) asks one rare literal, then waits until the index is built,
+// then asks PROFILE_HOST_AGAIN (20) literals found nowhere, one after the other, each while V8's sampling
 // profiler records the host's thread and a command is run there every 20 ms (test/agent/bridge.ts
 // `profile`). Prints, for each, the host's thread time by whose code ran (idle, VS Code's, ours, GC) and
-// the longest holds with the functions that ran in them; the profiles are written to
-// .test-artifacts/profile-host[-x<n>]/ (first-call.cpuprofile, build.cpuprofile: Chrome's DevTools or
+// the longest holds with the functions that ran in them (and, for the last, the functions that ran
+// longest); the profiles are written to .test-artifacts/profile-host[-x<n>]/ (first-call.cpuprofile,
+// build.cpuprofile, asked-again.cpuprofile: Chrome's DevTools or
 // speedscope open them), with the extension host's logs (host.log). PROFILE_HOST_HEAP=1 also writes the
 // host's heap snapshot once the index is built (after-build.heapsnapshot) and prints what holds the heap.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
