@@ -4,7 +4,7 @@
  * delta-varints in one byte array (searched by key); files added since are appended to a tail of postings; a
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
-import type { FileStamp } from '../source/fileStamp';
+import { packedSizeAt, packedStampIs, packStampAt, PACKED_STAMP, unpackStampAt, type FileStamp } from '../source/fileStamp';
 import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
 import { appendContinued, ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
 import type { Query } from './query';
@@ -197,7 +197,7 @@ export class FileTable {
   ) {}
 
   static of(files: ReadonlyArray<FileEntry | undefined>): FileTable {
-    const table = new FileTable([], new Uint8Array(files.length), new Float64Array(4 * files.length));
+    const table = new FileTable([], new Uint8Array(files.length), new Float64Array(PACKED_STAMP * files.length));
     for (const file of files) table.push(file);
     return table;
   }
@@ -222,18 +222,14 @@ export class FileTable {
       const room = Math.max(1024, 2 * id);
       const kinds = new Uint8Array(room);
       kinds.set(this.kinds.subarray(0, id));
-      const stamps = new Float64Array(4 * room);
-      stamps.set(this.stamps.subarray(0, 4 * id));
+      const stamps = new Float64Array(PACKED_STAMP * room);
+      stamps.set(this.stamps.subarray(0, PACKED_STAMP * id));
       this.kinds = kinds;
       this.stamps = stamps;
     }
     this.paths.push(file?.path);
     this.kinds[id] = file ? KIND_CODE[file.kind] : 0;
-    const at = 4 * id;
-    this.stamps[at] = file ? file.size : Number.NaN;
-    this.stamps[at + 1] = file ? file.mtimeMs : Number.NaN;
-    this.stamps[at + 2] = file ? file.ctimeMs : Number.NaN;
-    this.stamps[at + 3] = file ? file.ino : Number.NaN;
+    packStampAt(this.stamps, id, file);
     return id;
   }
 
@@ -241,7 +237,7 @@ export class FileTable {
   drop(id: number): void {
     this.paths[id] = undefined;
     this.kinds[id] = 0;
-    this.stamps[4 * id] = Number.NaN;
+    packStampAt(this.stamps, id, undefined);
   }
 
   path(id: number): string | undefined {
@@ -253,39 +249,36 @@ export class FileTable {
   }
 
   size(id: number): number {
-    return this.stamps[4 * id];
+    return packedSizeAt(this.stamps, id);
   }
 
   /** Whether the file of `id` has this stamp. */
   stamped(id: number, stamp: FileStamp): boolean {
-    const at = 4 * id;
-    const stamps = this.stamps;
-    return stamps[at] === stamp.size && stamps[at + 1] === stamp.mtimeMs && stamps[at + 2] === stamp.ctimeMs && stamps[at + 3] === stamp.ino;
+    return packedStampIs(this.stamps, id, stamp);
   }
 
   /** The file of `id` as an entry (made now: for the few a caller asks for), or undefined for no file. */
   get(id: number): FileEntry | undefined {
     const path = this.paths[id];
     const kind = KINDS[this.kinds[id]];
-    if (path === undefined || kind === undefined) return undefined;
-    const at = 4 * id;
-    return { path, kind, size: this.stamps[at], mtimeMs: this.stamps[at + 1], ctimeMs: this.stamps[at + 2], ino: this.stamps[at + 3] };
+    const stamp = unpackStampAt(this.stamps, id);
+    return path === undefined || kind === undefined || stamp === undefined ? undefined : { path, kind, ...stamp };
   }
 
-  /** The stamps as stored (store.ts, packStamps), four numbers per id: the table's own, not a copy. */
+  /** The stamps as stored (store.ts, packStamps), PACKED_STAMP numbers per id: the table's own, not a copy. */
   packedStamps(): Float64Array {
-    return this.stamps.subarray(0, 4 * this.length);
+    return this.stamps.subarray(0, PACKED_STAMP * this.length);
   }
 
   /** The table of the ids `renumber` keeps (at their new ids, in order). */
   renumbered(renumber: Int32Array, kept: number): FileTable {
-    const table = new FileTable(new Array<string | undefined>(kept), new Uint8Array(kept), new Float64Array(4 * kept));
+    const table = new FileTable(new Array<string | undefined>(kept), new Uint8Array(kept), new Float64Array(PACKED_STAMP * kept));
     for (let id = 0; id < renumber.length; id++) {
       const to = renumber[id];
       if (to < 0) continue;
       table.paths[to] = this.paths[id];
       table.kinds[to] = this.kinds[id];
-      table.stamps.set(this.stamps.subarray(4 * id, 4 * id + 4), 4 * to);
+      table.stamps.set(this.stamps.subarray(PACKED_STAMP * id, PACKED_STAMP * (id + 1)), PACKED_STAMP * to);
     }
     return table;
   }

@@ -19,7 +19,7 @@
 import { randomBytes } from 'crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'fs';
 import * as nodePath from 'path';
-import { packStamps, unpackStamps } from '../source/fileStamp';
+import { packStamps, PACKED_STAMP, unpackStamps } from '../source/fileStamp';
 import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
 import { ContentIndex, FileTable, STEP_FILES, type FileKind, type PostingBytes, type PostingsSink, type SealedPostings } from './contentIndex';
 import { sameList, type RecordedListing } from './listing';
@@ -375,7 +375,7 @@ function* readTable(dir: string): Steps<Table> {
     const stampsAt = header.lists.reduce((at, length) => at + length, listsAt);
     const listings = header.meta.listings ?? [];
     const stamped = listings.reduce((count, listing) => count + listing.watched, header.files);
-    if (stampsAt + 32 * stamped !== size) throw new Error('a truncated index file');
+    if (stampsAt + Float64Array.BYTES_PER_ELEMENT * PACKED_STAMP * stamped !== size) throw new Error('a truncated index file');
     const lists: string[][] = [];
     for (let i = 0, at = listsAt; i < header.lists.length; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
     if (lists.length !== 1 + 2 * listings.length) throw new Error('a damaged index file');
@@ -387,7 +387,7 @@ function* readTable(dir: string): Steps<Table> {
       listings.some((listing, i) => listed[i].watched.length !== listing.watched || listed[i].relatives.length !== counted(listing.bases))
     )
       throw new Error('a damaged index file');
-    const stamps = new Float64Array(4 * stamped);
+    const stamps = new Float64Array(PACKED_STAMP * stamped);
     if (readInto(fd, new Uint8Array(stamps.buffer), stampsAt) !== stamps.byteLength) throw new Error('a truncated index file');
     return { header, paths, listed, stamps };
   } finally {
@@ -426,7 +426,7 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
   for (const [i, { bases, watched, ...listing }] of (header.meta.listings ?? []).entries()) {
     const files = basesOf(bases);
     yield files.length;
-    const stamps = unpackStamps(table.stamps.subarray(4 * at, 4 * (at += watched)));
+    const stamps = unpackStamps(table.stamps.subarray(PACKED_STAMP * at, PACKED_STAMP * (at += watched)));
     listings.push({
       ...listing,
       bases: files,
@@ -435,7 +435,7 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     });
     yield watched;
   }
-  const stamps = table.stamps.subarray(4 * at);
+  const stamps = table.stamps.subarray(PACKED_STAMP * at);
   const segments: SealedPostings[] = [];
   try {
     for (const name of header.segments) segments.push(openSegment(dir, name));

@@ -41,20 +41,45 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }
 
-/** Values per stamp in a packed array (packStamps). */
-const PACKED = 4;
+/**
+ * Values per stamp in a packed array (packStamps): its size, mtimeMs, ctimeMs and ino, in that order; a
+ * missing stamp's are NaN. The content index's file table holds its stamps so, and stores them as they are.
+ */
+export const PACKED_STAMP = 4;
 
-/** Stamps packed into one array (one transfer between threads); a missing stamp's size is NaN. */
+/** Writes `stamp` (undefined: none) as the `i`th stamp of a packed array. */
+export function packStampAt(packed: Float64Array, i: number, stamp: FileStamp | undefined): void {
+  const at = PACKED_STAMP * i;
+  packed[at] = stamp ? stamp.size : Number.NaN;
+  packed[at + 1] = stamp ? stamp.mtimeMs : Number.NaN;
+  packed[at + 2] = stamp ? stamp.ctimeMs : Number.NaN;
+  packed[at + 3] = stamp ? stamp.ino : Number.NaN;
+}
+
+/** The `i`th stamp of a packed array, or undefined for none. */
+export function unpackStampAt(packed: Float64Array, i: number): FileStamp | undefined {
+  const at = PACKED_STAMP * i;
+  return Number.isNaN(packed[at]) ? undefined : { size: packed[at], mtimeMs: packed[at + 1], ctimeMs: packed[at + 2], ino: packed[at + 3] };
+}
+
+/** The size of the `i`th stamp of a packed array (NaN for none). */
+export function packedSizeAt(packed: Float64Array, i: number): number {
+  return packed[PACKED_STAMP * i];
+}
+
+/** Whether the `i`th stamp of a packed array is `stamp` (sameStamp). */
+export function packedStampIs(packed: Float64Array, i: number, stamp: FileStamp): boolean {
+  const at = PACKED_STAMP * i;
+  return packed[at] === stamp.size && packed[at + 1] === stamp.mtimeMs && packed[at + 2] === stamp.ctimeMs && packed[at + 3] === stamp.ino;
+}
+
+/** Stamps packed into one array (one transfer between threads). */
 export function packStamps(stamps: ReadonlyArray<FileStamp | undefined>): Float64Array<ArrayBuffer> {
-  const packed = new Float64Array(PACKED * stamps.length).fill(Number.NaN);
-  stamps.forEach((stamp, i) => stamp && packed.set([stamp.size, stamp.mtimeMs, stamp.ctimeMs, stamp.ino], PACKED * i));
+  const packed = new Float64Array(PACKED_STAMP * stamps.length);
+  stamps.forEach((stamp, i) => packStampAt(packed, i, stamp));
   return packed;
 }
 
 export function unpackStamps(packed: Float64Array): Array<FileStamp | undefined> {
-  const stamps: Array<FileStamp | undefined> = [];
-  for (let at = 0; at < packed.length; at += PACKED) {
-    stamps.push(Number.isNaN(packed[at]) ? undefined : { size: packed[at], mtimeMs: packed[at + 1], ctimeMs: packed[at + 2], ino: packed[at + 3] });
-  }
-  return stamps;
+  return Array.from({ length: packed.length / PACKED_STAMP }, (_, i) => unpackStampAt(packed, i));
 }
