@@ -213,22 +213,18 @@ export async function eventsDelivered(): Promise<void> {
   for (let hop = 0; hop < 2; hop++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Whether each id's directory is watched (0: not worked out yet, 1: watched, 2: not), while the index's ids and the watches stay. */
-interface WatchedDirs {
-  idVersion: number;
-  generation: number;
-  flags: Uint8Array;
-}
-
 /**
  * Whether a watcher vouches that an indexed file is as the index read it: its directory is watched, no
  * event named the file since the record began, and no event can have been dropped (overflow). Whether a
  * file's directory is watched is worked out once per file, while the index's ids and the watches stay.
  */
 export class WatchVouching {
-  private readonly watchedDirs = new WeakMap<ContentIndex, WatchedDirs>();
-  /** The last index's entry of watchedDirs: a search asks for each of its files in turn. */
-  private last?: WatchedDirs & { index: ContentIndex };
+  /**
+   * Whether each id's directory is watched (0: not worked out yet, 1: watched, 2: not), for one index
+   * while its ids and the watches stay (a search asks for each of its files in turn); the index is not
+   * kept alive for it once replaced.
+   */
+  private known?: { index: WeakRef<ContentIndex>; idVersion: number; generation: number; flags: Uint8Array };
 
   constructor(private readonly watcher: TreeWatcher) {}
 
@@ -244,13 +240,9 @@ export class WatchVouching {
 
   private dirWatched(index: ContentIndex, id: number): boolean {
     const generation = this.watcher.generation;
-    let known = this.last;
-    if (known?.index !== index || known.idVersion !== index.idVersion || known.generation !== generation) {
-      let kept = this.watchedDirs.get(index);
-      if (kept?.idVersion !== index.idVersion || kept.generation !== generation) {
-        this.watchedDirs.set(index, (kept = { idVersion: index.idVersion, generation, flags: new Uint8Array(index.idLimit) }));
-      }
-      this.last = known = { ...kept, index };
+    let known = this.known;
+    if (known?.index.deref() !== index || known.idVersion !== index.idVersion || known.generation !== generation) {
+      this.known = known = { index: new WeakRef(index), idVersion: index.idVersion, generation, flags: new Uint8Array(index.idLimit) };
     }
     if (known.flags[id] === 0) {
       const path = index.pathOf(id);
