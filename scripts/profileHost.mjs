@@ -52,19 +52,6 @@ function timeByOwner(file) {
   return [...spent].sort((a, b) => b[1] - a[1]);
 }
 
-/** The functions that ran longest in a profile (self time, in ms), idle and the garbage collector included. */
-function selfTimes(file, count = 20) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const spent = new Map();
-  profile.samples.forEach((id, i) => {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const fn = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
-    spent.set(fn, (spent.get(fn) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
-  });
-  return [...spent].sort((a, b) => b[1] - a[1]).slice(0, count);
-}
-
 function report(label, file, result) {
   process.stdout.write(
     `\n${label}: ${Math.round(result.ms)} ms, the host's thread busy ${Math.round(result.busyMs)} ms; ${result.stalls.length} holds over 25 ms\n`,
@@ -122,14 +109,12 @@ async function main() {
     // (once what follows the build has settled: the index and the listing stored)
     await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
     const inputs = Array.from({ length: AGAIN }, (_, i) => noMatch(i + 1));
-    report(
-      `Once built, ${AGAIN} calls (grep, each a new literal found nowhere)`,
-      again,
-      await session.bridge.call({ op: 'profile', tool: 'grep', inputs, file: again }, { timeoutMs: 600_000 }),
-    );
+    const calls = await session.bridge.call({ op: 'profile', tool: 'grep', inputs, file: again }, { timeoutMs: 600_000 });
+    report(`Once built, ${AGAIN} calls (grep, each a new literal found nowhere)`, again, calls);
     process.stdout.write(
-      `  functions (self time): ${selfTimes(again)
-        .map(([fn, ms]) => `${fn} ${Math.round(ms)}`)
+      `  functions (self time): ${calls.top
+        .slice(0, 20)
+        .map(({ fn, ms }) => `${fn} ${ms}`)
         .join(', ')}\n`,
     );
     if (process.env.PROFILE_HOST_HEAP === '1') {
