@@ -48,6 +48,38 @@ function lastSegment(relative: string): string {
   return relative.slice(relative.lastIndexOf('/') + 1);
 }
 
+/** Characters that make a glob more than literal text (the extglob ones too, though GLOB_OPTIONS reads them literally). */
+const NOT_LITERAL = /[*?[\]{}()!+@\\]/;
+
+/**
+ * A quick test every string a glob matches passes (minimatch with GLOB_OPTIONS): per brace alternative,
+ * the literal text before its first wildcard and after its last one. It narrows the paths the full
+ * match is tried on (`**\/*.d.ts` keeps the names ending in `.d.ts`), and is true for any string where
+ * the glob's spelling could be read another way (`//`, `.` and `..` segments, a `\`).
+ */
+export function globMayMatch(glob: string): (text: string) => boolean {
+  const pattern = glob.replace(/^\.\//, '');
+  const always = () => true;
+  if (pattern.includes('\\') || pattern.includes('//') || pattern.split('/').some((segment) => segment === '.' || segment === '..')) return always;
+  const affixes: Array<{ prefix: string; suffix: string }> = [];
+  for (const alternative of braceExpand(pattern, { braceExpandMax: GLOB_LIMITS.alternatives })) {
+    const first = alternative.search(NOT_LITERAL);
+    if (first === -1) {
+      affixes.push({ prefix: alternative, suffix: alternative });
+      continue;
+    }
+    let last = alternative.length;
+    while (!NOT_LITERAL.test(alternative[last - 1])) last--;
+    // A '/' next to a wildcard may not be there ('**\/a' matches 'a'): left out of the text required.
+    const prefix = alternative.slice(0, first).replace(/\/$/, '');
+    const suffix = alternative.slice(last).replace(/^\//, '');
+    if (prefix === '' && suffix === '') return always;
+    affixes.push({ prefix, suffix });
+  }
+  if (affixes.length === 0) return always;
+  return (text) => affixes.some(({ prefix, suffix }) => text.startsWith(prefix) && text.endsWith(suffix));
+}
+
 /** A glob compiled once to a RegExp by minimatch (testing it is many times faster than `match`). */
 export function globTest(glob: string, nocase = false): (path: string) => boolean {
   const matcher = new Minimatch(glob, { ...GLOB_OPTIONS, nocase });
@@ -69,7 +101,9 @@ export function compileGlob(glob: string, field: string): (relative: string) => 
   }
   const pattern = glob.replace(/^\.\//, '');
   if (new Minimatch(pattern, GLOB_OPTIONS).set.length === 0) throw new InputError(`Invalid ${field} glob ${JSON.stringify(glob)}: it matches nothing.`);
-  const test = globTest(pattern);
+  const may = globMayMatch(pattern);
+  const regex = globTest(pattern);
+  const test = (text: string) => may(text) && regex(text);
   return isNameGlob(glob) ? (relative) => test(lastSegment(relative)) : test;
 }
 

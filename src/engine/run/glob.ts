@@ -1,6 +1,6 @@
 /** The glob tool's engine: a validated input (input/schema.ts, at the caller's edge) → files below the base whose relative path matches. */
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
-import { comparePaths, relativeGlobTest } from '../globset/globs';
+import { comparePaths, globMayMatch, relativeGlobTest } from '../globset/globs';
 import { checkSearchGlob, globRequest } from '../guard/globInput';
 import { CancelledError, InputError } from '../api/errors';
 import type { SearchBase } from '../guard/roots';
@@ -225,9 +225,12 @@ class GlobLister {
     private readonly deadline: number,
   ) {}
 
-  namesMatching(spec: NameTestSpec, local: (name: string) => boolean): NameTest {
+  /** `may`: a quick test every name the pattern matches passes; only those are sent to be tested (a listing of the whole folder holds every name). */
+  namesMatching(spec: NameTestSpec, local: (name: string) => boolean, may: (name: string) => boolean = () => true): NameTest {
     return async (perBase, pruned) => {
-      const names = [...perBase.flatMap((files) => files.map((c) => c.relative)), ...pruned.filter((entry) => !entry.directory).map((entry) => entry.relative)];
+      const names: string[] = [];
+      for (const files of perBase) for (const { relative } of files) if (may(relative)) names.push(relative);
+      for (const entry of pruned) if (!entry.directory && may(entry.relative)) names.push(entry.relative);
       const result = await matchNames(spec, local, names, this.env, this.deadline);
       this.timedOut ||= result.timedOut;
       return (relative) => result.matching.has(relative);
@@ -235,7 +238,7 @@ class GlobLister {
   }
 
   globMatching(glob: string): NameTest {
-    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob));
+    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob), globMayMatch(glob));
   }
 
   /** The files below the bases that `sourceGlob` lists and `nameTest` matches, within max_depth, filtered as every search is. */

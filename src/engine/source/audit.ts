@@ -2,8 +2,8 @@
  * The guard applied to a listing made by someone else (VS Code's findFiles, which follows symlinks and
  * lists what it is told to): drops every file reached through a symlink whose real path leaves the
  * granted roots or leads to a denied place, and notes what the Node walker would have pruned in the
- * same directories, so both sources count the same. Reads only the directories that hold listed files
- * (never a denied or excluded one, never one behind a refused link) and opens no file.
+ * same directories, so both sources count the same. Reads only the base and the directories that hold
+ * listed files (never a denied or excluded one, never one behind a refused link) and opens no file.
  */
 import * as nodePath from 'path';
 import { parentOf, type PrunedEntry } from './fileSource';
@@ -46,7 +46,7 @@ export const listHere: ListDirectories = (directories) =>
 
 /** The files of one directory base that may be read, after checking every directory on their way. */
 export async function auditListing(base: SearchBase, baseIndex: number, files: readonly Candidate[], options: AuditOptions): Promise<Candidate[]> {
-  if (files.length === 0) return [];
+  // An empty listing too has its base read: what the walker prunes there counts for every search of it.
   // A slice at a time: a listing of 100,000 files must not hold the extension host's thread.
   const slices = new TimeSlices();
   const listed = new Set<string>();

@@ -220,9 +220,25 @@ export class FindFilesSource implements FileSource {
     return query.bases.every((base) => {
       if (virtualUri(base.base, this.virtual)) return false;
       if (statSync(base.base, { throwIfNoEntry: false })?.isFile()) return true;
-      const { key } = this.folderInputs(query, base, denied);
-      return this.got.has(key) || this.listings?.holds(key) === true;
+      return this.heldQuery(query, base, denied) !== undefined;
     });
+  }
+
+  /**
+   * The inputs of the listing held for a folder base (resident, or taken by this call), or undefined:
+   * `query` itself, or, for an include, the whole folder's listing with the same other inputs. That one
+   * holds every file the include's own listing would, and the search applies the include to what it is
+   * given (candidates.ts, glob.ts), as it does to the CLI's walk: an include or a glob of a large folder
+   * is answered from the listing every search keeps, instead of a findFiles call of its own.
+   */
+  private heldQuery(query: FileQuery, base: SearchBase, denied: readonly string[]): FileQuery | undefined {
+    const held = (inputs: FileQuery) => {
+      const { key } = this.folderInputs(inputs, base, denied);
+      return this.got.has(key) || this.listings?.holds(key) === true;
+    };
+    const whole = { ...query, include: '**' };
+    if ((query.include ?? '**') !== '**' && base.base === base.root && held(whole)) return whole;
+    return held(query) ? query : undefined;
   }
 
   /** One base's files (undefined when cancelled); a whole folder no listing holds is listed in parts handed to `inParts`, when given. */
@@ -270,8 +286,10 @@ export class FindFilesSource implements FileSource {
     pruned: PrunedEntry[],
     inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
-    const { settings, key } = this.folderInputs(query, base, denied);
-    const list = () => this.listInParts(query, base, denied, settings, inParts);
+    // The listing held for the folder, which may be the whole folder's for an include.
+    const listed = this.heldQuery(query, base, denied) ?? query;
+    const { settings, key } = this.folderInputs(listed, base, denied);
+    const list = () => this.listInParts(listed, base, denied, settings, inParts);
     const listings = this.listings;
     if (!listings) {
       const made = await list();

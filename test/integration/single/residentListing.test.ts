@@ -98,6 +98,42 @@ describe('the resident listing of the workspace', () => {
     }
   });
 
+  it("answers an include and a glob from the whole folder's resident listing, without a listing of their own, as their own listing answers them", async () => {
+    const questions: Array<['grep' | 'glob', object]> = [
+      ['grep', { pattern: 'resident-7c2e', include: '*.txt' }],
+      ['grep', { pattern: 'resident-\\w+', include: 'resident-tmp/deep/**', output_mode: 'count' }],
+      ['grep', { pattern: 'resident-7c2e', include: '{resident-tmp/deep,nowhere}/*.txt', include_ignored: true }],
+      ['grep', { pattern: 'zq_nothing_like_this_qz', fixed_strings: true, include: '**/*.txt' }],
+      ['glob', { pattern: '**/*.txt' }],
+      ['glob', { pattern: 'resident-tmp/*' }],
+      ['glob', { pattern: 'no-such-dir-4e1/*.txt' }],
+      ['glob', { pattern: 'hidden.txt', include_ignored: true }],
+    ];
+    const ask = async () => {
+      const answers: unknown[] = [];
+      for (const [tool, input] of questions) answers.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+      return answers;
+    };
+    // Each question listed on its own: no listing of the whole folder is held (resident-tmp/.git, a denied
+    // directory each counts, made first by eventsDelivered's marker).
+    await eventsDelivered();
+    const own: unknown[] = [];
+    for (const [tool, input] of questions) {
+      api.listings.invalidate();
+      own.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+    }
+    // Only the whole folder's listings (without and with the ignored files) resident.
+    api.listings.invalidate();
+    await residentMatching('resident-7c2e');
+    await untilReplayed(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e', include_ignored: true }));
+    await eventsDelivered();
+    const listed = api.listings.counts.listed;
+    const replayed = api.listings.counts.replayed;
+    assert.deepStrictEqual(await ask(), own);
+    assert.strictEqual(api.listings.counts.listed, listed, `no listing made (${JSON.stringify(api.listings.counts)})`);
+    assert.ok(api.listings.counts.replayed > replayed, 'the resident listings were replayed');
+  });
+
   it('calls made together share one listing, with the same answer', async () => {
     await residentMatching('resident-7c2e');
     await eventsDelivered();

@@ -7,6 +7,8 @@ import {
   compileGlob,
   deniedDirectoryGlobs,
   deniedRule,
+  GLOB_OPTIONS,
+  globMayMatch,
   isNameGlob,
   splitAbsoluteGlob,
   windowsCanonical,
@@ -157,6 +159,67 @@ describe('engine/globs', () => {
         }),
         { numRuns: 3000 },
       );
+    });
+  });
+
+  describe('globMayMatch', () => {
+    it('keeps the paths with the literal text a glob begins and ends with, per brace alternative', () => {
+      const kept = (glob: string, paths: string[]) => paths.filter(globMayMatch(glob));
+      const paths = ['a/b.d.ts', 'a/b.ts', 'package.json', 'x/package.json', 'lodash/fp.js', 'lodash/fp.ts', 'x/lodash/a.js', 'src/a.tsx'];
+      assert.deepStrictEqual(kept('**/*.d.ts', paths), ['a/b.d.ts']);
+      assert.deepStrictEqual(kept('**/package.json', paths), ['package.json', 'x/package.json']);
+      assert.deepStrictEqual(kept('lodash/*.js', paths), ['lodash/fp.js']);
+      assert.deepStrictEqual(kept('**/*.{ts,tsx}', paths), ['a/b.d.ts', 'a/b.ts', 'lodash/fp.ts', 'src/a.tsx']);
+      // Nothing literal at either end, or a spelling read another way: every path is kept.
+      assert.deepStrictEqual(kept('**/*', paths), paths);
+      assert.deepStrictEqual(kept('a//b.ts', paths), paths);
+    });
+
+    it('is true for every path minimatch matches (fast-check)', () => {
+      // Globs and paths from the same few names, so that many globs match (about one pair in four).
+      const globPiece = fc.constantFrom(
+        'a',
+        'b',
+        '.a',
+        '.ts',
+        '*',
+        '?',
+        '[ab]',
+        '[]a]',
+        '[!a]',
+        '{a,b}',
+        '{,a}',
+        '{a}',
+        'a{}',
+        '{a,b/a}',
+        '(',
+        '+',
+        '!',
+        '@',
+        '\\',
+      );
+      const globSegment = fc.oneof(
+        fc.constant('**'),
+        fc.constant('.'),
+        fc.constant(''),
+        fc.array(globPiece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('')),
+      );
+      const pathSegment = fc.constantFrom('a', 'b', '.a', 'ab', 'a.ts', 'b.ts', '{a}', '(a)', '!', '+@', 'ba');
+      let matched = 0;
+      fc.assert(
+        fc.property(fc.array(globSegment, { minLength: 1, maxLength: 4 }), fc.array(pathSegment, { minLength: 1, maxLength: 4 }), (globSegments, segments) => {
+          const glob = globSegments.join('/');
+          const path = segments.join('/');
+          const pattern = glob.replace(/^\.\//, '');
+          const matcher = new Minimatch(pattern, GLOB_OPTIONS);
+          const regex = matcher.makeRe();
+          if (!matcher.match(path) && !(regex && regex.test(path))) return;
+          matched++;
+          assert.ok(globMayMatch(glob)(path), `${JSON.stringify(glob)} matches ${JSON.stringify(path)}`);
+        }),
+        { numRuns: 20000 },
+      );
+      assert.ok(matched > 1000, `${matched} pairs matched`);
     });
   });
 

@@ -58,8 +58,8 @@ describe('engine/source/audit: a listing made by someone else, checked', () => {
     assert.deepStrictEqual(result.pruned, ['denied .git/'], 'a denied directory is counted, as the walker counts it');
   });
 
-  it('an empty listing reads nothing', async () => {
-    assert.deepStrictEqual(await audit([]), { kept: [], pruned: [], opened: [], listed: [] });
+  it('an empty listing reads its base only, and counts what the walker prunes there', async () => {
+    assert.deepStrictEqual(await audit([]), { kept: [], pruned: ['denied .git/'], opened: [], listed: [ws] });
   });
 
   it('drops what a listing holds in a denied directory (an exclude the lister was not given) and counts it', async () => {
