@@ -50,34 +50,55 @@ function lastSegment(relative: string): string {
 
 /** Characters that make a glob more than literal text (the extglob ones too, though GLOB_OPTIONS reads them literally). */
 const NOT_LITERAL = /[*?[\]{}()!+@\\]/;
+/** A class of plain characters (`[lL]`, as caseInsensitiveGlob spells a letter): one position that holds one of them. */
+const PLAIN_CLASS = /^\[([^\][!^\\:\-/\uD800-\uDFFF]+)\]/;
+
+/** The positions of a glob's alternative: the characters each may hold, or null for a wildcard (or what may be one). */
+function positionsOf(alternative: string): Array<string | null> {
+  const positions: Array<string | null> = [];
+  for (let i = 0; i < alternative.length; i++) {
+    const plain = alternative[i] === '[' ? PLAIN_CLASS.exec(alternative.slice(i)) : null;
+    if (plain) {
+      positions.push(plain[1]);
+      i += plain[0].length - 1;
+    } else positions.push(NOT_LITERAL.test(alternative[i]) ? null : alternative[i]);
+  }
+  return positions;
+}
+
+/** Whether `text` holds, from `at`, a character each position allows. */
+function fitsAt(text: string, at: number, positions: readonly string[]): boolean {
+  if (at < 0 || at + positions.length > text.length) return false;
+  for (let i = 0; i < positions.length; i++) if (!positions[i].includes(text[at + i])) return false;
+  return true;
+}
 
 /**
  * A quick test every string a glob matches passes (minimatch with GLOB_OPTIONS): per brace alternative,
- * the literal text before its first wildcard and after its last one. It narrows the paths the full
- * match is tried on (`**\/*.d.ts` keeps the names ending in `.d.ts`), and is true for any string where
- * the glob's spelling could be read another way (`//`, `.` and `..` segments, a `\`).
+ * the literal text before its first wildcard and after its last one (a class of plain characters counts
+ * as one of them, so a glob spelled to ignore case narrows too). It narrows the paths the full match is
+ * tried on (`**\/*.d.ts` keeps the names ending in `.d.ts`), and is true for any string where the glob's
+ * spelling could be read another way (`//`, `.` and `..` segments, a `\`).
  */
 export function globMayMatch(glob: string): (text: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
   const always = () => true;
   if (pattern.includes('\\') || pattern.includes('//') || pattern.split('/').some((segment) => segment === '.' || segment === '..')) return always;
-  const affixes: Array<{ prefix: string; suffix: string }> = [];
+  const affixes: Array<{ prefix: string[]; suffix: string[] }> = [];
   for (const alternative of braceExpand(pattern, { braceExpandMax: GLOB_LIMITS.alternatives })) {
-    const first = alternative.search(NOT_LITERAL);
-    if (first === -1) {
-      affixes.push({ prefix: alternative, suffix: alternative });
-      continue;
-    }
-    let last = alternative.length;
-    while (!NOT_LITERAL.test(alternative[last - 1])) last--;
+    const positions = positionsOf(alternative);
+    const first = positions.indexOf(null);
+    const last = positions.lastIndexOf(null);
+    const prefix = (first === -1 ? positions : positions.slice(0, first)) as string[];
+    const suffix = positions.slice(last + 1) as string[];
     // A '/' next to a wildcard may not be there ('**\/a' matches 'a'): left out of the text required.
-    const prefix = alternative.slice(0, first).replace(/\/$/, '');
-    const suffix = alternative.slice(last).replace(/^\//, '');
-    if (prefix === '' && suffix === '') return always;
+    if (first !== -1 && prefix.at(-1) === '/') prefix.pop();
+    if (first !== -1 && suffix[0] === '/') suffix.shift();
+    if (prefix.length === 0 && suffix.length === 0) return always;
     affixes.push({ prefix, suffix });
   }
   if (affixes.length === 0) return always;
-  return (text) => affixes.some(({ prefix, suffix }) => text.startsWith(prefix) && text.endsWith(suffix));
+  return (text) => affixes.some(({ prefix, suffix }) => fitsAt(text, 0, prefix) && fitsAt(text, text.length - suffix.length, suffix));
 }
 
 /** A glob compiled once to a RegExp by minimatch (testing it is many times faster than `match`). */

@@ -185,6 +185,12 @@ describe('engine/globs', () => {
         '*',
         '?',
         '[ab]',
+        '[aA]',
+        '[b-c]',
+        '[a:]',
+        '[a/b]',
+        '[ab',
+        '[a]]',
         '[]a]',
         '[!a]',
         '{a,b}',
@@ -204,7 +210,7 @@ describe('engine/globs', () => {
         fc.constant(''),
         fc.array(globPiece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('')),
       );
-      const pathSegment = fc.constantFrom('a', 'b', '.a', 'ab', 'a.ts', 'b.ts', '{a}', '(a)', '!', '+@', 'ba');
+      const pathSegment = fc.constantFrom('a', 'b', '.a', 'ab', 'a.ts', 'b.ts', '{a}', '(a)', '!', '+@', 'ba', 'A', 'aB', 'c', '[ab', 'a]', ':');
       let matched = 0;
       fc.assert(
         fc.property(fc.array(globSegment, { minLength: 1, maxLength: 4 }), fc.array(pathSegment, { minLength: 1, maxLength: 4 }), (globSegments, segments) => {
