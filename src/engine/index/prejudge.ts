@@ -24,16 +24,24 @@ export interface PrejudgeRequest {
   resultsKey?: string;
 }
 
+/**
+ * Whether a known outcome answers for its file on a page with room for `pageRoom` more lines: one
+ * remembered with fewer lines than the page would show of it does not (the file is read again).
+ */
+export function servesPage(outcome: FileOutcome, pageRoom: number): boolean {
+  return typeof outcome !== 'object' || outcome.lines.length >= Math.min(outcome.count, pageRoom);
+}
+
 /** A search's view of a candidate: its known outcome, or undefined when it must be read. */
 export type Prejudge = (path: string) => FileOutcome | undefined;
 
 /**
- * Prejudge for the candidate at this position of the list the search was planned for (prejudgeListed),
- * with room for `pageRoom` more lines on the page (a remembered outcome without its lines serves only a
- * file past the page); `remember` keeps the outcome of a file the search read, for the next search of the
- * same spec, when the request allowed it.
+ * Prejudge for the candidate at this position of the list the search was planned for (prejudgeListed):
+ * an outcome remembered from an earlier search may hold fewer lines than it counts (servesPage);
+ * `remember` keeps the outcome of a file the search read, for the next search of the same spec, when
+ * the request allowed it.
  */
-export type ListedPrejudge = ((at: number, pageRoom?: number) => FileOutcome | undefined) & {
+export type ListedPrejudge = ((at: number) => FileOutcome | undefined) & {
   remember?(at: number, outcome: FileOutcome): void;
   /**
    * How many candidates from position `at` on (at most `limit`) hold no match by the index and a
@@ -178,9 +186,9 @@ class CurrentIndex implements SearchIndex {
     const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
     // Never for a file reached through a symlink: a change of its target is no event in its directory.
     const remembers = (id: number) => id >= 0 && index.kindOf(id) !== 'linked' && vouched!(index, id);
-    const listedJudge: ListedPrejudge = (at, pageRoom = 1) => {
+    const listedJudge: ListedPrejudge = (at) => {
       const id = idAt(at);
-      return byId?.(id) ?? (results && remembers(id) ? results.get(id, pageRoom) : undefined);
+      return byId?.(id) ?? (results && remembers(id) ? results.get(id) : undefined);
     };
     const quiet = surveyed?.quiet;
     if (quiet) {
@@ -274,45 +282,65 @@ const LINES_PER_FILE = 200;
 
 /** The outcomes of one spec's files, by id. */
 interface SpecResults {
-  get(id: number, pageRoom: number): FileOutcome | undefined;
+  get(id: number): FileOutcome | undefined;
   set(id: number, outcome: FileOutcome): void;
+}
+
+/** The lines an outcome keeps. */
+const linesOf = (outcome: FileOutcome | undefined) => (typeof outcome === 'object' ? outcome.lines.length : 0);
+
+/** What one spec's searches read, and how many lines it keeps. */
+interface KeptSpec {
+  outcomes: Map<number, FileOutcome>;
+  lines: number;
 }
 
 /**
  * The outcomes of the files recent searches read, per index (a new index starts empty) and spec: a
  * file's outcome as it was read (0, binary, too large, or its count with the lines collected, at most
  * LINES_PER_FILE, and what a cut page's order learned of it: more lines, whether it defines the name). Whoever asks checks that a watcher still vouches for
- * the file (a file changed since is read again). Bounded in specs and in lines.
+ * the file (a file changed since is read again). Bounded in specs (the least recently searched goes)
+ * and in lines: over RESULT_LINES, the least recently searched specs keep their files' counts without
+ * their lines, so asked again they read only the files whose lines a page shows.
  */
 export class RecentResults {
-  private readonly byIndex = new WeakMap<ContentIndex, { specs: Map<string, Map<number, FileOutcome>>; lines: number }>();
+  private readonly byIndex = new WeakMap<ContentIndex, { specs: Map<string, KeptSpec>; lines: number }>();
+
+  constructor(private readonly limits = { specs: RESULT_SPECS, lines: RESULT_LINES }) {}
 
   of(index: ContentIndex, key: string): SpecResults {
     let kept = this.byIndex.get(index);
     if (!kept) this.byIndex.set(index, (kept = { specs: new Map(), lines: 0 }));
     const all = kept;
-    let outcomes = all.specs.get(key);
-    if (outcomes)
+    const { limits } = this;
+    let spec = all.specs.get(key);
+    if (spec)
       all.specs.delete(key); // most recently searched last
-    else outcomes = new Map();
-    all.specs.set(key, outcomes);
-    const lines = (outcome: FileOutcome | undefined) => (typeof outcome === 'object' ? outcome.lines.length : 0);
+    else spec = { outcomes: new Map(), lines: 0 };
+    all.specs.set(key, spec);
+    const current = spec;
     const evict = () => {
       for (const [oldest, dropped] of all.specs) {
-        if (all.specs.size <= RESULT_SPECS && all.lines <= RESULT_LINES) return;
-        if (dropped === outcomes) return;
-        for (const outcome of dropped.values()) all.lines -= lines(outcome);
+        if (all.specs.size <= limits.specs || dropped === current) break;
+        all.lines -= dropped.lines;
         all.specs.delete(oldest);
+      }
+      for (const older of all.specs.values()) {
+        if (all.lines <= limits.lines || older === current) break;
+        if (older.lines === 0) continue;
+        for (const [id, outcome] of older.outcomes) {
+          if (typeof outcome !== 'object' || outcome.lines.length === 0) continue;
+          const [line] = outcome.lines;
+          older.outcomes.set(id, { ...outcome, lines: [], first: { line: line.line, text: line.text } });
+        }
+        all.lines -= older.lines;
+        older.lines = 0;
       }
     };
     evict();
-    const mine = outcomes;
+    const mine = current.outcomes;
     return {
-      get(id, pageRoom) {
-        const outcome = mine.get(id);
-        // Kept with fewer lines than the page has room for: read again.
-        return typeof outcome === 'object' && outcome.lines.length < Math.min(outcome.count, pageRoom) ? undefined : outcome;
-      },
+      get: (id) => mine.get(id),
       set(id, outcome) {
         if (outcome === 'unreadable' || outcome === 'denied' || outcome === 'outside_workspace') return;
         let kept: FileOutcome = outcome;
@@ -320,7 +348,9 @@ export class RecentResults {
           // Its first lines only (a page rarely shows more of one file).
           kept = { ...outcome, lines: outcome.lines.slice(0, LINES_PER_FILE) };
         }
-        all.lines += lines(kept) - lines(mine.get(id));
+        const added = linesOf(kept) - linesOf(mine.get(id));
+        all.lines += added;
+        current.lines += added;
         mine.set(id, kept);
         evict();
       },

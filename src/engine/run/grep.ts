@@ -8,7 +8,7 @@ import { CancelledError } from '../api/errors';
 import { emptySkips, type Candidate, type GrepInput, type LineResult, type OutputMode, type SkipCounts } from '../api/types';
 import { compileMatcher, type Matcher } from '../matcher/matcher';
 import type { FileOutcome, OutlineItem, OutlineOutcome, OutlineSpec, PoolSearch, SearchSpec } from '../pool/pool';
-import type { ListedPrejudge, PrejudgeRequest } from '../index/prejudge';
+import { servesPage, type ListedPrejudge, type PrejudgeRequest } from '../index/prejudge';
 import { grammarOf, outlineItem, OUTLINE_MAX_BYTES, sourceOfRead, type SourceText } from '../searcher/outline';
 import { compilePattern, decodeText, pageOptions, searchWithFallbacks, type CompiledPattern, type FileMatches } from '../searcher/searcher';
 import { searchTarget, type SearchTarget } from './candidates';
@@ -293,10 +293,10 @@ function matcherOptions(input: GrepInput): SearchSpec['matcher'] {
 
 /**
  * What the index knows of a candidate, the one at position `at` of the search's candidates (in the order
- * they are scanned), with room for `pageRoom` more lines on the page; `remember` keeps what reading one
+ * they are scanned), which may lack the lines a page shows (servesPage); `remember` keeps what reading one
  * gave, for a later search of the same spec (prejudge.ts, RecentResults).
  */
-type IndexJudge = ((path: string, at: number, pageRoom: number) => FileOutcome | undefined) & Pick<ListedPrejudge, 'remember' | 'quiet'>;
+type IndexJudge = ((path: string, at: number) => FileOutcome | undefined) & Pick<ListedPrejudge, 'remember' | 'quiet'>;
 
 /**
  * What the index knows of a search's candidates: when they were listed (not streamed) and there is a
@@ -316,7 +316,7 @@ async function indexPrejudge(
   // Taking the stamps stops at the time limit; the scan then stops at once, having judged nothing.
   const judgeAt = await index.prejudgeListed(request, listed as Candidate[], (paths) => pool.stamps(paths, deadline));
   if (!judgeAt) return undefined;
-  const judge: IndexJudge = (_path, at, pageRoom) => judgeAt(at, pageRoom);
+  const judge: IndexJudge = (_path, at) => judgeAt(at);
   judge.remember = judgeAt.remember;
   judge.quiet = judgeAt.quiet;
   return judge;
@@ -463,6 +463,9 @@ class CandidateFeed {
     const { plan, ahead, indexed } = this;
     // Runs of files the index counts as searched (no match, by a watcher's word): counted at once, while no file's content is given instead of its disk's.
     const quiet = this.skip && !this.target.overridden ? plan.prejudge?.quiet : undefined;
+    // The room left on the page for the next file, at most: less each line a known outcome counts. (A count
+    // or a list of files needs no lines: a remembered count serves a file on the page too.)
+    let room = plan.spec.search.collect ? ahead.pageRoom : 0;
     while (!this.exhausted && ahead.hasRoom) {
       const run = quiet?.(this.listed, (plan.maxListed ?? Infinity) - this.listed) ?? 0;
       if (run > 0) {
@@ -482,8 +485,10 @@ class CandidateFeed {
       const at = this.listed++;
       const { path } = item.value;
       const content = this.target.contentOf(path);
-      // A count or a list of files needs no lines: a remembered count serves a file on the page too.
-      const known = plan.prejudge && content === undefined ? plan.prejudge(path, at, plan.spec.search.collect ? ahead.pageRoom : 0) : undefined;
+      const judged = plan.prejudge && content === undefined ? plan.prejudge(path, at) : undefined;
+      const known = judged !== undefined && servesPage(judged, room) ? judged : undefined;
+      // A remembered count is the file's (a watcher vouches for it), even when it must be read again for its lines.
+      if (typeof judged === 'object') room -= judged.count;
       if (known !== undefined) {
         // Settled as holding no match, a file is only counted: it takes no place in the order of the outcomes.
         if (known === 0) this.collector.addEmpty();

@@ -149,6 +149,8 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
   const changed = new Set<string>();
   let off: SearchEnvironment;
   let watched: SearchEnvironment;
+  /** The same, remembering outcomes in `recent`. */
+  let watchedWith: (recent: RecentResults) => SearchEnvironment;
   const opened: Array<() => void> = [];
   const FILES = 300;
 
@@ -167,10 +169,11 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     opened.push(workspace.close, stored.close);
     // One index for every call, as in VS Code: what it remembers lives as long as the index.
     // A new view of the index for every call, as VS Code and serve make, sharing what they remember.
-    const recent = new RecentResults();
-    Object.defineProperty((watched = { ...off, source: workspace.source }), 'index', {
-      get: () => currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), recent, stampsInWorkers: true }),
-    });
+    watchedWith = (recent) =>
+      Object.defineProperty({ ...off, source: workspace.source }, 'index', {
+        get: () => currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), recent, stampsInWorkers: true }),
+      });
+    watched = watchedWith(new RecentResults());
   });
   after(() => {
     for (const close of opened) close();
@@ -193,6 +196,19 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
       assert.strictEqual(again.text, first.text);
       assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
     }
+  });
+
+  it('a question asked again after others filled the lines kept reads only the files its page shows, and answers the same', async () => {
+    // 30 lines (30 files) hold "needle"; 300 hold "value": kept whole, the second pushes the first's lines out (40 kept in all).
+    const env = watchedWith(new RecentResults({ specs: 16, lines: 40 }));
+    const input: GrepInput = { pattern: 'needle', max_results: 5 };
+    const first = await run(input, env);
+    assert.ok(first.read >= 30, `${first.read} files read the first time`);
+    assert.ok((await run({ pattern: 'value', max_results: 5 }, env)).read > 0);
+    const again = await run(input, env);
+    assert.ok(again.read > 0 && again.read <= 5, `${again.read} files read again: the page's 5 lines, not the other 25 files`);
+    assert.strictEqual(again.text, first.text);
+    assert.strictEqual(again.text, (await run(input, off)).text, 'the answer without the index');
   });
 
   it('a page asked again reads no file and asks the workers nothing for its order or its definitions: the same page, definitions included', async () => {
