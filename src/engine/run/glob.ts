@@ -209,8 +209,14 @@ async function aroundGlob(pattern: string, found: number, lister: GlobLister): P
   return around;
 }
 
-/** Which listed names a pattern matches (base-relative paths), given the listing and what the source pruned. */
-type NameTest = (perBase: Candidate[][], pruned: PrunedEntry[]) => Promise<(relative: string) => boolean>;
+/**
+ * Which listed names (base-relative paths) a pattern matches: `may`, a quick test every name it matches
+ * passes, and `matching`, the full test of the names that pass it.
+ */
+interface NameTest {
+  may(relative: string): boolean;
+  matching(names: string[]): Promise<(relative: string) => boolean>;
+}
 
 /** Lists the granted bases for one glob call, and tests the names off this thread (the pool), every name at once. */
 class GlobLister {
@@ -225,15 +231,14 @@ class GlobLister {
     private readonly deadline: number,
   ) {}
 
-  /** `may`: a quick test every name the pattern matches passes; only those are sent to be tested (a listing of the whole folder holds every name). */
   namesMatching(spec: NameTestSpec, local: (name: string) => boolean, may: (name: string) => boolean = () => true): NameTest {
-    return async (perBase, pruned) => {
-      const names: string[] = [];
-      for (const files of perBase) for (const { relative } of files) if (may(relative)) names.push(relative);
-      for (const entry of pruned) if (!entry.directory && may(entry.relative)) names.push(entry.relative);
-      const result = await matchNames(spec, local, names, this.env, this.deadline);
-      this.timedOut ||= result.timedOut;
-      return (relative) => result.matching.has(relative);
+    return {
+      may,
+      matching: async (names) => {
+        const result = await matchNames(spec, local, names, this.env, this.deadline);
+        this.timedOut ||= result.timedOut;
+        return (relative) => result.matching.has(relative);
+      },
     };
   }
 
@@ -256,9 +261,13 @@ class GlobLister {
       allowed: env.config.allowedPaths,
       warn: env.warn,
     };
-    const perBase = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
+    const listed = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
     if (env.isCancelled()) throw new CancelledError();
-    const matches = await nameTest(perBase, pruned);
+    // Only the names the pattern may match go further (a listing of the whole folder holds every name).
+    const perBase: Candidate[][] = [];
+    for (const files of listed) perBase.push(await filterInSlices(files, (c) => nameTest.may(c.relative), this.slices));
+    const prunedNames = pruned.filter((entry) => !entry.directory && nameTest.may(entry.relative)).map((entry) => entry.relative);
+    const matches = await nameTest.matching([...perBase.flatMap((files) => files.map((c) => c.relative)), ...prunedNames]);
     const depth = input.max_depth ?? 0;
     const withinDepth = (relative: string, directory: boolean) => depth === 0 || relative.split('/').length + (directory ? 1 : 0) <= depth;
     // Match first, so only files the pattern would have listed count as denied.
