@@ -53,15 +53,23 @@ const NOT_LITERAL = /[*?[\]{}()!+@\\]/;
 /** A class of plain characters (`[lL]`, as caseInsensitiveGlob spells a letter): one position that holds one of them. */
 const PLAIN_CLASS = /^\[([^\][!^\\:\-/\uD800-\uDFFF]+)\]/;
 
-/** The positions of a glob's alternative: the characters each may hold, or null for a wildcard (or what may be one). */
+/**
+ * The positions of a glob's alternative: the characters each may hold, or null for a wildcard (or what may
+ * be one). After a '[' that opens no plain class, where minimatch's class ends is not read here: every
+ * position from it on is null.
+ */
 function positionsOf(alternative: string): Array<string | null> {
   const positions: Array<string | null> = [];
   for (let i = 0; i < alternative.length; i++) {
-    const plain = alternative[i] === '[' ? PLAIN_CLASS.exec(alternative.slice(i)) : null;
+    const c = alternative[i];
+    const plain = c === '[' ? PLAIN_CLASS.exec(alternative.slice(i)) : null;
     if (plain) {
       positions.push(plain[1]);
       i += plain[0].length - 1;
-    } else positions.push(NOT_LITERAL.test(alternative[i]) ? null : alternative[i]);
+    } else if (c === '[') {
+      while (positions.length < alternative.length) positions.push(null);
+      break;
+    } else positions.push(NOT_LITERAL.test(c) ? null : c);
   }
   return positions;
 }
@@ -83,9 +91,10 @@ function fitsAt(text: string, at: number, positions: readonly string[]): boolean
 export function globMayMatch(glob: string): (text: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
   const always = () => true;
-  if (pattern.includes('\\') || pattern.includes('//') || pattern.split('/').some((segment) => segment === '.' || segment === '..')) return always;
+  if (pattern.includes('\\')) return always;
   const affixes: Array<{ prefix: string[]; suffix: string[] }> = [];
   for (const alternative of braceExpand(pattern, { braceExpandMax: GLOB_LIMITS.alternatives })) {
+    if (alternative.includes('//') || alternative.split('/').some((segment) => segment === '.' || segment === '..')) return always;
     const positions = positionsOf(alternative);
     const first = positions.indexOf(null);
     const last = positions.lastIndexOf(null);

@@ -191,6 +191,9 @@ describe('engine/globs', () => {
         '[a/b]',
         '[ab',
         '[a]]',
+        '[ab[ab]',
+        '[][ab]',
+        '[[:alpha:][ab]',
         '[]a]',
         '[!a]',
         '{a,b}',
@@ -210,20 +213,25 @@ describe('engine/globs', () => {
         fc.constant(''),
         fc.array(globPiece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('')),
       );
-      const pathSegment = fc.constantFrom('a', 'b', '.a', 'ab', 'a.ts', 'b.ts', '{a}', '(a)', '!', '+@', 'ba', 'A', 'aB', 'c', '[ab', 'a]', ':');
+      const pathSegment = fc.constantFrom('a', 'b', '.a', 'ab', 'a.ts', 'b.ts', '{a}', '(a)', '!', '+@', 'ba', 'A', 'aB', 'c', '[ab', 'a]', ':', '[', ']', 'x');
       let matched = 0;
       fc.assert(
         fc.property(fc.array(globSegment, { minLength: 1, maxLength: 4 }), fc.array(pathSegment, { minLength: 1, maxLength: 4 }), (globSegments, segments) => {
           const glob = globSegments.join('/');
           const path = segments.join('/');
           const pattern = glob.replace(/^\.\//, '');
-          const matcher = new Minimatch(pattern, GLOB_OPTIONS);
+          let matcher: Minimatch;
+          try {
+            matcher = new Minimatch(pattern, GLOB_OPTIONS);
+          } catch {
+            return; // (minimatch cannot read some classes beside a '\\', which a glob may not hold: nothing to compare with)
+          }
           const regex = matcher.makeRe();
           if (!matcher.match(path) && !(regex && regex.test(path))) return;
           matched++;
           assert.ok(globMayMatch(glob)(path), `${JSON.stringify(glob)} matches ${JSON.stringify(path)}`);
         }),
-        { numRuns: 20000 },
+        { numRuns: 30000 },
       );
       assert.ok(matched > 1000, `${matched} pairs matched`);
     });
