@@ -7,6 +7,7 @@ import { Minimatch } from 'minimatch';
 import { allowList, policyRoot } from '../guard/scope';
 import { comparePaths, compileGlob, deniedRule, GLOB_OPTIONS, isNameGlob } from '../globset/globs';
 import type { SearchBase } from '../guard/roots';
+import { relativePosix } from '../guard/paths';
 import { filterInSlices, sortInSlices, TimeSlices } from './timeSlices';
 import type { Candidate, SkipCounts } from '../api/types';
 
@@ -92,6 +93,54 @@ export interface FileSource {
    * `gitignoreIgnoresCase`); a recorded listing is replayed only under the rule it was made with.
    */
   readonly gitignoreIgnoresCase?: boolean;
+}
+
+/** A listing as a search replays it: its files, what it pruned (both relative to its base), the lines it logged. */
+export interface ListedPart {
+  files: Candidate[];
+  pruned: readonly PrunedEntry[];
+  warnings: readonly string[];
+}
+
+/** The parts below a listing's directories made so far, per listing, and its directories to look them up in. */
+const partsBelow = new WeakMap<object, { directories: Set<string>; parts: Map<string, ListedPart> }>();
+/** Parts kept per listing (the folders a few searches ask about), the least recently asked dropped first. */
+const PARTS_KEPT = 8;
+
+/**
+ * The part of a listing of `root` below its directory `base`, as that folder's own listing would give it:
+ * the files and pruned entries below it, relative to it. Undefined when `base`, as spelled, is no directory
+ * of the listing (`directories`: each one that held a listed file, and those above it). The same arrays
+ * again while the listing is the same (a search filters a list once per filter, candidates.ts).
+ */
+export async function listingBelow(
+  listing: ListedPart & { directories: readonly string[] },
+  root: string,
+  base: string,
+  slices = new TimeSlices(),
+): Promise<ListedPart | undefined> {
+  let kept = partsBelow.get(listing);
+  if (!kept) partsBelow.set(listing, (kept = { directories: new Set(listing.directories), parts: new Map() }));
+  const found = kept.parts.get(base);
+  if (found) {
+    kept.parts.delete(base); // most recently asked last
+    kept.parts.set(base, found);
+    return found;
+  }
+  if (!kept.directories.has(base)) return undefined;
+  const prefix = `${relativePosix(root, base)}/`;
+  const files: Candidate[] = [];
+  for (const { path, relative } of listing.files) {
+    if (relative.startsWith(prefix)) files.push({ path, relative: relative.slice(prefix.length) });
+    if (slices.due()) await slices.pause();
+  }
+  const pruned = listing.pruned
+    .filter((entry) => entry.relative.startsWith(prefix))
+    .map((entry) => ({ ...entry, relative: entry.relative.slice(prefix.length) }));
+  const part = { files, pruned, warnings: listing.warnings };
+  if (kept.parts.size === PARTS_KEPT) kept.parts.delete(kept.parts.keys().next().value!);
+  kept.parts.set(base, part);
+  return part;
 }
 
 /** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */

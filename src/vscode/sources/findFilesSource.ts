@@ -11,7 +11,7 @@ import { promises as fs, statSync } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { auditListing, caseInsensitiveGlob, listHere, type ListDirectories } from '../../engine/source/audit';
-import { parentOf, type FileQuery, type FileSource, type PrunedEntry } from '../../engine/source/fileSource';
+import { listingBelow, parentOf, type FileQuery, type FileSource, type ListedPart, type PrunedEntry } from '../../engine/source/fileSource';
 import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
 import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../../engine/globset/globs';
 import { realPathOf, relativePosix } from '../../engine/guard/paths';
@@ -220,25 +220,26 @@ export class FindFilesSource implements FileSource {
     return query.bases.every((base) => {
       if (virtualUri(base.base, this.virtual)) return false;
       if (statSync(base.base, { throwIfNoEntry: false })?.isFile()) return true;
-      return this.heldQuery(query, base, denied) !== undefined;
+      return this.heldListing(query, base, denied) !== undefined;
     });
   }
 
   /**
    * The inputs of the listing held for a folder base (resident, or taken by this call), or undefined:
-   * `query` itself, or, for an include, the whole folder's listing with the same other inputs. That one
-   * holds every file the include's own listing would, and the search applies the include to what it is
-   * given (candidates.ts, glob.ts), as it does to the CLI's walk: an include or a glob of a large folder
-   * is answered from the listing every search keeps, instead of a findFiles call of its own.
+   * its own, or, for an include or a folder below a workspace folder's top, the workspace folder's whole
+   * listing with the same other inputs. That one holds every file the base's own listing would (a folder
+   * below takes its part, listingBelow), and the search applies the include to what it is given
+   * (candidates.ts, glob.ts), as it does to the CLI's walk: an include, a glob or a folder of a large
+   * workspace is answered from the listing every search keeps, instead of a findFiles call of its own.
    */
-  private heldQuery(query: FileQuery, base: SearchBase, denied: readonly string[]): FileQuery | undefined {
-    const held = (inputs: FileQuery) => {
-      const { key } = this.folderInputs(inputs, base, denied);
+  private heldListing(query: FileQuery, base: SearchBase, denied: readonly string[]): { query: FileQuery; base: SearchBase } | undefined {
+    const held = (inputs: FileQuery, at: SearchBase) => {
+      const { key } = this.folderInputs(inputs, at, denied);
       return this.got.has(key) || this.listings?.holds(key) === true;
     };
-    const whole = { ...query, include: '**' };
-    if ((query.include ?? '**') !== '**' && base.base === base.root && held(whole)) return whole;
-    return held(query) ? query : undefined;
+    const whole = { query: { ...query, include: '**' }, base: { ...base, base: base.root } };
+    if (((query.include ?? '**') !== '**' || base.base !== base.root) && held(whole.query, whole.base)) return whole;
+    return held(query, base) ? { query, base } : undefined;
   }
 
   /** One base's files (undefined when cancelled); a whole folder no listing holds is listed in parts handed to `inParts`, when given. */
@@ -286,28 +287,44 @@ export class FindFilesSource implements FileSource {
     pruned: PrunedEntry[],
     inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
-    // The listing held for the folder, which may be the whole folder's for an include.
-    const listed = this.heldQuery(query, base, denied) ?? query;
-    const { settings, key } = this.folderInputs(listed, base, denied);
-    const list = () => this.listInParts(listed, base, denied, settings, inParts);
-    const listings = this.listings;
-    if (!listings) {
-      const made = await list();
-      return made && this.replay(made, baseIndex, pruned, undefined);
+    const held = this.heldListing(query, base, denied);
+    const below = held !== undefined && held.base.base !== base.base;
+    if (held && below) {
+      // The workspace folder's listing, for a folder below its top: its part below the base, unless the
+      // base is no directory of it as spelled (another spelling of the path, or one holding no listed file).
+      const got = await this.listingFor(held.query, held.base, denied);
+      if (!got.listing) return undefined;
+      const part = await listingBelow(got.listing, held.base.base, base.base);
+      if (part) return this.replay(part, baseIndex, pruned, got.made ? undefined : query);
     }
-    let got = this.got.get(key);
-    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()))));
-    const { listing, made } = await got;
+    // The folder's own listing, or the whole folder's for an include.
+    const { listing, made } = await this.listingFor(held && !below ? held.query : query, base, denied, inParts);
     if (!listing) return undefined;
     // A listing this call made wrote its lines as it was made.
     return this.replay(listing, baseIndex, pruned, made ? undefined : query);
+  }
+
+  /** The listing for these inputs: replayed when resident (residentListing.ts), else made, in parts where the folder allows; none when cancelled. */
+  private async listingFor(
+    query: FileQuery,
+    base: SearchBase,
+    denied: readonly string[],
+    inParts?: (files: readonly Candidate[]) => void,
+  ): Promise<{ listing?: BaseListing; made: boolean }> {
+    const { settings, key } = this.folderInputs(query, base, denied);
+    const list = () => this.listInParts(query, base, denied, settings, inParts);
+    const listings = this.listings;
+    if (!listings) return { listing: await list(), made: true };
+    let got = this.got.get(key);
+    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()))));
+    return got;
   }
 
   /**
    * A listing's files for the base at `baseIndex` (its own list, never changed: a search filters and sorts
    * the same list once per filter, candidates.ts), its pruned entries added to `pruned`, its log lines written again.
    */
-  private replay(listing: BaseListing, baseIndex: number, pruned: PrunedEntry[], warnAgain: FileQuery | undefined): Candidate[] {
+  private replay(listing: ListedPart, baseIndex: number, pruned: PrunedEntry[], warnAgain: FileQuery | undefined): Candidate[] {
     for (const entry of listing.pruned) pruned.push({ ...entry, base: baseIndex });
     for (const line of listing.warnings) warnAgain?.warn?.(line);
     return listing.files;

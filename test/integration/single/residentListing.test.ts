@@ -98,7 +98,7 @@ describe('the resident listing of the workspace', () => {
     }
   });
 
-  it("answers an include and a glob from the whole folder's resident listing, without a listing of their own, as their own listing answers them", async () => {
+  it("answers an include, a glob and a folder below the top from the whole folder's resident listing, without a listing of their own, as their own listing answers them", async () => {
     const questions: Array<['grep' | 'glob', object]> = [
       ['grep', { pattern: 'resident-7c2e', include: '*.txt' }],
       ['grep', { pattern: 'resident-\\w+', include: 'resident-tmp/deep/**', output_mode: 'count' }],
@@ -108,6 +108,13 @@ describe('the resident listing of the workspace', () => {
       ['glob', { pattern: 'resident-tmp/*' }],
       ['glob', { pattern: 'no-such-dir-4e1/*.txt' }],
       ['glob', { pattern: 'hidden.txt', include_ignored: true }],
+      ['grep', { pattern: 'resident-7c2e', path: 'resident-tmp' }],
+      ['grep', { pattern: 'resident-\\w+', path: 'resident-tmp/deep', output_mode: 'count' }],
+      ['grep', { pattern: 'resident-7c2e', path: 'resident-tmp', include_ignored: true, include: '*.txt' }],
+      ['grep', { pattern: 'zq_nothing_like_this_qz', fixed_strings: true, path: 'resident-tmp' }],
+      ['grep', { pattern: 'TODO', path: 'src' }],
+      ['glob', { pattern: '**/*.txt', path: 'resident-tmp' }],
+      ['glob', { pattern: '*', path: 'resident-tmp/deep' }],
     ];
     const ask = async () => {
       const answers: unknown[] = [];

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { filterCandidates, includeToGlob, type PrunedEntry } from '../../../../src/engine/source/fileSource';
+import * as nodePath from 'path';
+import { filterCandidates, includeToGlob, listingBelow, type PrunedEntry } from '../../../../src/engine/source/fileSource';
 import type { SearchBase } from '../../../../src/engine/guard/roots';
 import { emptySkips, type Candidate } from '../../../../src/engine/api/types';
 
@@ -143,6 +144,39 @@ describe('engine/fileSource', () => {
         emptySkips(),
       );
       assert.deepStrictEqual(result, [{ path: '/w/a/src/x.ts', relative: 'src/x.ts' }]);
+    });
+  });
+
+  describe('listingBelow', () => {
+    const root = nodePath.resolve('/ws');
+    const at = (relative: string) => nodePath.join(root, ...relative.split('/'));
+    const listing = {
+      files: ['a.ts', 'src/b.ts', 'src/lib/c.ts', 'srcs/d.ts'].map((relative) => ({ path: at(relative), relative })),
+      pruned: [
+        { base: 0, relative: 'src/.env', reason: 'denied', directory: false },
+        { base: 0, relative: 'secrets', reason: 'denied', directory: true },
+      ] as PrunedEntry[],
+      warnings: ['a line'],
+      directories: [root, at('src'), at('src/lib'), at('srcs')],
+    };
+
+    it('gives the files and pruned entries below a directory of the listing, relative to it, the same arrays each time', async () => {
+      const part = await listingBelow(listing, root, at('src'));
+      assert.deepStrictEqual(part, {
+        files: [
+          { path: at('src/b.ts'), relative: 'b.ts' },
+          { path: at('src/lib/c.ts'), relative: 'lib/c.ts' },
+        ],
+        pruned: [{ base: 0, relative: '.env', reason: 'denied', directory: false }],
+        warnings: ['a line'],
+      });
+      assert.strictEqual(await listingBelow(listing, root, at('src')), part);
+      assert.deepStrictEqual((await listingBelow(listing, root, at('src/lib')))?.files, [{ path: at('src/lib/c.ts'), relative: 'c.ts' }]);
+    });
+
+    it('gives nothing for a directory the listing does not hold as spelled', async () => {
+      assert.strictEqual(await listingBelow(listing, root, at('SRC')), undefined);
+      assert.strictEqual(await listingBelow(listing, root, at('secrets')), undefined);
     });
   });
 });
