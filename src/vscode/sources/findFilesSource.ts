@@ -288,8 +288,7 @@ export class FindFilesSource implements FileSource {
     inParts?: (files: readonly Candidate[]) => void,
   ): Promise<Candidate[] | undefined> {
     const held = this.heldListing(query, base, denied);
-    const below = held !== undefined && held.base.base !== base.base;
-    if (held && below) {
+    if (held && held.base.base !== base.base) {
       // The workspace folder's listing, for a folder below its top: its part below the base, unless the
       // base is no directory of it as spelled (another spelling of the path, or one holding no listed file).
       const got = await this.listingFor(held.query, held.base, denied);
@@ -298,7 +297,7 @@ export class FindFilesSource implements FileSource {
       if (part) return this.replay(part, baseIndex, pruned, got.made ? undefined : query);
     }
     // The folder's own listing, or the whole folder's for an include.
-    const { listing, made } = await this.listingFor(held && !below ? held.query : query, base, denied, inParts);
+    const { listing, made } = await this.listingFor(held?.base.base === base.base ? held.query : query, base, denied, inParts);
     if (!listing) return undefined;
     // A listing this call made wrote its lines as it was made.
     return this.replay(listing, baseIndex, pruned, made ? undefined : query);

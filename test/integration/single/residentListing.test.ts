@@ -37,6 +37,13 @@ describe('the resident listing of the workspace', () => {
 
   const residentMatching = (pattern: string) => untilReplayed(() => matching(pattern));
 
+  /** The answers to these questions, asked one after the other. */
+  const answersTo = async (questions: ReadonlyArray<['grep' | 'glob', object]>) => {
+    const answers: unknown[] = [];
+    for (const [tool, input] of questions) answers.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+    return answers;
+  };
+
   let markers = 0;
   /**
    * Resolves once the file watcher has delivered the events of every write made so far: it writes a file
@@ -116,11 +123,6 @@ describe('the resident listing of the workspace', () => {
       ['glob', { pattern: '**/*.txt', path: 'resident-tmp' }],
       ['glob', { pattern: '*', path: 'resident-tmp/deep' }],
     ];
-    const ask = async () => {
-      const answers: unknown[] = [];
-      for (const [tool, input] of questions) answers.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
-      return answers;
-    };
     // Each question listed on its own: no listing of the whole folder is held (resident-tmp/.git, a denied
     // directory each counts, made first by eventsDelivered's marker).
     await eventsDelivered();
@@ -136,7 +138,7 @@ describe('the resident listing of the workspace', () => {
     await eventsDelivered();
     const listed = api.listings.counts.listed;
     const replayed = api.listings.counts.replayed;
-    assert.deepStrictEqual(await ask(), own);
+    assert.deepStrictEqual(await answersTo(questions), own);
     assert.strictEqual(api.listings.counts.listed, listed, `no listing made (${JSON.stringify(api.listings.counts)})`);
     assert.ok(api.listings.counts.replayed > replayed, 'the resident listings were replayed');
   });
@@ -254,11 +256,7 @@ describe('the resident listing of the workspace', () => {
       ['grep', { pattern: 'no-such-text-5d1e', fixed_strings: true }],
       ['glob', { pattern: '**/*.txt' }],
     ];
-    const answers = async () => {
-      const got: unknown[] = [];
-      for (const [tool, input] of questions) got.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
-      return got;
-    };
+    const answers = () => answersTo(questions);
     api.listings.invalidate();
     const whole = await answers();
     const { result: parts, inParts } = await listedInParts(api.listings, answers);
