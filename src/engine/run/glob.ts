@@ -211,12 +211,23 @@ async function aroundGlob(pattern: string, found: number, lister: GlobLister): P
 
 /**
  * Which listed names (base-relative paths) a pattern matches: `may`, a quick test every name it matches
- * passes, and `matching`, the full test of the names that pass it.
+ * passes (`glob`: the glob it is of; none: every name passes), and `matching`, the full test of the names
+ * that pass it.
  */
 interface NameTest {
+  glob?: string;
   may(relative: string): boolean;
   matching(names: string[]): Promise<(relative: string) => boolean>;
 }
+
+/**
+ * The files of a listed array a glob's quick test keeps, per array and glob (a resident listing hands back
+ * the same arrays while it is unchanged, never changed): a glob asked again, and the globs an empty
+ * answer's checks ask, do not test every name of a whole folder's listing again.
+ */
+const narrowedLists = new WeakMap<readonly Candidate[], Map<string, Candidate[]>>();
+/** Globs whose files are kept per listed array, the oldest dropped first. */
+const NARROWED_KEPT = 16;
 
 /** Lists the granted bases for one glob call, and tests the names off this thread (the pool), every name at once. */
 class GlobLister {
@@ -231,9 +242,10 @@ class GlobLister {
     private readonly deadline: number,
   ) {}
 
-  namesMatching(spec: NameTestSpec, local: (name: string) => boolean, may: (name: string) => boolean = () => true): NameTest {
+  namesMatching(spec: NameTestSpec, local: (name: string) => boolean, quick?: { glob: string; may: (name: string) => boolean }): NameTest {
     return {
-      may,
+      glob: quick?.glob,
+      may: quick?.may ?? (() => true),
       matching: async (names) => {
         const result = await matchNames(spec, local, names, this.env, this.deadline);
         this.timedOut ||= result.timedOut;
@@ -243,7 +255,20 @@ class GlobLister {
   }
 
   globMatching(glob: string): NameTest {
-    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob), globMayMatch(glob));
+    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob), { glob, may: globMayMatch(glob) });
+  }
+
+  /** The files of a listed array the name test's quick test keeps (narrowedLists). */
+  private async narrowed(files: Candidate[], test: NameTest): Promise<Candidate[]> {
+    if (test.glob === undefined) return files;
+    let kept = narrowedLists.get(files);
+    const found = kept?.get(test.glob);
+    if (found) return found;
+    const narrowed = await filterInSlices(files, (c) => test.may(c.relative), this.slices);
+    if (!kept) narrowedLists.set(files, (kept = new Map()));
+    if (kept.size === NARROWED_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(test.glob, narrowed);
+    return narrowed;
   }
 
   /** The files below the bases that `sourceGlob` lists and `nameTest` matches, within max_depth, filtered as every search is. */
@@ -265,7 +290,7 @@ class GlobLister {
     if (env.isCancelled()) throw new CancelledError();
     // Only the names the pattern may match go further (a listing of the whole folder holds every name).
     const perBase: Candidate[][] = [];
-    for (const files of listed) perBase.push(await filterInSlices(files, (c) => nameTest.may(c.relative), this.slices));
+    for (const files of listed) perBase.push(await this.narrowed(files, nameTest));
     const prunedNames = pruned.filter((entry) => !entry.directory && nameTest.may(entry.relative)).map((entry) => entry.relative);
     const matches = await nameTest.matching([...perBase.flatMap((files) => files.map((c) => c.relative)), ...prunedNames]);
     const depth = input.max_depth ?? 0;

@@ -7,7 +7,7 @@ import type { ArrivingCandidates } from '../../../../src/engine/source/arriving'
 import { emptySkips } from '../../../../src/engine/api/types';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
-import { Fixture, grepJson, makeEnv } from '../../fixture';
+import { Fixture, globJson, grepJson, makeEnv } from '../../fixture';
 
 /** The query of a grep with no path and no include over the one folder `root`. */
 const wholeWorkspace = (root: string): FileQuery => ({
@@ -66,6 +66,40 @@ describe('engine/run/candidates: a listing handed back unchanged is filtered onc
     assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts')]);
     source.changed();
     assert.deepStrictEqual((await grepJson(ts, env)).files, [fx.path('lib/c.ts'), fx.path('src/a.ts'), fx.path('src/d.ts')]);
+  });
+
+  it('a glob asked again looks only at the names its pattern may match (the literal start and end), with the same answer', async () => {
+    fx.files({ 'lib/c.ts': '', 'lib/d.js': '', 'src/e.ts': '', 'docs/f.md': '' });
+    /** Which listed names were looked at, by path (each candidate counts the reads of its name). */
+    const looked = new Set<string>();
+    const counted = new WeakMap<Candidate[], Candidate[]>();
+    class CountingListings extends KeptListings {
+      override async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+        return (await super.list(query, denied, pruned, isCancelled)).map((files) => {
+          let kept = counted.get(files);
+          if (!kept) {
+            kept = files.map(({ path, relative }) => ({
+              path,
+              get relative() {
+                looked.add(path);
+                return relative;
+              },
+            }));
+            counted.set(files, kept);
+          }
+          return kept;
+        });
+      }
+    }
+    const env = { ...makeEnv(fx.root), source: new CountingListings() };
+    const input = { pattern: 'lib/*.ts' };
+    const first = await globJson(input, env);
+    assert.deepStrictEqual(first.files, [fx.path('lib/c.ts')]);
+    assert.ok(looked.has(fx.path('docs/f.md')), 'the first time every name is looked at');
+    looked.clear();
+    assert.deepStrictEqual(await globJson(input, env), first);
+    // (lib/d.js for the directories the pattern matches: lib/*.ts/**, whose names start with "lib")
+    assert.deepStrictEqual([...looked].sort(), [fx.path('lib/c.ts'), fx.path('lib/d.js')], 'asked again, only the names that start with "lib"');
   });
 });
 
