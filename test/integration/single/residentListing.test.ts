@@ -131,16 +131,26 @@ describe('the resident listing of the workspace', () => {
       api.listings.invalidate();
       own.push(await invokeJson<GrepAnswer | GlobAnswer>(tool, input));
     }
-    // Only the whole folder's listings (without and with the ignored files) resident.
-    api.listings.invalidate();
-    await residentMatching('resident-7c2e');
-    await untilReplayed(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e', include_ignored: true }));
-    await eventsDelivered();
-    const listed = api.listings.counts.listed;
-    const replayed = api.listings.counts.replayed;
-    assert.deepStrictEqual(await answersTo(questions), own);
-    assert.strictEqual(api.listings.counts.listed, listed, `no listing made (${JSON.stringify(api.listings.counts)})`);
-    assert.ok(api.listings.counts.replayed > replayed, 'the resident listings were replayed');
+    // Only the whole folder's listings (without and with the ignored files) resident. A file event the
+    // watcher reports late (an earlier test's), or a directory changed too recently to be relied on, drops
+    // them meanwhile: the questions are then asked again, in a round that nothing disturbed.
+    for (let round = 1; ; round++) {
+      api.listings.invalidate();
+      await residentMatching('resident-7c2e');
+      await untilReplayed(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e', include_ignored: true }));
+      await eventsDelivered();
+      const before = { ...api.listings.counts };
+      const answers = await answersTo(questions);
+      const after = api.listings.counts;
+      if (after.dropped !== before.dropped || after.changed !== before.changed) {
+        assert.ok(round < 5, `a round of the questions without a listing dropped (${JSON.stringify(after)})`);
+        continue;
+      }
+      assert.deepStrictEqual(answers, own);
+      assert.strictEqual(after.listed, before.listed, `no listing made (${JSON.stringify(after)})`);
+      assert.ok(after.replayed > before.replayed, 'the resident listings were replayed');
+      break;
+    }
   });
 
   it('calls made together share one listing, with the same answer', async () => {
