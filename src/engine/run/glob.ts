@@ -242,10 +242,11 @@ class GlobLister {
     private readonly deadline: number,
   ) {}
 
-  namesMatching(spec: NameTestSpec, local: (name: string) => boolean, quick?: { glob: string; may: (name: string) => boolean }): NameTest {
+  /** `glob`: the glob the names are tested against, whose quick test (globMayMatch) narrows them first. */
+  namesMatching(spec: NameTestSpec, local: (name: string) => boolean, glob?: string): NameTest {
     return {
-      glob: quick?.glob,
-      may: quick?.may ?? (() => true),
+      glob,
+      may: glob === undefined ? () => true : globMayMatch(glob),
       matching: async (names) => {
         const result = await matchNames(spec, local, names, this.env, this.deadline);
         this.timedOut ||= result.timedOut;
@@ -255,7 +256,7 @@ class GlobLister {
   }
 
   globMatching(glob: string): NameTest {
-    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob), { glob, may: globMayMatch(glob) });
+    return this.namesMatching({ nameGlob: glob }, relativeGlobTest(glob), glob);
   }
 
   /** The files of a listed array the name test's quick test keeps (narrowedLists). */
