@@ -123,6 +123,8 @@ export class ResidentListings implements vscode.Disposable {
   private readonly listings = new Map<string, Resident>();
   /** Listings being made, by key, with the generation they began in. */
   private readonly running = new Map<string, { generation: number; listing: Promise<BaseListing | undefined> }>();
+  /** Resident listings being checked before a replay, by key: still held, and the check shared with another call asking meanwhile. */
+  private readonly checking = new Map<string, Promise<Resident | undefined>>();
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -163,9 +165,9 @@ export class ResidentListings implements vscode.Disposable {
     );
   }
 
-  /** Whether a listing for `key` is resident (`get` replays it unless a directory of it changed). */
+  /** Whether a listing for `key` is resident, or being checked for a replay (`get` replays it unless a directory of it changed). */
   holds(key: string): boolean {
-    return this.listings.has(key);
+    return this.listings.has(key) || this.checking.has(key);
   }
 
   invalidate(): void {
@@ -186,8 +188,8 @@ export class ResidentListings implements vscode.Disposable {
     /** The keys of the listings the same call uses (its search, then an empty answer's checks): none of them makes room for this one. */
     inUse: ReadonlySet<string> = new Set(),
   ): Promise<{ listing?: BaseListing; made: boolean }> {
-    const resident = this.listings.get(key);
-    if (resident && (await this.replays(key, resident, isCancelled))) return { listing: resident, made: false };
+    const replayed = await this.replayed(key, isCancelled);
+    if (replayed) return { listing: replayed, made: false };
     // The same listing already under way (calls made together, the index build and a call): shared.
     const running = this.running.get(key);
     if (running && running.generation === this.generation) {
@@ -221,6 +223,19 @@ export class ResidentListings implements vscode.Disposable {
       }
     }
     return { listing: made, made: true };
+  }
+
+  /** The resident listing for `key` when it still holds (`replays`), checked once for the calls asking while it is checked. */
+  private replayed(key: string, isCancelled: () => boolean): Promise<Resident | undefined> {
+    const checking = this.checking.get(key);
+    if (checking) return checking;
+    const resident = this.listings.get(key);
+    if (!resident) return Promise.resolve(undefined);
+    const check = this.replays(key, resident, isCancelled)
+      .then((holds) => (holds ? resident : undefined))
+      .finally(() => this.checking.delete(key));
+    this.checking.set(key, check);
+    return check;
   }
 
   /**

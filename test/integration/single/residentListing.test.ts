@@ -343,4 +343,23 @@ describe('the resident listings kept at once', () => {
       listings.dispose();
     }
   });
+
+  it('a listing being checked for a replay is still held, and a call asking meanwhile shares the check instead of listing again', async () => {
+    const { listings, get } = kept();
+    try {
+      assert.strictEqual((await get('workspace', 20)).made, true);
+      const before = { ...listings.counts };
+      // The check waits for the file events queued so far: both calls ask while it runs.
+      const first = get('workspace', 20);
+      assert.ok(listings.holds('workspace'), 'held while it is checked: an include asking now takes it instead of a listing of its own');
+      const second = get('workspace', 20);
+      const [one, two] = await Promise.all([first, second]);
+      assert.deepStrictEqual([one.made, two.made], [false, false]);
+      assert.strictEqual(one.listing, two.listing);
+      assert.deepStrictEqual([listings.counts.listed, listings.counts.replayed], [before.listed, before.replayed + 1]);
+      assert.ok(listings.holds('workspace'));
+    } finally {
+      listings.dispose();
+    }
+  });
 });
