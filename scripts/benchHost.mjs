@@ -160,13 +160,8 @@ async function main() {
     const [firstTool, firstInput] = QUESTIONS[0][2];
     const first = await call(firstTool, firstInput, true);
     const oursFirstPeak = (await session.bridge.call({ op: 'memory' })).peakRss;
-    const copilotFirst = await call(...QUESTIONS[0][3], true);
-    // (from here the peak counts what Copilot's first call left resident too: against us)
-    await session.bridge.call({ op: 'memory', resetPeak: true });
     const settledLine = `the window settled ${(settled.waitedMs / 1000).toFixed(1)} s after the tools were registered${settled.settled ? '' : ' (not quiet within 60 s)'}`;
-    process.stdout.write(
-      `First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)}); Copilot's first ${copilotFirst.ms.toFixed(0)} ms\n`,
-    );
+    process.stdout.write(`First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)})\n`);
     // Searches go first while the index builds (the build waits for them): the first question three more times, with the build's phase as each began.
     const whileBuilding = [];
     for (let i = 0; i < 3; i++) {
@@ -183,6 +178,23 @@ async function main() {
     const trips = (probed) =>
       probed ? `worst ${probed.worstMs.toFixed(1)} ms, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands` : 'not measured';
     const worstOf = (calls) => calls.map((c) => c.roundTrips).reduce((worst, t) => (t && (!worst || t.worstMs > worst.worstMs) ? t : worst), undefined);
+    let index = await session.bridge.call({ op: 'indexState' });
+    while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      index = await session.bridge.call({ op: 'indexState' });
+    }
+    const readyAfterMs = Date.now() - indexWait;
+    const buildPeak = (await session.bridge.call({ op: 'memory', resetPeak: true })).peakRss;
+    const oursPeak = Math.max(oursFirstPeak, buildPeak);
+    // Copilot's first call once our build is over: neither side's first call shares the cores with the other's work.
+    const copilotFirst = await call(...QUESTIONS[0][3], true);
+    // What listing the whole workspace through VS Code's findFiles costs alone, as the first call of a window does.
+    const findFilesAlone = await session.bridge.call({ op: 'findFiles', include: '**/*' }, { timeoutMs: 300_000 });
+    process.stdout.write(
+      `Copilot's first call ${copilotFirst.ms.toFixed(0)} ms; findFiles of the whole workspace alone ${findFilesAlone.ms.toFixed(0)} ms (${findFilesAlone.files} files)\n`,
+    );
+    // (from here the peak counts what Copilot's first call left resident too: against us)
+    await session.bridge.call({ op: 'memory', resetPeak: true });
     const probeLine =
       "Command round trip (a command run in the extension host every 20 ms: its answer plus how late a 20 ms timer fired after it; VS Code's own " +
       `handling of a listing's reply counts too): during our first call ${trips(first.roundTrips)}; during Copilot's first ${trips(copilotFirst.roundTrips)}; ` +
@@ -191,16 +203,9 @@ async function main() {
         ? 'the build had ended by then.'
         : `while the index built, after them, ${trips(during)} in ${(during.waitedMs / 1000).toFixed(1)} s.`);
     process.stdout.write(`${probeLine}\n`);
-    let index = await session.bridge.call({ op: 'indexState' });
-    while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      index = await session.bridge.call({ op: 'indexState' });
-    }
-    const buildPeak = (await session.bridge.call({ op: 'memory', resetPeak: true })).peakRss;
-    const oursPeak = Math.max(oursFirstPeak, buildPeak);
     const built = index?.last;
     const indexLine = built
-      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB of it${index.buildPeakRss ? `; the build process's peak RSS ${mb(index.buildPeakRss)} MB (its own process, not the extension host's)` : ''}; ready ${((Date.now() - indexWait) / 1000).toFixed(1)} s after the first call.`
+      ? `Index: ${built.files} files, built in ${built.elapsedMs} ms (${built.read} read, ${(built.bytes / 1048576).toFixed(0)} MB of text), ${(built.indexBytes / 1048576).toFixed(1)} MB on disk, postings ${(built.postingBytes / 1048576).toFixed(1)} MB of it${index.buildPeakRss ? `; the build process's peak RSS ${mb(index.buildPeakRss)} MB (its own process, not the extension host's)` : ''}; ready ${(readyAfterMs / 1000).toFixed(1)} s after the first call.`
       : `Index: not built (${index ? index.phase : 'no index state'}).`;
     process.stdout.write(`${indexLine}\n`);
 
@@ -320,7 +325,7 @@ async function main() {
           ]
         : []),
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}${Object.keys(EXTRA_SETTINGS).length ? `, settings ${JSON.stringify(EXTRA_SETTINGS)}` : ''}.`,
-      `First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms. Extension host RSS ${mb(before.rss)} MB before the first call; its peak over our first call and the index build ${mb(oursPeak)} MB (growth ${mb(oursPeak - before.rss)} MB: ${mb(oursFirstPeak - before.rss)} MB over the first call, ${mb(buildPeak - before.rss)} MB over the calls right after and the build); its peak over the comparisons (both tools' calls) and the page walk ${mb(memory.peakRss)} MB; now ${mb(memory.rss)} MB.`,
+      `First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms (its first call, made alone once our index was built); VS Code's findFiles of the whole workspace alone, which any first call that lists through it pays, ${findFilesAlone.ms.toFixed(0)} ms. Extension host RSS ${mb(before.rss)} MB before the first call; its peak over our first call and the index build ${mb(oursPeak)} MB (growth ${mb(oursPeak - before.rss)} MB: ${mb(oursFirstPeak - before.rss)} MB over the first call, ${mb(buildPeak - before.rss)} MB over the calls right after and the build); its peak over the comparisons (both tools' calls) and the page walk ${mb(memory.peakRss)} MB; now ${mb(memory.rss)} MB.`,
       buildingLine,
       walkLine,
       reloadLine,
@@ -352,6 +357,7 @@ async function main() {
         {
           first: first.ms,
           copilotFirst: copilotFirst.ms,
+          findFilesAlone,
           whileBuilding,
           walk,
           reloads,

@@ -20,6 +20,8 @@ type Operation =
   /** Writes the extension host's V8 heap snapshot to `file` (Chrome's DevTools open it); resolves to its size in bytes. */
   | { id: number; op: 'heapSnapshot'; file: string }
   | { id: number; op: 'host' }
+  /** Times VS Code's own findFiles of `include` over the workspace: what a listing through it costs alone. */
+  | { id: number; op: 'findFiles'; include: string }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
   | { id: number; op: 'settle'; quietMs: number; timeoutMs: number }
@@ -281,6 +283,11 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
     const { writeHeapSnapshot } = await import('node:v8');
     const { statSync } = await import('node:fs');
     return statSync(writeHeapSnapshot(operation.file)).size;
+  }
+  if (operation.op === 'findFiles') {
+    const started = performance.now();
+    const files = (await vscode.workspace.findFiles(operation.include)).length;
+    return { ms: performance.now() - started, files };
   }
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
