@@ -9,6 +9,7 @@
  * Also: an invalid regex's literal reading, the first lines of the files a cut page hides, and the files
  * over the size limit of an empty or cut answer.
  */
+import { keepNewest } from '../api/kept';
 import { caseInsensitiveGlob } from '../source/audit';
 import { runGlob, type GlobReport } from '../run/glob';
 import type { RunOptions, SearchEnvironment } from '../run/environment';
@@ -248,8 +249,7 @@ const largeFindings = new Map<string, LargeFileFinding>();
 const LARGE_FINDINGS_KEPT = 256;
 
 function keepFinding(key: string, finding: LargeFileFinding): void {
-  largeFindings.set(key, finding);
-  if (largeFindings.size > LARGE_FINDINGS_KEPT) largeFindings.delete(largeFindings.keys().next().value!);
+  keepNewest(largeFindings, key, finding, LARGE_FINDINGS_KEPT);
 }
 
 export interface LargeFilesCheck {

@@ -4,6 +4,7 @@
  * delta-varints in one byte array (searched by key); files added since are appended to a tail of postings; a
  * file replaced or removed leaves its old id behind, unreachable by path, until the next seal.
  */
+import { keepNewest } from '../api/kept';
 import { packedSizeAt, packedStampIs, packStampAt, PACKED_STAMP, unpackStampAt, type FileStamp } from '../source/fileStamp';
 import { ASCII_FOLD, ASCII_KEYS, forEachTrigram } from './fold';
 import { appendContinued, ByteWriter, decodeIds, encodeIds, intersect, keepListed, union, type ByteSink } from './postings';
@@ -624,10 +625,7 @@ export class ContentIndex {
     }
     const key = JSON.stringify(query);
     if (this.evaluated.has(key)) return this.evaluated.get(key);
-    const ids = this.evaluate(query);
-    if (this.evaluated.size === QUERIES_KEPT) this.evaluated.delete(this.evaluated.keys().next().value!);
-    this.evaluated.set(key, ids);
-    return ids;
+    return keepNewest(this.evaluated, key, this.evaluate(query), QUERIES_KEPT);
   }
 
   /** Ids of the files that may satisfy the query; undefined for every file (`all`). */

@@ -4,6 +4,7 @@
  * host's main thread stays free and a runaway regex can be stopped. One message in, one message out per
  * batch.
  */
+import { keepNewest } from '../api/kept';
 import { parentPort, workerData } from 'worker_threads';
 import { runInBackground } from './background';
 import { relativeGlobTest } from '../globset/globs';
@@ -48,23 +49,20 @@ type Prepared = PreparedSearch | PreparedOutline | { nameTest: (name: string) =>
 /** The specs this worker was sent, by key, oldest first: the pool sends each one once (pool.ts). */
 const prepared = new Map<string, Prepared>();
 
-function prepare(key: string, spec: JobSpec | undefined): Prepared {
-  if (spec) {
-    if ('stamps' in spec || 'directories' in spec) {
-      prepared.set(key, spec);
-    } else if ('outline' in spec) {
-      prepared.set(key, { outline: spec.outline, matcher: compileMatcher(spec.outline.pattern, spec.outline.matcher) });
-    } else if ('nameRegex' in spec) {
-      const regex = new RegExp(spec.nameRegex, 'u');
-      prepared.set(key, { nameTest: (name) => regex.test(name) });
-    } else if ('nameGlob' in spec) {
-      prepared.set(key, { nameTest: relativeGlobTest(spec.nameGlob) });
-    } else {
-      const fallbacks = (spec.fallbacks?.readings ?? []).map((reading) => compilePattern(reading.pattern, reading.matcher));
-      prepared.set(key, { spec, pattern: compilePattern(spec.pattern, spec.matcher), fallbacks });
-    }
-    if (prepared.size > SPECS_KEPT) prepared.delete(prepared.keys().next().value!);
+function preparedOf(spec: JobSpec): Prepared {
+  if ('stamps' in spec || 'directories' in spec) return spec;
+  if ('outline' in spec) return { outline: spec.outline, matcher: compileMatcher(spec.outline.pattern, spec.outline.matcher) };
+  if ('nameRegex' in spec) {
+    const regex = new RegExp(spec.nameRegex, 'u');
+    return { nameTest: (name) => regex.test(name) };
   }
+  if ('nameGlob' in spec) return { nameTest: relativeGlobTest(spec.nameGlob) };
+  const fallbacks = (spec.fallbacks?.readings ?? []).map((reading) => compilePattern(reading.pattern, reading.matcher));
+  return { spec, pattern: compilePattern(spec.pattern, spec.matcher), fallbacks };
+}
+
+function prepare(key: string, spec: JobSpec | undefined): Prepared {
+  if (spec) keepNewest(prepared, key, preparedOf(spec), SPECS_KEPT);
   const entry = prepared.get(key);
   if (!entry) throw new Error(`A search worker was not sent the search ${key}.`);
   return entry;

@@ -1,4 +1,5 @@
 /** The candidate files of a search once the guard said yes: listed (or streamed) by the file source, filtered by include / exclude, in stable order. */
+import { keepNewest } from '../api/kept';
 import { CancelledError } from '../api/errors';
 import { addSkips, emptySkips, type Candidate, type SkipCounts } from '../api/types';
 import { compileGlob } from '../globset/globs';
@@ -188,8 +189,7 @@ async function filterOnce(bases: SearchBase[], perBase: Candidate[][], filter: C
   // A filter stopped by the time limit kept only part: not remembered.
   if (!filter.deadline?.expired) {
     if (!memo) filteredLists.set(first, (memo = new Map()));
-    if (memo.size === FILTERS_KEPT) memo.delete(memo.keys().next().value!);
-    memo.set(key, { perBase: perBase.slice(), candidates, skipped: counted });
+    keepNewest(memo, key, { perBase: perBase.slice(), candidates, skipped: counted }, FILTERS_KEPT);
   }
   return candidates;
 }

@@ -1,4 +1,5 @@
 /** The glob tool's engine: a validated input (input/schema.ts, at the caller's edge) → files below the base whose relative path matches. */
+import { keepNewest } from '../api/kept';
 import { filterCandidates, globMayMatchBelow, type PrunedEntry } from '../source/fileSource';
 import { comparePaths, globMayMatch, relativeGlobTest } from '../globset/globs';
 import { checkSearchGlob, globRequest } from '../guard/globInput';
@@ -267,9 +268,7 @@ class GlobLister {
     if (found) return found;
     const narrowed = await filterInSlices(files, (c) => test.may(c.relative), this.slices);
     if (!kept) narrowedLists.set(files, (kept = new Map()));
-    if (kept.size === NARROWED_KEPT) kept.delete(kept.keys().next().value!);
-    kept.set(test.glob, narrowed);
-    return narrowed;
+    return keepNewest(kept, test.glob, narrowed, NARROWED_KEPT);
   }
 
   /** The files below the bases that `sourceGlob` lists and `nameTest` matches, within max_depth, filtered as every search is. */

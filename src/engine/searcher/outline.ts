@@ -6,6 +6,7 @@
  * workers, at most OUTLINE_MAX_BYTES and PARSE_BUDGET_MS per file; a file's definitions are kept by its
  * stamp, so paging through it parses it once. docs/tools.md, "Definitions", says how an answer prints them.
  */
+import { keepNewest } from '../api/kept';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import type { LineResult } from '../api/types';
@@ -425,9 +426,7 @@ async function definitionsOf(
   } finally {
     if (parsing.get(path)?.done === done) parsing.delete(path);
   }
-  cache.delete(path);
-  cache.set(path, { stamp, definitions, budget });
-  if (cache.size > CACHED_FILES) cache.delete(cache.keys().next().value!);
+  keepNewest(cache, path, { stamp, definitions, budget }, CACHED_FILES);
   return { definitions, parsed: !unnamed, ...(unnamed ? { unnamed } : {}) };
 }
 

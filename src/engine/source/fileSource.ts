@@ -2,6 +2,7 @@
  * What to search: the contract between the tools and a file source (VS Code's findFiles, or the
  * Node walker of the CLI), and the filter both apply so they agree on every path.
  */
+import { keepNewest } from '../api/kept';
 import * as nodePath from 'path';
 import { Minimatch } from 'minimatch';
 import { allowList, policyRoot } from '../guard/scope';
@@ -138,9 +139,7 @@ export async function listingBelow(
     .filter((entry) => entry.relative.startsWith(prefix))
     .map((entry) => ({ ...entry, relative: entry.relative.slice(prefix.length) }));
   const part = { files, pruned, warnings: listing.warnings };
-  if (kept.parts.size === PARTS_KEPT) kept.parts.delete(kept.parts.keys().next().value!);
-  kept.parts.set(base, part);
-  return part;
+  return keepNewest(kept.parts, base, part, PARTS_KEPT);
 }
 
 /** Content searched instead of a file on disk: an editor's text, or a reader (undefined when it cannot be read). */
