@@ -74,11 +74,22 @@ function positionsOf(alternative: string): Array<string | null> {
   return positions;
 }
 
-/** Whether `text` holds, from `at`, a character each position allows. */
-function fitsAt(text: string, at: number, positions: readonly string[]): boolean {
-  if (at < 0 || at + positions.length > text.length) return false;
-  for (let i = 0; i < positions.length; i++) if (!positions[i].includes(text[at + i])) return false;
-  return true;
+/**
+ * A test that a text starts (`end` false) or ends with a character each position allows: literal text is
+ * compared at once (startsWith / endsWith), a position of a class by its character codes.
+ */
+function affixTest(positions: readonly string[], end: boolean): (text: string) => boolean {
+  if (positions.every((position) => position.length === 1)) {
+    const literal = positions.join('');
+    return end ? (text) => text.endsWith(literal) : (text) => text.startsWith(literal);
+  }
+  const codes = positions.map((position) => Array.from(position, (c) => c.charCodeAt(0)));
+  return (text) => {
+    const at = end ? text.length - codes.length : 0;
+    if (at < 0) return false;
+    for (let i = 0; i < codes.length; i++) if (!codes[i].includes(text.charCodeAt(at + i))) return false;
+    return true;
+  };
 }
 
 /**
@@ -92,7 +103,7 @@ export function globMayMatch(glob: string): (text: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
   const always = () => true;
   if (pattern.includes('\\')) return always;
-  const affixes: Array<{ prefix: string[]; suffix: string[] }> = [];
+  const affixes: Array<(text: string) => boolean> = [];
   for (const alternative of braceExpand(pattern, { braceExpandMax: GLOB_LIMITS.alternatives })) {
     if (alternative.includes('//') || alternative.split('/').some((segment) => segment === '.' || segment === '..')) return always;
     const positions = positionsOf(alternative);
@@ -104,10 +115,13 @@ export function globMayMatch(glob: string): (text: string) => boolean {
     if (first !== -1 && prefix.at(-1) === '/') prefix.pop();
     if (first !== -1 && suffix[0] === '/') suffix.shift();
     if (prefix.length === 0 && suffix.length === 0) return always;
-    affixes.push({ prefix, suffix });
+    const starts = affixTest(prefix, false);
+    const ends = affixTest(suffix, true);
+    affixes.push((text) => starts(text) && ends(text));
   }
   if (affixes.length === 0) return always;
-  return (text) => affixes.some(({ prefix, suffix }) => fitsAt(text, 0, prefix) && fitsAt(text, text.length - suffix.length, suffix));
+  if (affixes.length === 1) return affixes[0];
+  return (text) => affixes.some((fits) => fits(text));
 }
 
 /** A glob compiled once to a RegExp by minimatch (testing it is many times faster than `match`). */
