@@ -123,11 +123,8 @@ export async function listingBelow(
   let kept = partsBelow.get(listing);
   if (!kept) partsBelow.set(listing, (kept = { directories: new Set(listing.directories), parts: new Map() }));
   const found = kept.parts.get(base);
-  if (found) {
-    kept.parts.delete(base); // most recently asked last
-    kept.parts.set(base, found);
-    return found;
-  }
+  // (the most recently asked last)
+  if (found) return keepNewest(kept.parts, base, found, PARTS_KEPT);
   if (!kept.directories.has(base)) return undefined;
   const prefix = `${relativePosix(root, base)}/`;
   const files: Candidate[] = [];
