@@ -6,7 +6,8 @@
 // each side after a window reload (at once, and once the stored index was refreshed), the index's build
 // (waited for before the samples), the extension host's round trips (a command run in it every 20 ms, its worst
 // and median answer) during the first calls, the calls while the index builds and the rest of the build, and
-// the extension host's peak RSS over our first call and the build, and over the comparisons.
+// the extension host's peak RSS over our first call and the build, and over the comparisons, its growth taken
+// from a window at rest opened first (the workspace not listed as it opens: the measured window's listing counts).
 // Beside each median wall time, the median time the extension host's thread was busy during the call (event
 // loop utilisation: the time no other extension could run). Prints a Markdown table and writes it, with every
 // sample, to .test-artifacts/bench-host/.
@@ -109,6 +110,34 @@ async function referenceTotals(tree) {
   return totals;
 }
 
+/**
+ * The extension host's RSS in a window at rest: our extension active, the workspace not listed
+ * (grepTools.listWorkspaceOnOpen off), the window settled. The growth is taken from it, so the listing
+ * the measured window makes as it opens counts in it.
+ */
+async function restingRss(tree) {
+  const session = await openAgentSession({
+    workspace: tree,
+    script: { steps: [], fallbackText: 'bench:host measures a window at rest.' },
+    artifactsDir: join(artifacts, 'at-rest'),
+    settings: { ...EXTRA_SETTINGS, 'grepTools.listWorkspaceOnOpen': false },
+    lifetimeSeconds: 600,
+  });
+  try {
+    await waitFor(async () => (await session.bridge.call({ op: 'tools' })).includes('grep'), {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      what: 'our tools to be registered',
+    });
+    await session.bridge.call({ op: 'settle', quietMs: 3000, timeoutMs: 60_000 }, { timeoutMs: 70_000 });
+    const { rss } = await session.bridge.call({ op: 'memory' });
+    process.stdout.write(`Extension host RSS in a window at rest (nothing listed): ${(rss / 1048576).toFixed(0)} MB\n`);
+    return rss;
+  } finally {
+    await session.close?.();
+  }
+}
+
 async function main() {
   const base = ensureCorpus();
   const corpus = COPIES > 1 ? { tree: base.copies(COPIES), files: base.files * COPIES, bytes: base.bytes * COPIES } : base;
@@ -118,6 +147,7 @@ async function main() {
   // (Reading the tree also brings its files into the page cache, which this machine's kernel empties of files not read for a while:
   // the first calls then compare the tools, not which side reads from disk first.)
   const expected = await referenceTotals(corpus.tree);
+  const atRest = await restingRss(corpus.tree);
   const session = await openAgentSession({
     workspace: corpus.tree,
     script: { steps: [], fallbackText: 'bench:host calls the tools directly.' },
@@ -160,7 +190,12 @@ async function main() {
     const [firstTool, firstInput] = QUESTIONS[0][2];
     const first = await call(firstTool, firstInput, true);
     const oursFirstPeak = (await session.bridge.call({ op: 'memory' })).peakRss;
-    const settledLine = `the window settled ${(settled.waitedMs / 1000).toFixed(1)} s after the tools were registered${settled.settled ? '' : ' (not quiet within 60 s)'}`;
+    const { openListing } = (await session.bridge.call({ op: 'indexState' })) ?? {};
+    const opened =
+      openListing?.phase === 'listed'
+        ? `; the workspace listed as the window opened, ${openListing.files} files in ${openListing.ms} ms, before it`
+        : `; the listing made as the window opened: ${openListing?.phase ?? 'none'}`;
+    const settledLine = `the window settled ${(settled.waitedMs / 1000).toFixed(1)} s after the tools were registered${settled.settled ? '' : ' (not quiet within 60 s)'}${opened}`;
     process.stdout.write(`First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)})\n`);
     // Searches go first while the index builds (the build waits for them): the first question three more times, with the build's phase as each began.
     const whileBuilding = [];
@@ -325,7 +360,7 @@ async function main() {
           ]
         : []),
       `bench:host on ${corpus.files} files (${(corpus.bytes / 1048576).toFixed(0)} MB), VS Code ${'1.139.1'} (code-server), ${SAMPLES} interleaved samples after a warm-up, medians${INDEX_OFF ? ', content index off (BENCH_HOST_INDEX=off)' : ''}${Object.keys(EXTRA_SETTINGS).length ? `, settings ${JSON.stringify(EXTRA_SETTINGS)}` : ''}.`,
-      `First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms (its first call, made alone once our index was built); VS Code's findFiles of the whole workspace alone, which any first call that lists through it pays, ${findFilesAlone.ms.toFixed(0)} ms. Extension host RSS ${mb(before.rss)} MB before the first call; its peak over our first call and the index build ${mb(oursPeak)} MB (growth ${mb(oursPeak - before.rss)} MB: ${mb(oursFirstPeak - before.rss)} MB over the first call, ${mb(buildPeak - before.rss)} MB over the calls right after and the build); its peak over the comparisons (both tools' calls) and the page walk ${mb(memory.peakRss)} MB; now ${mb(memory.rss)} MB.`,
+      `First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms, Copilot ${copilotFirst.ms.toFixed(0)} ms (its first call, made alone once our index was built); VS Code's findFiles of the whole workspace alone, which any first call that lists through it pays, ${findFilesAlone.ms.toFixed(0)} ms. Extension host RSS ${mb(atRest)} MB in a window at rest (nothing listed), ${mb(before.rss)} MB before the first call (the listing made as the window opened resident); its peak over our first call and the index build ${mb(oursPeak)} MB (growth from rest ${mb(oursPeak - atRest)} MB: ${mb(before.rss - atRest)} MB by the first call, ${mb(oursFirstPeak - atRest)} MB over it, ${mb(buildPeak - atRest)} MB over the calls right after and the build); its peak over the comparisons (both tools' calls) and the page walk ${mb(memory.peakRss)} MB; now ${mb(memory.rss)} MB.`,
       buildingLine,
       walkLine,
       reloadLine,
@@ -361,7 +396,9 @@ async function main() {
           whileBuilding,
           walk,
           reloads,
+          memoryAtRest: atRest,
           memoryBefore: before,
+          openListing,
           oursFirstPeak,
           buildPeak,
           memory,

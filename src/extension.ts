@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   }));
   return {
     tools,
-    // Made on first use: a window whose workspace is never searched watches nothing.
+    // Made by the first listing (Services.residentListings).
     get listings() {
       return services.residentListings();
     },

@@ -1,8 +1,8 @@
 /**
  * The extension's services, built once in activate() and handed to the tools and commands: the pool of
  * search workers (started at activation, in the background, so the first search does not wait for its
- * threads), the resident listings (made on first use: a window whose workspace is never searched watches
- * nothing), the keeper of the content index, and the confirmations
+ * threads), the resident listings (made by the first listing: the workspace's as the window opens, or the
+ * first search's where that is off), the keeper of the content index, and the confirmations
  * of outside paths a chat gave (prepareInvocation → invoke). Disposed with the extension.
  */
 import type * as vscode from 'vscode';

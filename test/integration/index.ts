@@ -8,6 +8,8 @@ import Mocha from 'mocha';
 import * as path from 'path';
 import { format } from 'util';
 import * as vscode from 'vscode';
+import type { GrepToolsApi } from '../../src/extension';
+import { waitUntil } from '../support/waitUntil';
 
 /** The folder name of the wide workspace (scripts/test.mjs). */
 const WIDE_WORKSPACE = 'wide-workspace';
@@ -20,7 +22,22 @@ export function suiteName(): 'single' | 'multi' | 'vfs' | 'wide' {
   return vscode.workspace.workspaceFile ? 'multi' : 'single';
 }
 
+/**
+ * Waits until the extension has activated and the listing it makes as the window opens has ended
+ * (WorkspaceIndexer.listOnOpen): tests count the listings their searches make.
+ */
+async function openListingEnded(): Promise<void> {
+  const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+  await waitUntil(
+    () => extension?.isActive === true && extension.exports.index.openListing.phase !== 'listing',
+    () =>
+      `the extension activated (${String(extension?.isActive)}) and its listing made as the window opened ended (${extension?.isActive ? extension.exports.index.openListing.phase : 'not active'})`,
+    120_000,
+  );
+}
+
 export async function run(): Promise<void> {
+  await openListingEnded();
   const suite = suiteName();
   // Where the runner reopens the single folder next (GREP_TOOLS_REOPEN, code-server), its last tests prepare that window's.
   if (suite === 'wide') return runSuites(['wide']);

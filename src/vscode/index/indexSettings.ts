@@ -11,6 +11,11 @@ export function indexEnabled(): boolean {
   return vscode.workspace.getConfiguration('grepTools').get<unknown>('index.enabled') !== false;
 }
 
+/** Whether the workspace is listed as the window opens (`grepTools.listWorkspaceOnOpen`), so the first search replays that listing. */
+export function listOnOpenEnabled(): boolean {
+  return vscode.workspace.getConfiguration('grepTools').get<unknown>('listWorkspaceOnOpen') !== false;
+}
+
 export function readIndexLimits(): IndexLimits {
   const section = vscode.workspace.getConfiguration('grepTools');
   return { maxIndexedBytes: positive(section, 'maxIndexedBytes'), maxFiles: positive(section, 'maxFiles') };

@@ -8,8 +8,9 @@
  * Progress shows in the status bar while it builds. `grepTools.index.enabled: false` turns it off.
  * The extension activates once the window has started: where a previous window stored an index, it is
  * opened and refreshed at once (with it, the build lists the workspace, and that listing stays resident),
- * so the first search of a reopened window finds both ready; elsewhere nothing is listed, read or watched
- * until the first search (`wake`).
+ * so the first search of a reopened window finds both ready; elsewhere the workspace is listed at once
+ * (`listOnOpen`: the first search replays that listing instead of waiting for VS Code's findFiles), and
+ * nothing is read or watched for the index until the first search (`wake`).
  */
 import * as fs from 'fs';
 import * as nodePath from 'path';
@@ -30,7 +31,7 @@ import { TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
-import { indexEnabled as enabled, readIndexLimits } from './indexSettings';
+import { indexEnabled as enabled, listOnOpenEnabled, readIndexLimits } from './indexSettings';
 import { thousands } from '../../engine/answer/printer';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
@@ -84,6 +85,11 @@ export interface IndexState {
   audit: { checked: number; changed: number };
   /** The peak resident memory of the last build's process (its own, not the extension host's). */
   buildPeakRss?: number;
+  /**
+   * The listing of the workspace made as the window opened (listOnOpen): `off` when none was made (the
+   * setting is off, a folder is not on disk, or a stored index's refresh lists instead); its files and time once listed.
+   */
+  openListing: { phase: 'off' | 'listing' | 'listed' | 'failed'; files?: number; ms?: number };
 }
 
 export interface IndexerOptions {
@@ -109,6 +115,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     contentRefreshes: 0,
     watched: false,
     audit: { checked: 0, changed: 0 },
+    openListing: { phase: 'off' },
   };
   /** Watches the directories of the indexed files (one inotify watch each), from before a build reads them. */
   private readonly watcher = new TreeWatcher(() => {
@@ -159,6 +166,36 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.subscriptions.push(this.status);
     // A stored index is refreshed at once: its listing is what the window's first search needs too.
     if (this.openStored()) this.wake(0);
+    else this.listOnOpen();
+  }
+
+  /**
+   * Lists the workspace as a search of it lists it (resident afterwards, residentListing.ts), so the
+   * window's first search replays that listing instead of waiting for VS Code's findFiles of the whole
+   * workspace (seconds at 100,000 files); a search made meanwhile shares it. Only files' names are
+   * listed: nothing is read or watched for the index until the first search. Off with
+   * `grepTools.listWorkspaceOnOpen: false`, and for a folder not on disk (a virtual one's walk may cross a network).
+   */
+  private listOnOpen(): void {
+    const folders = this.options.folders();
+    if (!listOnOpenEnabled() || folders === undefined || folders.length === 0) return;
+    const started = performance.now();
+    const opening: IndexState['openListing'] = { phase: 'listing' };
+    this.state.openListing = opening;
+    this.options.listFiles().then(
+      (files) => {
+        Object.assign(opening, { phase: 'listed', files: files.length, ms: Math.round(performance.now() - started) });
+        this.options.log.info(
+          `Listed the workspace as the window opened: ${thousands(files.length)} files in ${opening.ms} ms (the first search replays this listing).`,
+        );
+      },
+      (error: unknown) => {
+        opening.phase = 'failed';
+        this.options.log.warn(
+          `Could not list the workspace as the window opened (the first search lists it): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
   }
 
   /** Starts keeping the index (a search is made, or a stored index was opened): watches the workspace and schedules the first build. */
