@@ -62,6 +62,15 @@ function windowsSeparators(path: string, flavour: PathFlavour): string {
 }
 
 /**
+ * Whether a folder is the home directory or a file system's root: a folder opened by chance rather than a
+ * project, often of millions of files (nothing is listed in it before a search asks). `home` as in resolveBases.
+ */
+export function isHomeOrRoot(folder: string, flavour: PathFlavour = HOST_FLAVOUR, home: () => string = homedir): boolean {
+  const path = flavour.resolve(folder);
+  return path === flavour.parse(path).root || path === flavour.resolve(home());
+}
+
+/**
  * The bases to search for `path`: every workspace folder when it is absent; otherwise one base.
  * `exists` says whether an absolute path exists (to pick the folder of a relative path). `flavour`: the
  * path rules to resolve by (this platform's; tests pass path.posix or path.win32). `home`: what `~` names,

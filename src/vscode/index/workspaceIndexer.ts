@@ -33,6 +33,7 @@ import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
 import { indexEnabled as enabled, listOnOpenEnabled, readIndexLimits } from './indexSettings';
 import { thousands } from '../../engine/answer/printer';
+import { isHomeOrRoot } from '../../engine/guard/roots';
 
 /** A refresh starts this long after the last watcher event (a burst of events costs one refresh). */
 const REFRESH_DELAY_MS = 3000;
@@ -174,11 +175,17 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * window's first search replays that listing instead of waiting for VS Code's findFiles of the whole
    * workspace (seconds at 100,000 files); a search made meanwhile shares it. Only files' names are
    * listed: nothing is read or watched for the index until the first search. Off with
-   * `grepTools.listWorkspaceOnOpen: false`, and for a folder not on disk (a virtual one's walk may cross a network).
+   * `grepTools.listWorkspaceOnOpen: false`, for a folder not on disk (a virtual one's walk may cross a
+   * network), and where a folder is the home directory or a root (opened by chance, often millions of files).
    */
   private listOnOpen(): void {
     const folders = this.options.folders();
     if (!listOnOpenEnabled() || folders === undefined || folders.length === 0) return;
+    const broad = folders.find((folder) => isHomeOrRoot(folder));
+    if (broad !== undefined) {
+      this.options.log.info(`The workspace is not listed as the window opens: ${broad} is the home directory or a root (the first search lists it).`);
+      return;
+    }
     const started = performance.now();
     const opening: IndexState['openListing'] = { phase: 'listing' };
     this.state.openListing = opening;

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { homedir } from 'os';
 import * as nodePath from 'path';
 import { isInside, type PathFlavour } from '../../../../src/engine/guard/paths';
-import { resolveBases, type WorkspaceFolder } from '../../../../src/engine/guard/roots';
+import { isHomeOrRoot, resolveBases, type WorkspaceFolder } from '../../../../src/engine/guard/roots';
 import { InputError } from '../../../../src/engine/api/errors';
 
 /** An `exists` over a fixed set of absolute paths. */
@@ -162,5 +162,22 @@ describe('engine/roots: ~ on this platform', () => {
     } finally {
       if (saved !== undefined) process.env.HOME = saved;
     }
+  });
+});
+
+describe('engine/roots: a folder opened by chance (isHomeOrRoot)', () => {
+  it('is the home directory or a root, however spelled; a project below either is not', () => {
+    const home = () => '/home/ada';
+    assert.strictEqual(isHomeOrRoot('/home/ada', nodePath.posix, home), true);
+    assert.strictEqual(isHomeOrRoot('/home/ada/', nodePath.posix, home), true);
+    assert.strictEqual(isHomeOrRoot('/home/ada/code/..', nodePath.posix, home), true);
+    assert.strictEqual(isHomeOrRoot('/', nodePath.posix, home), true);
+    assert.strictEqual(isHomeOrRoot('/home/ada/code', nodePath.posix, home), false);
+    assert.strictEqual(isHomeOrRoot('/home', nodePath.posix, home), false);
+    const winHome = () => 'C:\\Users\\ada';
+    assert.strictEqual(isHomeOrRoot('C:\\', nodePath.win32, winHome), true);
+    assert.strictEqual(isHomeOrRoot('D:\\', nodePath.win32, winHome), true);
+    assert.strictEqual(isHomeOrRoot('C:\\Users\\ada\\', nodePath.win32, winHome), true);
+    assert.strictEqual(isHomeOrRoot('C:\\Users\\ada\\repo', nodePath.win32, winHome), false);
   });
 });
