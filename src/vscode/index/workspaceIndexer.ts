@@ -315,6 +315,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private async listIgnored(paths: readonly string[]): Promise<string[] | undefined> {
     let withIgnored: string[] | undefined;
+    // A search under way goes first: this listing is VS Code's findFiles in parts, whose replies would share the cores and this thread with it.
+    while (this.searching > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     this.state.ignoredListings++;
     try {
       withIgnored = await this.options.listWithIgnored(paths.length);
