@@ -188,12 +188,14 @@ async function main() {
     const before = await session.bridge.call({ op: 'memory', resetPeak: true });
     // Our first call: the cost a person pays once per window (the extension is active, its index not built yet).
     const [firstTool, firstInput] = QUESTIONS[0][2];
+    // Whether the listing made as the window opened had ended when our first call began (a call made before joins it).
+    const openedBefore = (await session.bridge.call({ op: 'indexState' }))?.openListing?.phase;
     const first = await call(firstTool, firstInput, true);
     const oursFirstPeak = (await session.bridge.call({ op: 'memory' })).peakRss;
     const { openListing } = (await session.bridge.call({ op: 'indexState' })) ?? {};
     const opened =
       openListing?.phase === 'listed'
-        ? `; the workspace listed as the window opened, ${openListing.files} files in ${openListing.ms} ms, before it`
+        ? `; the workspace listed as the window opened, ${openListing.files} files in ${openListing.ms} ms, ${openedBefore === 'listed' ? 'ended before the first call' : 'still under way when the first call began (the call waited for it)'}`
         : `; the listing made as the window opened: ${openListing?.phase ?? 'none'}`;
     const settledLine = `the window settled ${(settled.waitedMs / 1000).toFixed(1)} s after the tools were registered${settled.settled ? '' : ' (not quiet within 60 s)'}${opened}`;
     process.stdout.write(`First call after activation (${settledLine}): ours ${first.ms.toFixed(0)} ms (${reported(firstTool, first.text)})\n`);
@@ -398,7 +400,7 @@ async function main() {
           reloads,
           memoryAtRest: atRest,
           memoryBefore: before,
-          openListing,
+          openListing: { ...openListing, endedBeforeFirstCall: openedBefore === 'listed' },
           oursFirstPeak,
           buildPeak,
           memory,
