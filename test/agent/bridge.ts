@@ -24,6 +24,8 @@ type Operation =
   | { id: number; op: 'findFiles'; include: string }
   | { id: number; op: 'indexState' }
   | { id: number; op: 'probeUntilIndexed'; timeoutMs: number }
+  /** The round trips until the listing our extension makes as the window opens has ended (at once when there is none). */
+  | { id: number; op: 'probeUntilListed'; timeoutMs: number }
   | { id: number; op: 'settle'; quietMs: number; timeoutMs: number }
   | { id: number; op: 'configure'; section: string; key: string; value: unknown }
   | { id: number; op: 'exit'; ok: boolean; message?: string };
@@ -222,6 +224,12 @@ async function probeUntilIndexed(timeoutMs: number): Promise<RoundTrips> {
   return await probeUntil(indexBuilt, timeoutMs);
 }
 
+/** Whether the listing made as the window opened has ended (or none is under way). */
+function openListingEnded(): boolean {
+  const state = vscode.extensions.getExtension<{ index?: { openListing?: { phase: string } } }>('grep-tools.vscode-grep-tools')?.exports?.index;
+  return state?.openListing?.phase !== 'listing';
+}
+
 /** Whether the content index's first build has ended (or there is none to wait for). */
 function indexBuilt(): boolean {
   const state = indexState();
@@ -292,6 +300,7 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'host') return process.pid; // which extension host answers (a reloaded window has a new one)
   if (operation.op === 'indexState') return indexState();
   if (operation.op === 'probeUntilIndexed') return await probeUntilIndexed(operation.timeoutMs);
+  if (operation.op === 'probeUntilListed') return await probeUntil(openListingEnded, operation.timeoutMs);
   if (operation.op === 'settle') return await settle(operation.quietMs, operation.timeoutMs);
   // A user setting changed between calls (the benches compare one setting on and off in the same window).
   if (operation.op === 'configure')
