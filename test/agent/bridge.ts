@@ -226,8 +226,9 @@ async function probeUntilIndexed(timeoutMs: number): Promise<RoundTrips> {
 
 /** Whether the listing made as the window opened has ended (or none is under way). */
 function openListingEnded(): boolean {
-  const state = vscode.extensions.getExtension<{ index?: { openListing?: { phase: string } } }>('grep-tools.vscode-grep-tools')?.exports?.index;
-  return state?.openListing?.phase !== 'listing';
+  const extension = vscode.extensions.getExtension<{ index?: { openListing?: { phase: string } } }>('grep-tools.vscode-grep-tools');
+  // (its exports exist once activate() has returned: its tools are registered before that)
+  return extension?.isActive === true && extension.exports.index?.openListing?.phase !== 'listing';
 }
 
 /** Whether the content index's first build has ended (or there is none to wait for). */
