@@ -67,9 +67,11 @@ export async function startModelServer({ scriptFile, logFile, lifetimeSeconds = 
     stop();
     throw error;
   });
+  // Only whole lines: the model server appends a record and its newline while this reads (a partly written last line is read next time).
   const records = () =>
     readFileSync(logFile, 'utf8')
       .split('\n')
+      .slice(0, -1)
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line));
   const waitForRecord = (predicate, { timeoutMs = 60_000, what = 'a model request' } = {}) =>
