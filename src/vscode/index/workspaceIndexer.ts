@@ -39,7 +39,7 @@ import { isHomeOrRoot } from '../../engine/guard/roots';
 const REFRESH_DELAY_MS = 3000;
 /** The first build starts this long after the indexer wakes, so the first calls do not compete with it. */
 const START_DELAY_MS = 1000;
-/** How often a first build waiting for searches to end looks again. */
+/** How often a wait for the searches under way to end looks again (the first build, the list with the ignored files). */
 const IDLE_POLL_MS = 200;
 /** The status bar shows a build that has run this long... */
 const SHOW_AFTER_MS = 500;
@@ -316,7 +316,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private async listIgnored(paths: readonly string[]): Promise<string[] | undefined> {
     let withIgnored: string[] | undefined;
     // A search under way goes first: this listing is VS Code's findFiles in parts, whose replies would share the cores and this thread with it.
-    while (this.searching > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    await this.noSearchUnderWay();
     this.state.ignoredListings++;
     try {
       withIgnored = await this.options.listWithIgnored(paths.length);
@@ -412,7 +412,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.shapeReports.clear();
     this.changedFiles.clear();
     // The first build waits for the searches under way (the first call after activation reads every file).
-    while (this.searching > 0 && this.state.builds === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    if (this.state.builds === 0) await this.noSearchUnderWay();
     this.state.phase = 'listing';
     let paths: string[];
     try {
@@ -690,6 +690,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     } finally {
       this.countSearches(-1);
     }
+  }
+
+  /** Resolves once no search is under way (looked at every IDLE_POLL_MS). */
+  private async noSearchUnderWay(): Promise<void> {
+    while (this.searching > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
   }
 
   private countSearches(change: number): void {
