@@ -76,35 +76,40 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 /**
  * What any Node.js program pays on this tree (bench/floor.cjs: no rules, no order, no answer), beside
- * ripgrep's rare-literal search and the engine's: how much of the ratio is Node itself.
+ * ripgrep's rare-literal search and the engine's, interleaved in the same runs: how much of the ratio is
+ * Node itself, and how much the one check the engine's reader makes on every file it opens.
  */
-function floor(dir, engineMs) {
-  const literal = PATTERNS[0][1].pattern;
+function floor(dir) {
+  const input = PATTERNS[0][1];
+  const literal = input.pattern;
   // Node 20 parses NODE_EXTRA_CA_CERTS at start-up, whether the program makes a TLS connection or not
-  // (about 40 ms per process on these machines); Node 22+ reads it when a connection first needs it.
+  // (about 50 ms per process on these machines); Node 22+ reads it when a connection first needs it.
   const { NODE_EXTRA_CA_CERTS: extraCerts, ...withoutCerts } = process.env;
-  const steps = [
-    ['Node starts and exits', ['start']],
-    ...(extraCerts ? [['Node starts and exits, NODE_EXTRA_CA_CERTS unset', ['start'], withoutCerts]] : []),
-    ['lists every file (readdirSync)', ['walk', dir]],
-    ['lists, reads, indexOf: 1 thread', ['read', dir, literal]],
-    ['lists, reads, indexOf: 2 worker threads', ['workers', dir, literal, '2']],
-  ];
   const floorScript = join(repo, 'bench', 'floor.cjs');
+  const program = (args, env) => () => timed(process.execPath, [floorScript, ...args], dir, env).ms;
+  const steps = [
+    ['Node starts and exits', program(['start'])],
+    ...(extraCerts ? [['Node starts and exits, NODE_EXTRA_CA_CERTS unset', program(['start'], withoutCerts)]] : []),
+    ['lists every file (readdirSync)', program(['walk', dir])],
+    ['lists, reads, indexOf: 1 thread', program(['read', dir, literal])],
+    ['lists, reads, indexOf: 2 worker threads', program(['workers', dir, literal, '2'])],
+    ["the same, each open file's real path read from /proc (the engine's reader's check)", program(['checked', dir, literal, '2'])],
+    ['the engine (`--no-index`)', () => engine(input, dir).ms],
+    ...(extraCerts ? [['the engine, NODE_EXTRA_CA_CERTS unset', () => engine(input, dir, undefined, withoutCerts).ms]] : []),
+  ];
   const times = steps.map(() => []);
   const theirs = [];
   for (let i = 0; i < RUNS; i++) {
-    steps.forEach(([, args, env], k) => times[k].push(timed(process.execPath, [floorScript, ...args], dir, env).ms));
-    theirs.push(ripgrep(PATTERNS[0][1], dir).ms);
+    steps.forEach(([, run], k) => times[k].push(run()));
+    theirs.push(ripgrep(input, dir).ms);
   }
   const rgMs = median(theirs);
   print(
-    `\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs), median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`,
+    `\nThe floor: minimal Node.js programs on the same tree (bench/floor.cjs) and the engine, interleaved, median of ${RUNS}, against ripgrep's \`${literal}\` (${rgMs.toFixed(0)} ms)`,
   );
   print('| program | ms | ratio to rg |');
   print('| --- | ---: | ---: |');
   steps.forEach(([name], k) => print(`| ${name} | ${median(times[k]).toFixed(0)} | ${(median(times[k]) / rgMs).toFixed(2)} |`));
-  print(`| the engine (table above) | ${engineMs.toFixed(0)} | ${(engineMs / rgMs).toFixed(2)} |`);
 }
 
 function bench(title, dir) {
@@ -144,7 +149,7 @@ print(
 const rgVersion = spawnSync(rg, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
 print(`Engine: node ${process.version} dist/cli.js (count mode). ripgrep: ${rgVersion} (${rg})`);
 const base = bench('Base corpus', corpus.tree);
-floor(corpus.tree, base[0].engineMs);
+floor(corpus.tree);
 const four = bench('Corpus copied four times', corpus.copies(4));
 const worstRatio = Math.max(...base.map((r) => r.engineMs / r.rgMs));
 const rssGrowth = Math.max(...four.map((r) => r.engineRss)) / Math.max(...base.map((r) => r.engineRss));
