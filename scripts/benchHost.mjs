@@ -15,7 +15,7 @@
 // BENCH_HOST_SAMPLES (default 7) sets the rounds; BENCH_HOST_ONLY (a regex) keeps the questions whose id it
 // matches; BENCH_HOST_INDEX=off runs the session with the content index turned off; BENCH_HOST_COPIES=n runs it
 // on n copies of the corpus side by side (`npm run bench:scale`), with the default settings a user has (the
-// index holds up to 1 GiB of text and 500,000 files; above them, the file list only). Each grep's total is
+// index holds up to 5 GiB of text and 500,000 files; above them, the file list only). Each grep's total is
 // checked against the command line's and ripgrep's on the same tree.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
