@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const indexer = (services.indexer = new WorkspaceIndexer({
     storageDir,
     folders: indexedFolders,
-    listFiles: () => indexedFiles(services, false),
+    listFiles: (slices) => indexedFiles(services, false, slices),
     listWithIgnored: (searched) => indexedFilesWithIgnored(services, searched),
     maxFileSize: () => readEngineConfig().maxFileSize,
     log,

@@ -9,6 +9,7 @@
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { ignoredOnRequest, type BuildMessage, type BuildRequest } from './buildWorker';
+import { TimeSlices } from '../source/timeSlices';
 
 /** What the host sends: the build first, then the searches under way as their count changes, and the list it asked for. */
 export type ToBuildProcess =
@@ -29,10 +30,10 @@ export type FromBuildProcess = BuildMessage & { peakRssBytes?: number };
 /** Files a message carries: one message of 500,000 paths would hold the sending thread (the extension host's) for a fifth of a second. */
 const FILES_PER_MESSAGE = 10_000;
 
-/** The host's side of a list: sent a run at a time, other work let in between. */
-async function sendFiles(send: (message: ToBuildProcess) => void, paths: readonly string[]): Promise<void> {
+/** The host's side of a list: sent a run at a time, other work let in between (`slices`: with what they wait for). */
+async function sendFiles(send: (message: ToBuildProcess) => void, paths: readonly string[], slices = new TimeSlices()): Promise<void> {
   for (let i = 0; i < paths.length; i += FILES_PER_MESSAGE) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (i > 0) await slices.pause();
     send({ kind: 'files', paths: paths.slice(i, i + FILES_PER_MESSAGE) });
   }
 }
@@ -42,8 +43,9 @@ export async function sendBuild(
   send: (message: ToBuildProcess) => void,
   { paths, ...request }: ProcessBuildRequest & { paths: readonly string[] },
   resourceLimits: Extract<ToBuildProcess, { kind: 'start' }>['resourceLimits'],
+  slices?: TimeSlices,
 ): Promise<void> {
-  await sendFiles(send, paths);
+  await sendFiles(send, paths, slices);
   send({ kind: 'start', request, resourceLimits });
 }
 

@@ -12,6 +12,12 @@ export class TimeSlices {
   private started = performance.now();
   private untilCheck = ITEMS_PER_CHECK;
 
+  /**
+   * `giveWay`: awaited at each pause, for work that waits for others between its slices (the index's
+   * preparations wait while a search runs: WorkspaceIndexer).
+   */
+  constructor(private readonly giveWay?: () => Promise<void>) {}
+
   /** Counts `items` done (one by default); true when the slice is used up and the loop should `await pause()`. */
   due(items = 1): boolean {
     this.untilCheck -= items;
@@ -23,6 +29,7 @@ export class TimeSlices {
   /** Lets the event loop run (pending I/O and messages first), then starts a new slice. */
   async pause(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.giveWay?.();
     this.started = performance.now();
   }
 }

@@ -19,7 +19,7 @@ export function indexedFolders(): string[] | undefined {
  * reads with include_ignored (an empty answer's checks search ignored files too, and then read only what
  * the index cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
  */
-export async function indexedFiles(services: Services, includeIgnored: boolean): Promise<string[]> {
+export async function indexedFiles(services: Services, includeIgnored: boolean, slices = new TimeSlices()): Promise<string[]> {
   const source = new vscode.CancellationTokenSource();
   try {
     const env = environment(services, source.token);
@@ -27,7 +27,6 @@ export async function indexedFiles(services: Services, includeIgnored: boolean):
     if (access.kind !== 'files') return [];
     // (a slice at a time: 500,000 paths in one go held the extension host for about 100 ms)
     const paths: string[] = [];
-    const slices = new TimeSlices();
     for (const candidate of await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips())) {
       paths.push(candidate.path);
       if (slices.due()) await slices.pause();

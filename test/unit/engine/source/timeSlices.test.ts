@@ -1,9 +1,31 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { comparePaths } from '../../../../src/engine/globset/globs';
-import { filterInSlices, sortInSlices } from '../../../../src/engine/source/timeSlices';
+import { filterInSlices, sortInSlices, TimeSlices } from '../../../../src/engine/source/timeSlices';
 
 describe('engine/timeSlices', () => {
+  it('a pause of slices that give way waits for what they give way to (a build waiting while a search runs)', async () => {
+    let searching = true;
+    let waits = 0;
+    let searchEnded: () => void = () => {};
+    const searchEnds = new Promise<void>((resolve) => (searchEnded = resolve));
+    const slices = new TimeSlices(async () => {
+      waits++;
+      if (searching) await searchEnds;
+    });
+    let resumed = false;
+    const paused = slices.pause().then(() => (resumed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.strictEqual(resumed, false, 'still waiting while the search runs');
+    searching = false;
+    searchEnded();
+    await paused;
+    assert.strictEqual(waits, 1);
+    await slices.pause(); // nothing to wait for: a turn of the event loop only
+    assert.strictEqual(waits, 2);
+  });
+
   it('sortInSlices sorts as Array.prototype.sort does, ties in their first order (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ key: fc.integer({ min: 0, max: 50 }), id: fc.nat() }), { maxLength: 9000 }), async (items) => {
