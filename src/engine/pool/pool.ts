@@ -184,12 +184,6 @@ export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
   constructor(
     private readonly pool: SearchPool,
     readonly spec: JobSpec,
-    /**
-     * Work no call waits for (the walk that stores a listing for the next window): each batch is taken only
-     * by an idle worker while no call's batch waits, so a call waits behind at most the one such batch a
-     * worker is running. Unlike a spare batch, it is waited for and never dropped.
-     */
-    readonly idle = false,
   ) {}
 
   /**
@@ -303,14 +297,9 @@ export class SearchPool {
    * Lists directories in the workers, side by side, in batches, in order (the audit of a findFiles
    * listing: the reads leave the caller's thread, and each is a plain system call there).
    */
-  listDirectories: ListDirectories = (directories) => this.listDirectoriesIn(directories, false);
-
-  /** The same, as work no call waits for (PoolSearch.idle): the calls of the moment go first. */
-  listDirectoriesWhenIdle: ListDirectories = (directories) => this.listDirectoriesIn(directories, true);
-
-  private async listDirectoriesIn(directories: readonly DirectoryItem[], idle: boolean): ReturnType<ListDirectories> {
+  listDirectories: ListDirectories = async (directories) => {
     if (this.disposed) throw new Error('The search pool was disposed.');
-    const job = new PoolSearch<DirectoryItem, ListedDirectory[]>(this, { directories: true }, idle);
+    const job = new PoolSearch<DirectoryItem, ListedDirectory[]>(this, { directories: true });
     // A few batches per worker: each worker stays busy to the end.
     const size = Math.min(DIRECTORIES_PER_BATCH, Math.max(1, Math.ceil(directories.length / (2 * this.size))));
     const batches: Array<Promise<ListedDirectory[]>> = [];
@@ -318,7 +307,7 @@ export class SearchPool {
     return (await Promise.all(batches))
       .flat()
       .map((listed) => listed && { real: listed.real, entries: listed.entries.map(([name, kind]) => dirEntry(name, kind)) });
-  }
+  };
 
   /** Worker threads running a batch now. */
   get busyWorkers(): number {
@@ -430,14 +419,11 @@ export class SearchPool {
     for (let depth = 1; depth <= BATCHES_PER_WORKER; depth++) {
       for (const [index, slot] of this.slots.entries()) {
         if (slot.inFlight.size >= depth || this.queue.length === 0) continue;
-        // The first batch this worker may take: one for any worker, or one for this worker; one no call waits for (idle)
-        // only when this worker is idle and no call's batch waits, a spare one only when idle and nothing else waits.
+        // The first batch this worker may take: one for any worker, or one for this worker; a spare one only when idle and nothing else waits.
         const mine = (queued: Batch) => queued.affinity === undefined || queued.affinity % this.slots.length === index;
         const running = depth === 1 ? undefined : new Set([...slot.inFlight.values()].map((held) => held.search));
         const behind = (queued: Batch) => running === undefined || queued.affinity !== undefined || running.has(queued.search);
-        const calls = (queued: Batch) => !queued.spare && !queued.search.idle;
-        let at = this.queue.findIndex((queued) => calls(queued) && mine(queued) && behind(queued));
-        if (at === -1 && depth === 1 && !this.queue.some(calls)) at = this.queue.findIndex((queued) => !queued.spare && mine(queued));
+        let at = this.queue.findIndex((queued) => !queued.spare && mine(queued) && behind(queued));
         if (at === -1 && depth === 1 && !this.queue.some((queued) => !queued.spare)) at = this.queue.findIndex(mine);
         if (at === -1) continue;
         const [batch] = this.queue.splice(at, 1);

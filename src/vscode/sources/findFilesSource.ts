@@ -10,8 +10,7 @@
 import { promises as fs, statSync } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
-import { auditListing, caseInsensitiveGlob, listHere } from '../../engine/source/audit';
-import type { SearchPool } from '../../engine/pool/pool';
+import { auditListing, caseInsensitiveGlob, listHere, type ListDirectories } from '../../engine/source/audit';
 import { listingBelow, parentOf, type FileQuery, type FileSource, type ListedPart, type PrunedEntry } from '../../engine/source/fileSource';
 import { gitignoreIgnoresCase, GitignoreRules, loadGitignoreTexts } from '../../engine/source/gitignore';
 import { comparePaths, compileGlob, deniedDirectoryGlobs, deniedRule } from '../../engine/globset/globs';
@@ -150,11 +149,8 @@ export class FindFilesSource implements FileSource {
     private readonly token: vscode.CancellationToken,
     /** Listings kept between calls; without it every call lists with findFiles. */
     private readonly listings?: ResidentListings,
-    /**
-     * Lists directories off this thread (the search pool): those a listing's audit reads, for the call, and
-     * those the walk that stores a listing reads, when no call waits (listDirectoriesWhenIdle); without it they are listed here.
-     */
-    private readonly lister?: Pick<SearchPool, 'listDirectories' | 'listDirectoriesWhenIdle'>,
+    /** Lists the directories the audit reads off this thread (SearchPool.listDirectories); without it they are listed here. */
+    private readonly listDirectories?: ListDirectories,
   ) {}
 
   /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
@@ -447,7 +443,7 @@ export class FindFilesSource implements FileSource {
       excluded: (fromRoot) => ignoredGlobs.some(({ matches }) => matches(fromRoot)),
       pruned,
       followSymlinks,
-      listDirectories: this.lister?.listDirectories,
+      listDirectories: this.listDirectories,
     });
     if (this.token.isCancellationRequested) return undefined;
     const directories = [base.base, ...(await directoriesOf(base.root, listed.paths))];
@@ -479,7 +475,7 @@ export class FindFilesSource implements FileSource {
         deniedRule(fromRoot, denied) !== undefined || given.some(({ matches }) => matches(fromRoot)) || gitignore?.ignoresFile(fromRoot, true) === true,
       followSymlinks,
       granted: query.granted ?? [],
-      listDirectories: this.lister?.listDirectoriesWhenIdle ?? listHere,
+      listDirectories: this.listDirectories ?? listHere,
       isCancelled: () => false,
     };
   }

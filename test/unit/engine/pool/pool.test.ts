@@ -5,7 +5,7 @@ import { answerGlob } from '../../../../src/engine/answer/globAnswer';
 import { parseGlobInput } from '../../../../src/engine/input/schema';
 import { type SearchEnvironment } from '../../../../src/engine/run/environment';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
-import { PoolSearch, SearchAbortedError, SearchPool, type DirectoryItem, type ListedDirectory } from '../../../../src/engine/pool/pool';
+import { SearchAbortedError, SearchPool } from '../../../../src/engine/pool/pool';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
 import { listDirectorySync } from '../../../../src/engine/source/directory';
 import { entryKind } from '../../../../src/engine/api/types';
@@ -85,34 +85,6 @@ describe('the worker pool', function () {
       for (let i = 0; i < 100; i++) job.spare([{ path: first, lines: [1] }]);
       assert.strictEqual(single.queuedBatches, 1 + 64);
       await waited;
-    } finally {
-      single.dispose();
-      own.remove();
-    }
-  });
-
-  it('work no call waits for (a listing stored for the next window) goes after the calls queued with it or after it', async () => {
-    const own = new Fixture();
-    const single = new SearchPool(1).warm();
-    try {
-      const file = own.write('dir/a.ts', 'a\n');
-      const order: string[] = [];
-      const idleJob = new PoolSearch<DirectoryItem, ListedDirectory[]>(single, { directories: true }, true);
-      const idle = (name: string) => idleJob.batch([{ path: own.path('dir'), follow: false }]).then(() => order.push(name));
-      const call = (name: string) => single.stamps([file]).then(() => order.push(name));
-      // Queued in the same turn, the call's batch first; then, queued while the worker runs one, the call waits for that one alone.
-      await Promise.all([idle('idle 1'), idle('idle 2'), call('call 1')]);
-      const running = idle('idle 3');
-      const waiting = idle('idle 4');
-      await Promise.resolve(); // (the pool sends what was queued in a microtask)
-      assert.strictEqual(single.queuedBatches, 1, 'the worker took one idle batch, the other waits in the pool');
-      await Promise.all([running, waiting, call('call 2')]);
-      assert.deepStrictEqual(order, ['call 1', 'idle 1', 'idle 2', 'idle 3', 'call 2', 'idle 4']);
-      // Through the pool's lister: the same directories as the call's, once the worker is free.
-      const asked = [{ path: own.path('dir'), follow: false }];
-      const shown = (listed: Array<{ real: string; entries: readonly DirEntry[] } | undefined>) =>
-        listed.map((one) => one && { real: one.real, entries: one.entries.map((entry) => `${entry.name} ${entryKind(entry)}`) });
-      assert.deepStrictEqual(shown(await single.listDirectoriesWhenIdle(asked)), shown(await single.listDirectories(asked)));
     } finally {
       single.dispose();
       own.remove();
