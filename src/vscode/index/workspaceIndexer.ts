@@ -279,7 +279,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   /**
    * Slices for the work that prepares a build on this thread (its list, the directories it watches, the list
    * sent to its process): between two of them it waits while a search runs, which would otherwise share
-   * this thread with it (on 500,000 files, a call made as a build began took 6.5-6.8 s, the next ones 3.9-4.2 s).
+   * this thread with it (on 500,000 files, a call made as a build began took 6.4-6.9 s, the others 3.8-4.9 s).
    */
   private givingWay(): TimeSlices {
     return new TimeSlices(() => this.noSearchUnderWay());
