@@ -11,7 +11,7 @@
  * the segments' names, the file table's kinds as a string, the byte length of each list that follows),
  * the lists of paths (UTF-8, each path ended by a NUL: the file table's, then each recorded listing's
  * relative paths and watched paths), then the stamps (f64: size, mtime, ctime, inode; NaN for none)
- * of each listing's watched paths and of the file table. The lists are read a megabyte at a time and
+ * of each listing's watched paths and of the file table. The lists are read a chunk at a time (LIST_CHUNK) and
  * the JSON stays small, so a thread others share opens the table of 500,000 files in slices.
  * postings-*.bin: the posting bytes, the keys (u32), the offsets (u32), then the number of keys (u32)
  * and "GTSG": written in one pass, the lists first.
