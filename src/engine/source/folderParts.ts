@@ -11,12 +11,17 @@ import { comparePaths } from '../globset/globs';
 import { mapAtMost } from '../searcher/descriptors';
 import { parentOf } from './fileSource';
 
-/** Groups a folder's directories are listed in. */
+/** Groups a folder's directories are listed in, at least... */
 const PARTS = 8;
+/**
+ * ...and more for a larger folder, so a part holds about this many files at most (a reply of 56,000 files
+ * held the extension host 300 ms at 500,000 files in 8 parts), up to MAX_PARTS (each part is a ripgrep
+ * process VS Code spawns from the extension host, 30–80 ms of its thread at that size).
+ */
+const FILES_PER_PART = 25_000;
+const MAX_PARTS = 32;
 /** The most directories split (each adds its own files to the first part's include glob). */
 const MAX_LEVELS = 32;
-/** The most directories the parts may name (their paths go in the parts' include globs). */
-const MAX_UNITS = 4096;
 /** Directories read at once to weigh a folder, and at most (a few milliseconds to tens of them). */
 const WEIGH_IN_FLIGHT = 16;
 const MAX_WEIGHED = 1000;
@@ -35,7 +40,7 @@ export interface FolderParts {
    * folder itself ('') first, then each directory split below it.
    */
   levels: string[];
-  /** The other directories (paths from the folder), none inside another, in PARTS groups, in the final order. */
+  /** The other directories (paths from the folder), none inside another, in groups (PARTS or more), in the final order. */
   groups: string[][];
   /** The files the folder holds as weighed (estimated past the directories read). */
   files: number;
@@ -138,16 +143,17 @@ async function weigh(folder: string, excluded: (dir: string) => boolean, atMost:
 /**
  * How a folder is listed in parts, from the weights of its directories (files below each): the
  * directory holding the most files is split into its own files and its directories while it holds more
- * than one part's share (an eighth of the folder), so a folder whose files lie mostly in one directory
+ * than one part's share (an eighth of the folder, or FILES_PER_PART in a larger one), so a folder whose files lie mostly in one directory
  * (packages/ beside docs/, a chain of single directories) is split where they are; then the directories
- * in PARTS groups of about equal weight, in the final order (a directory's files sort as its name and a
+ * in as many groups of about equal weight, in the final order (a directory's files sort as its name and a
  * '/'). Undefined where the folder is listed whole: nothing to split at its top (no directory, a symlink,
  * a name a glob would read as a pattern).
  */
 function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefined {
   const root = weights.get('');
   if (!root?.splittable || root.dirs.length === 0) return undefined;
-  const share = root.total / PARTS;
+  const count = Math.min(MAX_PARTS, Math.max(PARTS, Math.ceil(root.total / FILES_PER_PART)));
+  const share = root.total / count;
   const levels = [''];
   let units = [...root.dirs];
   const weightOf = (dir: string) => weights.get(dir)?.total ?? 0;
@@ -160,13 +166,14 @@ function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefi
     }
     if (heaviest === undefined || weightOf(heaviest) <= share) break;
     const { dirs } = weights.get(heaviest)!;
-    if (units.length - 1 + dirs.length > MAX_UNITS) break;
+    // (no more directories than each part's exclude names: past that, every part would walk the whole folder)
+    if (units.length - 1 + dirs.length > LEFT_OUT_AT_MOST) break;
     levels.push(heaviest);
     units = [...units.filter((unit) => unit !== heaviest), ...dirs];
   }
   units.sort(byDirectory);
   // Consecutive runs of about equal weight: a group ends once the weight so far reaches its share of the whole.
-  const count = Math.min(PARTS, units.length);
+  const groupCount = Math.min(count, units.length);
   const total = units.reduce((sum, unit) => sum + weightOf(unit), 0);
   const groups: string[][] = [];
   let group: string[] = [];
@@ -175,9 +182,9 @@ function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefi
     group.push(unit);
     sofar += weightOf(unit);
     const left = units.length - i - 1;
-    const groupsLeft = count - groups.length - 1;
+    const groupsLeft = groupCount - groups.length - 1;
     // (every group gets a directory: one closes when as many are left as groups still to fill)
-    if (groupsLeft > 0 && (sofar >= ((groups.length + 1) * total) / count || left === groupsLeft)) {
+    if (groupsLeft > 0 && (sofar >= ((groups.length + 1) * total) / groupCount || left === groupsLeft)) {
       groups.push(group);
       group = [];
     }

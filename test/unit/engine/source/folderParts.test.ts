@@ -131,6 +131,30 @@ describe('engine/folderParts', () => {
     assertCovers(parts);
   });
 
+  it('a larger folder is listed in more parts, about 25,000 files each', async () => {
+    // 40 directories of one file and 80 directories each, those not read: 80 entries a directory read, so
+    // each of the 40 weighs 1 + 80 * 80 files, 256,040 in all: 11 parts (8 below 200,000 files).
+    for (let t = 0; t < 40; t++) {
+      write(`t${t}/f.txt`);
+      for (let d = 0; d < 80; d++) fs.mkdirSync(nodePath.join(fx.root, `t${t}`, `d${d}`));
+    }
+    const parts = await partsOf(fx.root, none, 41);
+    assert.strictEqual(parts?.files, 256_040);
+    assert.strictEqual(parts.groups.length, 11);
+    for (const group of parts.groups) assert.ok(group.length >= 3 && group.length <= 4, `${group.join(',')}: 3 or 4 of the 40 directories`);
+    assertCovers(parts);
+  });
+
+  it('does not split a directory into more than a part can leave out (256): each part would walk the whole folder', async () => {
+    // big/ holds most files, but in 300 directories: split, the parts would name 301 directories and leave none out.
+    for (let d = 0; d < 300; d++) write(`big/d${d}/f.txt`);
+    write('small/g.txt');
+    const parts = await partsOf(fx.root, none);
+    assert.deepStrictEqual(parts, { levels: [''], groups: [['big'], ['small']], files: 301 });
+    assert.deepStrictEqual(otherDirectories(parts, ['small']), ['big'], "small/'s part does not walk big/");
+    assertCovers(parts);
+  });
+
   it('weighs the files a folder holds, past the directories it reads by the average of those read', async () => {
     for (let d = 0; d < 4; d++) for (let f = 0; f < 3; f++) write(`a/d${d}/f${f}.txt`);
     write('a/x.txt');
