@@ -13,8 +13,11 @@ type Operation =
   | { id: number; op: 'tools' }
   /** `probe`: with the command round trips while it runs (probeUntil). */
   | { id: number; op: 'invoke'; tool: string; input: object; probe?: boolean }
-  /** While a tool's calls run (one after the other, an input each), or (`untilIndexed`, a time limit in ms) until the content index's first build has ended. */
-  | ({ id: number; op: 'profile'; file: string } & ({ tool: string; inputs: object[] } | { untilIndexed: number }))
+  /**
+   * While a tool's calls run (one after the other, an input each), or (a time limit in ms) until the content index's first build
+   * has ended (`untilIndexed`) or the listing made as the window opened has (`untilListed`).
+   */
+  | ({ id: number; op: 'profile'; file: string } & ({ tool: string; inputs: object[] } | { untilIndexed: number } | { untilListed: number }))
   /** `resetPeak`: after it is read, the peak is measured from here on (written to /proc/self/clear_refs, Linux). */
   | { id: number; op: 'memory'; resetPeak?: boolean }
   /** Writes the extension host's V8 heap snapshot to `file` (Chrome's DevTools open it); resolves to its size in bytes. */
@@ -265,11 +268,11 @@ async function perform(operation: Exclude<Operation, { op: 'exit' }>): Promise<u
   if (operation.op === 'tools') return vscode.lm.tools.map((tool) => tool.name);
   if (operation.op === 'invoke') return operation.probe ? await invokeProbed(operation.tool, operation.input) : await invoke(operation.tool, operation.input);
   if (operation.op === 'profile') {
-    if ('untilIndexed' in operation) {
-      const timeoutMs = operation.untilIndexed;
+    if ('untilIndexed' in operation || 'untilListed' in operation) {
+      const [until, timeoutMs] = 'untilIndexed' in operation ? [indexBuilt, operation.untilIndexed] : [openListingEnded, operation.untilListed];
       return await profile(operation.file, async (stalls) => {
         const loop = performance.eventLoopUtilization();
-        const { waitedMs } = await probeUntil(indexBuilt, timeoutMs, stalls);
+        const { waitedMs } = await probeUntil(until, timeoutMs, stalls);
         return { ms: waitedMs, busyMs: performance.eventLoopUtilization(loop).active };
       });
     }
