@@ -173,7 +173,8 @@ function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefi
   }
   units.sort(byDirectory);
   // Consecutive runs of about equal weight: a group ends once the weight so far reaches its share of the whole.
-  const groupCount = Math.min(count, units.length);
+  // (more parts than PARTS only where each leaves the others out: else each would walk the whole folder)
+  const groupCount = Math.min(units.length > LEFT_OUT_AT_MOST ? PARTS : count, units.length);
   const total = units.reduce((sum, unit) => sum + weightOf(unit), 0);
   const groups: string[][] = [];
   let group: string[] = [];

@@ -155,6 +155,16 @@ describe('engine/folderParts', () => {
     assertCovers(parts);
   });
 
+  it('a larger folder of more directories at its top than a part can leave out stays in 8 parts, each walking the whole folder', async () => {
+    // (the folder alone read: 500 entries, so each of its 500 directories weighs 500 files, 250,000 in all)
+    for (let d = 0; d < 500; d++) write(`d${d}/f.txt`);
+    const parts = await partsOf(fx.root, none, 1);
+    assert.strictEqual(parts?.files, 250_000);
+    assert.strictEqual(parts.groups.length, 8);
+    assert.strictEqual(parts.groups.flat().length, 500);
+    assert.deepStrictEqual(otherDirectories(parts), []);
+  });
+
   it('weighs the files a folder holds, past the directories it reads by the average of those read', async () => {
     for (let d = 0; d < 4; d++) for (let f = 0; f < 3; f++) write(`a/d${d}/f${f}.txt`);
     write('a/x.txt');
