@@ -143,11 +143,12 @@ async function weigh(folder: string, excluded: (dir: string) => boolean, atMost:
 /**
  * How a folder is listed in parts, from the weights of its directories (files below each): the
  * directory holding the most files is split into its own files and its directories while it holds more
- * than one part's share (an eighth of the folder, or FILES_PER_PART in a larger one), so a folder whose files lie mostly in one directory
+ * than one part's share (an eighth of the folder, or FILES_PER_PART in a larger one) and the parts would
+ * name at most LEFT_OUT_AT_MOST directories, so a folder whose files lie mostly in one directory
  * (packages/ beside docs/, a chain of single directories) is split where they are; then the directories
- * in as many groups of about equal weight, in the final order (a directory's files sort as its name and a
- * '/'). Undefined where the folder is listed whole: nothing to split at its top (no directory, a symlink,
- * a name a glob would read as a pattern).
+ * in as many groups of about equal weight, in the final order (a directory's files sort as its name and
+ * a '/'). Undefined where the folder is listed whole: nothing to split at its top (no directory, a
+ * symlink, a name a glob would read as a pattern).
  */
 function splitFolder(weights: ReadonlyMap<string, Weight>): FolderParts | undefined {
   const root = weights.get('');
