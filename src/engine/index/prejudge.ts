@@ -8,9 +8,10 @@ import type { Candidate } from '../api/types';
 import type { Matcher } from '../matcher/matcher';
 import type { FileOutcome } from '../pool/pool';
 import { statStamp, type FileStamp } from '../source/fileStamp';
+import { finishSteps, finishStepsInSlices, type Steps } from '../source/timeSlices';
 import type { ContentIndex } from './contentIndex';
 import { planRegex } from './planner';
-import { eventsDelivered } from './treeWatcher';
+import { eventsDelivered, type Vouching, type WatchWord } from './treeWatcher';
 
 export interface PrejudgeRequest {
   matcher: Matcher;
@@ -66,15 +67,18 @@ export interface SearchIndex {
   prejudgeListed(request: PrejudgeRequest, listed: readonly Candidate[], stampMany: StampMany): Promise<ListedPrejudge | undefined>;
 }
 
-/** Whether a watcher vouches that the file of this id is as the index read it (it saw no change of the file since). */
-export type VouchCheck = (index: ContentIndex, id: number) => boolean;
-
 /** What the index knows for one search, by file id. */
 interface SearchPlan {
   /** Whether a held file's stamp decides its outcome: false for a file read whatever its stamp (a candidate, one the index could not read). */
   settles(id: number): boolean;
   /** The outcome of a file it settles, given its stamp now ('indexed': the one it was indexed with, as a watcher vouches); undefined when the file is read. */
   outcome(id: number, now: FileStamp | 'indexed' | undefined): FileOutcome | undefined;
+  /** The ids of the files that may hold a match: read whatever their stamp. */
+  candidates: readonly number[];
+  /** Whether a file holds no match, by the index, unless it is a candidate: a text file within the size limit. */
+  plain(id: number): boolean;
+  /** The size limit, all that `plain` depends on besides the index. */
+  maxFileSize: number;
 }
 
 function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: PrejudgeRequest): SearchPlan | undefined {
@@ -84,6 +88,9 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   const candidate = new Uint8Array(index.idLimit);
   for (const id of ids) candidate[id] = 1;
   return {
+    candidates: ids,
+    plain: (id) => index.kindOf(id) === 'text' && index.sizeOf(id) <= maxFileSize,
+    maxFileSize,
     settles: (id) => {
       const kind = index.kindOf(id);
       return kind !== 'unread' && kind !== 'linked' && !(kind === 'text' && index.sizeOf(id) <= maxFileSize && candidate[id] === 1);
@@ -103,14 +110,14 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
 const STAMPS_SENT_AT_LEAST = 512;
 
 export interface CurrentIndexOptions {
-  vouched?: VouchCheck;
+  vouching?: Vouching;
   /**
    * Resolves once the events that vouching relies on have been delivered (treeWatcher.ts,
    * eventsDelivered): awaited by a listed search before it takes a watcher's word for a file.
    */
   fence?: () => Promise<void>;
   /**
-   * Where the outcomes of files read are kept for later searches of the same spec (while `vouched`
+   * Where the outcomes of files read are kept for later searches of the same spec (while `vouching`
    * vouches for them): one per long-running index, shared by its calls.
    */
   recent?: RecentResults;
@@ -144,8 +151,8 @@ export function currentIndexPrejudge(current: () => ContentIndex | undefined, op
  * `serve`, `mcp`): a listed search waits for the file events queued before it (eventsDelivered), takes a
  * vouched file's word for its stamp, reuses the outcomes kept in `recent`, and has the workers take stamps.
  */
-export function watchedIndexPrejudge(current: () => ContentIndex | undefined, vouched: VouchCheck, recent: RecentResults): SearchIndex {
-  return currentIndexPrejudge(current, { vouched, fence: eventsDelivered, recent, stampsInWorkers: true });
+export function watchedIndexPrejudge(current: () => ContentIndex | undefined, vouching: Vouching, recent: RecentResults): SearchIndex {
+  return currentIndexPrejudge(current, { vouching, fence: eventsDelivered, recent, stampsInWorkers: true });
 }
 
 class CurrentIndex implements SearchIndex {
@@ -167,16 +174,22 @@ class CurrentIndex implements SearchIndex {
   }
 
   async prejudgeListed(request: PrejudgeRequest, listed: readonly Candidate[], stampMany: StampMany): Promise<ListedPrejudge | undefined> {
-    const { fence, vouched, recent, stampsInWorkers = false } = this.options;
+    const { fence, vouching, recent, stampsInWorkers = false } = this.options;
     await fence?.();
     const index = this.current();
     if (!index) return undefined;
     let plan = planSearch(index, request);
     // Outcomes remembered from earlier searches of the same spec: only where a watcher vouches for files.
-    const results = vouched && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
+    const results = vouching && recent && request.resultsKey !== undefined ? recent.of(index, request.resultsKey) : undefined;
     if (!plan && !results) return undefined;
     const planned = index.idVersion;
-    const ids = await index.idsOfInSlices(listed);
+    let ids = await index.idsOfInSlices(listed);
+    // What the watcher's word says of the list, when not kept from an earlier search: worked out a slice at a time.
+    const word = plan && this.options.vouching?.word(index);
+    if (plan && word && !keptListedQuiet(index, ids, word, plan)) {
+      await finishStepsInSlices(listedQuietSteps(index, ids, word, plan));
+      ids = index.idsOf(listed); // (the same unless the index changed meanwhile: then worked out now, at once)
+    }
     // (the index changed while the ids were worked out: planned again, for the ids it has now)
     if (index.idVersion !== planned) plan = planSearch(index, request);
     const surveyed = plan && this.survey(index, plan, ids, stampsInWorkers);
@@ -185,7 +198,7 @@ class CurrentIndex implements SearchIndex {
     const byId = plan && this.judge(index, plan);
     const idAt = (at: number) => (at < ids.length ? ids[at] : -1);
     // Never for a file reached through a symlink: a change of its target is no event in its directory.
-    const remembers = (id: number) => id >= 0 && index.kindOf(id) !== 'linked' && vouched!(index, id);
+    const remembers = (id: number) => id >= 0 && index.kindOf(id) !== 'linked' && vouching!.vouches(index, id);
     const listedJudge: ListedPrejudge = (at) => {
       const id = idAt(at);
       return byId?.(id) ?? (results && remembers(id) ? results.get(id) : undefined);
@@ -218,10 +231,10 @@ class CurrentIndex implements SearchIndex {
   /** The known outcome of the file of an id (-1: not held), its stamp taken once per call. */
   private judge(index: ContentIndex, plan: SearchPlan): (id: number) => FileOutcome | undefined {
     const { taken } = this.stampsOf(index);
-    const { vouched } = this.options;
+    const { vouching } = this.options;
     return (id) => {
       if (id < 0 || !plan.settles(id)) return undefined;
-      if (vouched?.(index, id)) return plan.outcome(id, 'indexed');
+      if (vouching?.vouches(index, id)) return plan.outcome(id, 'indexed');
       let stamp = taken[id];
       if (stamp === undefined) taken[id] = stamp = statStamp(index.pathOf(id)) ?? null;
       return plan.outcome(id, stamp ?? undefined);
@@ -229,28 +242,39 @@ class CurrentIndex implements SearchIndex {
   }
 
   /**
-   * One pass over a list's ids before its search: the positions of the files a watcher vouches for that
-   * hold no match (`quiet`, when the index is watched; the watcher's word as the search begins, so a file
-   * changed while it runs is judged as before or after the change, as a file read then would be), and
-   * the files whose stamps the search will need (`wanted`, in a long-running process), marked as taken.
+   * What a search of a list needs before it begins, from the index and a watcher's word then (so a file
+   * changed while it runs is judged as before or after the change, as a file read then would be): the
+   * positions of the files that hold no match by the index and that the watcher vouches for (`quiet`,
+   * when the index is watched), and the files whose stamps the search will need (`wanted`, in a
+   * long-running process), marked as taken. With a watcher's word this costs the candidates and the
+   * files it does not vouch for, not the list (ListedQuiet, worked out once for the list).
    */
   private survey(index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampsInWorkers: boolean): { quiet?: Uint8Array; wanted: number[] } {
     const { taken, taking } = this.stampsOf(index);
-    const { vouched } = this.options;
-    const quiet = vouched && new Uint8Array(ids.length);
     const wanted: number[] = [];
-    for (let at = 0; at < ids.length; at++) {
-      const id = ids[at];
-      if (id < 0 || !plan.settles(id)) continue;
-      if (vouched?.(index, id)) {
-        if (quiet && plan.outcome(id, 'indexed') === 0) quiet[at] = 1;
-        continue;
-      }
-      if (!stampsInWorkers || taken[id] !== undefined || taking.has(id)) continue;
+    const want = (id: number) => {
+      if (!stampsInWorkers || !plan.settles(id) || taken[id] !== undefined || taking.has(id)) return;
       taking.add(id); // (a file listed twice is wanted once)
       wanted.push(id);
+    };
+    const word = this.options.vouching?.word(index);
+    if (!word) {
+      for (const id of ids) if (id >= 0) want(id);
+      return { wanted };
     }
-    return { quiet: quiet || undefined, wanted };
+    const listed = keptListedQuiet(index, ids, word, plan) ?? finishSteps(listedQuietSteps(index, ids, word, plan));
+    const quiet = listed.quiet.slice();
+    for (const id of plan.candidates) forEachAt(listed, id, (at) => (quiet[at] = 0));
+    for (const path of word.named()) {
+      const id = index.idOf(path);
+      if (id === undefined) continue;
+      forEachAt(listed, id, (at) => {
+        quiet[at] = 0;
+        want(id);
+      });
+    }
+    for (const at of listed.unwatched) want(ids[at]);
+    return { quiet, wanted };
   }
 
   /** Has the workers take the stamps of `wanted` (marked as being taken), when there are enough of them to be worth sending. */
@@ -272,6 +296,71 @@ class CurrentIndex implements SearchIndex {
       });
     this.takenSoon.add(stamped);
   }
+}
+
+/**
+ * What a watcher's word and the index say of each position of a list, whatever the pattern: the files
+ * that hold no match unless they are candidates and whose directories are watched (`quiet`), the
+ * positions of the files whose directories are not (`unwatched`), and where each id is listed. Worked out
+ * in one pass over the list (listedQuietSteps), kept while the list's ids, the watches and the size
+ * limit stay (one per list: an index is watched by one watcher).
+ */
+interface ListedQuiet {
+  idVersion: number;
+  mark: number;
+  maxFileSize: number;
+  quiet: Uint8Array;
+  unwatched: number[];
+  /** The first position of each id (-1: not listed), and the others of an id listed more than once. */
+  first: Int32Array;
+  more: Map<number, number[]>;
+}
+
+/** Ids between two steps of listedQuietSteps. */
+const IDS_PER_STEP = 256;
+
+function* listedQuietSteps(index: ContentIndex, ids: Int32Array, word: WatchWord, plan: SearchPlan): Steps<ListedQuiet> {
+  const listed: ListedQuiet = {
+    idVersion: index.idVersion,
+    mark: word.mark,
+    maxFileSize: plan.maxFileSize,
+    quiet: new Uint8Array(ids.length),
+    unwatched: [],
+    first: new Int32Array(index.idLimit).fill(-1),
+    more: new Map(),
+  };
+  const { quiet, unwatched, first, more } = listed;
+  for (let at = 0; at < ids.length; at++) {
+    const id = ids[at];
+    if (at % IDS_PER_STEP === IDS_PER_STEP - 1) yield IDS_PER_STEP;
+    if (id < 0) continue;
+    if (first[id] < 0) first[id] = at;
+    else {
+      let others = more.get(id);
+      if (!others) more.set(id, (others = []));
+      others.push(at);
+    }
+    if (!word.watched(id)) unwatched.push(at);
+    else if (plan.plain(id)) quiet[at] = 1;
+  }
+  listedQuiets.set(ids, listed);
+  return listed;
+}
+
+/** Calls `each` with every position of this id in the list (none when it is not listed). */
+function forEachAt(listed: ListedQuiet, id: number, each: (at: number) => void): void {
+  if (id >= listed.first.length || listed.first[id] < 0) return;
+  each(listed.first[id]);
+  for (const at of listed.more.get(id) ?? []) each(at);
+}
+
+/** The ListedQuiet of each list's ids (ContentIndex.idsOf keeps one array per list and index version). */
+const listedQuiets = new WeakMap<Int32Array, ListedQuiet>();
+
+/** The ListedQuiet kept for these ids, when it holds under this word and plan. */
+function keptListedQuiet(index: ContentIndex, ids: Int32Array, word: WatchWord, plan: SearchPlan): ListedQuiet | undefined {
+  const kept = listedQuiets.get(ids);
+  return kept && kept.idVersion === index.idVersion && kept.mark === word.mark && kept.maxFileSize === plan.maxFileSize ? kept : undefined;
 }
 
 /** Specs whose outcomes are kept per index, the least recently searched dropped first. */

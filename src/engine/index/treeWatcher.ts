@@ -214,11 +214,37 @@ export async function eventsDelivered(): Promise<void> {
 }
 
 /**
- * Whether a watcher vouches that an indexed file is as the index read it: its directory is watched, no
- * event named the file since the record began, and no event can have been dropped (overflow). Whether a
- * file's directory is watched is worked out once per file, while the index's ids and the watches stay.
+ * A watcher's word on the files of an index: whether it saw no change of a file since the index read it.
+ * A search asks for its word on all its files at once as it begins (`word`), and then one file at a time.
  */
-export class WatchVouching {
+export interface Vouching {
+  /** Whether it vouches that the file of this id is as the index read it, asked now. */
+  vouches(index: ContentIndex, id: number): boolean;
+  /** Its word on every file of the index now, or undefined when it vouches for none (then `vouches` is false for each). */
+  word(index: ContentIndex): WatchWord | undefined;
+}
+
+/**
+ * A watcher's word on every file of an index, as given at one moment: it vouches for a file when the
+ * file's directory is watched (`watched`) and its path is not `named`. What `watched` answers stays while
+ * `mark` and the index's ids do, so a search of the same list can reuse it; `named` is short.
+ */
+export interface WatchWord {
+  readonly mark: number;
+  /** Whether a change of the file of this id would be seen (its directory is watched). */
+  watched(id: number): boolean;
+  /** The paths it does not vouch for though their directories are watched: an event named them, or an audit found them changed. */
+  named(): Iterable<string>;
+}
+
+/**
+ * Whether a watcher vouches that an indexed file is as the index read it: the owner trusts the record
+ * for this index (`trusted`: it was built with the watches in place, no refresh is resetting the record),
+ * the file's directory is watched, no event named the file since the record began, no audit found it
+ * changed (`stale`), and no event can have been dropped (overflow). Whether a file's directory is
+ * watched is worked out once per file, while the index's ids and the watches stay.
+ */
+export class WatchVouching implements Vouching {
   /**
    * Whether each id's directory is watched (0: not worked out yet, 1: watched, 2: not), for one index
    * while its ids and the watches stay (a search asks for each of its files in turn); the index is not
@@ -226,28 +252,49 @@ export class WatchVouching {
    */
   private known?: { index: WeakRef<ContentIndex>; idVersion: number; generation: number; flags: Uint8Array };
 
-  constructor(private readonly watcher: TreeWatcher) {}
+  constructor(
+    private readonly watcher: TreeWatcher,
+    private readonly trusted: (index: ContentIndex) => boolean = () => true,
+    private readonly stale: ReadonlySet<string> = new Set(),
+  ) {}
 
-  vouches(index: ContentIndex, id: number, stale?: ReadonlySet<string>): boolean {
+  vouches(index: ContentIndex, id: number): boolean {
     const changes = this.watcher.current;
-    if (changes.overflowed) return false;
-    if (changes.touched.size > 0 || (stale !== undefined && stale.size > 0)) {
+    if (changes.overflowed || !this.trusted(index)) return false;
+    if (changes.touched.size > 0 || this.stale.size > 0) {
       const path = index.pathOf(id);
-      if (changes.touched.has(path) || stale?.has(path) === true) return false;
+      if (changes.touched.has(path) || this.stale.has(path)) return false;
     }
     return this.dirWatched(index, id);
   }
 
-  private dirWatched(index: ContentIndex, id: number): boolean {
+  word(index: ContentIndex): WatchWord | undefined {
+    const { touched, overflowed } = this.watcher.current;
+    if (overflowed || !this.trusted(index)) return undefined;
+    const stale = this.stale;
+    return {
+      mark: this.watcher.generation,
+      watched: (id) => this.dirWatched(index, id),
+      named: () => (stale.size === 0 ? touched.keys() : [...touched.keys(), ...stale]),
+    };
+  }
+
+  /** The flags of this index's ids under the watches now, started anew when either changed. */
+  private flagsOf(index: ContentIndex): Uint8Array {
     const generation = this.watcher.generation;
     let known = this.known;
     if (known?.index.deref() !== index || known.idVersion !== index.idVersion || known.generation !== generation) {
       this.known = known = { index: new WeakRef(index), idVersion: index.idVersion, generation, flags: new Uint8Array(index.idLimit) };
     }
-    if (known.flags[id] === 0) {
+    return known.flags;
+  }
+
+  private dirWatched(index: ContentIndex, id: number): boolean {
+    const flags = this.flagsOf(index);
+    if (flags[id] === 0) {
       const path = index.pathOf(id);
-      known.flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
+      flags[id] = this.watcher.watches(path.slice(0, path.lastIndexOf('/'))) ? 1 : 2;
     }
-    return known.flags[id] === 1;
+    return flags[id] === 1;
   }
 }

@@ -58,7 +58,7 @@ export class ResidentWorkspace {
     watchDirectory?: WatchDirectory,
   ) {
     this.watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS), undefined, watchDirectory);
-    this.vouching = new WatchVouching(this.watcher);
+    this.vouching = new WatchVouching(this.watcher, () => this.trusted());
   }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
@@ -73,17 +73,8 @@ export class ResidentWorkspace {
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
     return {
       source: new ListingSource(this.env.source, this.replayable(), fresh),
-      index: watchedIndexPrejudge(
-        () => this.stored?.index,
-        (index, id) => this.vouches(index, id),
-        this.recent,
-      ),
+      index: watchedIndexPrejudge(() => this.stored?.index, this.vouching, this.recent),
     };
-  }
-
-  /** Whether the watcher vouches that a file is as the index read it (WatchVouching), while no refresh runs. */
-  private vouches(index: ContentIndex, id: number): boolean {
-    return this.trusted() && this.vouching.vouches(index, id);
   }
 
   /** The stored listings a call may replay: all of them, unless the ignored ones' directories could not be watched while the others are. */

@@ -122,7 +122,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly watcher = new TreeWatcher(() => {
     if (this.awake) this.schedule(REFRESH_DELAY_MS);
   });
-  private readonly vouching = new WatchVouching(this.watcher);
   /** What the calls found in the files they read, kept for the next call of the same question (prejudge.ts). */
   private readonly recent = new RecentResults();
   /** The index built while the watches were in place: the only one the watcher vouches for (set through `watchIndex`). */
@@ -131,6 +130,15 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private buildWatched = false;
   /** Files the audit found changed without an event: read as without the watcher until the next build. */
   private readonly stale = new Set<string>();
+  /**
+   * The watcher's word (WatchVouching): for the index built while the watches were in place, while no
+   * build runs (a content refresh keeps the record), not for a file an event named or the audit found changed.
+   */
+  private readonly vouching = new WatchVouching(
+    this.watcher,
+    (index) => index === this.watchedIndex && (this.buildProcess === undefined || this.contentRefresh),
+    this.stale,
+  );
   private auditTimer?: NodeJS.Timeout;
   private auditNext = 0;
   /** Whether the ignored files' directories could not be watched as well (ENOSPC): from then on, only the searched files' are. */
@@ -261,19 +269,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.wake();
     if (!enabled() || !this.opened) return undefined;
     // A build may finish, and close this index, while the call lists its files: it asks the index open then.
-    return watchedIndexPrejudge(
-      () => this.opened?.index,
-      (index, id) => this.vouches(index, id),
-      this.recent,
-    );
-  }
-
-  /**
-   * Whether the watcher vouches for an indexed file (WatchVouching): the index was built with its
-   * directory watched, no build runs now, no event named it since, and the audit did not find it changed.
-   */
-  private vouches(index: ContentIndex, id: number): boolean {
-    return index === this.watchedIndex && (this.buildProcess === undefined || this.contentRefresh) && this.vouching.vouches(index, id, this.stale);
+    return watchedIndexPrejudge(() => this.opened?.index, this.vouching, this.recent);
   }
 
   /**
@@ -368,7 +364,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const ids: number[] = [];
     for (let n = 0; n < Math.min(AUDIT_FILES, index.idLimit); n++, this.auditNext++) {
       if (this.auditNext >= index.idLimit) this.auditNext = 0;
-      if (index.holds(this.auditNext) && this.vouches(index, this.auditNext)) ids.push(this.auditNext);
+      if (index.holds(this.auditNext) && this.vouching.vouches(index, this.auditNext)) ids.push(this.auditNext);
     }
     const stamps = await mapAtMost(ids, OPENS_AT_ONCE, (id) => statStampAsync(index.pathOf(id)));
     if (index !== this.watchedIndex) return;

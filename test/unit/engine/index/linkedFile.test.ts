@@ -19,6 +19,7 @@ import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { makeEnv } from '../../fixture';
 import { age } from './age';
+import { vouchingBy } from './vouchingBy';
 
 describe('index: a file reached through a symlink', function () {
   this.timeout(60_000);
@@ -48,7 +49,7 @@ describe('index: a file reached through a symlink', function () {
       // Every file vouched for, as when every directory of the workspace is watched and no event came.
       const workspace = openWorkspaceIndex(index, [dir], new NodeFileSource())!;
       const env = Object.defineProperty({ ...root, source: workspace.source }, 'index', {
-        get: () => currentIndexPrejudge(() => stored.index, { vouched: () => true, recent, stampsInWorkers: true }),
+        get: () => currentIndexPrejudge(() => stored.index, { vouching: vouchingBy(() => true), recent, stampsInWorkers: true }),
       });
       const input = { pattern: 'needle', include: 'src/**' };
       const first = await run(input, env);

@@ -5,15 +5,20 @@
  * a search without the index gives, files edited after the index was built included.
  */
 import * as assert from 'assert';
+import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as nodePath from 'path';
 import { byteBudget } from '../../../../src/engine/answer/budget';
 import { answerGrep } from '../../../../src/engine/answer/grepAnswer';
 import { renderGrep } from '../../../../src/engine/answer/printer';
-import type { GrepInput } from '../../../../src/engine/api/types';
+import type { Candidate, GrepInput } from '../../../../src/engine/api/types';
 import { compileMatcher } from '../../../../src/engine/matcher/matcher';
+import type { ContentIndex } from '../../../../src/engine/index/contentIndex';
+import { planRegex } from '../../../../src/engine/index/planner';
 import { currentIndexPrejudge, RecentResults } from '../../../../src/engine/index/prejudge';
+import type { Vouching, WatchWord } from '../../../../src/engine/index/treeWatcher';
+import { statStamp } from '../../../../src/engine/source/fileStamp';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { SearchPool, type OutlineSpec } from '../../../../src/engine/pool/pool';
 import type { SearchEnvironment } from '../../../../src/engine/run/environment';
@@ -21,6 +26,7 @@ import { buildWorkspaceIndex, openWorkspaceIndex } from '../../../../src/engine/
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { Fixture, makeEnv } from '../../fixture';
 import { age } from './age';
+import { vouchingBy } from './vouchingBy';
 
 /** A pool that counts the stamps it is asked for, per path. */
 class CountingPool extends SearchPool {
@@ -171,7 +177,8 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     // A new view of the index for every call, as VS Code and serve make, sharing what they remember.
     watchedWith = (recent) =>
       Object.defineProperty({ ...off, source: workspace.source }, 'index', {
-        get: () => currentIndexPrejudge(() => stored.index, { vouched: (idx, id) => !changed.has(idx.fileOf(id).path), recent, stampsInWorkers: true }),
+        get: () =>
+          currentIndexPrejudge(() => stored.index, { vouching: vouchingBy((idx, id) => !changed.has(idx.fileOf(id).path)), recent, stampsInWorkers: true }),
       });
     watched = watchedWith(new RecentResults());
   });
@@ -317,5 +324,146 @@ describe('index: the outcomes of recent searches, kept while a watcher vouches f
     const after = await run({ pattern: 'needle', output_mode: 'content' }, watched);
     assert.match(after.text, /needle moved/);
     assert.strictEqual(after.read, 1, 'only the changed file is read');
+  });
+});
+
+describe("index: a watcher's word on a listed search, worked out once for the list", function () {
+  this.timeout(60_000);
+  const fx = new Fixture('grep-tools-word-');
+  const indexDir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'grep-tools-word-index-'));
+  const pool = new SearchPool(1);
+  const DIRS = 8;
+  const FILES = 800;
+  const pathAt = (i: number) => fx.path(`src/d${i % DIRS}/m${i}.ts`);
+  let index: ContentIndex;
+  let close: () => void;
+
+  /** A watcher that watches `dirs` and saw events name `named`; `word` gives none while `silent` (an overflow). */
+  class TestVouching implements Vouching {
+    dirs = new Set<string>();
+    named = new Set<string>();
+    silent = false;
+    mark = 0;
+    /** How many times it was asked about one file. */
+    asked = 0;
+    private watched(path: string): boolean {
+      this.asked++;
+      return this.dirs.has(nodePath.dirname(path));
+    }
+    vouches(idx: ContentIndex, id: number): boolean {
+      const path = idx.pathOf(id);
+      return !this.silent && this.watched(path) && !this.named.has(path);
+    }
+    word(idx: ContentIndex): WatchWord | undefined {
+      return this.silent ? undefined : { mark: this.mark, watched: (id) => this.watched(idx.pathOf(id)), named: () => this.named };
+    }
+  }
+
+  before(async () => {
+    for (let i = 0; i < FILES; i++) {
+      if (i % 30 === 7) fx.write(`src/d${i % DIRS}/m${i}.ts`, new Uint8Array([110, 101, 0, 1, 2, i % 256]));
+      else
+        fx.write(
+          `src/d${i % DIRS}/m${i}.ts`,
+          `export const value${i} = ${i};\n${i % 20 === 0 ? 'const needle = 1;\n' : ''}${i % 25 === 3 ? '// padding\n'.repeat(30) : ''}`,
+        );
+    }
+    age(fx.root);
+    const built: SearchEnvironment = { ...makeEnv(fx.root), pool };
+    await buildWorkspaceIndex(built, indexDir);
+    const stored = loadIndex(indexDir);
+    assert.ok(stored);
+    index = stored.index;
+    close = stored.close;
+  });
+  after(() => {
+    close();
+    pool.dispose();
+    fx.remove();
+    fs.rmSync(indexDir, { recursive: true, force: true });
+  });
+
+  /** One search's view of the list: whether each position is quiet, and the paths whose stamps it sent to the workers. */
+  async function survey(vouching: Vouching, pattern: string, maxFileSize: number, listed: Candidate[]) {
+    const sent: string[] = [];
+    const search = currentIndexPrejudge(() => index, { vouching, stampsInWorkers: true });
+    const request = { matcher: compileMatcher(pattern, {}), invert: false, maxFileSize };
+    const judge = (await search.prejudgeListed(request, listed, async (paths) => (sent.push(...paths), paths.map((path) => statStamp(path)))))!;
+    return { quiet: listed.map((_, at) => judge.quiet?.(at, 1) ?? 0), sent, judge };
+  }
+
+  it('quiet exactly where the index and the watcher say no match, the stamps sent exactly those the watcher does not vouch for, as the watches and events change', async () => {
+    const patterns = ['needle', 'value1', 'zzqqxx', 'export'];
+    await fc.assert(
+      fc.asyncProperty(
+        // The list: files by number (repeated ones listed twice), numbers past FILES a path the index does not hold.
+        fc.array(fc.integer({ min: 0, max: FILES + 20 }), { minLength: 1, maxLength: FILES * 2, size: 'max' }),
+        fc.array(
+          fc.record({
+            // (undefined: the watches stay, so what was worked out for the list may be reused)
+            dirs: fc.oneof(fc.constant(undefined), fc.subarray([...Array(DIRS).keys()])),
+            named: fc.array(fc.integer({ min: 0, max: FILES - 1 }), { maxLength: 40, size: 'max' }),
+            silent: fc.boolean(),
+            pattern: fc.constantFrom(...patterns),
+            maxFileSize: fc.constantFrom(1 << 20, 200),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        async (numbers, steps) => {
+          const listed = numbers.map((i) => ({ path: i < FILES ? pathAt(i) : fx.path(`src/absent${i}.ts`), relative: '' }));
+          const vouching = new TestVouching();
+          vouching.dirs = new Set([...Array(DIRS).keys()].map((d) => fx.path(`src/d${d}`)));
+          for (const step of steps) {
+            if (step.dirs) {
+              vouching.dirs = new Set(step.dirs.map((d) => fx.path(`src/d${d}`)));
+              vouching.mark++;
+            }
+            vouching.named = new Set(step.named.map(pathAt));
+            vouching.silent = step.silent;
+            const { quiet, sent } = await survey(vouching, step.pattern, step.maxFileSize, listed);
+            const candidates = new Set(index.candidates(planRegex(compileMatcher(step.pattern, {}).regex)) ?? []);
+            const expectedQuiet: number[] = [];
+            const expectedSent = new Set<string>();
+            for (const { path } of listed) {
+              const id = index.idOf(path);
+              const vouched = id !== undefined && vouching.vouches(index, id);
+              const plain = id !== undefined && index.kindOf(id) === 'text' && index.sizeOf(id) <= step.maxFileSize;
+              expectedQuiet.push(vouched && plain && !candidates.has(id) ? 1 : 0);
+              const kind = id === undefined ? 'unread' : index.kindOf(id);
+              const settles = kind !== 'unread' && kind !== 'linked' && !(plain && candidates.has(id!));
+              if (!vouched && settles) expectedSent.add(path);
+            }
+            assert.deepStrictEqual(quiet, expectedQuiet, `quiet: ${JSON.stringify(step)}`);
+            // (fewer than STAMPS_SENT_AT_LEAST are taken by the search itself)
+            assert.deepStrictEqual(new Set(sent), expectedSent.size >= 512 ? expectedSent : new Set(), `sent: ${JSON.stringify(step)}`);
+            assert.strictEqual(sent.length, new Set(sent).size, 'no stamp sent twice');
+          }
+        },
+      ),
+      // (no shrinking: a failing list is hundreds of files long, and each try searches it up to four times)
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('a second search of the same list under the same watches asks the watcher about no file it settles as quiet: its cost is the candidates, not the list', async () => {
+    const vouching = new TestVouching();
+    vouching.dirs = new Set([...Array(DIRS).keys()].map((d) => fx.path(`src/d${d}`)));
+    vouching.named = new Set([pathAt(1), pathAt(2)]);
+    const listed = Array.from({ length: FILES }, (_, i) => ({ path: pathAt(i), relative: '' }));
+    const first = await survey(vouching, 'needle', 1 << 20, listed);
+    assert.ok(vouching.asked >= FILES, `the first search asks about every file (${vouching.asked})`);
+    vouching.asked = 0;
+    const again = await survey(vouching, 'needle', 1 << 20, listed);
+    assert.deepStrictEqual(again.quiet, first.quiet);
+    assert.strictEqual(vouching.asked, 0, 'the same watches: the list is not asked about again');
+    const quietCount = again.quiet.filter((q) => q === 1).length;
+    assert.ok(quietCount > FILES * 0.8, `${quietCount} files quiet`);
+    // Judging what is not quiet asks about each such file once: the candidates, the named, the binary ones.
+    for (let at = 0; at < listed.length; at++) if (again.quiet[at] === 0) again.judge(at);
+    assert.ok(vouching.asked <= FILES - quietCount, `${vouching.asked} files asked about when judged one by one`);
+    vouching.mark++;
+    vouching.asked = 0;
+    await survey(vouching, 'needle', 1 << 20, listed);
+    assert.ok(vouching.asked >= FILES, 'a watch placed or closed: the list is asked about again');
   });
 });
