@@ -129,10 +129,24 @@ export interface CurrentIndexOptions {
   stampsInWorkers?: boolean;
 }
 
-/** The stamps one call took of one index's files, by id (null: none, the file is gone or not a regular file), and the ids the workers are taking. */
-interface CallStamps {
-  taken: Array<FileStamp | null | undefined>;
-  taking: Set<number>;
+/**
+ * The stamps one call took of one index's files, by id (null: none, the file is gone or not a regular
+ * file), and the ids the workers are taking. The table is made on the first stamp: a search whose
+ * watcher vouches for its files takes few or none, and a table of 500,000 is milliseconds a call.
+ */
+class CallStamps {
+  private byId?: Array<FileStamp | null | undefined>;
+  readonly taking = new Set<number>();
+
+  constructor(private readonly idLimit: number) {}
+
+  taken(id: number): FileStamp | null | undefined {
+    return this.byId?.[id];
+  }
+
+  take(id: number, stamp: FileStamp | null): void {
+    (this.byId ??= new Array<FileStamp | null | undefined>(this.idLimit))[id] = stamp;
+  }
 }
 
 /**
@@ -224,19 +238,19 @@ class CurrentIndex implements SearchIndex {
   /** The stamps this call took of an index's files. */
   private stampsOf(index: ContentIndex): CallStamps {
     let stamps = this.calls.get(index);
-    if (!stamps) this.calls.set(index, (stamps = { taken: new Array<FileStamp | null | undefined>(index.idLimit), taking: new Set() }));
+    if (!stamps) this.calls.set(index, (stamps = new CallStamps(index.idLimit)));
     return stamps;
   }
 
   /** The known outcome of the file of an id (-1: not held), its stamp taken once per call. */
   private judge(index: ContentIndex, plan: SearchPlan): (id: number) => FileOutcome | undefined {
-    const { taken } = this.stampsOf(index);
+    const stamps = this.stampsOf(index);
     const { vouching } = this.options;
     return (id) => {
       if (id < 0 || !plan.settles(id)) return undefined;
       if (vouching?.vouches(index, id)) return plan.outcome(id, 'indexed');
-      let stamp = taken[id];
-      if (stamp === undefined) taken[id] = stamp = statStamp(index.pathOf(id)) ?? null;
+      let stamp = stamps.taken(id);
+      if (stamp === undefined) stamps.take(id, (stamp = statStamp(index.pathOf(id)) ?? null));
       return plan.outcome(id, stamp ?? undefined);
     };
   }
@@ -250,10 +264,11 @@ class CurrentIndex implements SearchIndex {
    * files it does not vouch for, not the list (ListedQuiet, worked out once for the list).
    */
   private survey(index: ContentIndex, plan: SearchPlan, ids: Int32Array, stampsInWorkers: boolean): { quiet?: Uint8Array; wanted: number[] } {
-    const { taken, taking } = this.stampsOf(index);
+    const stamps = this.stampsOf(index);
+    const { taking } = stamps;
     const wanted: number[] = [];
     const want = (id: number) => {
-      if (!stampsInWorkers || !plan.settles(id) || taken[id] !== undefined || taking.has(id)) return;
+      if (!stampsInWorkers || !plan.settles(id) || stamps.taken(id) !== undefined || taking.has(id)) return;
       taking.add(id); // (a file listed twice is wanted once)
       wanted.push(id);
     };
@@ -279,7 +294,8 @@ class CurrentIndex implements SearchIndex {
 
   /** Has the workers take the stamps of `wanted` (marked as being taken), when there are enough of them to be worth sending. */
   private sendStamps(index: ContentIndex, wanted: readonly number[], stampMany: StampMany): void {
-    const { taken, taking } = this.stampsOf(index);
+    const stamps = this.stampsOf(index);
+    const { taking } = stamps;
     if (wanted.length < STAMPS_SENT_AT_LEAST) {
       for (const id of wanted) taking.delete(id);
       return;
@@ -287,7 +303,7 @@ class CurrentIndex implements SearchIndex {
     // Stamps that could not be taken there (the pool was stopped) are taken here, one at a time, as without it.
     const stamped: Promise<void> = stampMany(wanted.map((id) => index.pathOf(id)))
       .then(
-        (found) => wanted.forEach((id, i) => (taken[id] = found[i] ?? null)),
+        (found) => wanted.forEach((id, i) => stamps.take(id, found[i] ?? null)),
         () => undefined,
       )
       .finally(() => {
