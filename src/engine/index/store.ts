@@ -353,16 +353,23 @@ function* readList(fd: number, position: number, length: number): Steps<string[]
   return paths;
 }
 
-/** A table read from `dir`: its header, its file table's paths, each listing's paths, and the stamps of each listing's watched paths, then of the file table. */
+/**
+ * A table read from `dir`: its header, its file table's paths and stamps, and each listing's paths and
+ * the stamps of its watched paths (none when they were not asked for).
+ */
 interface Table {
   header: Header;
   paths: string[];
-  listed: Array<{ relatives: string[]; watched: string[] }>;
   stamps: Float64Array;
+  listed: Array<{ relatives: string[]; watched: string[] }>;
+  listedStamps: Float64Array;
 }
 
-/** Reads the table of `dir` (timeSlices.ts Steps); throws with the reason when it is not one this version can use. */
-function* readTable(dir: string): Steps<Table> {
+/**
+ * Reads the table of `dir` (timeSlices.ts Steps), with the recorded listings when `listingsToo`;
+ * throws with the reason when it is not one this version can use.
+ */
+function* readTable(dir: string, listingsToo: boolean): Steps<Table> {
   const fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
   try {
     const size = fstatSync(fd).size;
@@ -376,26 +383,36 @@ function* readTable(dir: string): Steps<Table> {
     const listings = header.meta.listings ?? [];
     const stamped = listings.reduce((count, listing) => count + listing.watched, header.files);
     if (stampsAt + Float64Array.BYTES_PER_ELEMENT * PACKED_STAMP * stamped !== size) throw new Error('a truncated index file');
+    if (header.lists.length !== 1 + 2 * listings.length) throw new Error('a damaged index file');
     const lists: string[][] = [];
-    for (let i = 0, at = listsAt; i < header.lists.length; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
-    if (lists.length !== 1 + 2 * listings.length) throw new Error('a damaged index file');
+    const read = listingsToo ? header.lists.length : 1;
+    for (let i = 0, at = listsAt; i < read; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
     const [paths, ...ofListings] = lists;
-    const listed = listings.map((_, i) => ({ relatives: ofListings[2 * i], watched: ofListings[2 * i + 1] }));
+    const listed = listingsToo ? listings.map((_, i) => ({ relatives: ofListings[2 * i], watched: ofListings[2 * i + 1] })) : [];
     const counted = (runs: ReadonlyArray<[number, number]>) => runs.reduce((n, [, count]) => n + count, 0);
     if (
       paths.length !== header.files ||
-      listings.some((listing, i) => listed[i].watched.length !== listing.watched || listed[i].relatives.length !== counted(listing.bases))
+      listed.some(({ relatives, watched }, i) => watched.length !== listings[i].watched || relatives.length !== counted(listings[i].bases))
     )
       throw new Error('a damaged index file');
-    const stamps = new Float64Array(PACKED_STAMP * stamped);
-    if (readInto(fd, new Uint8Array(stamps.buffer), stampsAt) !== stamps.byteLength) throw new Error('a truncated index file');
-    return { header, paths, listed, stamps };
+    // Each listing's watched paths' stamps come first, then the file table's.
+    const listedStamps = new Float64Array(listingsToo ? PACKED_STAMP * (stamped - header.files) : 0);
+    const stamps = new Float64Array(PACKED_STAMP * header.files);
+    const filesAt = stampsAt + Float64Array.BYTES_PER_ELEMENT * PACKED_STAMP * (stamped - header.files);
+    if (
+      readInto(fd, new Uint8Array(listedStamps.buffer), stampsAt) !== listedStamps.byteLength ||
+      readInto(fd, new Uint8Array(stamps.buffer), filesAt) !== stamps.byteLength
+    )
+      throw new Error('a truncated index file');
+    return { header, paths, stamps, listed, listedStamps };
   } finally {
     closeSync(fd);
   }
 }
 
-type StoredIndex = { meta: IndexMeta; index: ContentIndex; close(): void };
+/** An index opened for searching: its posting lists are read from its segment files until `close()`. */
+export type OpenIndex = { index: ContentIndex; close(): void };
+type StoredIndex = OpenIndex & { meta: IndexMeta };
 
 /**
  * The index stored in `dir`, or undefined when there is none or it cannot be used (another format,
@@ -403,30 +420,33 @@ type StoredIndex = { meta: IndexMeta; index: ContentIndex; close(): void };
  * them, until `close()` (a later save renames a new table into place and leaves open files intact).
  */
 export function loadIndex(dir: string): StoredIndex | undefined {
-  return finishSteps(loading(dir));
+  return finishSteps(loading(dir, true));
 }
 
-/** `loadIndex`, a slice at a time, for a thread others share (the extension host: 100,000 files' entries are tens of milliseconds). */
-export async function loadIndexInSlices(dir: string, slices = new TimeSlices()): Promise<StoredIndex | undefined> {
-  return await finishStepsInSlices(loading(dir), slices);
+/**
+ * The index stored in `dir` without its recorded listings, a slice at a time, for a thread others share
+ * (the extension host, which lists the workspace through VS Code: reading the listings there made
+ * hundreds of thousands of strings only to drop them).
+ */
+export async function openIndexInSlices(dir: string, slices = new TimeSlices()): Promise<OpenIndex | undefined> {
+  return await finishStepsInSlices(loading(dir, false), slices);
 }
 
-/** loadIndex's work (timeSlices.ts Steps): the table's lists read and its entries taken a run at a time. */
-function* loading(dir: string): Steps<StoredIndex | undefined> {
+/** loadIndex's work (timeSlices.ts Steps): the table's lists read and its entries taken a run at a time; the recorded listings only when `listingsToo`. */
+function* loading(dir: string, listingsToo: boolean): Steps<StoredIndex | undefined> {
   let table: Table;
   try {
-    table = yield* readTable(dir);
+    table = yield* readTable(dir, listingsToo);
   } catch {
     return undefined;
   }
   const { header, paths, listed } = table;
-  // Each listing's watched paths' stamps come first, then the file table's.
   const listings: RecordedListing[] = [];
   let at = 0;
-  for (const [i, { bases, watched, ...listing }] of (header.meta.listings ?? []).entries()) {
+  for (const [i, { bases, watched, ...listing }] of (listingsToo ? (header.meta.listings ?? []) : []).entries()) {
     const files = basesOf(bases);
     yield files.length;
-    const stamps = unpackStamps(table.stamps.subarray(PACKED_STAMP * at, PACKED_STAMP * (at += watched)));
+    const stamps = unpackStamps(table.listedStamps.subarray(PACKED_STAMP * at, PACKED_STAMP * (at += watched)));
     listings.push({
       ...listing,
       bases: files,
@@ -435,7 +455,6 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     });
     yield watched;
   }
-  const stamps = table.stamps.subarray(PACKED_STAMP * at);
   const segments: SealedPostings[] = [];
   try {
     for (const name of header.segments) segments.push(openSegment(dir, name));
@@ -451,16 +470,25 @@ function* loading(dir: string): Steps<StoredIndex | undefined> {
     held[i] = code === DEAD ? undefined : paths[i];
     if (i % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
   }
-  const index = yield* ContentIndex.made(FileTable.columns(held, kinds, stamps.slice()), segments);
-  return { meta: { ...header.meta, listings: header.meta.listings && listings }, index, close: () => index.close() };
+  const index = yield* ContentIndex.made(FileTable.columns(held, kinds, table.stamps), segments);
+  return { meta: { ...header.meta, listings: listingsToo ? header.meta.listings && listings : undefined }, index, close: () => index.close() };
 }
 
-/** The index stored in `dir` when it was built for these folders, in this order; undefined otherwise (none, or another set of folders). */
-export function loadIndexFor(dir: string, folders: readonly string[]): ReturnType<typeof loadIndex> {
-  const stored = loadIndex(dir);
+/** `openIndexInSlices` at once, when the index stored in `dir` was built for these folders, in this order (loadIndexFor). */
+export function openIndexFor(dir: string, folders: readonly string[]): OpenIndex | undefined {
+  return builtFor(finishSteps(loading(dir, false)), folders);
+}
+
+/** The stored index when it was built for these folders; otherwise undefined, closed. */
+function builtFor(stored: StoredIndex | undefined, folders: readonly string[]): StoredIndex | undefined {
   if (stored && !sameList(stored.meta.folders, folders)) {
     stored.close();
     return undefined;
   }
   return stored;
+}
+
+/** The index stored in `dir` when it was built for these folders, in this order; undefined otherwise (none, or another set of folders). */
+export function loadIndexFor(dir: string, folders: readonly string[]): ReturnType<typeof loadIndex> {
+  return builtFor(loadIndex(dir), folders);
 }

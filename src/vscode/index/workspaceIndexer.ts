@@ -24,7 +24,7 @@ import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
-import { loadIndexFor, loadIndexInSlices } from '../../engine/index/store';
+import { openIndexFor, openIndexInSlices } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
 import { TimeSlices } from '../../engine/source/timeSlices';
@@ -250,7 +250,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const dir = this.options.storageDir;
     const folders = this.options.folders();
     if (!enabled() || dir === undefined || folders === undefined) return false;
-    const stored = loadIndexFor(dir, folders);
+    const stored = openIndexFor(dir, folders);
     if (!stored) return false;
     this.opened = { index: stored.index, close: stored.close };
     this.state.loaded = { files: stored.index.size };
@@ -526,7 +526,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         this.schedule(0);
         return;
       }
-      const stored = await loadIndexInSlices(dir);
+      const stored = await openIndexInSlices(dir);
       if (!stored) {
         this.listAgain = true;
         this.schedule(0);
@@ -628,7 +628,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   private async open(dir: string, summary: BuildSummary): Promise<void> {
-    const stored = await loadIndexInSlices(dir);
+    const stored = await openIndexInSlices(dir);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
     this.watchIndex(stored && this.buildWatched ? stored.index : undefined);

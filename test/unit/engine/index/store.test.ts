@@ -11,7 +11,7 @@ import * as nodePath from 'path';
 import { ContentIndex, FileTable, type FileEntry } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import type { RecordedListing } from '../../../../src/engine/index/listing';
-import { INDEX_FILE, loadIndex, loadIndexFor, loadIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+import { INDEX_FILE, loadIndex, loadIndexFor, openIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
 import { TimeSlices } from '../../../../src/engine/source/timeSlices';
 import { EveryItem } from '../../../support/everyItem';
 
@@ -73,18 +73,33 @@ describe('engine/index/store: the index on disk', () => {
     }
   });
 
-  it('loads a slice at a time what it loads at once: the same files, ids, removed ids and postings, giving the event loop turns', async () => {
+  it('opens a slice at a time, without its recorded listings, the index it loads at once: the same files, stamps, ids, removed ids and postings, giving the event loop turns', async () => {
     const index = new ContentIndex();
     for (let i = 0; i < 3000; i++) index.set(file(`/w/f${i}.ts`, 'text', i), i % 3 === 0 ? `const needle${i} = 1;` : 'other');
     index.seal();
     index.remove('/w/f7.ts');
-    saveIndex(dir, META, index, { compact: false });
+    // A listing whose watched paths' stamps come before the file table's on disk.
+    const watched = Array.from({ length: 50 }, (_, i) => ({ path: `/w/d${i}`, stamp: { size: 4096, mtimeMs: i, ctimeMs: i + 1, ino: 100 + i } }));
+    const listing: RecordedListing = {
+      folders: ['/w'],
+      denied: [],
+      granted: ['/w'],
+      includeIgnored: false,
+      respectGitignore: true,
+      bases: [0],
+      relatives: ['f0.ts'],
+      pruned: [],
+      watched,
+      links: [],
+    };
+    saveIndex(dir, { ...META, listings: [listing] }, index, { compact: false });
     index.close();
     const slices = new EveryItem();
-    const [atOnce, inSlices] = [loadIndex(dir)!, (await loadIndexInSlices(dir, slices))!];
+    const [atOnce, inSlices] = [loadIndex(dir)!, (await openIndexInSlices(dir, slices))!];
     try {
       assert.ok(slices.pauses >= 4, `${slices.pauses} turns for 2 x 3,000 entries taken 1,024 at a time`);
-      assert.deepStrictEqual(inSlices.meta, atOnce.meta);
+      assert.deepStrictEqual(atOnce.meta.listings?.[0].watched, watched);
+      assert.deepStrictEqual(inSlices.index.entry('/w/f5.ts')?.file, file('/w/f5.ts', 'text', 5), "its stamp, not a watched path's");
       assert.deepStrictEqual(inSlices.index.held().files, atOnce.index.held().files);
       assert.strictEqual(inSlices.index.idOf('/w/f7.ts'), undefined);
       assert.deepStrictEqual(holding(inSlices.index, 'needle'), holding(atOnce.index, 'needle'));
@@ -94,7 +109,7 @@ describe('engine/index/store: the index on disk', () => {
       atOnce.close();
       inSlices.close();
     }
-    assert.strictEqual(await loadIndexInSlices(nodePath.join(dir, 'none')), undefined);
+    assert.strictEqual(await openIndexInSlices(nodePath.join(dir, 'none')), undefined);
   });
 
   it('reads lists of paths several megabytes long in runs, every path whole (multi-byte characters across the edges of the runs)', async () => {
@@ -127,12 +142,14 @@ describe('engine/index/store: the index on disk', () => {
         return false;
       }
     })();
-    const stored = (await loadIndexInSlices(dir, slices))!;
+    const opened = (await openIndexInSlices(dir, slices))!;
+    const stored = loadIndex(dir)!;
     try {
+      assert.deepStrictEqual(paths(opened.index.held().files), expected);
       assert.deepStrictEqual(paths(stored.index.held().files), expected);
       assert.deepStrictEqual(stored.meta.listings?.[0].relatives, relatives);
       assert.deepStrictEqual(stored.meta.listings?.[1].relatives, []);
-      assert.deepStrictEqual(holding(stored.index, 'needle'), [`/w/${name(4321)}.ts`]);
+      assert.deepStrictEqual(holding(opened.index, 'needle'), [`/w/${name(4321)}.ts`]);
       // The table's paths came first, in runs: no step took them all.
       let taken = 0;
       let runs = 0;
@@ -140,6 +157,7 @@ describe('engine/index/store: the index on disk', () => {
       assert.strictEqual(taken, 6000);
       assert.ok(runs >= 3, `the paths taken in ${runs} runs: ${steps.slice(0, runs).join(', ')}`);
     } finally {
+      opened.close();
       stored.close();
     }
   });
