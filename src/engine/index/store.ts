@@ -474,9 +474,9 @@ function* loading(dir: string, listingsToo: boolean): Steps<StoredIndex | undefi
   return { meta: { ...header.meta, listings: listingsToo ? header.meta.listings && listings : undefined }, index, close: () => index.close() };
 }
 
-/** `openIndexInSlices` at once, when the index stored in `dir` was built for these folders, in this order (loadIndexFor). */
-export function openIndexFor(dir: string, folders: readonly string[]): OpenIndex | undefined {
-  return builtFor(finishSteps(loading(dir, false)), folders);
+/** `openIndexInSlices`, when the index stored in `dir` was built for these folders, in this order (loadIndexFor). */
+export async function openIndexFor(dir: string, folders: readonly string[], slices = new TimeSlices()): Promise<OpenIndex | undefined> {
+  return builtFor(await finishStepsInSlices(loading(dir, false), slices), folders);
 }
 
 /** The stored index when it was built for these folders; otherwise undefined, closed. */

@@ -28,8 +28,13 @@ describe('the single folder reopened in a new window', () => {
       () => 'the extension activated by itself (onStartupFinished)',
     );
     const api = extension.exports;
-    const loaded = api.index.loaded;
-    assert.ok(loaded && loaded.files > 0, `the stored index was loaded (${JSON.stringify(loaded)})`);
+    // (opened a slice at a time after activation)
+    await waitUntil(
+      () => api.index.loaded !== undefined,
+      () => `the stored index was loaded (phase ${api.index.phase})`,
+    );
+    const loaded = api.index.loaded!;
+    assert.ok(loaded.files > 0, `the stored index was loaded (${JSON.stringify(loaded)})`);
 
     // No search has been made in this window: the refresh runs by itself.
     await waitUntil(
