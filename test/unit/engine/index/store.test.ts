@@ -25,6 +25,20 @@ const file = (path: string, kind: FileEntry['kind'] = 'text', ino = 1): FileEntr
   ino,
 });
 
+/** A recorded listing of /w: these files, these watched paths. */
+const listingOf = (relatives: string[], watched: RecordedListing['watched'] = []): RecordedListing => ({
+  folders: ['/w'],
+  denied: [],
+  granted: ['/w'],
+  includeIgnored: false,
+  respectGitignore: true,
+  bases: relatives.map(() => 0),
+  relatives,
+  pruned: [],
+  watched,
+  links: [],
+});
+
 /** The live files of an index whose text holds `literal` (as the planner's query of its trigrams admits them). */
 function holding(index: ContentIndex, literal: string): string[] {
   const ids = index.evaluate({ op: 'and', args: trigramKeys(foldText(literal)).map((key) => ({ op: 'trigram' as const, key })) }) ?? [];
@@ -80,18 +94,7 @@ describe('engine/index/store: the index on disk', () => {
     index.remove('/w/f7.ts');
     // A listing whose watched paths' stamps come before the file table's on disk.
     const watched = Array.from({ length: 50 }, (_, i) => ({ path: `/w/d${i}`, stamp: { size: 4096, mtimeMs: i, ctimeMs: i + 1, ino: 100 + i } }));
-    const listing: RecordedListing = {
-      folders: ['/w'],
-      denied: [],
-      granted: ['/w'],
-      includeIgnored: false,
-      respectGitignore: true,
-      bases: [0],
-      relatives: ['f0.ts'],
-      pruned: [],
-      watched,
-      links: [],
-    };
+    const listing = listingOf(['f0.ts'], watched);
     saveIndex(dir, { ...META, listings: [listing] }, index, { compact: false });
     index.close();
     const slices = new EveryItem();
@@ -118,18 +121,7 @@ describe('engine/index/store: the index on disk', () => {
     const name = (i: number) => `${'日本é𝄞a'.repeat(30 + (i % 7))}-${i}`;
     for (let i = 0; i < 6000; i++) index.set(file(`/w/${name(i)}.ts`, 'text', i), i === 4321 ? 'const needle = 1;' : 'other');
     const relatives = Array.from({ length: 6000 }, (_, i) => `${name(i)}.ts`);
-    const listing: RecordedListing = {
-      folders: ['/w'],
-      denied: [],
-      granted: ['/w'],
-      includeIgnored: false,
-      respectGitignore: true,
-      bases: relatives.map(() => 0),
-      relatives,
-      pruned: [],
-      watched: [],
-      links: [],
-    };
+    const listing = listingOf(relatives);
     const empty: RecordedListing = { ...listing, bases: [], relatives: [] };
     saveIndex(dir, { ...META, listings: [listing, empty] }, index);
     const paths = (files: FileTable) => Array.from({ length: files.length }, (_, id) => files.path(id));
