@@ -24,7 +24,7 @@ import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
-import { openIndexFor, openIndexInSlices } from '../../engine/index/store';
+import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
 import { TimeSlices } from '../../engine/source/timeSlices';
@@ -160,6 +160,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private contentRefresh = false;
   /** Disposed (the window closing, the extension deactivated). */
   private disposed = false;
+  /** The stored index being opened as the window opens (openStored). */
+  private storedOpening?: Promise<void>;
   private readonly status = vscode.window.createStatusBarItem('grepTools.index', vscode.StatusBarAlignment.Left, 0);
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -176,12 +178,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.status.name = 'Grep Tools Index';
     this.subscriptions.push(this.status);
     // A stored index is refreshed at once: its listing is what the window's first search needs too. It is
-    // opened a slice at a time (450 ms at 447,000 files); a search made meanwhile searches as without it.
-    void this.openStored().then((found) => {
-      if (this.disposed) return;
-      if (found) this.wake(0);
-      else this.listOnOpen();
-    });
+    // opened a slice at a time (450 ms at 447,000 files); a search made meanwhile searches as without it,
+    // and the refresh waits for it.
+    if (this.hasStored()) {
+      this.storedOpening = this.openStored();
+      this.wake(0);
+    } else this.listOnOpen();
   }
 
   /**
@@ -251,26 +253,26 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.schedule(delayMs);
   }
 
-  /**
-   * The index a previous window stored, used once opened: each file it would settle is checked against
-   * its stamp. Whether there was one (or a build opened its own meanwhile, which stays).
-   */
-  private async openStored(): Promise<boolean> {
+  /** Whether a previous window stored an index for these folders (its header read, not the index). */
+  private hasStored(): boolean {
     const dir = this.options.storageDir;
     const folders = this.options.folders();
-    if (!enabled() || dir === undefined || folders === undefined) return false;
+    return enabled() && dir !== undefined && folders !== undefined && storedFor(dir, folders);
+  }
+
+  /** Opens the index a previous window stored, a slice at a time: each file it would settle is checked against its stamp. */
+  private async openStored(): Promise<void> {
+    const dir = this.options.storageDir;
+    const folders = this.options.folders();
+    if (dir === undefined || folders === undefined) return;
     const stored = await openIndexFor(dir, folders);
-    if (!stored) return false;
-    if (this.disposed || this.opened) {
-      stored.close();
-      return this.opened !== undefined;
-    }
+    if (!stored) return;
+    if (this.disposed) return stored.close();
     this.opened = { index: stored.index, close: stored.close };
     this.state.loaded = { files: stored.index.size };
     this.options.log.info(
       `index: loaded the stored index of ${stored.index.size} files from ${dir}; a file changed since is read afresh until the refresh, which starts now`,
     );
-    return true;
   }
 
   /**
@@ -421,6 +423,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   private async build(): Promise<void> {
+    // (the refresh of a stored index replaces it once done: it begins once the stored one is open)
+    await this.storedOpening;
     const dir = this.options.storageDir;
     const folders = this.options.folders();
     if (!enabled() || dir === undefined || folders === undefined || folders.length === 0) return this.turnOff();

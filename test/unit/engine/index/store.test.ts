@@ -11,7 +11,17 @@ import * as nodePath from 'path';
 import { ContentIndex, FileTable, type FileEntry } from '../../../../src/engine/index/contentIndex';
 import { foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import type { RecordedListing } from '../../../../src/engine/index/listing';
-import { INDEX_FILE, loadIndex, loadIndexFor, openIndexInSlices, removeIndex, saveIndex, type IndexMeta } from '../../../../src/engine/index/store';
+import {
+  INDEX_FILE,
+  loadIndex,
+  loadIndexFor,
+  openIndexFor,
+  openIndexInSlices,
+  removeIndex,
+  saveIndex,
+  storedFor,
+  type IndexMeta,
+} from '../../../../src/engine/index/store';
 import { TimeSlices } from '../../../../src/engine/source/timeSlices';
 import { EveryItem } from '../../../support/everyItem';
 
@@ -175,17 +185,25 @@ describe('engine/index/store: the index on disk', () => {
     }
   });
 
-  it('an index built for other folders, or the same in another order, is not used for these', () => {
+  it('an index built for other folders, or the same in another order, is not used for these (loaded, opened, or told of by its header)', async () => {
     const index = new ContentIndex();
     index.set(file('/w/a.ts'), 'text');
     saveIndex(dir, { ...META, folders: ['/w', '/v'] }, index);
     index.close();
     const same = loadIndexFor(dir, ['/w', '/v']);
-    assert.ok(same);
+    const opened = await openIndexFor(dir, ['/w', '/v']);
+    assert.ok(same && opened && storedFor(dir, ['/w', '/v']));
     same.close();
-    assert.strictEqual(loadIndexFor(dir, ['/v', '/w']), undefined);
-    assert.strictEqual(loadIndexFor(dir, ['/w']), undefined);
+    opened.close();
+    for (const other of [['/v', '/w'], ['/w']]) {
+      assert.strictEqual(loadIndexFor(dir, other), undefined);
+      assert.strictEqual(await openIndexFor(dir, other), undefined);
+      assert.strictEqual(storedFor(dir, other), false);
+    }
     assert.strictEqual(loadIndex(nodePath.join(dir, 'nothing-here')), undefined, 'no index at all');
+    assert.strictEqual(storedFor(nodePath.join(dir, 'nothing-here'), ['/w', '/v']), false);
+    writeFileSync(nodePath.join(dir, INDEX_FILE), 'GTIX and nothing more');
+    assert.strictEqual(storedFor(dir, ['/w', '/v']), false, 'not an index this version can read');
   });
 
   it('a save leaves no segment file its table does not name; a removed index leaves none, and nothing else is touched', () => {
