@@ -87,13 +87,14 @@ function planSearch(index: ContentIndex, { matcher, invert, maxFileSize }: Preju
   if (ids === undefined) return undefined;
   const candidate = new Uint8Array(index.idLimit);
   for (const id of ids) candidate[id] = 1;
+  const plain = (id: number) => index.kindOf(id) === 'text' && index.sizeOf(id) <= maxFileSize;
   return {
     candidates: ids,
-    plain: (id) => index.kindOf(id) === 'text' && index.sizeOf(id) <= maxFileSize,
+    plain,
     maxFileSize,
     settles: (id) => {
       const kind = index.kindOf(id);
-      return kind !== 'unread' && kind !== 'linked' && !(kind === 'text' && index.sizeOf(id) <= maxFileSize && candidate[id] === 1);
+      return kind !== 'unread' && kind !== 'linked' && !(plain(id) && candidate[id] === 1);
     },
     outcome: (id, now) => {
       if (now === undefined || (now !== 'indexed' && !index.stamped(id, now))) return undefined;
