@@ -148,8 +148,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private buildProcess?: ChildProcess;
   private timer?: NodeJS.Timeout;
   private buildStarted = 0;
-  /** Whether something changed while a build ran: another refresh follows it. */
-  private again = false;
+  /** Whether a refresh (build) runs, from its listing to the index opened: another one waits for it to end. */
+  private refreshing = false;
+  /** The shortest delay a refresh was asked for while one ran (something changed meanwhile): another follows it. */
+  private againIn?: number;
   /** Whether the next refresh must list the workspace again (a setting or the folders changed). */
   private listAgain = false;
   /** Entries VS Code's watcher reported created or deleted since the last listing (its events may come late: weighed by contentChanges). */
@@ -394,13 +396,31 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.schedule(0);
   }
 
+  /**
+   * A refresh in `delayMs`; asked while one runs (its listing, its build, the index opened), it follows
+   * that one instead: two refreshes at once would both list, watch and build into the same directory.
+   */
   private schedule(delayMs: number): void {
-    if (this.buildProcess) {
-      this.again = true;
+    if (this.refreshing) {
+      this.againIn = Math.min(this.againIn ?? delayMs, delayMs);
       return;
     }
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.build(), delayMs);
+    this.timer = setTimeout(() => void this.refresh(), delayMs);
+  }
+
+  /** Runs one refresh (build), then the one asked for meanwhile. */
+  private async refresh(): Promise<void> {
+    if (this.disposed || this.refreshing) return;
+    this.refreshing = true;
+    try {
+      await this.build();
+    } finally {
+      this.refreshing = false;
+    }
+    const next = this.againIn;
+    this.againIn = undefined;
+    if (next !== undefined && !this.disposed) this.schedule(next);
   }
 
   private close(): void {
@@ -471,7 +491,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.readRecentLater(outcome.recent);
     } else if (outcome.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome.kind === 'failed' ? outcome.message : 'the index build stopped'));
-    this.scheduleAgain();
   }
 
   /**
@@ -561,7 +580,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
         `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
       );
     }
-    this.scheduleAgain();
   }
 
   /**
@@ -573,13 +591,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (!recent?.length) return;
     for (const path of recent) this.changedFiles.add(path);
     this.schedule(RECENT_WRITE_MS);
-  }
-
-  /** Another refresh follows when something changed while one ran. */
-  private scheduleAgain(): void {
-    if (!this.again) return;
-    this.again = false;
-    this.schedule(REFRESH_DELAY_MS);
   }
 
   /**
