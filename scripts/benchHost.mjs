@@ -217,7 +217,9 @@ async function main() {
     // While it builds, a command run in the extension host every 20 ms measures how long the host takes to answer.
     const during = await session.bridge.call({ op: 'probeUntilIndexed', timeoutMs: 600_000 }, { timeoutMs: 620_000 });
     const trips = (probed) =>
-      probed ? `worst ${probed.worstMs.toFixed(1)} ms, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands` : 'not measured';
+      probed
+        ? `worst ${probed.worstMs.toFixed(1)} ms (garbage collection ${(probed.worstGcMs ?? 0).toFixed(1)} ms of it), ${probed.over50 ?? 0} over 50 ms, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands`
+        : 'not measured';
     const worstOf = (calls) => calls.map((c) => c.roundTrips).reduce((worst, t) => (t && (!worst || t.worstMs > worst.worstMs) ? t : worst), undefined);
     let index = await session.bridge.call({ op: 'indexState' });
     while (index && index.builds === 0 && index.phase !== 'off' && index.phase !== 'failed' && Date.now() - indexWait < 600_000) {

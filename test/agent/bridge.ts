@@ -190,6 +190,10 @@ interface RoundTrips {
   worstMs: number;
   medianMs: number;
   waitedMs: number;
+  /** The garbage collections' pauses within the worst probe's span (ms): how much of it was V8's collector. */
+  worstGcMs: number;
+  /** Probes over 50 ms. */
+  over50: number;
 }
 
 /**
@@ -197,29 +201,50 @@ interface RoundTrips {
  * host takes to answer a command meanwhile (a thread held by a search or a build answers late). Each
  * probe counts the command's round trip and how late the 20 ms timer after it fired, so a stretch the
  * thread was held between two commands is counted too; given `stalls`, a probe over STALL_MS adds its span.
+ * The garbage collections' pauses (Node's performance entries of type 'gc') are kept for the worst probe.
  */
 async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall[]): Promise<RoundTrips> {
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  const pauses: Array<{ from: number; to: number }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push({ from: entry.startTime, to: entry.startTime + entry.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
   const command = `grepToolsBench.ping.${Date.now()}.${Math.random()}`;
   const registration = vscode.commands.registerCommand(command, () => Date.now());
   const started = Date.now();
   const times: number[] = [];
+  let worst = { late: -1, from: 0, to: 0 };
   try {
     while (!done() && Date.now() - started <= timeoutMs) {
       const sent = performance.now();
       await vscode.commands.executeCommand(command);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const late = Math.max(0, performance.now() - sent - 20);
+      const now = performance.now();
+      const late = Math.max(0, now - sent - 20);
       times.push(late);
+      if (late > worst.late) worst = { late, from: sent, to: now };
       if (stalls && late > STALL_MS) {
-        const now = Number(process.hrtime.bigint() / 1000n);
-        stalls.push([now - Math.round((late + 20) * 1000), now]);
+        const at = Number(process.hrtime.bigint() / 1000n);
+        stalls.push([at - Math.round((late + 20) * 1000), at]);
       }
     }
   } finally {
     registration.dispose();
+    // (the entries of the last collections are delivered on a later tick)
+    await new Promise((resolve) => setImmediate(resolve));
+    observer.disconnect();
   }
   const sorted = [...times].sort((a, b) => a - b);
-  return { probes: times.length, worstMs: sorted[sorted.length - 1] ?? 0, medianMs: sorted[sorted.length >> 1] ?? 0, waitedMs: Date.now() - started };
+  const worstGcMs = pauses.reduce((sum, { from, to }) => sum + Math.max(0, Math.min(to, worst.to) - Math.max(from, worst.from)), 0);
+  return {
+    probes: times.length,
+    worstMs: sorted[sorted.length - 1] ?? 0,
+    medianMs: sorted[sorted.length >> 1] ?? 0,
+    waitedMs: Date.now() - started,
+    worstGcMs,
+    over50: times.filter((late) => late > 50).length,
+  };
 }
 
 /** The round trips (probeUntil) until the content index's first build has ended. */
