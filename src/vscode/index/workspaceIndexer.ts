@@ -27,7 +27,7 @@ import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../eng
 import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
-import { TimeSlices } from '../../engine/source/timeSlices';
+import { finishStepsInSlices, TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
@@ -487,7 +487,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     await listingIgnored;
     this.status.hide();
     if (outcome.kind === 'done') {
-      await this.open(dir, outcome.summary);
+      await this.open(dir, outcome.summary, paths);
       this.readRecentLater(outcome.recent);
     } else if (outcome.kind === 'listOnly') this.keepListOnly(outcome.files, outcome.reason);
     else this.fail(new Error(outcome.kind === 'failed' ? outcome.message : 'the index build stopped'));
@@ -568,6 +568,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         this.schedule(0);
         return;
       }
+      const previous = this.opened?.index;
       this.close();
       this.opened = { index: stored.index, close: stored.close };
       this.watcher.forget(changed, upTo);
@@ -579,6 +580,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.options.log.info(
         `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
       );
+      // (the paths the index opened before held, the listing's)
+      if (previous) await finishStepsInSlices(stored.index.adopting(previous.paths()), this.givingWay());
     }
   }
 
@@ -655,7 +658,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (child.connected) child.send(message, (error) => error && this.options.log.info(`index: the build process did not take a message (${error.message})`));
   }
 
-  private async open(dir: string, summary: BuildSummary): Promise<void> {
+  /** Opens the index a build stored in `dir`, holding the paths of `listed` (the files it was given) as its own (ContentIndex.adopting). */
+  private async open(dir: string, summary: BuildSummary, listed: readonly string[]): Promise<void> {
     const stored = await openIndexInSlices(dir);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
@@ -683,6 +687,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         `${summary.indexBytes} bytes on disk in ${dir}` +
         (this.state.buildPeakRss === undefined ? '' : `; the build process's peak memory ${Math.round(this.state.buildPeakRss / 1048576)} MB`),
     );
+    if (stored) await finishStepsInSlices(stored.index.adopting(listed), this.givingWay());
   }
 
   /** The workspace is larger than the settings allow: no content index (searches read every file), and the status bar says why. */
