@@ -9,7 +9,7 @@
 import { readFileSync, watch, type FSWatcher } from 'fs';
 import type { ContentIndex } from './contentIndex';
 import { below } from '../guard/paths';
-import { finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
+import { aTurn, finishSteps, finishStepsInSlices, TimeSlices, type Steps } from '../source/timeSlices';
 
 /** Places one watch on a directory (fs.watch; a test can make it fail as a full inotify table does). */
 export type WatchDirectory = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => FSWatcher;
@@ -205,12 +205,12 @@ export class TreeWatcher {
 
 /**
  * Resolves once every file event the kernel queued before the call has reached the watchers: the event
- * loop polls its descriptors (the inotify one among them) before it runs the second of two immediates.
- * A search awaits it before relying on the watcher, so a change completed before the search began
- * (saved by an editor, written by a terminal command) is always seen.
+ * loop polls its descriptors (the inotify one among them) within a turn (aTurn). A search awaits it
+ * before relying on the watcher, so a change completed before the search began (saved by an editor,
+ * written by a terminal command) is always seen.
  */
 export async function eventsDelivered(): Promise<void> {
-  for (let hop = 0; hop < 2; hop++) await new Promise((resolve) => setImmediate(resolve));
+  await aTurn();
 }
 
 /**

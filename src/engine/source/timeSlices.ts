@@ -8,6 +8,15 @@ const SLICE_MS = 10;
 /** Items between two looks at the clock. */
 const ITEMS_PER_CHECK = 256;
 
+/**
+ * Resolves after a whole turn of the event loop: its due timers run and its descriptors are polled (pending
+ * I/O, messages, file events) before the second of two immediates. One immediate would not do after an I/O
+ * callback (a reply just read): it runs in the same turn's check phase, before any of them.
+ */
+export async function aTurn(): Promise<void> {
+  for (let hop = 0; hop < 2; hop++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 export class TimeSlices {
   private started = performance.now();
   private untilCheck = ITEMS_PER_CHECK;
@@ -26,9 +35,9 @@ export class TimeSlices {
     return performance.now() - this.started >= SLICE_MS;
   }
 
-  /** Lets the event loop run (pending I/O and messages first), then starts a new slice. */
+  /** Lets the event loop run (due timers, pending I/O and messages first: aTurn), then starts a new slice. */
   async pause(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await aTurn();
     await this.giveWay?.();
     this.started = performance.now();
   }

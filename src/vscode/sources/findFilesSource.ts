@@ -484,6 +484,9 @@ export class FindFilesSource implements FileSource {
   private async onDisk(uris: readonly vscode.Uri[], base: SearchBase): Promise<OnDisk | undefined> {
     const listed: OnDisk = { paths: [], fromRoot: [] };
     const slices = new TimeSlices();
+    // (in a turn of its own: this runs right after VS Code read the reply and made its URIs, which held the thread already)
+    await slices.pause();
+    if (this.token.isCancellationRequested) return undefined;
     for (const uri of uris) {
       if (slices.due()) {
         await slices.pause();

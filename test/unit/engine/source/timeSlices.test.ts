@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
+import { stat } from 'fs';
 import { comparePaths } from '../../../../src/engine/globset/globs';
 import { filterInSlices, sortInSlices, TimeSlices } from '../../../../src/engine/source/timeSlices';
 
@@ -24,6 +25,23 @@ describe('engine/timeSlices', () => {
     assert.strictEqual(waits, 1);
     await slices.pause(); // nothing to wait for: a turn of the event loop only
     assert.strictEqual(waits, 2);
+  });
+
+  it('a pause made right after I/O (a reply just read) lets a due timer run before the next slice', async () => {
+    const order: string[] = [];
+    await new Promise<void>((done) =>
+      stat(__filename, () => {
+        // (in the I/O callback: a timer comes due while this slice still runs)
+        const started = performance.now();
+        setTimeout(() => order.push('timer'), 1);
+        while (performance.now() - started < 5);
+        void new TimeSlices().pause().then(() => {
+          order.push('next slice');
+          done();
+        });
+      }),
+    );
+    assert.deepStrictEqual(order, ['timer', 'next slice']);
   });
 
   it('sortInSlices sorts as Array.prototype.sort does, ties in their first order (property)', async () => {
