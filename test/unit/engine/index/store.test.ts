@@ -164,6 +164,33 @@ describe('engine/index/store: the index on disk', () => {
     }
   });
 
+  it("reads a large table's stamps and its segments a step at a time, every stamp whole across the steps' edges", async () => {
+    // 10,000 files: their stamps are 320 KB, read 256 KiB (8,192 files) a step; two segments, a step each.
+    const index = new ContentIndex();
+    for (let i = 0; i < 10_000; i++) {
+      index.set(file(`/w/f${i}.ts`, 'text', i), `const n${i % 50} = 1;`);
+      if (i === 4999) index.seal();
+    }
+    saveIndex(dir, META, index, { compact: false });
+    index.close();
+    const steps: number[] = [];
+    const slices = new (class extends TimeSlices {
+      override due(items = 1): boolean {
+        steps.push(items);
+        return false;
+      }
+    })();
+    const opened = (await openIndexInSlices(dir, slices))!;
+    try {
+      for (let i = 0; i < 10_000; i++) assert.deepStrictEqual(opened.index.entry(`/w/f${i}.ts`)?.file, file(`/w/f${i}.ts`, 'text', i));
+      assert.deepStrictEqual(holding(opened.index, 'n49 ').length, 200);
+      const stampSteps = steps.findIndex((items, i) => items === 8192 && steps[i + 1] === 1808);
+      assert.ok(stampSteps >= 0, `the stamps in two steps: ${steps.join(', ')}`);
+    } finally {
+      opened.close();
+    }
+  });
+
   it('a file removed or replaced before the save is gone, or found by its new text only', () => {
     const index = new ContentIndex();
     index.set(file('/w/a.ts'), 'alpha text');
