@@ -55,6 +55,18 @@ function holding(index: ContentIndex, literal: string): string[] {
   return ids.map((id) => index.fileOf(id).path).sort();
 }
 
+/** Slices that never pause and record the items of each step they are told of (the steps an open took). */
+function recordingSteps(): { steps: number[]; slices: TimeSlices } {
+  const steps: number[] = [];
+  const slices = new (class extends TimeSlices {
+    override due(items = 1): boolean {
+      steps.push(items);
+      return false;
+    }
+  })();
+  return { steps, slices };
+}
+
 describe('engine/index/store: the index on disk', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(nodePath.join(tmpdir(), 'grep-tools-store-'))));
@@ -137,13 +149,7 @@ describe('engine/index/store: the index on disk', () => {
     const paths = (files: FileTable) => Array.from({ length: files.length }, (_, id) => files.path(id));
     const expected = paths(index.held().files);
     index.close();
-    const steps: number[] = [];
-    const slices = new (class extends TimeSlices {
-      override due(items = 1): boolean {
-        steps.push(items);
-        return false;
-      }
-    })();
+    const { steps, slices } = recordingSteps();
     const opened = (await openIndexInSlices(dir, slices))!;
     const stored = loadIndex(dir)!;
     try {
@@ -173,13 +179,7 @@ describe('engine/index/store: the index on disk', () => {
     }
     saveIndex(dir, META, index, { compact: false });
     index.close();
-    const steps: number[] = [];
-    const slices = new (class extends TimeSlices {
-      override due(items = 1): boolean {
-        steps.push(items);
-        return false;
-      }
-    })();
+    const { steps, slices } = recordingSteps();
     const opened = (await openIndexInSlices(dir, slices))!;
     try {
       for (let i = 0; i < 10_000; i++) assert.deepStrictEqual(opened.index.entry(`/w/f${i}.ts`)?.file, file(`/w/f${i}.ts`, 'text', i));
