@@ -473,10 +473,6 @@ class PathIds {
     this.shard(path).delete(path);
   }
 
-  clear(): void {
-    for (const shard of this.shards) shard.clear();
-  }
-
   get size(): number {
     return this.shards.reduce((size, shard) => size + shard.size, 0);
   }
@@ -488,6 +484,19 @@ class PathIds {
   *values(): IterableIterator<number> {
     for (const shard of this.shards) yield* shard.values();
   }
+}
+
+/** Each held path of `files` with its id, and how many ids hold no file, a run of files at a time. */
+function* lookupOf(files: FileTable): Steps<{ byPath: PathIds; dead: number }> {
+  const byPath = new PathIds();
+  let dead = 0;
+  for (let id = 0; id < files.length; id++) {
+    const path = files.path(id);
+    if (path !== undefined) byPath.set(path, id);
+    else dead++;
+    if (id % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
+  }
+  return { byPath, dead };
 }
 
 export class ContentIndex {
@@ -522,12 +531,9 @@ export class ContentIndex {
   /** Takes `files` as its files by id. */
   private *holding(files: FileTable): Steps<void> {
     this.files = files;
-    for (let id = 0; id < files.length; id++) {
-      const path = files.path(id);
-      if (path !== undefined) this.byPath.set(path, id);
-      else this.dead++;
-      if (id % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
-    }
+    const { byPath, dead } = yield* lookupOf(files);
+    this.byPath = byPath;
+    this.dead += dead;
   }
 
   get size(): number {
@@ -627,16 +633,9 @@ export class ContentIndex {
         if (this.version !== version) return;
       }
     }
-    const byPath = new PathIds();
-    for (let id = 0; id < this.files.length; id++) {
-      const path = this.files.path(id);
-      if (path !== undefined) byPath.set(path, id);
-      if (id % STEP_FILES === STEP_FILES - 1) {
-        yield STEP_FILES;
-        if (this.version !== version) return;
-      }
-    }
-    this.byPath = byPath;
+    // (made again from the paths now held; kept only if nothing changed meanwhile)
+    const { byPath } = yield* lookupOf(this.files);
+    if (this.version === version) this.byPath = byPath;
   }
 
   sizeOf(id: number): number {
@@ -811,8 +810,7 @@ export class ContentIndex {
     for (const segment of this.segments) segment.data.close?.();
     this.files = this.files.renumbered(renumber, kept);
     this.version++;
-    this.byPath.clear();
-    for (let id = 0; id < kept; id++) this.byPath.set(this.files.path(id)!, id);
+    this.byPath = finishSteps(lookupOf(this.files)).byPath;
     this.segments = [compacted];
     this.dead = 0;
   }
