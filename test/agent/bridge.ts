@@ -96,30 +96,46 @@ type SelfTime = { ms: number; fn: string };
 /** Garbage collections while a profile ran, by kind: how many, their pauses' total and the longest (ms). */
 type Collections = Record<string, { count: number; totalMs: number; longestMs: number }>;
 
-async function profile(
-  file: string,
-  work: (stalls: Stall[]) => Promise<{ ms: number; busyMs: number }>,
-): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }>; collections: Collections }> {
-  const { Session } = await import('node:inspector/promises');
+/** A garbage collection's pause: its kind, and when it began and ended (ms, performance.now()'s clock). */
+interface Pause {
+  kind: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * Records each garbage collection's pause (Node's performance entries of type 'gc') until `stop()`,
+ * which first waits a tick: the entries of the last collections are delivered on a later one.
+ */
+async function watchPauses(): Promise<{ pauses: Pause[]; stop(): Promise<void> }> {
   const { PerformanceObserver, constants } = await import('node:perf_hooks');
-  // Each garbage collection's pause, by kind (Node's performance entries of type 'gc').
-  const collections: Collections = {};
   const kinds: Record<number, string> = {
     [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
     [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
     [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
     [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
   };
+  const pauses: Pause[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const kind = kinds[(entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
-      const seen = (collections[kind] ??= { count: 0, totalMs: 0, longestMs: 0 });
-      seen.count++;
-      seen.totalMs += entry.duration;
-      seen.longestMs = Math.max(seen.longestMs, entry.duration);
+      pauses.push({ kind, from: entry.startTime, to: entry.startTime + entry.duration });
     }
   });
   observer.observe({ entryTypes: ['gc'] });
+  const stop = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    observer.disconnect();
+  };
+  return { pauses, stop };
+}
+
+async function profile(
+  file: string,
+  work: (stalls: Stall[]) => Promise<{ ms: number; busyMs: number }>,
+): Promise<{ ms: number; busyMs: number; top: SelfTime[]; stalls: Array<{ atMs: number; ms: number; top: SelfTime[] }>; collections: Collections }> {
+  const { Session } = await import('node:inspector/promises');
+  const watched = await watchPauses();
   const { writeFile } = await import('node:fs/promises');
   const session = new Session();
   session.connect();
@@ -131,6 +147,14 @@ async function profile(
     const { ms, busyMs } = await work(stalls);
     const { profile: recorded } = await session.post('Profiler.stop');
     await writeFile(file, JSON.stringify(recorded));
+    await watched.stop();
+    const collections: Collections = {};
+    for (const { kind, from, to } of watched.pauses) {
+      const seen = (collections[kind] ??= { count: 0, totalMs: 0, longestMs: 0 });
+      seen.count++;
+      seen.totalMs += to - from;
+      seen.longestMs = Math.max(seen.longestMs, to - from);
+    }
     const byId = new Map(recorded.nodes.map((node) => [node.id, node]));
     const deltas = recorded.timeDeltas ?? [];
     const samples = recorded.samples ?? [];
@@ -162,7 +186,7 @@ async function profile(
       collections,
     };
   } finally {
-    observer.disconnect();
+    await watched.stop();
     session.disconnect();
   }
 }
@@ -204,12 +228,7 @@ interface RoundTrips {
  * The garbage collections' pauses (Node's performance entries of type 'gc') are kept for the worst probe.
  */
 async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall[]): Promise<RoundTrips> {
-  const { PerformanceObserver } = await import('node:perf_hooks');
-  const pauses: Array<{ from: number; to: number }> = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push({ from: entry.startTime, to: entry.startTime + entry.duration });
-  });
-  observer.observe({ entryTypes: ['gc'] });
+  const watched = await watchPauses();
   const command = `grepToolsBench.ping.${Date.now()}.${Math.random()}`;
   const registration = vscode.commands.registerCommand(command, () => Date.now());
   const started = Date.now();
@@ -231,12 +250,10 @@ async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall
     }
   } finally {
     registration.dispose();
-    // (the entries of the last collections are delivered on a later tick)
-    await new Promise((resolve) => setImmediate(resolve));
-    observer.disconnect();
+    await watched.stop();
   }
   const sorted = [...times].sort((a, b) => a - b);
-  const worstGcMs = pauses.reduce((sum, { from, to }) => sum + Math.max(0, Math.min(to, worst.to) - Math.max(from, worst.from)), 0);
+  const worstGcMs = watched.pauses.reduce((sum, { from, to }) => sum + Math.max(0, Math.min(to, worst.to) - Math.max(from, worst.from)), 0);
   return {
     probes: times.length,
     worstMs: sorted[sorted.length - 1] ?? 0,
