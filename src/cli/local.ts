@@ -14,6 +14,7 @@ import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';
 import type { GrepProgress } from '../engine/run/grep';
 import { buildWorkspaceIndex, openWorkspaceIndex } from '../engine/run/workspaceIndex';
+import { ListingSource } from '../engine/index/listing';
 import { readFileCapped } from '../engine/searcher/reader';
 import { NodeFileSource } from '../engine/source/walker';
 import { failure, USAGE, type CliOutcome, type CliRequest } from './arguments';
@@ -92,7 +93,12 @@ export async function runLocally(request: CliRequest): Promise<CliOutcome> {
   env.pool = new SearchPool().warm();
   const indexed = request.tool === 'grep' && request.useIndex ? openWorkspaceIndex(request.indexDir, request.folders, env.source) : undefined;
   try {
-    return await answerRequest(request, { ...env, ...(indexed ? { index: indexed.index, source: indexed.source } : {}) }, warnings);
+    // One call's source: a walk its checks ask again is handed back (ListingSource).
+    return await answerRequest(
+      request,
+      { ...env, ...(indexed ? { index: indexed.index, source: indexed.source } : { source: new ListingSource(env.source, []) }) },
+      warnings,
+    );
   } finally {
     env.pool.dispose();
     indexed?.close();

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, rmSync } from 'fs';
 import { connect, createServer, type Server, type Socket } from 'net';
 import { InputError } from '../engine/api/errors';
-import { sameList } from '../engine/index/listing';
+import { ListingSource, sameList, type StreamingSource } from '../engine/index/listing';
 import { checkIndexDir } from '../engine/index/location';
 import { SearchPool } from '../engine/pool/pool';
 import { onceEach, type SearchEnvironment } from '../engine/run/environment';
@@ -85,7 +85,7 @@ async function claimSocket(request: CliRequest, path: string): Promise<void> {
 interface Serving {
   request: CliRequest;
   engine: string;
-  base: SearchEnvironment;
+  base: SearchEnvironment & { source: StreamingSource };
   pool: SearchPool;
   resident: ResidentWorkspace;
 }
@@ -116,6 +116,8 @@ async function replyTo(question: ServerQuestion | undefined, serving: Serving, i
     allowOutside: asked.allowOutside,
     warn: onceEach((message) => warnings.push(message)),
     pool,
+    // One call's source (a walk its checks ask again is handed back), unless the resident index gives its own.
+    source: new ListingSource(base.source, []),
     ...(asked.tool === 'grep' ? resident.environment() : {}),
   };
   return { outcome: await answerRequest(asked, env, warnings, indexUse) };

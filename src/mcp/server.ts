@@ -24,6 +24,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError } from '../engine/api/errors';
+import { ListingSource } from '../engine/index/listing';
 import { checkIndexDir } from '../engine/index/location';
 import { modelDescription, TOOL_TITLES } from '../engine/input/descriptions';
 import { GLOB_SCHEMA, GREP_SCHEMA } from '../engine/input/schema';
@@ -121,6 +122,8 @@ async function answerCall(call: CallToolRequest, extra: CallExtra, { workspaces,
     },
     warn: onceEach((message) => log(`${name}: ${message}`)),
     pool,
+    // One call's source (a walk its checks ask again is handed back), unless the resident index gives its own.
+    source: new ListingSource(workspace.base.source, []),
     ...(name === 'grep' ? workspace.indexed() : {}),
   };
   let indexUse = '';

@@ -165,14 +165,34 @@ function listsOf(listing: RecordedListing): Candidate[][] {
 }
 
 /**
- * A file source that replays a fresh recorded listing for the search it was recorded for, and asks the
- * source it wraps for everything else. Freshness is checked once per listing (one command line call), by `isFresh`
- * when given (a watcher's view of the tree), else by statting what the listing saw. A replayed listing
- * is handed to `list` as the same arrays each time (`holds`), so a process that keeps it (`serve`)
- * filters it once per filter, not once per call.
+ * What decides a walk of the Node source (walker.ts): its bases, rules and scope, not `include` (it walks
+ * everything and the search filters); undefined for a walk whose directories someone is told of.
+ */
+function walkKey(query: FileQuery, denied: readonly string[]): string | undefined {
+  if (query.onDirectory) return undefined;
+  const { bases, includeIgnored, respectGitignore, granted, allowed } = query;
+  return JSON.stringify([bases.map((base) => [base.root, base.base]), includeIgnored, respectGitignore, granted ?? [], allowed ?? [], denied]);
+}
+
+/** A walk this source finished: its files per base and what it pruned. */
+interface Walked {
+  perBase: Candidate[][];
+  pruned: PrunedEntry[];
+}
+
+/**
+ * The file source of one call (a command line call, or one call to `serve` or the MCP server): replays a
+ * fresh recorded listing for the search it was recorded for, and asks the source it wraps for everything
+ * else, each walk once: a walk asked again during the call (an empty answer's checks ask the same tree
+ * up to six times) is handed back, the tree taken as it was a moment ago. Freshness is checked once per
+ * listing, by `isFresh` when given (a watcher's view of the tree), else by statting what the listing saw.
+ * A replayed listing is handed to `list` as the same arrays each time (`holds`), so a process that keeps
+ * it (`serve`) filters it once per filter, not once per call.
  */
 export class ListingSource implements FileSource {
   private readonly fresh = new Map<RecordedListing, boolean>();
+  /** The walks finished through the wrapped source, by walkKey. */
+  private readonly walked = new Map<string, Walked>();
   /** Searches that replayed the listing. */
   replayed = 0;
 
@@ -204,7 +224,7 @@ export class ListingSource implements FileSource {
   }
 
   holds(query: FileQuery, denied: readonly string[]): boolean {
-    return this.usable(query, denied) !== undefined;
+    return this.usable(query, denied) !== undefined || this.walkedFor(query, denied) !== undefined;
   }
 
   /** The replayed listing's files per base (the same arrays each time), its pruned entries added to `pruned`. */
@@ -214,15 +234,50 @@ export class ListingSource implements FileSource {
     return listsOf(listing);
   }
 
-  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+  private walkedFor(query: FileQuery, denied: readonly string[]): Walked | undefined {
+    const key = walkKey(query, denied);
+    return key === undefined ? undefined : this.walked.get(key);
+  }
+
+  /** The files per base of a fresh recorded listing, or of a walk this call finished, for `query` (their pruned entries added to `pruned`); undefined when it must walk. */
+  private handBack(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[]): Candidate[][] | undefined {
     const listing = this.usable(query, denied);
-    return listing ? this.replay(listing, pruned) : this.inner.list(query, denied, pruned, isCancelled);
+    if (listing) return this.replay(listing, pruned);
+    const walked = this.walkedFor(query, denied);
+    if (!walked) return undefined;
+    pruned.push(...walked.pruned);
+    return walked.perBase;
+  }
+
+  /** Keeps a walk that ran to its end (not cancelled), its pruned entries those added to `pruned` from `from` on. */
+  private keep(query: FileQuery, denied: readonly string[], perBase: Candidate[][], pruned: PrunedEntry[], from: number, isCancelled: () => boolean): void {
+    const key = walkKey(query, denied);
+    if (key !== undefined && !isCancelled()) this.walked.set(key, { perBase, pruned: pruned.slice(from) });
+  }
+
+  async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
+    const known = this.handBack(query, denied, pruned);
+    if (known) return known;
+    const from = pruned.length;
+    const perBase = await this.inner.list(query, denied, pruned, isCancelled);
+    this.keep(query, denied, perBase, pruned, from, isCancelled);
+    return perBase;
   }
 
   *stream(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Generator<[number, Candidate]> {
-    const listing = this.usable(query, denied);
-    if (!listing) return yield* this.inner.stream(query, denied, pruned, isCancelled);
-    // The listing is in the stream's order: bases in order, each base's files sorted.
-    for (const [base, files] of this.replay(listing, pruned).entries()) for (const file of files) yield [base, file];
+    const known = this.handBack(query, denied, pruned);
+    if (known) {
+      // In the stream's order: bases in order, each base's files sorted.
+      for (const [base, files] of known.entries()) for (const file of files) yield [base, file];
+      return;
+    }
+    // Kept only when the caller took the walk to its end.
+    const from = pruned.length;
+    const perBase: Candidate[][] = query.bases.map(() => []);
+    for (const item of this.inner.stream(query, denied, pruned, isCancelled)) {
+      perBase[item[0]].push(item[1]);
+      yield item;
+    }
+    this.keep(query, denied, perBase, pruned, from, isCancelled);
   }
 }

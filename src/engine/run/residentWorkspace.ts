@@ -67,9 +67,9 @@ export class ResidentWorkspace {
   }
 
   /** What one call searches through: the source that replays the listing while it holds, and the index. */
-  environment(): { source: ListingSource | StreamingSource; index?: SearchIndex } {
+  environment(): { source: ListingSource; index?: SearchIndex } {
     const stored = this.stored;
-    if (!stored) return { source: this.env.source };
+    if (!stored) return { source: new ListingSource(this.env.source, []) };
     const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
     return {
       source: new ListingSource(this.env.source, this.replayable(), fresh),

@@ -7,7 +7,14 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
-import { ListingSource, listingFresh, recordListing, watchedDirectories, type RecordedListing } from '../../../../src/engine/index/listing';
+import {
+  ListingSource,
+  listingFresh,
+  recordListing,
+  watchedDirectories,
+  type RecordedListing,
+  type StreamingSource,
+} from '../../../../src/engine/index/listing';
 import type { FileQuery, FileSource, PrunedEntry } from '../../../../src/engine/source/fileSource';
 import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { Fixture } from '../../fixture';
@@ -190,6 +197,50 @@ describe('engine/index/listing: a recorded listing of the whole workspace', () =
     const first = await new ListingSource(walker, [listing]).list(query(), denied, [], cancelledNever);
     const second = await new ListingSource(walker, [listing]).list(query(), denied, [], cancelledNever);
     assert.strictEqual(first[0], second[0]);
+  });
+
+  it("one call's source walks a tree once: the same walk asked again, whatever its include, is handed back with what it pruned", async () => {
+    let walks = 0;
+    const counting: StreamingSource = {
+      kind: (path) => walker.kind(path),
+      mtime: (path) => walker.mtime(path),
+      list: (...args) => (walks++, walker.list(...args)),
+      *stream(...args) {
+        walks++;
+        yield* walker.stream(...args);
+      },
+    };
+    const source = new ListingSource(counting, []);
+    const walked = await listed(walker);
+    assert.ok(walked.pruned.length > 0, 'the fixture prunes something');
+    assert.deepStrictEqual(await listed(source), walked);
+    assert.deepStrictEqual(await listed(source, query({ include: '**/*.zzz' })), walked, 'another include: the same walk');
+    assert.ok(source.holds(query(), denied));
+    const pruned: PrunedEntry[] = [];
+    const streamed = [...source.stream(query(), denied, pruned, cancelledNever)].map(([, file]) => file.relative);
+    assert.deepStrictEqual({ files: [streamed.sort()], pruned: pruned.map((entry) => `${entry.reason} ${entry.relative}`).sort() }, walked);
+    assert.strictEqual(walks, 1, 'walked once');
+
+    assert.ok((await listed(source, query({ includeIgnored: true, respectGitignore: false }))).files[0].includes('dist/out.js'));
+    assert.strictEqual(walks, 2, 'another walk (include_ignored) walks');
+
+    const below = query({ bases: [{ root: ws, base: fx.path('ws/src'), folderIndex: 0 }] });
+    for (const item of source.stream(below, denied, [], cancelledNever)) if (item) break;
+    assert.strictEqual(source.holds(below, denied), false, 'a stream not taken to its end is not kept');
+    assert.strictEqual([...source.stream(below, denied, [], cancelledNever)].length, 2);
+    assert.ok(source.holds(below, denied), 'one taken to its end is');
+    await source.list(below, denied, [], cancelledNever);
+    assert.strictEqual(walks, 4);
+
+    const unruled = query({ respectGitignore: false });
+    await source.list(unruled, denied, [], () => true);
+    assert.strictEqual(source.holds(unruled, denied), false, 'a cancelled walk is not kept');
+    const told = query({ onDirectory: () => undefined });
+    await source.list(told, denied, [], cancelledNever);
+    await source.list(told, denied, [], cancelledNever);
+    assert.strictEqual(walks, 7, 'a walk telling of its directories walks each time');
+    await listed(new ListingSource(counting, []));
+    assert.strictEqual(walks, 8, "another call's source walks again");
   });
 
   it('a watcher of the listing watches each listed directory, and the directory of each .gitignore', () => {
