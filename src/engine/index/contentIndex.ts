@@ -245,9 +245,9 @@ export class FileTable {
     return this.paths[id];
   }
 
-  /** Holds `path`, a string of the same text as its file's path, as that path (ContentIndex.adopting). */
-  samePath(id: number, path: string): void {
-    if (this.paths[id] === path) this.paths[id] = path;
+  /** The paths by id (undefined for no file): the table's own array, not a copy. */
+  pathsById(): ReadonlyArray<string | undefined> {
+    return this.paths;
   }
 
   kind(id: number): FileKind | undefined {
@@ -616,26 +616,12 @@ export class ContentIndex {
   }
 
   /**
-   * Holds the strings of `paths` (a listing's: the files a search lists) as the paths of its files with the
-   * same text, then its lookup by path made again from them, a run of files at a time: the strings the table
-   * was read with are let go, so a path both listed and indexed is held once. (The extension host holds
-   * the workspace's listing between calls: at 447,000 files the table's strings were 447,000 slices of
-   * 256 KiB strings, about 60 MB.) Stops, leaving the index as it was, once it changes meanwhile.
+   * The held files' paths by id, undefined where no file is (one replaced or removed): the order of the
+   * table a save writes (store.ts), for the opener of the next index to hold as its own (openIndexInSlices).
+   * The index's own array: not to be changed, nor kept past a change of the index.
    */
-  *adopting(paths: Iterable<string>): Steps<void> {
-    const version = this.version;
-    let i = 0;
-    for (const path of paths) {
-      const id = this.byPath.get(path);
-      if (id !== undefined) this.files.samePath(id, path);
-      if (++i % STEP_FILES === 0) {
-        yield STEP_FILES;
-        if (this.version !== version) return;
-      }
-    }
-    // (made again from the paths now held; kept only if nothing changed meanwhile)
-    const { byPath } = yield* lookupOf(this.files);
-    if (this.version === version) this.byPath = byPath;
+  pathsById(): ReadonlyArray<string | undefined> {
+    return this.files.pathsById();
   }
 
   sizeOf(id: number): number {

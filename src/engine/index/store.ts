@@ -338,8 +338,45 @@ export function removeIndex(dir: string): void {
 /** Bytes of a list read and decoded in one step: about 2,500 paths (a mebibyte held the extension host 65 ms). */
 const LIST_CHUNK = 1 << 18;
 
-/** The NUL-ended paths of the `length` bytes at `position`, read and decoded a chunk at a time (steps of how many). */
-function* readList(fd: number, position: number, length: number): Steps<string[]> {
+/** How far past the last path matched KnownPaths looks for the next (the known paths a table does not hold in a row). */
+const KNOWN_LOOKAHEAD = 256;
+
+/**
+ * Paths the opener holds already (the files a build was given, in the order it was given them; the table
+ * of the index a content refresh replaces), in about the order of a table's: a path read from the table is
+ * held as the known string of the same text, found a few places past the last one matched, so a path both
+ * listed and indexed is one string, and the table's own strings die young. One the known paths do not
+ * hold there (a file added since) keeps its own string.
+ */
+class KnownPaths {
+  private at = 0;
+  /** The paths taken as known strings so far. */
+  held = 0;
+
+  constructor(private readonly known: ReadonlyArray<string | undefined>) {}
+
+  take(path: string): string {
+    const { known } = this;
+    // (the holes of a table's ids, where no file is, do not count)
+    for (let i = this.at, looked = 0; i < known.length && looked < KNOWN_LOOKAHEAD; i++) {
+      const candidate = known[i];
+      if (candidate === undefined) continue;
+      if (candidate === path) {
+        this.at = i + 1;
+        this.held++;
+        return candidate;
+      }
+      looked++;
+    }
+    return path;
+  }
+}
+
+/**
+ * The NUL-ended paths of the `length` bytes at `position`, read and decoded a chunk at a time (steps of
+ * how many); each the string `known` holds for it, when it holds one.
+ */
+function* readList(fd: number, position: number, length: number, known?: KnownPaths): Steps<string[]> {
   const paths: string[] = [];
   for (const end = position + length; position < end;) {
     const bytes = readAt(fd, position, Math.min(LIST_CHUNK, end - position));
@@ -347,7 +384,7 @@ function* readList(fd: number, position: number, length: number): Steps<string[]
     const cut = bytes.lastIndexOf(END);
     if (cut === -1) throw new Error('a damaged index file');
     const run = bytes.toString('utf8', 0, cut).split('\0');
-    for (const path of run) paths.push(path);
+    for (const path of run) paths.push(known ? known.take(path) : path);
     position += cut + 1;
     yield run.length;
   }
@@ -364,6 +401,8 @@ interface Table {
   stamps: Float64Array;
   listed: Array<{ relatives: string[]; watched: string[] }>;
   listedStamps: Float64Array;
+  /** How many of `paths` are the known strings the reader was given. */
+  pathsKnown?: number;
 }
 
 /** The header of an open table file, and where its lists begin; throws when it is not one this version can use. */
@@ -396,7 +435,7 @@ export function storedFor(dir: string, folders: readonly string[]): boolean {
  * Reads the table of `dir` (timeSlices.ts Steps), with the recorded listings when `listingsToo`;
  * throws with the reason when it is not one this version can use.
  */
-function* readTable(dir: string, listingsToo: boolean): Steps<Table> {
+function* readTable(dir: string, listingsToo: boolean, known?: ReadonlyArray<string | undefined>): Steps<Table> {
   const fd = openSync(nodePath.join(dir, INDEX_FILE), 'r');
   try {
     const size = fstatSync(fd).size;
@@ -408,7 +447,8 @@ function* readTable(dir: string, listingsToo: boolean): Steps<Table> {
     if (header.lists.length !== 1 + 2 * listings.length) throw new Error('a damaged index file');
     const lists: string[][] = [];
     const read = listingsToo ? header.lists.length : 1;
-    for (let i = 0, at = listsAt; i < read; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i]));
+    const knownPaths = known && new KnownPaths(known);
+    for (let i = 0, at = listsAt; i < read; at += header.lists[i++]) lists.push(yield* readList(fd, at, header.lists[i], i === 0 ? knownPaths : undefined));
     const [paths, ...ofListings] = lists;
     const listed = listingsToo ? listings.map((_, i) => ({ relatives: ofListings[2 * i], watched: ofListings[2 * i + 1] })) : [];
     const counted = (runs: ReadonlyArray<[number, number]>) => runs.reduce((n, [, count]) => n + count, 0);
@@ -432,14 +472,17 @@ function* readTable(dir: string, listingsToo: boolean): Steps<Table> {
         yield part.length / (Float64Array.BYTES_PER_ELEMENT * PACKED_STAMP);
       }
     }
-    return { header, paths, stamps, listed, listedStamps };
+    return { header, paths, stamps, listed, listedStamps, pathsKnown: knownPaths?.held };
   } finally {
     closeSync(fd);
   }
 }
 
-/** An index opened for searching: its posting lists are read from its segment files until `close()`. */
-export type OpenIndex = { index: ContentIndex; close(): void };
+/**
+ * An index opened for searching: its posting lists are read from its segment files until `close()`.
+ * `pathsKnown`: how many of its paths are strings the opener gave (openIndexInSlices).
+ */
+export type OpenIndex = { index: ContentIndex; close(): void; pathsKnown?: number };
 type StoredIndex = OpenIndex & { meta: IndexMeta };
 
 /**
@@ -454,17 +497,21 @@ export function loadIndex(dir: string): StoredIndex | undefined {
 /**
  * The index stored in `dir` without its recorded listings, a slice at a time, for a thread others share
  * (the extension host, which lists the workspace through VS Code: reading the listings there made
- * hundreds of thousands of strings only to drop them).
+ * hundreds of thousands of strings only to drop them). `known`: paths the caller holds, in about the
+ * table's order (KnownPaths), held as the index's own (at 447,000 files the table's strings were about 60 MB).
  */
-export async function openIndexInSlices(dir: string, slices = new TimeSlices()): Promise<OpenIndex | undefined> {
-  return await finishStepsInSlices(loading(dir, false), slices);
+export async function openIndexInSlices(dir: string, slices = new TimeSlices(), known?: ReadonlyArray<string | undefined>): Promise<OpenIndex | undefined> {
+  return await finishStepsInSlices(loading(dir, false, known), slices);
 }
 
-/** loadIndex's work (timeSlices.ts Steps): the table's lists read and its entries taken a run at a time; the recorded listings only when `listingsToo`. */
-function* loading(dir: string, listingsToo: boolean): Steps<StoredIndex | undefined> {
+/**
+ * loadIndex's work (timeSlices.ts Steps): the table's lists read and its entries taken a run at a time;
+ * the recorded listings only when `listingsToo`; paths held as `known`'s strings (openIndexInSlices).
+ */
+function* loading(dir: string, listingsToo: boolean, known?: ReadonlyArray<string | undefined>): Steps<StoredIndex | undefined> {
   let table: Table;
   try {
-    table = yield* readTable(dir, listingsToo);
+    table = yield* readTable(dir, listingsToo, known);
   } catch {
     return undefined;
   }
@@ -503,7 +550,8 @@ function* loading(dir: string, listingsToo: boolean): Steps<StoredIndex | undefi
     if (i % STEP_FILES === STEP_FILES - 1) yield STEP_FILES;
   }
   const index = yield* ContentIndex.made(FileTable.columns(held, kinds, table.stamps), segments);
-  return { meta: { ...header.meta, listings: listingsToo ? header.meta.listings && listings : undefined }, index, close: () => index.close() };
+  const meta = { ...header.meta, listings: listingsToo ? header.meta.listings && listings : undefined };
+  return { meta, index, close: () => index.close(), ...(table.pathsKnown === undefined ? {} : { pathsKnown: table.pathsKnown }) };
 }
 
 /** `openIndexInSlices`, when the index stored in `dir` was built for these folders, in this order (loadIndexFor). */

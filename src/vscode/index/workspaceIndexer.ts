@@ -27,7 +27,7 @@ import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../eng
 import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
-import { finishStepsInSlices, TimeSlices } from '../../engine/source/timeSlices';
+import { TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
 import { WORKER_YOUNG_GENERATION_MB } from '../../engine/pool/pool';
 import { directoriesOf as listedDirectories, isDenied, type ListingWatch } from '../sources/residentListing';
@@ -562,13 +562,13 @@ export class WorkspaceIndexer implements vscode.Disposable {
         this.schedule(0);
         return;
       }
-      const stored = await openIndexInSlices(dir);
+      // (holding the paths of the index it replaces, which held the listing's)
+      const stored = await openIndexInSlices(dir, undefined, this.opened?.index.pathsById());
       if (!stored) {
         this.listAgain = true;
         this.schedule(0);
         return;
       }
-      const previous = this.opened?.index;
       this.close();
       this.opened = { index: stored.index, close: stored.close };
       this.watcher.forget(changed, upTo);
@@ -580,8 +580,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.options.log.info(
         `index: ${changed.length} changed files read again in ${outcome.summary.elapsedMs} ms (the others kept without a stamp: the tree kept its shape)`,
       );
-      // (the paths the index opened before held, the listing's)
-      if (previous) await finishStepsInSlices(stored.index.adopting(previous.paths()), this.givingWay());
     }
   }
 
@@ -658,9 +656,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     if (child.connected) child.send(message, (error) => error && this.options.log.info(`index: the build process did not take a message (${error.message})`));
   }
 
-  /** Opens the index a build stored in `dir`, holding the paths of `listed` (the files it was given) as its own (ContentIndex.adopting). */
+  /** Opens the index a build stored in `dir`, holding the paths of `listed` (the files it was given, in that order) as its own (openIndexInSlices). */
   private async open(dir: string, summary: BuildSummary, listed: readonly string[]): Promise<void> {
-    const stored = await openIndexInSlices(dir);
+    const stored = await openIndexInSlices(dir, undefined, listed);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
     this.watchIndex(stored && this.buildWatched ? stored.index : undefined);
@@ -685,9 +683,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.options.log.info(
       `index: ${summary.files} files (${summary.read} read, ${summary.kept} kept, ${summary.dropped} dropped) in ${summary.elapsedMs} ms, ` +
         `${summary.indexBytes} bytes on disk in ${dir}` +
-        (this.state.buildPeakRss === undefined ? '' : `; the build process's peak memory ${Math.round(this.state.buildPeakRss / 1048576)} MB`),
+        (this.state.buildPeakRss === undefined ? '' : `; the build process's peak memory ${Math.round(this.state.buildPeakRss / 1048576)} MB`) +
+        (stored?.pathsKnown === undefined ? '' : `; ${stored.pathsKnown} of its paths held as the listing's`),
     );
-    if (stored) await finishStepsInSlices(stored.index.adopting(listed), this.givingWay());
   }
 
   /** The workspace is larger than the settings allow: no content index (searches read every file), and the status bar says why. */

@@ -8,18 +8,9 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import {
-  ContentIndex,
-  groupByKey,
-  AGREED_AFTER,
-  STEP_FILES,
-  type FileEntry,
-  type FileKind,
-  type PostingBytes,
-} from '../../../../src/engine/index/contentIndex';
+import { ContentIndex, groupByKey, AGREED_AFTER, type FileEntry, type FileKind, type PostingBytes } from '../../../../src/engine/index/contentIndex';
 import { ASCII_KEYS, foldText, trigramKeys } from '../../../../src/engine/index/fold';
 import { EveryItem } from '../../../support/everyItem';
-import { finishSteps } from '../../../../src/engine/source/timeSlices';
 import { loadIndex, saveIndex } from '../../../../src/engine/index/store';
 import { mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -265,39 +256,6 @@ describe('index: the content index under random updates', function () {
     const ids = [...(await index.idsOfInSlices(other, changing))];
     assert.deepStrictEqual(ids, [3, -1, 1]);
     assert.deepStrictEqual([...index.idsOf(other)], ids, 'and idsOf gives them after');
-  });
-
-  it("adopting a listing's paths keeps every file's id, path and lookup; a change made meanwhile stops it, leaving the index as changed", () => {
-    const file = (i: number) => ({ path: `/f${i}`, kind: 'text' as const, size: 3, mtimeMs: 1, ctimeMs: 1, ino: i });
-    const files = 3 * STEP_FILES;
-    const made = () => {
-      const index = new ContentIndex();
-      for (let i = 0; i < files; i++) index.set(file(i), 'abc');
-      index.remove('/f7');
-      return index;
-    };
-    // The listing's own strings: some paths the index does not hold, one file it holds not listed.
-    const listed = Array.from({ length: files + 5 }, (_, i) => `/f${i}`).filter((path) => path !== '/f9');
-    const asList = () => listed.map((path) => ({ path }));
-    const index = made();
-    const before = { ids: [...index.idsOf(asList())], paths: [...index.paths()].sort(), candidates: index.evaluate(query('abc')) };
-    finishSteps(index.adopting(listed));
-    assert.deepStrictEqual([...index.idsOf(asList())], before.ids);
-    assert.deepStrictEqual([...index.paths()].sort(), before.paths);
-    assert.deepStrictEqual(index.evaluate(query('abc')), before.candidates);
-    assert.strictEqual(index.idOf('/f7'), undefined, 'a removed file stays removed');
-    assert.strictEqual(index.pathOf(index.idOf('/f9')!), '/f9', 'a file not listed keeps its path');
-    index.set(file(files + 10), 'abc');
-    assert.strictEqual(index.pathOf(index.idOf(`/f${files + 10}`)!), `/f${files + 10}`, 'a file added after is found by path');
-
-    // A file removed once the lookup is being made again (the listing's 3 runs done, its 4th step in the files).
-    const changing = made();
-    const steps = changing.adopting(listed);
-    for (let i = 0; i < 4; i++) assert.strictEqual(steps.next().done, false);
-    changing.remove('/f0');
-    finishSteps(steps);
-    assert.strictEqual(changing.idOf('/f0'), undefined, 'the file removed meanwhile is not found');
-    assert.strictEqual(changing.idOf('/f1'), 1);
   });
 
   it('never loses a file of a conjunction, however its lists narrow (property)', () => {

@@ -137,6 +137,53 @@ describe('engine/index/store: the index on disk', () => {
     assert.strictEqual(await openIndexInSlices(nodePath.join(dir, 'none')), undefined);
   });
 
+  it("opened with the paths its opener holds (a build's list, the index it replaces), holds those strings as its own: the same files, ids and answers; a path they lack keeps its own", async () => {
+    const index = new ContentIndex();
+    for (let i = 0; i < 3000; i++) index.set(file(`/w/f${i}.ts`, 'text', i), i % 3 === 0 ? `const needle${i} = 1;` : 'other');
+    index.seal();
+    index.remove('/w/f7.ts');
+    index.set(file('/w/added.ts', 'text', 9000), 'const needle = 2;');
+    saveIndex(dir, META, index, { compact: false });
+    index.close();
+    // Strings made apart from the table's, in its order but for: files listed it does not hold (one in ten,
+    // and a run of 200 after f2000), a hole where the replaced index held none (1,000 in a row after f1000),
+    // f7 (removed: its id is a hole in the table) and added.ts (added last, not listed).
+    const known: Array<string | undefined> = [];
+    for (let i = 0; i < 3000; i++) {
+      known.push(['/w/f', String(i), '.ts'].join(''));
+      if (i % 10 === 5) known.push(`/w/listed-only${i}.ts`);
+      if (i === 1000) for (let k = 0; k < 1000; k++) known.push(undefined);
+      if (i === 2000) for (let k = 0; k < 200; k++) known.push(`/w/run${k}.ts`);
+    }
+    const plain = (await openIndexInSlices(dir))!;
+    const opened = (await openIndexInSlices(dir, undefined, known))!;
+    try {
+      assert.strictEqual(plain.pathsKnown, undefined);
+      assert.strictEqual(opened.pathsKnown, 2999, 'every held path but added.ts (not listed)');
+      assert.deepStrictEqual(opened.index.held().files, plain.index.held().files);
+      for (const path of ['/w/f0.ts', '/w/f1000.ts', '/w/f2001.ts', '/w/f2999.ts', '/w/added.ts'])
+        assert.strictEqual(opened.index.idOf(path), plain.index.idOf(path), path);
+      assert.strictEqual(opened.index.idOf('/w/f7.ts'), undefined);
+      assert.deepStrictEqual(holding(opened.index, 'needle'), holding(plain.index, 'needle'));
+      assert.strictEqual(holding(opened.index, 'needle').length, 1001);
+    } finally {
+      plain.close();
+      opened.close();
+    }
+    // Known paths in another order than the table's: each still matched within the look-ahead, the rest kept as read.
+    const reversed = (await openIndexInSlices(
+      dir,
+      undefined,
+      Array.from({ length: 3000 }, (_, i) => `/w/f${2999 - i}.ts`),
+    ))!;
+    try {
+      assert.ok(reversed.pathsKnown! < 300, `${reversed.pathsKnown} matched out of order`);
+      assert.deepStrictEqual(reversed.index.held().files, loadIndex(dir)!.index.held().files);
+    } finally {
+      reversed.close();
+    }
+  });
+
   it('reads lists of paths several megabytes long in runs, every path whole (multi-byte characters across the edges of the runs)', async () => {
     const index = new ContentIndex();
     // 6,000 paths of about 400 bytes, each character of the name 1 to 4 bytes long: 2.4 MB, read a megabyte at a time.
