@@ -12,6 +12,7 @@ import type { ContentIndex } from '../index/contentIndex';
 import type { IndexLimits } from '../index/limits';
 import { linksFresh, ListingSource, listingFresh, watchedDirectories, type RecordedListing, type StreamingSource } from '../index/listing';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../index/prejudge';
+import { RefreshSchedule } from '../index/refreshSchedule';
 import { loadIndex, type IndexMeta } from '../index/store';
 import { TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
 import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './workspaceIndex';
@@ -36,10 +37,10 @@ export interface ResidentLog {
 export class ResidentWorkspace {
   private stored?: { meta: IndexMeta; index: ContentIndex; close(): void };
   private readonly watcher: TreeWatcher;
-  private timer?: NodeJS.Timeout;
-  private refreshing?: Promise<void>;
-  /** Another refresh is due once the one under way ends. */
-  private again = false;
+  private readonly refreshes = new RefreshSchedule(
+    () => this.refresh(),
+    (error) => this.log.failed((error as Error).message),
+  );
   /** Whether the watcher saw the whole tree since the index last read it. */
   private vouched = false;
   private watchable = true;
@@ -57,13 +58,13 @@ export class ResidentWorkspace {
     private readonly log: ResidentLog,
     watchDirectory?: WatchDirectory,
   ) {
-    this.watcher = new TreeWatcher(() => this.schedule(REFRESH_DELAY_MS), undefined, watchDirectory);
+    this.watcher = new TreeWatcher(() => this.refreshes.in(REFRESH_DELAY_MS), undefined, watchDirectory);
     this.vouching = new WatchVouching(this.watcher, () => this.trusted());
   }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
   async start(): Promise<void> {
-    await this.refresh();
+    await this.refreshes.now();
   }
 
   /** What one call searches through: the source that replays the listing while it holds, and the index. */
@@ -102,17 +103,7 @@ export class ResidentWorkspace {
   }
 
   private trusted(): boolean {
-    return this.vouched && this.refreshing === undefined;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.closed) return;
-    if (this.refreshing) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh().catch((error: Error) => this.log.failed(error.message)), delayMs);
+    return this.vouched && !this.refreshes.busy;
   }
 
   /**
@@ -141,27 +132,16 @@ export class ResidentWorkspace {
       [...changes.touched.keys()].filter((path) => !recent.has(path)),
       upTo,
     );
-    if (recent.size > 0) this.schedule(RECENT_WRITE_MS);
+    if (recent.size > 0) this.refreshes.in(RECENT_WRITE_MS);
     this.log.contentRefreshed(changed.length, Date.now() - started);
     return true;
   }
 
-  private refresh(): Promise<void> {
-    if (this.refreshing === undefined && this.refreshContent()) {
-      if (this.again) this.schedule(REFRESH_DELAY_MS);
-      this.again = false;
-      return Promise.resolve();
-    }
-    const ended = (retryMs: number | undefined) => {
-      this.refreshing = undefined;
-      if (retryMs !== undefined || this.again) this.schedule(retryMs ?? REFRESH_DELAY_MS);
-      this.again = false;
-    };
-    this.refreshing ??= this.refreshUntilWatched().then(ended, (error: unknown) => {
-      ended(undefined);
-      throw error;
-    });
-    return this.refreshing;
+  /** One refresh (RefreshSchedule): the changed files alone when it can (refreshContent), else the whole tree. */
+  private async refresh(): Promise<void> {
+    if (this.refreshContent()) return;
+    const retryMs = await this.refreshUntilWatched();
+    if (retryMs !== undefined) this.refreshes.in(retryMs);
   }
 
   /**
@@ -203,12 +183,12 @@ export class ResidentWorkspace {
 
   /** Resolves once no refresh is under way: after close(), once the last one let go of the index's files. */
   async whenIdle(): Promise<void> {
-    await this.refreshing?.catch(() => undefined);
+    await this.refreshes.idle();
   }
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.timer);
+    this.refreshes.close();
     this.watcher.close();
     this.stored?.close();
     this.stored = undefined;

@@ -24,6 +24,7 @@ import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
+import { RefreshSchedule } from '../../engine/index/refreshSchedule';
 import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
 import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
@@ -120,7 +121,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   };
   /** Watches the directories of the indexed files (one inotify watch each), from before a build reads them. */
   private readonly watcher = new TreeWatcher(() => {
-    if (this.awake) this.schedule(REFRESH_DELAY_MS);
+    if (this.awake) this.refreshes.in(REFRESH_DELAY_MS);
   });
   /** What the calls found in the files they read, kept for the next call of the same question (prejudge.ts). */
   private readonly recent = new RecentResults();
@@ -146,12 +147,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private opened?: { index: ContentIndex; close(): void };
   /** The build under way (buildProcess.ts). */
   private buildProcess?: ChildProcess;
-  private timer?: NodeJS.Timeout;
+  /** The refreshes (builds), one at a time: from the listing to the index opened. */
+  private readonly refreshes = new RefreshSchedule(
+    () => this.build(),
+    (error) => this.options.log.warn(`index: the refresh failed (${(error as Error).message})`),
+  );
   private buildStarted = 0;
-  /** Whether a refresh (build) runs, from its listing to the index opened: another one waits for it to end. */
-  private refreshing = false;
-  /** The shortest delay a refresh was asked for while one ran (something changed meanwhile): another follows it. */
-  private againIn?: number;
   /** Whether the next refresh must list the workspace again (a setting or the folders changed). */
   private listAgain = false;
   /** Entries VS Code's watcher reported created or deleted since the last listing (its events may come late: weighed by contentChanges). */
@@ -233,11 +234,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
       if (isDenied(uri)) return;
       if (uri.scheme !== 'file') this.listAgain = true;
       else (shape ? this.shapeReports : this.changedFiles).add(uri.fsPath);
-      this.schedule(REFRESH_DELAY_MS);
+      this.refreshes.in(REFRESH_DELAY_MS);
     };
     const listAgain = () => {
       this.listAgain = true;
-      this.schedule(REFRESH_DELAY_MS);
+      this.refreshes.in(REFRESH_DELAY_MS);
     };
     this.subscriptions.push(
       watcher,
@@ -252,7 +253,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         if (event.affectsConfiguration('grepTools') || event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search')) listAgain();
       }),
     );
-    this.schedule(delayMs);
+    this.refreshes.in(delayMs);
   }
 
   /** Whether a previous window stored an index for these folders (its header read, not the index). */
@@ -393,34 +394,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.options.log.info(
       `index: the audit found ${changed.length} files changed that no file event reported (${index.pathOf(changed[0])}${changed.length > 1 ? ', …' : ''}); they are read until the refresh, which starts now`,
     );
-    this.schedule(0);
-  }
-
-  /**
-   * A refresh in `delayMs`; asked while one runs (its listing, its build, the index opened), it follows
-   * that one instead: two refreshes at once would both list, watch and build into the same directory.
-   */
-  private schedule(delayMs: number): void {
-    if (this.refreshing) {
-      this.againIn = Math.min(this.againIn ?? delayMs, delayMs);
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), delayMs);
-  }
-
-  /** Runs one refresh (build), then the one asked for meanwhile. */
-  private async refresh(): Promise<void> {
-    if (this.disposed || this.refreshing) return;
-    this.refreshing = true;
-    try {
-      await this.build();
-    } finally {
-      this.refreshing = false;
-    }
-    const next = this.againIn;
-    this.againIn = undefined;
-    if (next !== undefined && !this.disposed) this.schedule(next);
+    this.refreshes.in(0);
   }
 
   private close(): void {
@@ -559,14 +533,14 @@ export class WorkspaceIndexer implements vscode.Disposable {
           `index: the refresh of ${changed.length} changed files did not end (${outcome.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`,
         );
         this.listAgain = true;
-        this.schedule(0);
+        this.refreshes.in(0);
         return;
       }
       // (holding the paths of the index it replaces, which held the listing's)
       const stored = await openIndexInSlices(dir, undefined, this.opened?.index.pathsById());
       if (!stored) {
         this.listAgain = true;
-        this.schedule(0);
+        this.refreshes.in(0);
         return;
       }
       this.close();
@@ -591,7 +565,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readRecentLater(recent: readonly string[] | undefined): void {
     if (!recent?.length) return;
     for (const path of recent) this.changedFiles.add(path);
-    this.schedule(RECENT_WRITE_MS);
+    this.refreshes.in(RECENT_WRITE_MS);
   }
 
   /**
@@ -745,7 +719,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    clearTimeout(this.timer);
+    this.refreshes.close();
     clearInterval(this.auditTimer);
     this.watcher.close();
     this.buildProcess?.kill();
