@@ -249,18 +249,14 @@ export class ListingSource implements FileSource {
     return walked.perBase;
   }
 
-  /** Keeps a walk that ran to its end (not cancelled), its pruned entries those added to `pruned` from `from` on. */
-  private keep(query: FileQuery, denied: readonly string[], perBase: Candidate[][], pruned: PrunedEntry[], from: number, isCancelled: () => boolean): void {
-    const key = walkKey(query, denied);
-    if (key !== undefined && !isCancelled()) this.walked.set(key, { perBase, pruned: pruned.slice(from) });
-  }
-
   async list(query: FileQuery, denied: readonly string[], pruned: PrunedEntry[], isCancelled: () => boolean): Promise<Candidate[][]> {
     const known = this.handBack(query, denied, pruned);
     if (known) return known;
+    const key = walkKey(query, denied);
     const from = pruned.length;
     const perBase = await this.inner.list(query, denied, pruned, isCancelled);
-    this.keep(query, denied, perBase, pruned, from, isCancelled);
+    // Kept when it ran to its end (not cancelled).
+    if (key !== undefined && !isCancelled()) this.walked.set(key, { perBase, pruned: pruned.slice(from) });
     return perBase;
   }
 
@@ -271,13 +267,15 @@ export class ListingSource implements FileSource {
       for (const [base, files] of known.entries()) for (const file of files) yield [base, file];
       return;
     }
-    // Kept only when the caller took the walk to its end.
+    const key = walkKey(query, denied);
+    if (key === undefined) return yield* this.inner.stream(query, denied, pruned, isCancelled);
     const from = pruned.length;
     const perBase: Candidate[][] = query.bases.map(() => []);
     for (const item of this.inner.stream(query, denied, pruned, isCancelled)) {
       perBase[item[0]].push(item[1]);
       yield item;
     }
-    this.keep(query, denied, perBase, pruned, from, isCancelled);
+    // Kept when the caller took it to its end and it was not cancelled.
+    if (!isCancelled()) this.walked.set(key, { perBase, pruned: pruned.slice(from) });
   }
 }

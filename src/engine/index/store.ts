@@ -551,7 +551,7 @@ function* loading(dir: string, listingsToo: boolean, known?: ReadonlyArray<strin
   }
   const index = yield* ContentIndex.made(FileTable.columns(held, kinds, table.stamps), segments);
   const meta = { ...header.meta, listings: listingsToo ? header.meta.listings && listings : undefined };
-  return { meta, index, close: () => index.close(), ...(table.pathsKnown === undefined ? {} : { pathsKnown: table.pathsKnown }) };
+  return { meta, index, close: () => index.close(), pathsKnown: table.pathsKnown };
 }
 
 /** `openIndexInSlices`, when the index stored in `dir` was built for these folders, in this order (loadIndexFor). */
