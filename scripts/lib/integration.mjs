@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectLogs, launchBrowser, startServer, workbenchUrl } from './host.mjs';
+import { collectLogs, firstLine, launchBrowser, startServer, workbenchUrl } from './host.mjs';
 
 /** Prints what the suite appends to its report file while it runs. */
 function follow(reportFile) {
@@ -86,8 +86,9 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
 }
 
 /**
- * Runs the suite; resolves to { code, failure }. reportFile is where the suite writes mocha's report
- * (printed live). reopenTestsPath (code-server only): a suite run next in a new window of the same
+ * Runs the suite; resolves to { code, failure, failures }. reportFile is where the suite writes mocha's report
+ * (printed live); failures names each failed test with its error's first line (the suite writes them to
+ * <suite>.failed beside its report: test/integration/index.ts), or why the suite did not report. reopenTestsPath (code-server only): a suite run next in a new window of the same
  * session on the same workspace, as after a window reload; betweenWindows runs after the first window
  * closed and before that one opens.
  */
@@ -101,12 +102,14 @@ export async function runExtensionTests({
   timeoutMs = 300_000,
   descriptorLimit,
 }) {
+  const failedFile = reportFile.replace(/\.log$/, '.failed');
   rmSync(reportFile, { force: true });
+  rmSync(failedFile, { force: true });
   const stopFollowing = follow(reportFile);
   try {
     const host = process.env.GREP_TOOLS_TEST_HOST || 'code-server';
     if (host !== 'code-server' && host !== 'electron') throw new Error(`GREP_TOOLS_TEST_HOST must be "code-server" or "electron", not "${host}".`);
-    return await (host === 'electron' ? runInElectron : runInCodeServer)({
+    const result = await (host === 'electron' ? runInElectron : runInCodeServer)({
       workspace,
       extensionPath,
       testsPath,
@@ -115,6 +118,9 @@ export async function runExtensionTests({
       timeoutMs,
       descriptorLimit,
     });
+    const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split('\n').filter(Boolean) : [];
+    if (result.code !== 0 && failures.length === 0) failures.push(firstLine(result.failure ?? `exit code ${result.code}`));
+    return { ...result, failures };
   } finally {
     stopFollowing();
   }

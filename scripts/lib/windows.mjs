@@ -3,7 +3,7 @@
 // is 'win32', `path` is path.win32 and the workspace is on a drive (Z: is the Linux root). Wine gives a
 // process whose stdout is a pipe EBADF, so mocha writes its report to a file, printed once it ends.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ensureWindowsNode } from './install.mjs';
@@ -60,11 +60,12 @@ export function windowsPath(path) {
   return `Z:${path.replace(/\//g, '\\')}`;
 }
 
-/** Runs mocha under the Windows Node; resolves to { passed, failed, report }. */
+/** Runs mocha under the Windows Node; resolves to { passed, failed, failures, report } (failures: each failed test with its error's first line). */
 export async function runWindowsTests({ repo }) {
   const { wine, node, env } = await ensureWindowsNode();
   const dir = mkdtempSync(join(tmpdir(), 'grep-tools-windows-'));
   const reportFile = join(dir, 'mocha.txt');
+  const failedFile = join(dir, 'failed.txt');
   const out = openSync(reportFile, 'w');
   try {
     const ignore = NOT_UNDER_WINE.flatMap(({ file }) => ['--ignore', file]);
@@ -73,7 +74,7 @@ export async function runWindowsTests({ repo }) {
       node,
       windowsPath(join(repo, 'node_modules', 'mocha', 'bin', 'mocha.js')),
       '--reporter',
-      'spec',
+      windowsPath(join(repo, 'scripts', 'lib', 'specNamingFailures.cjs')),
       '--timeout',
       '20000',
       ...ignore,
@@ -81,13 +82,19 @@ export async function runWindowsTests({ repo }) {
     ];
     const links = windowsPath(linkedTree(dir));
     const code = await new Promise((resolve, reject) => {
-      const child = spawn(wine, args, { cwd: repo, env: { ...env, GREP_TOOLS_WINDOWS_LINKS: links }, stdio: ['ignore', out, out] });
+      const child = spawn(wine, args, {
+        cwd: repo,
+        env: { ...env, GREP_TOOLS_WINDOWS_LINKS: links, GREP_TOOLS_FAILED_FILE: windowsPath(failedFile) },
+        stdio: ['ignore', out, out],
+      });
       child.on('error', reject);
       child.on('close', (status) => resolve(status));
     });
     const report = readFileSync(reportFile, 'utf8');
     const count = (word) => Number(new RegExp(`^\\s+(\\d+) ${word}`, 'm').exec(report)?.[1] ?? 0);
-    return { code, passed: count('passing'), failed: count('failing') + (code !== 0 && count('failing') === 0 ? 1 : 0), report };
+    const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split(/\r?\n/).filter(Boolean) : [];
+    if (code !== 0 && failures.length === 0) failures.push(`mocha under wine exited with ${code}`);
+    return { code, passed: count('passing'), failed: count('failing') + (code !== 0 && count('failing') === 0 ? 1 : 0), failures, report };
   } finally {
     closeSync(out);
     rmSync(dir, { recursive: true, force: true });

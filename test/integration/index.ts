@@ -66,12 +66,22 @@ export async function runSuites(dirs: readonly string[]): Promise<void> {
       .sort())
       mocha.addFile(path.join(full, file));
   }
+  // Each failed test (or hook), a line each, beside the report: the runner names them in its summary.
+  const failedFile = path.join(reportDir, `${suite}.failed`);
   await new Promise<void>((resolve, reject) => {
     try {
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration tests failed`)) : resolve()));
+      mocha
+        .run((failures) => (failures > 0 ? reject(new Error(`${failures} integration tests failed`)) : resolve()))
+        .on('fail', (test, error: unknown) => fs.appendFileSync(failedFile, `${test.fullTitle()}: ${firstLine(error)}\n`));
     } catch (error) {
       write(String(error));
       reject(error);
     }
   });
+}
+
+/** An error's first line, as the summary names it. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n', 1)[0];
 }

@@ -20,7 +20,7 @@ describe('the content index in the extension host', () => {
     const builds = api.index.builds;
     await waitUntil(
       () => api.index.builds !== builds,
-      () => `an index build finished (phase ${api.index.phase})`,
+      () => `an index build finished (${JSON.stringify({ ...api.index, last: undefined, lastUse: undefined })}; builds ${builds} before)`,
     );
     assert.strictEqual(api.index.phase, 'ready');
   }
