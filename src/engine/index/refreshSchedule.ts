@@ -4,8 +4,16 @@
  * delay asked for meanwhile; two at once would both list, watch and build into the same directory. VS
  * Code's indexer and the resident workspace of `serve` and the MCP server both refresh through one.
  */
+/**
+ * How long asks can keep putting off a refresh waiting for its delay (a burst of changes is refreshed for
+ * once, after it): a tree written to without a pause (a log, a dev server's output) is still refreshed.
+ */
+export const LONGEST_PUT_OFF_MS = 10_000;
+
 export class RefreshSchedule {
   private timer?: NodeJS.Timeout;
+  /** While a refresh waits for its delay: the latest it may start, however often it is asked for again. */
+  private latest?: number;
   private running?: Promise<void>;
   /** The shortest delay a refresh was asked for while one ran. */
   private nextIn?: number;
@@ -18,6 +26,7 @@ export class RefreshSchedule {
   constructor(
     private readonly refresh: () => Promise<void>,
     private readonly failed: (error: unknown) => void,
+    private readonly longestPutOffMs = LONGEST_PUT_OFF_MS,
   ) {}
 
   /** Whether a refresh runs. */
@@ -30,21 +39,27 @@ export class RefreshSchedule {
     return this.timer !== undefined || this.nextIn !== undefined;
   }
 
-  /** A refresh in `delayMs`, replacing the one waiting for its delay; while one runs, after it. */
+  /**
+   * A refresh in `delayMs`, replacing the one waiting for its delay, though never later than the first of
+   * those asks allowed (its delay, or `longestPutOffMs` when longer); while one runs, after it.
+   */
   in(delayMs: number): void {
     if (this.closed) return;
     if (this.running) {
       this.nextIn = Math.min(this.nextIn ?? delayMs, delayMs);
       return;
     }
+    const now = Date.now();
+    this.latest ??= now + Math.max(delayMs, this.longestPutOffMs);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.now().catch(this.failed), delayMs);
+    this.timer = setTimeout(() => this.now().catch(this.failed), Math.min(delayMs, this.latest - now));
   }
 
   /** Runs a refresh now, or joins the one running; settles as it does. */
   now(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.latest = undefined;
     if (this.closed) return Promise.resolve();
     this.running ??= this.refresh().finally(() => {
       this.running = undefined;
@@ -65,6 +80,7 @@ export class RefreshSchedule {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.latest = undefined;
     this.nextIn = undefined;
   }
 }

@@ -66,9 +66,16 @@ export class TreeWatcher {
     return this.changes;
   }
 
-  /** Starts a new record of changes (a refresh is about to read the tree). */
-  reset(): void {
+  /**
+   * Starts a new record of changes (a refresh is about to read the tree). `listedAt`: the `shapeMark` read
+   * as the listing this record follows began; when the mark moved since (an entry appeared or went while
+   * the tree was listed, maybe after the listing read its directory), the new record starts with the
+   * shape changed, so the next refresh lists again.
+   */
+  reset(listedAt?: number): void {
+    const moved = listedAt !== undefined && listedAt !== this.shapeMark;
     this.changes = noChanges();
+    if (moved) this.changes.structural = true;
   }
 
   /**

@@ -75,6 +75,8 @@ export interface IndexState {
   ignoredListings: number;
   /** Content refreshes finished since activation: only the files a watcher saw change were read again (no listing). */
   contentRefreshes: number;
+  /** Whether a refresh runs: a build (phase `listing` or `building`), or a content refresh (the phase stays `ready`). */
+  refreshing: boolean;
   /** What the index did for the last grep: files it settled and files read (undefined: it was not used). */
   lastUse?: { settled: number; read: number };
   /**
@@ -115,6 +117,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     builds: 0,
     ignoredListings: 0,
     contentRefreshes: 0,
+    refreshing: false,
     watched: false,
     audit: { checked: 0, changed: 0 },
     openListing: { phase: 'off' },
@@ -149,7 +152,14 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private buildProcess?: ChildProcess;
   /** The refreshes (builds), one at a time: from the listing to the index opened. */
   private readonly refreshes = new RefreshSchedule(
-    () => this.build(),
+    async () => {
+      this.state.refreshing = true;
+      try {
+        await this.build();
+      } finally {
+        this.state.refreshing = false;
+      }
+    },
     (error) => this.options.log.warn(`index: the refresh failed (${(error as Error).message})`),
   );
   private buildStarted = 0;
@@ -309,13 +319,15 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   /**
    * Watches the directories of the files about to be indexed, before the build reads them; the record of
-   * changes starts anew. False when they cannot all be watched (the inotify limit): then, for the rest of
-   * the session, every file the index settles is checked by its stamp, as without a watcher.
+   * changes starts anew, with the tree's shape changed when it changed while they were listed (`listedAt`,
+   * the watcher's shapeMark as the listing began: an entry that appeared in a directory the listing had
+   * read is then listed by the next refresh). False when they cannot all be watched (the inotify limit):
+   * then, for the rest of the session, every file the index settles is checked by its stamp, as without a watcher.
    */
-  private async watchFor(paths: readonly string[]): Promise<boolean> {
+  private async watchFor(paths: readonly string[], listedAt: number): Promise<boolean> {
     this.watchIndex(undefined);
     this.stale.clear();
-    this.watcher.reset();
+    this.watcher.reset(listedAt);
     if (this.state.unwatched !== undefined) return false;
     const dirs = await this.directoriesOf(paths);
     try {
@@ -430,6 +442,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     // The first build waits for the searches under way (the first call after activation reads every file).
     if (this.state.builds === 0) await this.noSearchUnderWay();
     this.state.phase = 'listing';
+    const listedAt = this.watcher.shapeMark;
     let paths: string[];
     try {
       paths = await this.options.listFiles(this.givingWay());
@@ -437,7 +450,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       this.fail(error);
       return;
     }
-    this.buildWatched = await this.watchFor(paths);
+    this.buildWatched = await this.watchFor(paths, listedAt);
     this.state.phase = 'building';
     this.buildStarted = Date.now();
     this.state.done = 0;

@@ -93,4 +93,32 @@ describe('engine/index/refreshSchedule', () => {
     assert.strictEqual(refreshes.started, 1);
     assert.ok(!schedule.busy && !schedule.due);
   });
+
+  it('asks that keep coming put a refresh off, but not past the longest wait: a tree written to without a pause is still refreshed', async () => {
+    const refreshes = new Refreshes();
+    schedule = new RefreshSchedule(refreshes.run, () => undefined, 300);
+    const started = Date.now();
+    // A change every 20 ms, each asking for a refresh in 100 ms: without the longest wait, none would ever start.
+    const asking = setInterval(() => schedule!.in(100), 20);
+    try {
+      schedule.in(100);
+      await until('a refresh starts while the asks go on', () => refreshes.started === 1);
+      const waited = Date.now() - started;
+      assert.ok(waited >= 290 && waited < 1_000, `started ${waited} ms after the first ask (the longest wait 300 ms)`);
+    } finally {
+      clearInterval(asking);
+    }
+    // (the asks made while it ran, if any, and this one: one follows)
+    schedule.in(0);
+    refreshes.end();
+    await until('the refresh asked for meanwhile runs', () => refreshes.started === 2);
+    refreshes.end();
+    // A single ask, alone: its own delay, not the longest wait.
+    await schedule.idle();
+    const single = Date.now();
+    schedule.in(50);
+    await until('a lone ask starts after its delay', () => refreshes.started === 3);
+    assert.ok(Date.now() - single < 290, `a lone ask waited ${Date.now() - single} ms`);
+    refreshes.end();
+  });
 });

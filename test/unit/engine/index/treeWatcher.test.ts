@@ -41,6 +41,26 @@ describe('engine/index/treeWatcher', () => {
     await until('the new entry is seen', () => watcher!.current.structural);
   });
 
+  it('a record started after a listing keeps the shape changed when an entry appeared while the tree was listed', async () => {
+    watcher = new TreeWatcher(() => undefined);
+    watcher.watch([fx.root]);
+    // A listing begins; an entry appears in a directory it may already have read; the listing ends and the record starts anew.
+    let listedAt = watcher.shapeMark;
+    fx.write('while-listed.txt', 'x\n');
+    await eventsDelivered();
+    watcher.reset(listedAt);
+    assert.strictEqual(watcher.current.structural, true, 'the next refresh lists again');
+    assert.strictEqual(watcher.current.touched.size, 0, 'the files the build reads next are not named');
+    // Nothing appeared while the next listing ran: the record starts clean; an edit meanwhile is not a change of shape.
+    listedAt = watcher.shapeMark;
+    fs.appendFileSync(nodePath.join(fx.root, 'f1.txt'), 'new\n');
+    await eventsDelivered();
+    watcher.reset(listedAt);
+    assert.strictEqual(watcher.current.structural, false);
+    watcher.reset();
+    assert.strictEqual(watcher.current.structural, false, 'without a listing, a reset starts clean');
+  });
+
   it('a directory gone before it could be watched is a change of shape, not a failure to watch', () => {
     let calls = 0;
     watcher = new TreeWatcher(() => calls++);
