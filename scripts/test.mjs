@@ -2,7 +2,7 @@
 // system tests in Node (test/system/: large trees, fuzzing, the CLI and the MCP server as processes), then
 // the integration suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +137,21 @@ const suites = [
   ['integration: virtual file system (memfs:)', () => join(repo, 'test', 'fixtures', 'vfs', 'vfs.code-workspace'), 'vfs'],
   [`integration: ${WIDE_DIRECTORIES} directories on one level, VS Code limited to ${WIDE_DESCRIPTOR_LIMIT} open files`, wideWorkspace, 'wide'],
 ];
+/**
+ * Removes the `*-tmp` folders the integration tests make in the fixture folders and remove when they end:
+ * a run stopped midway leaves them, and the next run's exact answers would count their files.
+ */
+function removeLeftovers() {
+  for (const folder of ['single', join('multi', 'alpha'), join('multi', 'beta')]) {
+    const dir = join(repo, 'test', 'fixtures', folder);
+    for (const name of readdirSync(dir).filter((entry) => entry.endsWith('-tmp'))) {
+      process.stdout.write(`removed ${join('test', 'fixtures', folder, name)}, left by a run stopped midway\n`);
+      rmSync(join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+if (suites.some(([, , name]) => runs(name))) removeLeftovers();
 for (const [title, makeWorkspace, name] of suites.filter(([, , name]) => runs(name))) {
   const workspace = makeWorkspace();
   section(`${title} (VS Code extension host, ${process.env.GREP_TOOLS_TEST_HOST || 'code-server'})`);
