@@ -2,11 +2,12 @@
 // system tests in Node (test/system/: large trees, fuzzing, the CLI and the MCP server as processes), then
 // the integration suites inside a real VS Code extension host on the fixture workspaces. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAgentSuite } from './lib/agent.mjs';
+import { failedTests } from './lib/failures.mjs';
 import { ensureCodeServer, ensureCodex } from './lib/install.mjs';
 import { runExtensionTests } from './lib/integration.mjs';
 import { runUiTests } from './lib/ui.mjs';
@@ -66,9 +67,7 @@ function mochaTier(tier, env = {}) {
       env: { ...process.env, GREP_TOOLS_RG: process.env.GREP_TOOLS_RG || rg, GREP_TOOLS_FAILED_FILE: failedFile, ...env },
     },
   );
-  const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split('\n').filter(Boolean) : [];
-  if (run.status !== 0 && failures.length === 0) failures.push(`mocha exited with ${run.status ?? run.signal}`);
-  return [tier, run.status === 0, failures];
+  return [tier, run.status === 0, failedTests(failedFile, run.status !== 0, `mocha exited with ${run.status ?? run.signal}`)];
 }
 
 if (runs('unit')) {

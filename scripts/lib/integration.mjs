@@ -1,6 +1,7 @@
 // Runs an extension test module inside a real VS Code extension host: code-server + chromium, or
 // @vscode/test-electron (VS Code desktop) when GREP_TOOLS_TEST_HOST=electron.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { failedTests } from './failures.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectLogs, firstLine, launchBrowser, startServer, workbenchUrl } from './host.mjs';
@@ -57,6 +58,7 @@ async function runWindow(server, browser, { workspace, extensionPath, testsPath,
     if (code === 'timeout') {
       return {
         code: 1,
+        reason: `the suite did not report within ${timeoutMs / 1000} s`,
         failure: `The suite did not report within ${timeoutMs / 1000} s (the extension host may not have started).\n${pageErrors.join('\n')}\n${collectLogs(server)}`,
       };
     }
@@ -79,7 +81,7 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
     });
     return { code: 0 };
   } catch (error) {
-    return { code: 1, failure: String(error) };
+    return { code: 1, reason: firstLine(error), failure: String(error) };
   } finally {
     rmSync(userDataDir, { recursive: true, force: true });
   }
@@ -88,7 +90,8 @@ async function runInElectron({ workspace, extensionPath, testsPath }) {
 /**
  * Runs the suite; resolves to { code, failure, failures }. reportFile is where the suite writes mocha's report
  * (printed live); failures names each failed test with its error's first line (the suite writes them to
- * <suite>.failed beside its report: test/integration/index.ts), or why the suite did not report. reopenTestsPath (code-server only): a suite run next in a new window of the same
+ * <suite>.failed beside its report: test/integration/index.ts), or why it failed naming none (`reason`:
+ * it did not report in time, or VS Code's test run threw). reopenTestsPath (code-server only): a suite run next in a new window of the same
  * session on the same workspace, as after a window reload; betweenWindows runs after the first window
  * closed and before that one opens.
  */
@@ -118,9 +121,8 @@ export async function runExtensionTests({
       timeoutMs,
       descriptorLimit,
     });
-    const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split('\n').filter(Boolean) : [];
-    if (result.code !== 0 && failures.length === 0) failures.push(firstLine(result.failure ?? `exit code ${result.code}`));
-    return { ...result, failures };
+    const why = result.reason ?? `the suite ended with exit code ${result.code}, naming no failed test`;
+    return { ...result, failures: failedTests(failedFile, result.code !== 0, why) };
   } finally {
     stopFollowing();
   }

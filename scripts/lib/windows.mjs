@@ -3,9 +3,10 @@
 // is 'win32', `path` is path.win32 and the workspace is on a drive (Z: is the Linux root). Wine gives a
 // process whose stdout is a pipe EBADF, so mocha writes its report to a file, printed once it ends.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { failedTests } from './failures.mjs';
 import { ensureWindowsNode } from './install.mjs';
 
 const LINKS =
@@ -92,8 +93,7 @@ export async function runWindowsTests({ repo }) {
     });
     const report = readFileSync(reportFile, 'utf8');
     const count = (word) => Number(new RegExp(`^\\s+(\\d+) ${word}`, 'm').exec(report)?.[1] ?? 0);
-    const failures = existsSync(failedFile) ? readFileSync(failedFile, 'utf8').split(/\r?\n/).filter(Boolean) : [];
-    if (code !== 0 && failures.length === 0) failures.push(`mocha under wine exited with ${code}`);
+    const failures = failedTests(failedFile, code !== 0, `mocha under wine exited with ${code}`);
     return { code, passed: count('passing'), failed: count('failing') + (code !== 0 && count('failing') === 0 ? 1 : 0), failures, report };
   } finally {
     closeSync(out);
