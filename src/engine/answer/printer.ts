@@ -510,7 +510,11 @@ function directoriesNote(report: GlobAnswer): string | undefined {
 
 export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
   const notes: string[] = [];
-  if (report.timedOut) {
+  if (report.listingTimedOut) {
+    notes.push(
+      `The call timed out after ${Math.round(report.elapsedMs / 1000)} s, before the listing of the paths under the base path had finished: no path was tested, so files and total are empty. Narrow it with path.`,
+    );
+  } else if (report.timedOut) {
     notes.push(
       `The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`,
     );
@@ -529,7 +533,7 @@ export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
     if (report.diagnostics) notes.push(...globSuggestions(report.diagnostics, report.input?.max_depth));
   } else if (cut) {
     notes.push(budgetNote(cut, 'files', report.offset, report.total, report.input, 'a narrower path'));
-  } else if (report.files.length === 0) {
+  } else if (report.files.length === 0 && report.offset > 0) {
     notes.push(`offset ${report.offset} is past the last result: there are ${report.total} files. Use an offset below that.`);
   } else if (report.nextOffset !== undefined) {
     notes.push(pageNote('files', report.offset, report.files.length, report.total, report.nextOffset));

@@ -20,6 +20,7 @@ import {
   type PrunedEntry,
 } from '../source/fileSource';
 import type { Cancellation, Corpus, Settings } from './environment';
+import { untilDeadline } from './stop';
 
 /** What listing the candidates takes: the settings, the file source, the cancellation. */
 export type ListingRoles = Settings & Cancellation & Pick<Corpus, 'source'>;
@@ -90,23 +91,6 @@ export async function openCandidates(
     return [];
   }
   return filterOnce(bases, perBase, candidateFilter, skipped);
-}
-
-/**
- * A listing, waited for until the deadline at most: undefined once it passed first. The listing goes on
- * without the call (a source that keeps listings keeps it for the next call: on a very large workspace
- * the first listing may take longer than one call's time limit).
- */
-async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | undefined): Promise<T | undefined> {
-  if (!deadline) return listing;
-  let timer: NodeJS.Timeout | undefined;
-  const passed = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline.at - Date.now()))));
-  listing.catch(() => {}); // a listing that fails after the call stopped waiting fails no one
-  try {
-    return await Promise.race([listing, passed]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { checkSearchGlob, globRequest } from '../guard/globInput';
 import { CancelledError, InputError } from '../api/errors';
 import type { SearchBase } from '../guard/roots';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
-import { stopWatch } from './stop';
+import { stopWatch, untilDeadline } from './stop';
 import type { NameTestSpec } from '../pool/pool';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
 import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
@@ -23,8 +23,10 @@ export interface GlobReport {
   offset: number;
   nextOffset?: number;
   skipped: SkipCounts;
-  /** Mode "regex" ran past the time limit: the names not tested by then are not listed. */
+  /** The call ran past the time limit: the names not tested by then are not listed. */
   timedOut: boolean;
+  /** The listing itself had not finished by the time limit (timedOut too): no name was tested. */
+  listingTimedOut?: boolean;
   elapsedMs: number;
   /** With zero results for a pattern without '/': how many files '**\/pattern' would find. */
   deeperMatches?: number;
@@ -171,7 +173,7 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
   const patternTest = regex ? lister.namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : lister.globMatching(pattern);
   const found = await lister.list(mode === 'glob' ? pattern : '**', patternTest, skipped);
   const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, lister.slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
-  const around = mode === 'glob' ? await aroundGlob(pattern, found.length, lister) : {};
+  const around = mode === 'glob' && !lister.timedOut ? await aroundGlob(pattern, found.length, lister) : {};
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;
   return {
@@ -185,6 +187,7 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
     nextOffset: end < ordered.length ? end : undefined,
     skipped,
     timedOut: lister.timedOut,
+    listingTimedOut: lister.listingTimedOut,
     elapsedMs: Date.now() - started,
     ...around,
     input,
@@ -233,6 +236,7 @@ const NARROWED_KEPT = 16;
 /** Lists the granted bases for one glob call, and tests the names off this thread (the pool), every name at once. */
 class GlobLister {
   timedOut = false;
+  listingTimedOut = false;
   /** Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts). */
   readonly slices = new TimeSlices();
 
@@ -286,8 +290,12 @@ class GlobLister {
       allowed: env.config.allowedPaths,
       warn: env.warn,
     };
-    const listed = await env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled);
+    const listed = await untilDeadline(env.source.list(query, env.config.deniedPaths, pruned, env.isCancelled), { at: this.deadline });
     if (env.isCancelled()) throw new CancelledError();
+    if (!listed) {
+      this.timedOut = this.listingTimedOut = true;
+      return [];
+    }
     // Only the names the pattern may match go further (a listing of the whole folder holds every name).
     const perBase: Candidate[][] = [];
     for (const files of listed) perBase.push(await this.narrowed(files, nameTest));

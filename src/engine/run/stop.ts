@@ -42,3 +42,20 @@ export function unlessCancelled<T>(work: Promise<T>, cancellation: Cancellation)
     work.then(resolve, reject).finally(() => subscription.dispose());
   });
 }
+
+/**
+ * A listing, waited for until the deadline at most: undefined once it passed first. The listing goes on
+ * without the call (a source that keeps listings keeps it for the next call: on a very large workspace
+ * the first listing may take longer than one call's time limit).
+ */
+export async function untilDeadline<T>(listing: Promise<T>, deadline: { at: number } | undefined): Promise<T | undefined> {
+  if (!deadline) return listing;
+  let timer: NodeJS.Timeout | undefined;
+  const passed = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline.at - Date.now()))));
+  listing.catch(() => {}); // a listing that fails after the call stopped waiting fails no one
+  try {
+    return await Promise.race([listing, passed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

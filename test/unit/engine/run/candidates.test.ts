@@ -169,6 +169,37 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
     const again = await grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root), source: slow });
     assert.strictEqual(again.total_matches, 1);
   });
+
+  it('glob too: answers at the limit, timed out with no path, and says the listing had not finished; the next call lists the files', async () => {
+    fx.files({ 'src/b.ts': '' });
+    const inner = new NodeFileSource();
+    for (const mode of ['glob', 'regex'] as const) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let listed = 0;
+      const slow: FileSource = {
+        kind: (absolute) => inner.kind(absolute),
+        mtime: (absolute) => inner.mtime(absolute),
+        list: async (...args) => {
+          if (listed++ === 0) await released;
+          return inner.list(...args);
+        },
+      };
+      const started = Date.now();
+      const json = await globJson(
+        { pattern: mode === 'glob' ? 'src/b.ts' : 'b\\.ts$', mode },
+        { ...makeEnv(fx.root, { config: { timeoutSeconds: 0.2 } }), source: slow },
+      );
+      assert.ok(Date.now() - started < 5000, `${mode}: answered at the time limit, not when the listing finished`);
+      assert.strictEqual(json.timed_out, true, mode);
+      assert.deepStrictEqual([json.files, json.total], [[], 0], mode);
+      assert.match(json.notes[0], /^The call timed out after 0 s, before the listing of the paths under the base path had finished: no path was tested/, mode);
+      assert.strictEqual(json.notes.length, 1, `${mode}: no "no file matches" note beside it: ${json.notes.join(' | ')}`);
+      release();
+      const again = await globJson({ pattern: mode === 'glob' ? 'src/b.ts' : 'b\\.ts$', mode }, { ...makeEnv(fx.root), source: slow });
+      assert.strictEqual(again.total, 1, mode);
+    }
+  });
 });
 
 describe('engine/run/candidates: a recorded listing and the .gitignore case rule', () => {
