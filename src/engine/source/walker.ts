@@ -17,6 +17,16 @@ import { realPathOfSync } from '../guard/paths';
 import type { SearchBase } from '../guard/roots';
 import type { Candidate } from '../api/types';
 
+/** What is at a path on disk, links followed: a file, a directory, or nothing (missing, unreadable, or neither). */
+export async function kindOnDisk(absolute: string): Promise<'file' | 'directory' | undefined> {
+  try {
+    const stat = await fs.stat(absolute);
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class NodeFileSource implements FileSource {
   readonly gitignoreIgnoresCase: boolean;
 
@@ -31,13 +41,8 @@ export class NodeFileSource implements FileSource {
     this.gitignoreIgnoresCase = gitignoreIgnoresCase(platform);
   }
 
-  async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
-    try {
-      const stat = await fs.stat(absolute);
-      return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : undefined;
-    } catch {
-      return undefined;
-    }
+  kind(absolute: string): Promise<'file' | 'directory' | undefined> {
+    return kindOnDisk(absolute);
   }
 
   async mtime(absolute: string): Promise<number> {

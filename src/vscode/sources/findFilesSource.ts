@@ -21,6 +21,7 @@ import { enclosingTop, groupInclude, levelsInclude, otherDirectories, partsOf } 
 import type { Candidate } from '../../engine/api/types';
 import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
+import { kindOnDisk } from '../../engine/source/walker';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
 
 /** A glob findFiles' listing was made without, compiled once for the tests applied to its results. */
@@ -153,14 +154,16 @@ export class FindFilesSource implements FileSource {
     private readonly listDirectories?: ListDirectories,
   ) {}
 
-  /** The URI of an engine path: in a virtual folder, by its URI's path; else a file: URI. */
-  private uri(absolute: string): vscode.Uri {
-    return virtualUri(absolute, this.virtual) ?? vscode.Uri.file(absolute);
-  }
-
+  /**
+   * A path on disk is looked at here, as its files are read: workspace.fs.stat goes through VS Code's
+   * side of the extension host (with code-server, the browser tab), and on a machine whose cores were
+   * all busy a call's few stats took 3.5 s there, where they take milliseconds here.
+   */
   async kind(absolute: string): Promise<'file' | 'directory' | undefined> {
+    const uri = virtualUri(absolute, this.virtual);
+    if (!uri) return kindOnDisk(absolute);
     try {
-      const stat = await vscode.workspace.fs.stat(this.uri(absolute));
+      const stat = await vscode.workspace.fs.stat(uri);
       return stat.type & vscode.FileType.Directory ? 'directory' : stat.type & vscode.FileType.File ? 'file' : undefined;
     } catch {
       return undefined;
