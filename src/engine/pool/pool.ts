@@ -14,7 +14,7 @@ import type { ReadScope } from '../guard/scope';
 import type { MatcherOptions } from '../matcher/matcher';
 import type { OutlineCost } from '../searcher/outline';
 import type { FileMatches, SearchOptions } from '../searcher/searcher';
-import type { ListDirectories } from '../source/audit';
+import { listHere, type ListDirectories } from '../source/audit';
 import type { EntryKind } from '../api/types';
 import { dirEntry } from '../source/entryPolicy';
 import { unpackStamps, type FileStamp } from '../source/fileStamp';
@@ -166,6 +166,15 @@ export const WORKER_YOUNG_GENERATION_MB = 4;
  * stops within milliseconds, even inside a regex; one stuck in a system call must not shrink the pool).
  */
 const EXIT_WAIT_MS = 1000;
+/**
+ * How long the audit's directories wait in the queue while no worker takes one of them before the rest
+ * are listed on the calling thread: every worker may be held by other calls' long batches (a catastrophic
+ * regex holds one until that call's time limit), and a listing must not wait for them.
+ */
+const DIRECTORY_WAIT_MS = 200;
+
+/** A queued batch taken back from the pool (SearchPool.withdraw): its items are done elsewhere. */
+class WithdrawnError extends Error {}
 
 export class SearchAbortedError extends Error {
   constructor() {
@@ -180,6 +189,8 @@ let searchCount = 0;
 export class PoolSearch<Item = FileItem, Outcomes = FileOutcome[]> {
   /** Names this search in messages to the workers. */
   readonly key = `s${++searchCount}`;
+  /** Batches of it a worker has taken so far. */
+  taken = 0;
 
   constructor(
     private readonly pool: SearchPool,
@@ -302,12 +313,34 @@ export class SearchPool {
     const job = new PoolSearch<DirectoryItem, ListedDirectory[]>(this, { directories: true });
     // A few batches per worker: each worker stays busy to the end.
     const size = Math.min(DIRECTORIES_PER_BATCH, Math.max(1, Math.ceil(directories.length / (2 * this.size))));
-    const batches: Array<Promise<ListedDirectory[]>> = [];
-    for (let at = 0; at < directories.length; at += size) batches.push(job.batch(directories.slice(at, at + size)));
-    return (await Promise.all(batches))
-      .flat()
-      .map((listed) => listed && { real: listed.real, entries: listed.entries.map(([name, kind]) => dirEntry(name, kind)) });
+    const batches: Array<ReturnType<ListDirectories>> = [];
+    for (let at = 0; at < directories.length; at += size) {
+      const slice = directories.slice(at, at + size);
+      batches.push(
+        job.batch(slice).then(
+          (listed) => listed.map((one) => one && { real: one.real, entries: one.entries.map(([name, kind]) => dirEntry(name, kind)) }),
+          (error: unknown) => (error instanceof WithdrawnError ? listHere(slice) : Promise.reject(error)),
+        ),
+      );
+    }
+    let seen = 0;
+    const watch = setInterval(() => {
+      if (job.taken === seen) this.withdraw(job);
+      seen = job.taken;
+    }, DIRECTORY_WAIT_MS);
+    try {
+      return (await Promise.all(batches)).flat();
+    } finally {
+      clearInterval(watch);
+    }
   };
+
+  /** Takes a search's queued batches back: each rejects with WithdrawnError; those in a worker go on. */
+  private withdraw(search: PoolSearch<unknown, unknown>): void {
+    const withdrawn = this.queue.filter((batch) => batch.search === search);
+    this.queue = this.queue.filter((batch) => batch.search !== search);
+    for (const batch of withdrawn) batch.reject(new WithdrawnError());
+  }
 
   /** Worker threads running a batch now. */
   get busyWorkers(): number {
@@ -427,6 +460,7 @@ export class SearchPool {
         if (at === -1 && depth === 1 && !this.queue.some((queued) => !queued.spare)) at = this.queue.findIndex(mine);
         if (at === -1) continue;
         const [batch] = this.queue.splice(at, 1);
+        batch.search.taken++;
         const id = this.nextBatchId++;
         slot.inFlight.set(id, batch);
         const request: BatchRequest = { batchId: id, specKey: batch.search.key, items: batch.items, pageRoom: batch.pageRoom };

@@ -165,6 +165,31 @@ describe('the worker pool', function () {
     }
   });
 
+  it('directories to list never wait for workers held by other calls: with every worker on a catastrophic regex, the ones no worker took within 0.2 s are listed on the calling thread', async () => {
+    let stop = false;
+    const held = [1, 2].map(() => answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => stop })).catch(() => undefined));
+    try {
+      await waitUntil(
+        () => pool.busyWorkers === 2,
+        () => 'both workers busy',
+        5000,
+        5,
+      );
+      const asked = ['src', 'redos', 'names', 'gone'].map((name) => ({ path: fx.path(name), follow: false }));
+      const started = Date.now();
+      const listed = await pool.listDirectories(asked);
+      const took = Date.now() - started;
+      const shown = (one: { entries: readonly DirEntry[] } | undefined) => one?.entries.map((entry) => entry.name).sort();
+      assert.deepStrictEqual(listed.map(shown), [...asked.slice(0, 3).map((one) => shown(listDirectorySync(one.path, false))), undefined]);
+      assert.strictEqual(listed[0]?.entries.length, 300);
+      assert.ok(took < 2000, `listed within 2 s while both workers stayed held (${took} ms)`);
+      assert.strictEqual(pool.busyWorkers, 2, 'the workers were still held');
+    } finally {
+      stop = true;
+      await Promise.all(held);
+    }
+  });
+
   it('glob mode "regex" tests names in the workers: the same answer as on the calling thread', async () => {
     for (const pattern of ['m0\\d[05]\\.ts$', '^names/', '^$']) {
       const input = { pattern, mode: 'regex', max_results: 7 };
