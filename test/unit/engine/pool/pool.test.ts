@@ -165,7 +165,7 @@ describe('the worker pool', function () {
     }
   });
 
-  it('directories to list never wait for workers held by other calls: with every worker on a catastrophic regex, the ones no worker took within 0.2 s are listed on the calling thread', async () => {
+  it('directories to list never wait for workers held by other calls: with every worker on a catastrophic regex, the ones no worker took within 0.2 s are listed on the calling thread; a glob (its names are tested in a worker) times out saying so, not blaming a regex', async () => {
     let stop = false;
     const held = [1, 2].map(() => answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => stop })).catch(() => undefined));
     try {
@@ -184,6 +184,13 @@ describe('the worker pool', function () {
       assert.strictEqual(listed[0]?.entries.length, 300);
       assert.ok(took < 2000, `listed within 2 s while both workers stayed held (${took} ms)`);
       assert.strictEqual(pool.busyWorkers, 2, 'the workers were still held');
+      // A glob's names are tested in the workers (the time limit must be able to stop a regex): they wait,
+      // and the answer says the call timed out, without blaming a pattern that is not a regex.
+      const glob = await answerGlob({ pattern: 'src/*.ts' }, env({ timeoutSeconds: 1 }));
+      assert.deepStrictEqual([glob.timedOut, glob.files.length], [true, 0]);
+      assert.deepStrictEqual(JSON.parse(printGlob(glob)).notes, [
+        'The call timed out after 1 s; files and total cover only the paths tested before then. Narrow it with path.',
+      ]);
     } finally {
       stop = true;
       await Promise.all(held);
