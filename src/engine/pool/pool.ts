@@ -337,9 +337,14 @@ export class SearchPool {
 
   /** Takes a search's queued batches back: each rejects with WithdrawnError; those in a worker go on. */
   private withdraw(search: PoolSearch<unknown, unknown>): void {
-    const withdrawn = this.queue.filter((batch) => batch.search === search);
+    this.dropQueued(search, () => new WithdrawnError());
+  }
+
+  /** Removes a search's queued batches from the queue, each rejected with its own `error()`. */
+  private dropQueued(search: PoolSearch<unknown, unknown>, error: () => Error): void {
+    const dropped = this.queue.filter((batch) => batch.search === search);
     this.queue = this.queue.filter((batch) => batch.search !== search);
-    for (const batch of withdrawn) batch.reject(new WithdrawnError());
+    for (const batch of dropped) batch.reject(error());
   }
 
   /** Worker threads running a batch now. */
@@ -378,9 +383,7 @@ export class SearchPool {
   }
 
   abort(search: PoolSearch<unknown, unknown>): void {
-    const dropped = this.queue.filter((batch) => batch.search === search);
-    this.queue = this.queue.filter((batch) => batch.search !== search);
-    for (const batch of dropped) batch.reject(new SearchAbortedError());
+    this.dropQueued(search, () => new SearchAbortedError());
     for (const slot of [...this.slots]) {
       if (![...slot.inFlight.values()].some((batch) => batch.search === search)) continue;
       this.retire(slot, (batch) => batch.search !== search);
