@@ -6,6 +6,13 @@ import type { GrepToolsApi } from '../../src/extension';
 
 export type { GlobAnswer, GrepAnswer };
 
+/** The extension's API (its tools, listings and index), activating it if need be. */
+export async function extensionApi(): Promise<GrepToolsApi> {
+  const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
+  assert.ok(extension, 'the extension is installed');
+  return extension.activate();
+}
+
 /** Invokes a tool through `vscode.lm.invokeTool` and returns the text the model would receive. */
 export async function invokeText(tool: 'grep' | 'glob', input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(tool, { input, toolInvocationToken: undefined });

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, waitUntil, whileProbing, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, waitUntil, whileProbing, type GrepAnswer, extensionApi } from '../helpers';
 
 describe('the content index in the extension host', () => {
   const dir = () => path.join(folderPath(0), 'index-tmp');
@@ -35,9 +35,7 @@ describe('the content index in the extension host', () => {
 
   before(async function () {
     this.timeout(90_000);
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     write('a.ts', 'export function alpha() { return "index-4e1a"; }\n');
     write('b.txt', 'nothing to see\n');
     write('deep/c.md', 'Index-4E1A in capitals\nTODO: more\n');

@@ -14,7 +14,7 @@ import { promisify } from 'util';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import type { GrepInput } from '../../../src/engine/api/types';
-import { folderPath, invokeError, invokeJson, invokeText, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { folderPath, invokeError, invokeJson, invokeText, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
 
 const TOKEN = `outside-token-${process.pid}-${Date.now()}`;
 
@@ -55,9 +55,7 @@ describe('the guard in VS Code, with links that leave the workspace', () => {
     fs.symlinkSync(outside, path.join(tmp(), 'out-dir'));
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(tmp(), 'out-file.txt'));
     fs.symlinkSync(path.join('..', '.env'), path.join(tmp(), 'env-link'));
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension, 'the extension is installed');
-    api = await extension.activate();
+    api = await extensionApi();
   });
 
   after(() => {

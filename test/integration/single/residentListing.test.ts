@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, listedInParts, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, listedInParts, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
 import { waitUntil } from '../../support/waitUntil';
 import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
 
@@ -79,9 +79,7 @@ describe('the resident listing of the workspace', () => {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     write('.gitignore', 'hidden.txt\n');
     write('a.txt', 'resident-7c2e one\n');
     write('hidden.txt', 'resident-7c2e hidden\n');

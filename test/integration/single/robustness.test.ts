@@ -17,7 +17,7 @@ import { SearchPool } from '../../../src/engine/pool/pool';
 import { environment } from '../../../src/vscode/environment';
 import type { GrepToolsApi } from '../../../src/extension';
 import { Services } from '../../../src/vscode/services';
-import { folderPath, invokeText, whileProbing, type GrepAnswer } from '../helpers';
+import { folderPath, invokeText, whileProbing, type GrepAnswer, extensionApi } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
 export const REDOS: Array<{ pattern: string; line: string }> = [
@@ -42,9 +42,7 @@ describe('robustness in the extension host', function () {
   const dir = () => path.join(folderPath(0), 'robustness-tmp');
   let api: GrepToolsApi;
   before(async () => {
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension, 'the extension is installed');
-    api = await extension.activate();
+    api = await extensionApi();
     fs.mkdirSync(dir(), { recursive: true });
     REDOS.forEach((entry, i) => {
       fs.writeFileSync(path.join(dir(), `redos${String(i).padStart(2, '0')}.txt`), `${entry.line}\n`);

@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { openMatch } from '../../../src/vscode/commands/searchText/opening';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeError, invokeJson, type GrepAnswer } from '../helpers';
+import { folderPath, invokeError, invokeJson, type GrepAnswer, extensionApi } from '../helpers';
 
 const TOKEN = `untitled-token-${process.pid}`;
 
@@ -44,9 +44,7 @@ describe('untitled editors', () => {
     parsed = await openUntitled(`${TOKEN} parsed\n`, vscode.Uri.parse(`untitled:${path.join(dir(), 'parsed.md')}`));
     outside = await openUntitled(`${TOKEN} would be saved outside\n`, vscode.Uri.file(path.join(outsideDir, 'notes.md')).with({ scheme: 'untitled' }));
     documents.push(scratch, draft, parsed, outside);
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension, 'the extension is installed');
-    api = await extension.activate();
+    api = await extensionApi();
   });
 
   after(async () => {

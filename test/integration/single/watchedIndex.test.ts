@@ -8,9 +8,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, waitUntil, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, waitUntil, type GrepAnswer, extensionApi } from '../helpers';
 
 describe('the watched content index in the extension host', () => {
   const dir = () => path.join(folderPath(0), 'watch-tmp');
@@ -48,9 +47,7 @@ describe('the watched content index in the extension host', () => {
 
   before(async function () {
     this.timeout(90_000);
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     fs.mkdirSync(path.join(dir(), 'node_modules', 'pkg'), { recursive: true });
     fs.writeFileSync(file('edited.txt'), 'watch-old-5c2e\n');
     fs.writeFileSync(file('linked.txt'), 'link-old-5c2e\n');

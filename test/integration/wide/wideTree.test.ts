@@ -8,10 +8,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
 import { comparePaths } from '../../../src/engine/globset/globs';
-import { folderPath, invokeJson, listedInParts, waitUntil, type GlobAnswer, type GrepAnswer } from '../helpers';
+import { folderPath, invokeJson, listedInParts, waitUntil, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
 
 /** The marker every `src/index.ts` of the workspace holds once (scripts/test.mjs, wideWorkspace). */
 const MARKER = 'wide-needle-4e1d';
@@ -31,9 +30,7 @@ describe('a workspace with more directories on one level than the extension host
 
   before(async function () {
     this.timeout(60_000);
-    const extension = vscode.extensions.getExtension<GrepToolsApi>('grep-tools.vscode-grep-tools');
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     files = filesOnDisk(folderPath());
     markers = files.filter((file) => file.endsWith(`${path.sep}index.ts`)).length;
     const widest = fs.readdirSync(path.join(folderPath(), 'packages')).length;
