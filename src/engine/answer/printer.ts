@@ -514,6 +514,10 @@ export function globNotes(report: GlobAnswer, cut?: BudgetCut): string[] {
     notes.push(
       `The call timed out after ${Math.round(report.elapsedMs / 1000)} s, before the listing of the paths under the base path had finished: no path was tested, so files and total are empty. Narrow it with path.`,
     );
+  } else if (report.namesWaited) {
+    notes.push(
+      `The call timed out after ${Math.round(report.elapsedMs / 1000)} s before a search thread was free to test the pattern (other calls held every one): no path was tested, so files and total are empty. Ask again once those calls have finished.`,
+    );
   } else if (report.timedOut && report.mode === 'regex') {
     notes.push(
       `The regex timed out after ${Math.round(report.elapsedMs / 1000)} s; files and total cover only the paths tested before then. Simplify it: nested quantifiers such as (a+)+ try exponentially many ways on a path that almost matches.`,

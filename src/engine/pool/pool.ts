@@ -167,11 +167,12 @@ export const WORKER_YOUNG_GENERATION_MB = 4;
  */
 const EXIT_WAIT_MS = 1000;
 /**
- * How long the audit's directories wait in the queue while no worker takes one of them before the rest
- * are listed on the calling thread: every worker may be held by other calls' long batches (a catastrophic
- * regex holds one until that call's time limit), and a listing must not wait for them.
+ * How long a search's batches wait in the queue while no worker takes one of them before the rest are done
+ * on the calling thread (SearchPool.inWorkersOrHere): every worker may be held by other calls' long batches
+ * (a catastrophic regex holds one until that call's time limit). In normal use a worker takes a batch
+ * within milliseconds.
  */
-const DIRECTORY_WAIT_MS = 200;
+const HELD_WAIT_MS = 200;
 
 /** A queued batch taken back from the pool (SearchPool.withdraw): its items are done elsewhere. */
 class WithdrawnError extends Error {}
@@ -313,27 +314,34 @@ export class SearchPool {
     const job = new PoolSearch<DirectoryItem, ListedDirectory[]>(this, { directories: true });
     // A few batches per worker: each worker stays busy to the end.
     const size = Math.min(DIRECTORIES_PER_BATCH, Math.max(1, Math.ceil(directories.length / (2 * this.size))));
-    const batches: Array<ReturnType<ListDirectories>> = [];
-    for (let at = 0; at < directories.length; at += size) {
-      const slice = directories.slice(at, at + size);
-      batches.push(
-        job.batch(slice).then(
-          (listed) => listed.map((one) => one && { real: one.real, entries: one.entries.map(([name, kind]) => dirEntry(name, kind)) }),
-          (error: unknown) => (error instanceof WithdrawnError ? listHere(slice) : Promise.reject(error)),
-        ),
-      );
-    }
+    const slices: DirectoryItem[][] = [];
+    for (let at = 0; at < directories.length; at += size) slices.push(directories.slice(at, at + size));
+    const inWorker = async (slice: DirectoryItem[]) =>
+      (await job.batch(slice)).map((one) => one && { real: one.real, entries: one.entries.map(([name, kind]) => dirEntry(name, kind)) });
+    return (await Promise.all(this.inWorkersOrHere(job, slices, inWorker, listHere))).flat();
+  };
+
+  /**
+   * A search's batches (`inWorker`, each a call to job.batch), their outcomes in order. When no worker has
+   * taken one of the job's batches for HELD_WAIT_MS, the batches still queued are taken back and done by
+   * `here` on the calling thread: for work that is safe there (a listing, a bounded glob), never a
+   * model's regex, which only a worker's termination can stop.
+   */
+  inWorkersOrHere<Item, Outcome>(
+    job: PoolSearch<Item, unknown>,
+    slices: readonly Item[][],
+    inWorker: (items: Item[]) => Promise<Outcome>,
+    here: (items: Item[]) => Promise<Outcome>,
+  ): Array<Promise<Outcome>> {
+    const outcomes = slices.map((slice) => inWorker(slice).catch((error: unknown) => (error instanceof WithdrawnError ? here(slice) : Promise.reject(error))));
     let seen = 0;
     const watch = setInterval(() => {
-      if (job.taken === seen) this.withdraw(job);
+      if (job.taken === seen) this.withdraw(job as PoolSearch<unknown, unknown>);
       seen = job.taken;
-    }, DIRECTORY_WAIT_MS);
-    try {
-      return (await Promise.all(batches)).flat();
-    } finally {
-      clearInterval(watch);
-    }
-  };
+    }, HELD_WAIT_MS);
+    void Promise.allSettled(outcomes).then(() => clearInterval(watch));
+    return outcomes;
+  }
 
   /** Takes a search's queued batches back: each rejects with WithdrawnError; those in a worker go on. */
   private withdraw(search: PoolSearch<unknown, unknown>): void {

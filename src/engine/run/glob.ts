@@ -7,7 +7,7 @@ import { CancelledError, InputError } from '../api/errors';
 import type { SearchBase } from '../guard/roots';
 import { authorizeSearch, type Cancellation, type Corpus, type RunOptions, type SearchEnvironment, type Settings } from './environment';
 import { stopWatch, untilDeadline } from './stop';
-import type { NameTestSpec } from '../pool/pool';
+import { SearchAbortedError, type NameTestSpec } from '../pool/pool';
 import { emptySkips, type Candidate, type GlobInput, type SkipCounts } from '../api/types';
 import { filterInSlices, sortInSlices, TimeSlices } from '../source/timeSlices';
 import type { UntitledDocument } from '../guard/untitled';
@@ -27,6 +27,8 @@ export interface GlobReport {
   timedOut: boolean;
   /** The listing itself had not finished by the time limit (timedOut too): no name was tested. */
   listingTimedOut?: boolean;
+  /** No search thread was free to test the names before the time limit (timedOut too; a regex of mode "regex" waits for one): no name was tested. */
+  namesWaited?: boolean;
   elapsedMs: number;
   /** With zero results for a pattern without '/': how many files '**\/pattern' would find. */
   deeperMatches?: number;
@@ -92,13 +94,16 @@ function compileNameRegex(pattern: string): RegExp {
 /** Files whose modification time is asked for at once (sort "mtime"). */
 const MTIME_CONCURRENCY = 128;
 
-/** Names (base-relative paths) per worker message in mode "regex". */
+/** Names (base-relative paths) per worker message. */
 const NAME_BATCH_SIZE = 2000;
 
 /**
  * The names glob's pattern matches (a regex or a glob). The model's pattern runs in the pool's workers
  * when there is a pool, so the time limit and cancellation stop a catastrophic one (`(a+)+$` on a long
  * name) instead of it holding the caller's thread; the names not tested by then count as not matching.
+ * A glob's names do not wait for workers held by other calls (a catastrophic grep holds one until its
+ * limit): the pool hands them back and they are tested here, a slice at a time, to the limit. A glob is
+ * bounded (GLOB_LIMITS: a name in well under 100 ms); a regex is not, and waits for a worker.
  */
 async function matchNames(
   spec: NameTestSpec,
@@ -106,27 +111,40 @@ async function matchNames(
   names: string[],
   env: Cancellation & Pick<Corpus, 'pool'>,
   deadline: number,
-): Promise<{ matching: Set<string>; timedOut: boolean }> {
-  if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false };
+): Promise<{ matching: Set<string>; timedOut: boolean; waited: boolean }> {
+  if (!env.pool) return { matching: new Set(names.filter(local)), timedOut: false, waited: false };
   const job = env.pool.nameTest(spec);
   const stop = stopWatch(deadline, env, () => job.abort());
-  try {
-    const batches: Array<{ names: string[]; outcome: Promise<boolean[]> }> = [];
-    for (let i = 0; i < names.length; i += NAME_BATCH_SIZE) {
-      const slice = names.slice(i, i + NAME_BATCH_SIZE);
-      batches.push({ names: slice, outcome: job.batch(slice) });
+  /** Tests names on this thread, giving the event loop a turn every few milliseconds, until the call stops. */
+  const here = async (slice: string[]) => {
+    const turns = new TimeSlices();
+    const outcomes: boolean[] = [];
+    for (const name of slice) {
+      if (stop.reason() || Date.now() >= deadline || env.isCancelled()) throw new SearchAbortedError();
+      outcomes.push(local(name));
+      if (turns.dueNow()) await turns.pause();
     }
-    const settled = await Promise.allSettled(batches.map((batch) => batch.outcome));
+    return outcomes;
+  };
+  try {
+    const slices: string[][] = [];
+    for (let i = 0; i < names.length; i += NAME_BATCH_SIZE) slices.push(names.slice(i, i + NAME_BATCH_SIZE));
+    const inWorker = (slice: string[]) => job.batch(slice);
+    const outcomes = 'nameGlob' in spec ? env.pool.inWorkersOrHere(job, slices, inWorker, here) : slices.map(inWorker);
+    const settled = await Promise.allSettled(outcomes);
     if (stop.reason() === 'cancelled' || env.isCancelled()) throw new CancelledError();
+    const timedOut = stop.reason() === 'timeout' || Date.now() >= deadline;
     const matching = new Set<string>();
     settled.forEach((result, i) => {
       if (result.status === 'rejected') {
-        if (!stop.reason()) throw result.reason;
+        if (!timedOut) throw result.reason;
         return;
       }
-      result.value.forEach((matches, j) => matches && matching.add(batches[i].names[j]));
+      result.value.forEach((matches, j) => matches && matching.add(slices[i][j]));
     });
-    return { matching, timedOut: stop.reason() === 'timeout' };
+    const untested = settled.filter((result) => result.status === 'rejected').length;
+    // No worker ever took a batch: every name waited for threads held by other calls, none was tested.
+    return { matching, timedOut: timedOut && untested > 0, waited: timedOut && untested === settled.length && untested > 0 && job.taken === 0 };
   } finally {
     stop.dispose();
     job.abort();
@@ -188,6 +206,7 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
     skipped,
     timedOut: lister.timedOut,
     listingTimedOut: lister.listingTimedOut,
+    namesWaited: lister.namesWaited,
     elapsedMs: Date.now() - started,
     ...around,
     input,
@@ -237,6 +256,7 @@ const NARROWED_KEPT = 16;
 class GlobLister {
   timedOut = false;
   listingTimedOut = false;
+  namesWaited = false;
   /** Long loops over a listing give the event loop a turn every few milliseconds (timeSlices.ts). */
   readonly slices = new TimeSlices();
 
@@ -255,6 +275,7 @@ class GlobLister {
       matching: async (names) => {
         const result = await matchNames(spec, local, names, this.env, this.deadline);
         this.timedOut ||= result.timedOut;
+        this.namesWaited ||= result.waited;
         return (relative) => result.matching.has(relative);
       },
     };

@@ -300,6 +300,23 @@ describe('engine/printer', () => {
       ]);
     });
 
+    it('says why a call timed out, one note per cause', () => {
+      assert.deepStrictEqual(
+        [
+          globNotes(globReport({ timedOut: true, listingTimedOut: true, elapsedMs: 2000 })),
+          globNotes(globReport({ timedOut: true, namesWaited: true, mode: 'regex', elapsedMs: 2000 })),
+          globNotes(globReport({ timedOut: true, mode: 'regex', elapsedMs: 2000 })),
+          globNotes(globReport({ timedOut: true, elapsedMs: 2000 })),
+        ].map((notes) => notes[0].split(/[:;]/)[0]),
+        [
+          'The call timed out after 2 s, before the listing of the paths under the base path had finished',
+          'The call timed out after 2 s before a search thread was free to test the pattern (other calls held every one)',
+          'The regex timed out after 2 s',
+          'The call timed out after 2 s',
+        ],
+      );
+    });
+
     it('says when offset is past the end', () => {
       assert.deepStrictEqual(globNotes(globReport({ total: 4, offset: 4 })), [
         'offset 4 is past the last result: there are 4 files. Use an offset below that.',

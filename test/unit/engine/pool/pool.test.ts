@@ -165,7 +165,7 @@ describe('the worker pool', function () {
     }
   });
 
-  it('directories to list never wait for workers held by other calls: with every worker on a catastrophic regex, the ones no worker took within 0.2 s are listed on the calling thread; a glob (its names are tested in a worker) times out saying so, not blaming a regex', async () => {
+  it('directories to list and a glob\'s names never wait for workers held by other calls: with every worker on a catastrophic regex, the ones no worker took within 0.2 s are done on the calling thread; a regex of glob\'s mode "regex" waits, and times out saying so, not blaming the regex', async () => {
     let stop = false;
     const held = [1, 2].map(() => answerGrep({ pattern: '(a+)+$', path: 'redos' }, env({ isCancelled: () => stop })).catch(() => undefined));
     try {
@@ -184,13 +184,21 @@ describe('the worker pool', function () {
       assert.strictEqual(listed[0]?.entries.length, 300);
       assert.ok(took < 2000, `listed within 2 s while both workers stayed held (${took} ms)`);
       assert.strictEqual(pool.busyWorkers, 2, 'the workers were still held');
-      // A glob's names are tested in the workers (the time limit must be able to stop a regex): they wait,
-      // and the answer says the call timed out, without blaming a pattern that is not a regex.
-      const glob = await answerGlob({ pattern: 'src/*.ts' }, env({ timeoutSeconds: 1 }));
-      assert.deepStrictEqual([glob.timedOut, glob.files.length], [true, 0]);
-      assert.deepStrictEqual(JSON.parse(printGlob(glob)).notes, [
-        'The call timed out after 1 s; files and total cover only the paths tested before then. Narrow it with path.',
+      // A glob's names go to the workers too, and come back to this thread when no worker takes them.
+      const globStarted = Date.now();
+      const glob = await answerGlob({ pattern: 'src/*.ts' }, env({ timeoutSeconds: 10 }));
+      const globTook = Date.now() - globStarted;
+      assert.strictEqual(printGlob(glob), printGlob(await answerGlob({ pattern: 'src/*.ts' }, makeEnv(fx.root))));
+      assert.deepStrictEqual([glob.timedOut, glob.total], [false, 300]);
+      assert.ok(globTook < 3000, `answered within 3 s while both workers stayed held (${globTook} ms)`);
+      // A regex only a worker may run (the time limit must be able to stop it): it waits, and the answer
+      // says why nothing was tested, without blaming the regex.
+      const regex = await answerGlob(parseGlobInput({ pattern: '\\.ts$', mode: 'regex', path: 'src' }), env({ timeoutSeconds: 1 }));
+      assert.deepStrictEqual([regex.timedOut, regex.files.length], [true, 0]);
+      assert.deepStrictEqual(JSON.parse(printGlob(regex)).notes, [
+        'The call timed out after 1 s before a search thread was free to test the pattern (other calls held every one): no path was tested, so files and total are empty. Ask again once those calls have finished.',
       ]);
+      assert.strictEqual(pool.busyWorkers, 2, 'the workers were still held');
     } finally {
       stop = true;
       await Promise.all(held);
