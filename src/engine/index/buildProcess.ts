@@ -10,6 +10,7 @@ import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
 import { ignoredOnRequest, type BuildMessage, type BuildRequest } from './buildWorker';
 import { TimeSlices } from '../source/timeSlices';
+import { processInBackground } from '../pool/background';
 
 /** What the host sends: the build first, then the searches under way as their count changes, and the list it asked for. */
 export type ToBuildProcess =
@@ -96,6 +97,8 @@ function relay(send: (message: FromBuildProcess, sent?: () => void) => void): vo
 }
 
 if (require.main === module && process.send) {
+  // Below the extension host, which started it, all of it: the build thread and what V8 does for it.
+  processInBackground();
   const send = process.send.bind(process);
   relay((message, sent) => send(message, undefined, {}, () => sent?.()));
 }

@@ -15,11 +15,9 @@
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { fork, type ChildProcess } from 'child_process';
-import { setPriority } from 'os';
 import * as vscode from 'vscode';
 import type { BuildSummary } from '../../engine/index/buildWorker';
 import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../engine/index/buildProcess';
-import { BACKGROUND_NICE } from '../../engine/pool/background';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
 import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
@@ -582,8 +580,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   /**
-   * Runs a build of `request` in its own process (buildProcess.ts), at a lower priority, as the search
-   * threads are: its progress shown, the searches under way sent as they change, the list with the ignored
+   * Runs a build of `request` in its own process (buildProcess.ts, which lowers its own priority below
+   * the host's: processInBackground): its progress shown, the searches under way sent as they change, the list with the ignored
    * files made when it asks (`listIgnored`); `files` sizes its build thread's heap (the list with the
    * ignored files holds at most as many again, which the heap's margin covers). Its outcome, or a failure
    * saying how the process ended without one.
@@ -622,13 +620,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
         resolve({ kind: 'failed', message: `the index build process ended (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}` });
       });
     });
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, BACKGROUND_NICE);
-      } catch {
-        // Not permitted: the build keeps the host's priority, and still pauses for searches.
-      }
-    }
     send({ kind: 'searching', count: this.searching });
     await sendBuild(send, request, resourceLimits, this.givingWay());
     const outcome = await ended;

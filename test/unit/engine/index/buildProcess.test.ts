@@ -7,16 +7,21 @@ import * as assert from 'assert';
 import { fork, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as nodePath from 'path';
+import * as os from 'os';
 import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../../../src/engine/index/buildProcess';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex } from '../../../../src/engine/index/store';
+import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
+import { waitUntil } from '../../../support/waitUntil';
 import { age } from './age';
 import { buildFolder } from './buildFolder';
 
 const PROCESS = nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexProcess.js');
 const LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
 
-describe('index: the build process', () => {
+describe('index: the build process', function () {
+  // A process started per test: on a loaded machine it may take seconds to start.
+  this.timeout(20_000);
   let root: string;
   let folder: string;
   let dir: string;
@@ -125,6 +130,44 @@ describe('index: the build process', () => {
     const { messages } = await ran;
     assert.strictEqual(messages[messages.length - 1].kind, 'done');
     assert.deepStrictEqual(postedDuring, [], 'posted while a search was under way');
+  });
+
+  it("runs below the host's priority, every thread of it: on Linux each thread's own, V8's threads and the build thread too", async () => {
+    /** The niceness of each of the process's threads (Linux), or the process's priority (elsewhere). */
+    const priorities = (pid: number): number[] => {
+      if (process.platform !== 'linux') return [os.getPriority(pid)];
+      const threads: number[] = [];
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+        try {
+          const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+          threads.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])); // field 19: nice
+        } catch {
+          // a thread that ended since the listing
+        }
+      }
+      return threads;
+    };
+    const child = start();
+    const pid = child.pid!;
+    const atBackground = () => priorities(pid).every((nice) => nice === BACKGROUND_NICE);
+    await waitUntil(atBackground, () => `every thread at ${BACKGROUND_NICE}: ${priorities(pid).join(', ')}`, 15_000, 20);
+    const threads = priorities(pid).length;
+    assert.ok(process.platform !== 'linux' || threads > 1, `V8's threads as well as the main one (${threads})`);
+    // The build thread, started later (held by a search, it stays): it starts at the priority of the thread that starts it.
+    send(child, { kind: 'searching', count: 1 });
+    await build(child);
+    await waitUntil(
+      () => process.platform !== 'linux' || priorities(pid).length > threads,
+      () => `the build thread started (${priorities(pid).length} threads)`,
+      15_000,
+      20,
+    );
+    assert.deepStrictEqual(
+      priorities(pid).filter((nice) => nice !== BACKGROUND_NICE),
+      [],
+      'threads above the background priority',
+    );
+    child.disconnect();
   });
 
   it('ends when the host goes, in the middle of a build, without an outcome', async () => {
