@@ -216,9 +216,12 @@ async function main() {
     const indexWait = Date.now();
     // While it builds, a command run in the extension host every 20 ms measures how long the host takes to answer.
     const during = await session.bridge.call({ op: 'probeUntilIndexed', timeoutMs: 600_000 }, { timeoutMs: 620_000 });
+    /** When the probes over 50 ms were sent (s into the probing), the first ten. */
+    const overAt = (probed) =>
+      probed?.over50At?.length ? ` (sent at ${probed.over50At.slice(0, 10).join(', ')}${probed.over50At.length > 10 ? ', …' : ''} s)` : '';
     const trips = (probed) =>
       probed
-        ? `worst ${probed.worstMs.toFixed(1)} ms (garbage collection ${(probed.worstGcMs ?? 0).toFixed(1)} ms of it), ${probed.over50 ?? 0} over 50 ms, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands`
+        ? `worst ${probed.worstMs.toFixed(1)} ms (garbage collection ${(probed.worstGcMs ?? 0).toFixed(1)} ms of it${probed.worstGcKinds?.length ? `: ${probed.worstGcKinds.join(', ')}` : ''}), ${probed.over50 ?? 0} over 50 ms${overAt(probed)}, median ${probed.medianMs.toFixed(1)} ms over ${probed.probes} commands`
         : 'not measured';
     const worstOf = (calls) => calls.map((c) => c.roundTrips).reduce((worst, t) => (t && (!worst || t.worstMs > worst.worstMs) ? t : worst), undefined);
     let index = await session.bridge.call({ op: 'indexState' });

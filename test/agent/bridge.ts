@@ -216,8 +216,12 @@ interface RoundTrips {
   waitedMs: number;
   /** The garbage collections' pauses within the worst probe's span (ms): how much of it was V8's collector. */
   worstGcMs: number;
+  /** The kinds of those collections (major, minor, incremental, weak callbacks), each once. */
+  worstGcKinds: string[];
   /** Probes over 50 ms. */
   over50: number;
+  /** When each probe over 50 ms was sent, in seconds since the probing began: where in a build the host was held. */
+  over50At: number[];
 }
 
 /**
@@ -233,6 +237,7 @@ async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall
   const registration = vscode.commands.registerCommand(command, () => Date.now());
   const started = Date.now();
   const times: number[] = [];
+  const over50At: number[] = [];
   let worst = { late: -1, from: 0, to: 0 };
   try {
     while (!done() && Date.now() - started <= timeoutMs) {
@@ -242,6 +247,7 @@ async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall
       const now = performance.now();
       const late = Math.max(0, now - sent - 20);
       times.push(late);
+      if (late > 50) over50At.push(Math.round((Date.now() - started - late - 20) / 100) / 10);
       if (late > worst.late) worst = { late, from: sent, to: now };
       if (stalls && late > STALL_MS) {
         const at = Number(process.hrtime.bigint() / 1000n);
@@ -253,14 +259,17 @@ async function probeUntil(done: () => boolean, timeoutMs: number, stalls?: Stall
     await watched.stop();
   }
   const sorted = [...times].sort((a, b) => a - b);
-  const worstGcMs = watched.pauses.reduce((sum, { from, to }) => sum + Math.max(0, Math.min(to, worst.to) - Math.max(from, worst.from)), 0);
+  const inWorst = watched.pauses.filter(({ from, to }) => Math.min(to, worst.to) > Math.max(from, worst.from));
+  const worstGcMs = inWorst.reduce((sum, { from, to }) => sum + Math.min(to, worst.to) - Math.max(from, worst.from), 0);
   return {
     probes: times.length,
     worstMs: sorted[sorted.length - 1] ?? 0,
     medianMs: sorted[sorted.length >> 1] ?? 0,
     waitedMs: Date.now() - started,
     worstGcMs,
+    worstGcKinds: [...new Set(inWorst.map(({ kind }) => kind))],
     over50: times.filter((late) => late > 50).length,
+    over50At,
   };
 }
 
