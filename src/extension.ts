@@ -7,7 +7,7 @@ import { Services } from './vscode/services';
 import { ListingStore } from './vscode/sources/storedListing';
 import { readEngineConfig } from './vscode/settings';
 import { globTool, grepTool, type GlobTool, type GrepTool } from './vscode/tools/tools';
-import { indexedFiles, ignoredListing, indexedFolders } from './vscode/index/indexedFiles';
+import { indexedFiles, indexedFilesWithIgnored, indexedFolders } from './vscode/index/indexedFiles';
 import { WorkspaceIndexer, type IndexState } from './vscode/index/workspaceIndexer';
 
 /** What `activate` returns (`vscode.extensions.getExtension(...).exports`): the tool objects, for tests. */
@@ -37,8 +37,8 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const indexer = (services.indexer = new WorkspaceIndexer({
     storageDir,
     folders: indexedFolders,
-    listFiles: (slices) => indexedFiles(services, slices),
-    ignoredListing: (searched) => ignoredListing(services, searched),
+    listFiles: (slices) => indexedFiles(services, false, slices),
+    listWithIgnored: (searched) => indexedFilesWithIgnored(services, searched),
     maxFileSize: () => readEngineConfig().maxFileSize,
     log,
   }));

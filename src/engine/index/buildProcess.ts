@@ -3,27 +3,27 @@
  * so that the build's memory (its postings, the texts it reads, its heap) is neither held by the extension
  * host, which every extension shares, nor left there once it ends. It runs the build thread
  * (dist/indexWorker.js, buildWorker.ts) and relays between it and the host: the host's count of searches
- * under way (the build waits while there are any) and its word that the directories of the ignored files
- * the build listed are watched, in; the build's progress, those directories and its outcome, out.
+ * under way (the build waits while there are any) and the list with the ignored files it asks for, in; its
+ * progress and outcome, out.
  */
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
-import { ignoredWatch, type BuildMessage, type BuildRequest, type IgnoredListing } from './buildWorker';
+import { ignoredOnRequest, type BuildMessage, type BuildRequest } from './buildWorker';
 import { TimeSlices } from '../source/timeSlices';
 import { processInBackground } from '../pool/background';
 
-/** What the host sends: the build first, then the searches under way as their count changes, and its word that the ignored files' directories are watched. */
+/** What the host sends: the build first, then the searches under way as their count changes, and the list it asked for. */
 export type ToBuildProcess =
-  /** A run of the build's files (before `start`). */
+  /** A run of the next list's files: the build's (before `start`), then the one with the ignored files (before `withIgnored`). */
   | { kind: 'files'; paths: string[] }
   /** The build, of the files sent before it. */
   | { kind: 'start'; request: ProcessBuildRequest; resourceLimits: { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } }
   | { kind: 'searching'; count: number }
-  /** The directories the build sent (`watchIgnored`) are watched, or could not be: it goes on. */
-  | { kind: 'ignoredWatched' };
+  /** The list with the ignored files the build asked for: the files sent since `start`, or none (`listed` false: it could not be made). */
+  | { kind: 'withIgnored'; listed: boolean };
 
-/** A build request as it crosses to the process: its files go apart, and what is shared between threads is made there (`ignored`: how the build lists the files with the ignored ones). */
-export type ProcessBuildRequest = Omit<BuildRequest, 'paths' | 'searching' | 'ignored'> & { ignored?: Omit<IgnoredListing, 'watched'> };
+/** A build request as it crosses to the process: its files go apart, and what is shared between threads is made there (`asksIgnored`: the build may ask for the list with the ignored files). */
+export type ProcessBuildRequest = Omit<BuildRequest, 'paths' | 'searching' | 'ignoredOnRequest'> & { asksIgnored: boolean };
 
 /** What the process sends back: the build thread's messages; with the outcome, the process's peak resident memory. */
 export type FromBuildProcess = BuildMessage & { peakRssBytes?: number };
@@ -50,9 +50,15 @@ export async function sendBuild(
   send({ kind: 'start', request, resourceLimits });
 }
 
+/** The host's side: the list with the ignored files the build asked for, or undefined when it could not be made. */
+export async function sendWithIgnored(send: (message: ToBuildProcess) => void, withIgnored: readonly string[] | undefined): Promise<void> {
+  await sendFiles(send, withIgnored ?? []);
+  send({ kind: 'withIgnored', listed: withIgnored !== undefined });
+}
+
 function relay(send: (message: FromBuildProcess, sent?: () => void) => void): void {
   const searching = new Int32Array(new SharedArrayBuffer(4));
-  let ignored: ReturnType<typeof ignoredWatch> | undefined;
+  let ignored: ReturnType<typeof ignoredOnRequest> | undefined;
   let worker: Worker | undefined;
   let outcome = false;
   const ended = (message: BuildMessage) => {
@@ -69,19 +75,19 @@ function relay(send: (message: FromBuildProcess, sent?: () => void) => void): vo
     else if (message.kind === 'searching') {
       Atomics.store(searching, 0, message.count);
       Atomics.notify(searching, 0);
-    } else if (message.kind === 'ignoredWatched') {
-      ignored?.done();
+    } else if (message.kind === 'withIgnored') {
+      const withIgnored = list();
+      ignored?.answer(message.listed ? withIgnored : undefined);
     } else if (!worker) {
-      const { ignored: listing, ...request } = message.request;
-      ignored = listing ? ignoredWatch() : undefined;
-      const workerData: BuildRequest = {
-        ...request,
-        paths: list(),
-        searching: searching.buffer as SharedArrayBuffer,
-        ignored: listing && ignored && { ...listing, watched: ignored.watched },
-      };
-      worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), { workerData, resourceLimits: message.resourceLimits });
-      worker.on('message', (built: BuildMessage) => (built.kind === 'progress' || built.kind === 'watchIgnored' ? send(built) : ended(built)));
+      const { asksIgnored, ...request } = message.request;
+      ignored = asksIgnored ? ignoredOnRequest() : undefined;
+      const workerData: BuildRequest = { ...request, paths: list(), searching: searching.buffer as SharedArrayBuffer, ignoredOnRequest: ignored?.onRequest };
+      worker = new Worker(nodePath.join(__dirname, 'indexWorker.js'), {
+        workerData,
+        resourceLimits: message.resourceLimits,
+        transferList: ignored ? [ignored.onRequest.port] : [],
+      });
+      worker.on('message', (built: BuildMessage) => (built.kind === 'progress' || built.kind === 'listIgnored' ? send(built) : ended(built)));
       worker.on('error', (error) => ended({ kind: 'failed', message: error.message }));
       worker.on('exit', () => ended({ kind: 'failed', message: 'the index build thread ended without an outcome' }));
     }

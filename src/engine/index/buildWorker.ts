@@ -4,13 +4,8 @@
  * runs of files, so the extension host and its searches go first; while a search runs it waits, so the
  * search has the cores. Progress and the outcome are posted to the thread that started it.
  */
-import * as nodePath from 'path';
-import { parentPort, workerData } from 'worker_threads';
+import { MessageChannel, parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'worker_threads';
 import { runInBackground } from '../pool/background';
-import { emptySkips } from '../api/types';
-import type { SearchBase } from '../guard/roots';
-import { filterStream, type PrunedEntry } from '../source/fileSource';
-import { NodeFileSource } from '../source/walker';
 import { indexedFilesOf, postingsOverBudget, type IndexLimits } from './limits';
 import { refreshIndex, reindexFiles, type RefreshResult } from './builder';
 import { sameList } from './listing';
@@ -27,10 +22,10 @@ export interface BuildRequest {
   /** ...and as it lists them with include_ignored: indexed instead within the limits (limits.ts indexedFilesOf). */
   withIgnored?: string[];
   /**
-   * Instead of `withIgnored`: how this thread lists them itself, which it does only when the searched
-   * files are within the limits (above them, so is that list).
+   * Instead of `withIgnored`: the thread that started the build lists them when asked (ignoredOnRequest),
+   * which it is only when the searched files are within the limits (above them, so is that list).
    */
-  ignored?: IgnoredListing;
+  ignoredOnRequest?: IgnoredOnRequest;
   maxFileSize: number;
   /** Time paused for each unit of time spent indexing (0.25: a quarter of the work time). */
   pauseRatio: number;
@@ -49,63 +44,36 @@ export interface BuildRequest {
 }
 
 /**
- * How a build thread lists the files a search of the whole workspace reads with include_ignored (the
- * search's bases, granted roots and rules, as the host authorized them): from disk, with the command
- * line's walk, off the extension host, whose own listing (VS Code's findFiles) held its thread for tenths
- * of a second at a time at 100,000 files. `watched`: the host is asked to watch their directories before
- * any of them is read (`watchIgnored`), and sets this flag once it has.
+ * How a build thread asks for the list with the ignored files: it posts `listIgnored` and waits until
+ * `answered` is set; the answer ({ withIgnored }) is then on `port` (transferred to it with the request).
  */
-export interface IgnoredListing {
-  bases: SearchBase[];
-  granted: string[];
-  denied: string[];
-  allowed: string[];
-  /** Past this many files no index holds them (limits.ts ignoredListingAtMost): the walk stops. */
-  atMost: number;
-  watched: SharedArrayBuffer;
+export interface IgnoredOnRequest {
+  port: MessagePort;
+  answered: SharedArrayBuffer;
 }
 
-/** The starting thread's side of IgnoredListing.watched: the flag, and how it is set once the directories are watched. */
-export function ignoredWatch(): { watched: SharedArrayBuffer; done: () => void } {
-  const watched = new SharedArrayBuffer(4);
+/** The starting thread's side of IgnoredOnRequest: what the request carries (its port is transferred), and the answer, given once asked. */
+export function ignoredOnRequest(): { onRequest: IgnoredOnRequest; answer: (withIgnored: string[] | undefined) => void } {
+  const { port1, port2 } = new MessageChannel();
+  const answered = new SharedArrayBuffer(4);
   return {
-    watched,
-    done: () => {
-      const flag = new Int32Array(watched);
+    onRequest: { port: port2, answered },
+    answer: (withIgnored) => {
+      port1.postMessage({ withIgnored });
+      const flag = new Int32Array(answered);
       Atomics.store(flag, 0, 1);
       Atomics.notify(flag, 0);
     },
   };
 }
 
-/** The files with include_ignored, in the walk's order, or undefined past `atMost`. */
-export function listWithIgnored({ bases, granted, denied, allowed, atMost }: Omit<IgnoredListing, 'watched'>): string[] | undefined {
-  const pruned: PrunedEntry[] = [];
-  const query = { bases, include: '**', includeIgnored: true, respectGitignore: false, granted, allowed };
-  const paths: string[] = [];
-  for (const candidate of filterStream(
-    bases,
-    new NodeFileSource().stream(query, denied, pruned, () => false),
-    { denied, allowed, pruned },
-    emptySkips(),
-  )) {
-    if (paths.length === atMost) return undefined;
-    paths.push(candidate.path);
-  }
-  return paths;
-}
-
-/**
- * Lists them (listWithIgnored) once no search runs (a walk of the whole workspace would share the cores
- * and the disk with it), then has the starting thread watch their directories and waits until it has.
- */
-function listedAndWatched(ignored: IgnoredListing, searching: SharedArrayBuffer | undefined, post: (message: BuildMessage) => void): string[] | undefined {
-  if (searching) waitForSearches(new Int32Array(searching));
-  const withIgnored = listWithIgnored(ignored);
-  if (!withIgnored) return undefined;
-  post({ kind: 'watchIgnored', directories: [...new Set(withIgnored.map((path) => nodePath.dirname(path)))] });
-  Atomics.wait(new Int32Array(ignored.watched), 0, 0);
-  return withIgnored;
+/** The build thread's side: asks, waits for the answer, and takes it. */
+function askForIgnored(on: IgnoredOnRequest, post: (message: BuildMessage) => void): string[] | undefined {
+  post({ kind: 'listIgnored' });
+  Atomics.wait(new Int32Array(on.answered), 0, 0);
+  const answer = receiveMessageOnPort(on.port)?.message as { withIgnored?: string[] } | undefined;
+  on.port.close();
+  return answer?.withIgnored;
 }
 
 export interface BuildSummary extends RefreshResult {
@@ -118,8 +86,8 @@ export interface BuildSummary extends RefreshResult {
 
 export type BuildMessage =
   | { kind: 'progress'; done: number; total: number }
-  /** The directories of the files it listed with the ignored ones (BuildRequest.ignored), to watch before it reads them; it waits until they are. */
-  | { kind: 'watchIgnored'; directories: string[] }
+  /** The build needs the list with the ignored files (BuildRequest.ignoredOnRequest). */
+  | { kind: 'listIgnored' }
   /** `recent`: files held unread as written just before the build read them (builder.ts isRecentWrite), to read again once they have stayed unwritten that long. */
   | { kind: 'done'; summary: BuildSummary; recent?: string[] }
   /** The workspace is larger than the limits: no content is indexed (nor stored), for this reason. */
@@ -237,8 +205,8 @@ export function buildIndex(request: BuildRequest, post: (message: BuildMessage) 
   if (request.only) return refreshOnly({ ...request, only: request.only }, post);
   const started = Date.now();
   const stamps = new Map<string, FileStamp | undefined>();
-  const { ignored } = request;
-  const all = request.withIgnored ?? (ignored && (() => listedAndWatched(ignored, request.searching, post)));
+  const { ignoredOnRequest } = request;
+  const all = request.withIgnored ?? (ignoredOnRequest && (() => askForIgnored(ignoredOnRequest, post)));
   const chosen = indexedFilesOf(request.paths, all, request.maxFileSize, request.limits, stamps);
   const files = chosen.paths.length;
   const listOnly = (reason: string) => {

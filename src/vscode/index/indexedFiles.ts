@@ -7,7 +7,6 @@ import { TimeSlices } from '../../engine/source/timeSlices';
 import { ignoredListingAtMost } from '../../engine/index/limits';
 import { environment } from '../environment';
 import type { Services } from '../services';
-import type { ProcessBuildRequest } from '../../engine/index/buildProcess';
 
 /** The workspace folders' paths, or undefined when one is not on disk (a virtual folder is not indexed). */
 export function indexedFolders(): string[] | undefined {
@@ -16,11 +15,11 @@ export function indexedFolders(): string[] | undefined {
 }
 
 /**
- * The files a grep with no path and no include reads, in its order. The build indexes those it reads with
- * include_ignored instead (an empty answer's checks search ignored files too, and then read only what the
- * index cannot settle) while within limits.ts's bounds (indexedFilesOf), listing them itself (ignoredListing).
+ * The files a grep with no path and no include reads, in its order, or with `includeIgnored` those it
+ * reads with include_ignored (an empty answer's checks search ignored files too, and then read only what
+ * the index cannot settle): the build indexes the second while within limits.ts's bounds (indexedFilesOf).
  */
-export async function indexedFiles(services: Services, slices = new TimeSlices()): Promise<string[]> {
+export async function indexedFiles(services: Services, includeIgnored: boolean, slices = new TimeSlices()): Promise<string[]> {
   const source = new vscode.CancellationTokenSource();
   try {
     const env = environment(services, source.token);
@@ -28,7 +27,7 @@ export async function indexedFiles(services: Services, slices = new TimeSlices()
     if (access.kind !== 'files') return [];
     // (a slice at a time: 500,000 paths in one go held the extension host for about 100 ms)
     const paths: string[] = [];
-    for (const candidate of await openCandidates(access.bases, { includeIgnored: false, granted: access.granted }, env, emptySkips())) {
+    for (const candidate of await openCandidates(access.bases, { includeIgnored, granted: access.granted }, env, emptySkips())) {
       paths.push(candidate.path);
       if (slices.due()) await slices.pause();
     }
@@ -38,20 +37,8 @@ export async function indexedFiles(services: Services, slices = new TimeSlices()
   }
 }
 
-/**
- * How the build lists the files with include_ignored itself (BuildRequest.ignored): the bases and granted
- * roots of a grep of the whole workspace, its denied and allowed paths, and at most as many files as an
- * index holds beside `searched` ones (limits.ts). Its excludes are none: include_ignored leaves them out.
- */
-export async function ignoredListing(services: Services, searched: number): Promise<ProcessBuildRequest['ignored']> {
-  const source = new vscode.CancellationTokenSource();
-  try {
-    const env = environment(services, source.token);
-    const access = await authorizeSearch(undefined, env);
-    if (access.kind !== 'files') return undefined;
-    const { deniedPaths, allowedPaths } = env.config;
-    return { bases: access.bases, granted: [...access.granted], denied: [...deniedPaths], allowed: [...allowedPaths], atMost: ignoredListingAtMost(searched) };
-  } finally {
-    source.dispose();
-  }
+/** The files with include_ignored (indexedFiles), unless there are more than the index would hold beside `searched` files (limits.ts): such a list is not copied to the build thread. */
+export async function indexedFilesWithIgnored(services: Services, searched: number): Promise<string[] | undefined> {
+  const withIgnored = await indexedFiles(services, true);
+  return withIgnored.length <= ignoredListingAtMost(searched) ? withIgnored : undefined;
 }

@@ -17,10 +17,10 @@ import * as nodePath from 'path';
 import { fork, type ChildProcess } from 'child_process';
 import * as vscode from 'vscode';
 import type { BuildSummary } from '../../engine/index/buildWorker';
-import { sendBuild, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../engine/index/buildProcess';
+import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../engine/index/buildProcess';
 import type { ContentIndex } from '../../engine/index/contentIndex';
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS } from '../../engine/index/builder';
-import { buildHeapLimitMb } from '../../engine/index/limits';
+import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/index/limits';
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { RefreshSchedule } from '../../engine/index/refreshSchedule';
 import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
@@ -69,7 +69,7 @@ export interface IndexState {
   loaded?: { files: number; fresh?: number };
   /** Builds finished since activation (each lists the workspace). */
   builds: number;
-  /** Listings of the workspace with its ignored files the builds made (one only while the workspace is within the limits and IGNORED_LISTED_AT_MOST_SEARCHED), counted as their directories are watched. */
+  /** Listings of the workspace with its ignored files made for builds (one is asked for only while the workspace is within the limits and IGNORED_LISTED_AT_MOST_SEARCHED). */
   ignoredListings: number;
   /** Content refreshes finished since activation: only the files a watcher saw change were read again (no listing). */
   contentRefreshes: number;
@@ -101,8 +101,8 @@ export interface IndexerOptions {
   folders(): string[] | undefined;
   /** The files a search of the whole workspace reads (same excludes, .gitignore and guard), gathered in `slices`... */
   listFiles(slices?: TimeSlices): Promise<string[]>;
-  /** ...and how the build lists them with include_ignored itself (the search's bases and rules), at most as many as an index would hold beside `searched` files. */
-  ignoredListing(searched: number): Promise<ProcessBuildRequest['ignored']>;
+  /** ...and with include_ignored, unless there are more than an index would hold beside `searched` files: asked for by the build only when the searched files are within its limits and IGNORED_LISTED_AT_MOST_SEARCHED. */
+  listWithIgnored(searched: number): Promise<string[] | undefined>;
   maxFileSize(): number;
   log: vscode.LogOutputChannel;
 }
@@ -342,16 +342,25 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   /**
-   * Watches the directories of the files the build listed with the ignored ones (BuildRequest.ignored), with
-   * the folders between them and their workspace folder, as the build waits to read them (include_ignored,
-   * an empty answer's check), while the system allows that many watches.
+   * The list with the ignored files the build asked for (BuildRequest.ignoredOnRequest), their directories
+   * watched too (include_ignored, an empty answer's check) while the system allows that many watches,
+   * before the build reads them; undefined when there are too many files or the listing failed.
    */
-  private async watchIgnored(directories: readonly string[]): Promise<void> {
+  private async listIgnored(paths: readonly string[]): Promise<string[] | undefined> {
+    let withIgnored: string[] | undefined;
+    // A search under way goes first: this listing is VS Code's findFiles in parts, whose replies would share the cores and this thread with it.
+    await this.noSearchUnderWay();
     this.state.ignoredListings++;
-    if (!this.buildWatched || this.ignoredUnwatched) return;
+    try {
+      withIgnored = await this.options.listWithIgnored(paths.length);
+    } catch (error) {
+      this.options.log.info(`index: the workspace with its ignored files could not be listed (${(error as Error).message}); the searched files are indexed`);
+      return undefined;
+    }
+    if (!withIgnored || !this.buildWatched || this.ignoredUnwatched) return withIgnored;
     try {
       // (added to those of the searched files, which stay watched whatever happens here)
-      await this.watcher.addInSlices(new Set([...directories, ...(await this.directoriesOf(directories))]), this.givingWay());
+      await this.watcher.addInSlices(await this.directoriesOf(withIgnored), this.givingWay());
     } catch (error) {
       // The watches this call placed are closed.
       this.ignoredUnwatched = true;
@@ -359,6 +368,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         `index: the directories of the ignored files cannot be watched too (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); those files are checked by their stamps`,
       );
     }
+    return withIgnored;
   }
 
   /**
@@ -444,17 +454,22 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.state.done = 0;
     this.state.total = paths.length;
     this.showProgress();
-    // The build lists the files with the ignored ones itself, only when the searched files are within the limits and IGNORED_LISTED_AT_MOST_SEARCHED.
+    // The list with the ignored files is made when the build asks for it: only when the searched files are within the limits
+    // and IGNORED_LISTED_AT_MOST_SEARCHED. With an index open (stored, or built before), they were within the limits: it will
+    // be asked for, and is made at once, beside the build's first steps.
+    const listingIgnored = this.opened && paths.length <= IGNORED_LISTED_AT_MOST_SEARCHED ? this.listIgnored(paths) : undefined;
     const request = {
       dir,
       folders,
       paths,
-      ignored: await this.options.ignoredListing(paths.length),
+      asksIgnored: true,
       maxFileSize: this.options.maxFileSize(),
       pauseRatio: PAUSE_RATIO,
       limits: readIndexLimits(),
     };
-    const outcome = await this.runBuild(request, paths.length);
+    const outcome = await this.runBuild(request, paths.length, () => listingIgnored ?? this.listIgnored(paths));
+    // (a build that did not ask for it waits for it to end: its watches are placed before a next build starts anew)
+    await listingIgnored;
     this.status.hide();
     if (outcome.kind === 'done') {
       await this.open(dir, outcome.summary, paths);
@@ -516,6 +531,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
           folders,
           paths: [],
           only: changed,
+          asksIgnored: false,
           maxFileSize: this.options.maxFileSize(),
           pauseRatio: PAUSE_RATIO,
           limits: readIndexLimits(),
@@ -565,12 +581,16 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   /**
    * Runs a build of `request` in its own process (buildProcess.ts, which lowers its own priority below
-   * the host's: processInBackground): its progress shown, the searches under way sent as they change, the directories of
-   * the ignored files it listed watched before it reads them (`watchIgnored`); `files` sizes its build thread's heap (the list with the
+   * the host's: processInBackground): its progress shown, the searches under way sent as they change, the list with the ignored
+   * files made when it asks (`listIgnored`); `files` sizes its build thread's heap (the list with the
    * ignored files holds at most as many again, which the heap's margin covers). Its outcome, or a failure
    * saying how the process ended without one.
    */
-  private async runBuild(request: ProcessBuildRequest & { paths: readonly string[] }, files: number): Promise<FromBuildProcess> {
+  private async runBuild(
+    request: ProcessBuildRequest & { paths: readonly string[] },
+    files: number,
+    listIgnored?: () => Promise<string[] | undefined>,
+  ): Promise<FromBuildProcess> {
     // A small young generation, as the search workers have: the build's garbage is short-lived; an old generation bounded by the files it lists.
     const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: buildHeapLimitMb(files) };
     // (the host's own flags, an inspector's port among them, are not the build's; in VS Code's Electron, the process is run as Node)
@@ -587,7 +607,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const send = (message: ToBuildProcess) => this.send(child, message);
     const ended = new Promise<FromBuildProcess>((resolve) => {
       child.on('message', (message: FromBuildProcess) => {
-        if (message.kind === 'watchIgnored') return void this.watchIgnored(message.directories).finally(() => send({ kind: 'ignoredWatched' }));
+        if (message.kind === 'listIgnored') return void listIgnored?.().then((withIgnored) => sendWithIgnored(send, withIgnored));
         if (message.kind !== 'progress') return resolve(message);
         this.state.done = message.done;
         this.state.total = message.total;

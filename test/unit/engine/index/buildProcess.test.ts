@@ -8,9 +8,8 @@ import { fork, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import * as os from 'os';
-import { sendBuild, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../../../src/engine/index/buildProcess';
+import { sendBuild, sendWithIgnored, type FromBuildProcess, type ProcessBuildRequest, type ToBuildProcess } from '../../../../src/engine/index/buildProcess';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
-import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
 import { waitUntil } from '../../../support/waitUntil';
@@ -32,6 +31,7 @@ describe('index: the build process', function () {
     dir,
     folders: [folder],
     paths,
+    asksIgnored: false,
     maxFileSize: 1 << 20,
     pauseRatio: 0.25,
     limits: DEFAULT_INDEX_LIMITS,
@@ -94,30 +94,23 @@ describe('index: the build process', function () {
     assert.strictEqual(outcome.summary.files, 300);
   });
 
-  it('lists the files with the ignored ones itself, has the host watch their directories, and indexes them', async () => {
+  it('asks the host for the list with the ignored files and indexes it', async () => {
     const ignored = nodePath.join(folder, 'ignored.js');
     fs.writeFileSync(ignored, 'ignored\n');
     age(folder);
     const child = start();
-    const asked: string[][] = [];
+    let asked = 0;
     const ran = run(child, (message) => {
-      if (message.kind !== 'watchIgnored') return;
-      asked.push(message.directories);
-      // (answered later, as the host watches them: the build waits)
-      setTimeout(() => send(child, { kind: 'ignoredWatched' }), 50);
+      if (message.kind !== 'listIgnored') return;
+      asked++;
+      // (answered later, as VS Code lists the workspace: the build waits)
+      setTimeout(() => void sendWithIgnored((sent) => send(child, sent), [...paths, ignored]), 50);
     });
-    const listing = {
-      bases: [{ root: folder, base: folder, folderIndex: 0 }],
-      granted: [folder],
-      denied: [...DEFAULT_DENIED_PATHS],
-      allowed: [],
-      atMost: 1000,
-    };
-    await build(child, { ignored: listing });
+    await build(child, { asksIgnored: true });
     const { messages } = await ran;
     const outcome = messages[messages.length - 1];
     assert.ok(outcome.kind === 'done', JSON.stringify(outcome));
-    assert.deepStrictEqual({ files: outcome.summary.files, asked }, { files: 301, asked: [[folder]] });
+    assert.deepStrictEqual({ files: outcome.summary.files, asked }, { files: 301, asked: 1 });
   });
 
   it('posts nothing while the host counts a search under way, and goes on once it is over', async () => {

@@ -7,8 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { Worker } from 'worker_threads';
-import { buildIndex, ignoredWatch, listWithIgnored, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
-import { DEFAULT_DENIED_PATHS } from '../../../../src/engine/api/config';
+import { buildIndex, ignoredOnRequest, type BuildMessage, type BuildRequest } from '../../../../src/engine/index/buildWorker';
 import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex, storingAsItGoes } from '../../../../src/engine/index/store';
 import { refreshIndex } from '../../../../src/engine/index/builder';
@@ -227,63 +226,32 @@ describe('index: the background build', () => {
     assert.ok(!messages.some((message) => message.kind === 'progress'), 'no file was read');
   });
 
-  /** How the build lists the folder with its ignored files: a grep of the whole folder's bases and rules. */
-  const ignoredQuery = (atMost = 10_000) => ({
-    bases: [{ root: folder, base: folder, folderIndex: 0 }],
-    granted: [folder],
-    denied: [...DEFAULT_DENIED_PATHS],
-    allowed: [],
-    atMost,
-  });
-
-  it('lists the files with the ignored ones as a grep with include_ignored does: excludes and .gitignore left aside, denied paths never', () => {
-    const write = (relative: string) => {
-      fs.mkdirSync(nodePath.dirname(nodePath.join(folder, relative)), { recursive: true });
-      fs.writeFileSync(nodePath.join(folder, relative), 'x\n');
-    };
-    for (const path of paths) fs.rmSync(path);
-    fs.writeFileSync(nodePath.join(folder, '.gitignore'), 'build/\n');
-    for (const relative of ['src/a.ts', 'build/out.js', 'node_modules/x/index.js', '.env', '.git/config', 'keys/id_rsa']) write(relative);
-    const listed = listWithIgnored(ignoredQuery())?.map((path) => nodePath.relative(folder, path).split(nodePath.sep).join('/'));
-    assert.deepStrictEqual(listed, ['.gitignore', 'build/out.js', 'node_modules/x/index.js', 'src/a.ts']);
-    assert.strictEqual(listWithIgnored(ignoredQuery(3)), undefined, 'more files than an index would hold: none');
-  });
-
-  it('as a worker thread, lists the files with the ignored ones itself only while the searched ones are within the limits, has their directories watched before it reads them, and indexes them', async () => {
-    const ignored = nodePath.join(folder, 'ignored', 'ignored.js');
-    fs.mkdirSync(nodePath.dirname(ignored));
+  it('as a worker thread, asks for the list with the ignored files only while the searched ones are within the limits, and indexes it', async () => {
+    const ignored = nodePath.join(folder, 'ignored.js');
     fs.writeFileSync(ignored, 'ignored\n');
     age(folder);
     const run = async (extra: Partial<BuildRequest>) => {
-      const { watched, done } = ignoredWatch();
-      const asked: string[][] = [];
+      const { onRequest, answer } = ignoredOnRequest();
+      let asked = 0;
       const worker = new Worker(nodePath.join(__dirname, '..', '..', '..', '..', '..', 'dist', 'indexWorker.js'), {
-        workerData: request({ ignored: { ...ignoredQuery(), watched }, ...extra }),
+        workerData: request({ ignoredOnRequest: onRequest, ...extra }),
+        transferList: [onRequest.port],
       });
-      let progressBeforeWatched = 0;
       const outcome = await new Promise<BuildMessage>((resolve, reject) => {
         worker.on('message', (message: BuildMessage) => {
-          if (message.kind === 'watchIgnored') {
-            asked.push([...message.directories].sort());
-            // (answered later, as the host watches them: the build waits)
-            setTimeout(done, 50);
-          } else if (message.kind === 'progress') {
-            if (asked.length === 0 || Atomics.load(new Int32Array(watched), 0) === 0) progressBeforeWatched++;
-          } else resolve(message);
+          if (message.kind === 'listIgnored') {
+            asked++;
+            // (answered later, as VS Code lists the workspace: the build waits)
+            setImmediate(() => answer([...paths, ignored]));
+          } else if (message.kind !== 'progress') resolve(message);
         });
         worker.on('error', reject);
       });
       await worker.terminate();
-      const files = outcome.kind === 'done' ? outcome.summary.files : outcome.kind === 'listOnly' ? outcome.files : -1;
-      return { kind: outcome.kind, files, asked, progressBeforeWatched };
+      return { kind: outcome.kind, files: outcome.kind === 'done' ? outcome.summary.files : outcome.kind === 'listOnly' ? outcome.files : -1, asked };
     };
-    assert.deepStrictEqual(await run({}), { kind: 'done', files: 601, asked: [[folder, nodePath.dirname(ignored)]], progressBeforeWatched: 0 });
-    assert.deepStrictEqual(await run({ limits: { ...DEFAULT_INDEX_LIMITS, maxFiles: 100 } }), {
-      kind: 'listOnly',
-      files: 600,
-      asked: [],
-      progressBeforeWatched: 0,
-    });
+    assert.deepStrictEqual(await run({}), { kind: 'done', files: 601, asked: 1 });
+    assert.deepStrictEqual(await run({ limits: { ...DEFAULT_INDEX_LIMITS, maxFiles: 100 } }), { kind: 'listOnly', files: 600, asked: 0 });
   });
 
   it('runs as a worker thread from dist/indexWorker.js and posts its outcome', async () => {
