@@ -191,7 +191,11 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
   const patternTest = regex ? lister.namesMatching({ nameRegex: regex.source }, (name) => regex.test(name)) : lister.globMatching(pattern);
   const found = await lister.list(mode === 'glob' ? pattern : '**', patternTest, skipped);
   const { ordered, mtimes } = input.sort === 'mtime' ? await newestFirst(found, env, lister.slices) : { ordered: found.map((c) => c.path), mtimes: undefined };
-  const around = mode === 'glob' && !lister.timedOut ? await aroundGlob(pattern, found.length, lister) : {};
+  const { timedOut, listingTimedOut, namesWaited } = lister;
+  // The checks behind the notes share what is left of the time limit: one it stopped is left out, and the
+  // answer, whose files are all there, does not say it timed out.
+  let around = mode === 'glob' && !timedOut ? await aroundGlob(pattern, found.length, lister) : {};
+  if (lister.timedOut && !timedOut) around = {};
   const files = ordered.slice(offset, offset + limit);
   const end = offset + files.length;
   return {
@@ -204,9 +208,9 @@ export async function runGlob(input: GlobInput, env: SearchEnvironment, options:
     offset,
     nextOffset: end < ordered.length ? end : undefined,
     skipped,
-    timedOut: lister.timedOut,
-    listingTimedOut: lister.listingTimedOut,
-    namesWaited: lister.namesWaited,
+    timedOut,
+    listingTimedOut,
+    namesWaited,
     elapsedMs: Date.now() - started,
     ...around,
     input,

@@ -57,7 +57,7 @@ describe('robustness in the extension host', function () {
     await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it(`a ReDoS table (${REDOS.length} catastrophic patterns × file content, file names (glob mode "regex") and an open editor's text, run at once) each returns timed_out within the limit + 1 s; the host answers commands in < 100 ms meanwhile`, async () => {
+  it(`a ReDoS table (${REDOS.length} catastrophic patterns × file content, file names (glob mode "regex") and an open editor's text, run at once) each returns timed_out within the limit + 1 s, and a plain glob made among them answers in full; the host answers commands in < 100 ms meanwhile`, async () => {
     const editor = await vscode.workspace.openTextDocument({ content: `${REDOS[0].line}\n`, language: 'plaintext' });
     const calls: Array<{ what: string; tool: 'grep' | 'glob'; input: object }> = [
       ...REDOS.map((entry, i) => ({
@@ -71,6 +71,8 @@ describe('robustness in the extension host', function () {
         input: { pattern: entry.pattern, mode: 'regex', path: `robustness-tmp/names/${i}` },
       })),
       { what: `grep ${REDOS[0].pattern} in an untitled editor`, tool: 'grep', input: { pattern: REDOS[0].pattern, path: editor.uri.toString() } },
+      // A glob made while the catastrophic greps hold every search thread: its names do not wait for them.
+      { what: 'glob *.txt', tool: 'glob', input: { pattern: '*.txt', path: 'robustness-tmp' } },
     ];
     // Each is called as VS Code calls a tool once it has delivered the call, so what is timed is the
     // tool's own work: VS Code's delivery through the workbench (a browser tab here) is not the tool's,
@@ -87,7 +89,7 @@ describe('robustness in the extension host', function () {
             const answered = await tool.invoke({ input: call.input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
             const part = answered?.content[0];
             assert.ok(part instanceof vscode.LanguageModelTextPart, `${call.what}: a text part`);
-            return { what: call.what, answer: parseAnswer(part.value) as { timed_out?: boolean; notes: string[] }, at: Date.now() - started };
+            return { what: call.what, answer: parseAnswer(part.value) as { timed_out?: boolean; notes: string[]; files?: string[] }, at: Date.now() - started };
           })(),
         );
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -95,9 +97,14 @@ describe('robustness in the extension host', function () {
       return Promise.all(running);
     });
     for (const { what, answer, at } of result) {
+      assert.ok(at < (LIMIT_SECONDS + 1) * 1000, `${what} returned in ${at} ms`);
+      if (what === 'glob *.txt') {
+        const names = REDOS.map((_entry, i) => `redos${String(i).padStart(2, '0')}.txt`);
+        assert.deepStrictEqual([answer.timed_out, answer.files?.map((file) => path.basename(file))], [undefined, names], what);
+        continue;
+      }
       assert.strictEqual(answer.timed_out, true, `${what} timed out`);
       assert.match(answer.notes.join(' '), /timed out/, what);
-      assert.ok(at < (LIMIT_SECONDS + 1) * 1000, `${what} returned in ${at} ms`);
     }
     await vscode.window.showTextDocument(editor);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -144,8 +144,8 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
   const fx = new Fixture();
   after(() => fx.remove());
 
-  /** A source whose first listing finishes only when released (a workspace of 500,000 files listed by findFiles). */
-  const slowFirstListing = () => {
+  /** A source whose first listing (or the one numbered `slow`) finishes only when released (a workspace of 500,000 files listed by findFiles). */
+  const slowListing = (slow = 0) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const inner = new NodeFileSource();
@@ -154,7 +154,7 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
       kind: (absolute) => inner.kind(absolute),
       mtime: (absolute) => inner.mtime(absolute),
       list: async (...args) => {
-        if (listed++ === 0) await released;
+        if (listed++ === slow) await released;
         return inner.list(...args);
       },
     };
@@ -163,7 +163,7 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
 
   it('answers at the limit, timed out with nothing searched, instead of waiting for the listing; the next call finds the files', async () => {
     fx.files({ 'src/a.ts': 'TODO a\n' });
-    const { source, release } = slowFirstListing();
+    const { source, release } = slowListing();
     const started = Date.now();
     const json = await grepJson({ pattern: 'TODO' }, { ...makeEnv(fx.root, { config: { timeoutSeconds: 0.2 } }), source });
     assert.strictEqual(json.timed_out, true);
@@ -179,7 +179,7 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
     fx.files({ 'src/b.ts': '' });
     for (const mode of ['glob', 'regex'] as const) {
       const input = { pattern: mode === 'glob' ? 'src/b.ts' : 'b\\.ts$', mode };
-      const { source, release } = slowFirstListing();
+      const { source, release } = slowListing();
       const started = Date.now();
       const json = await globJson(input, { ...makeEnv(fx.root, { config: { timeoutSeconds: 0.2 } }), source });
       assert.ok(Date.now() - started < 5000, `${mode}: answered at the time limit, not when the listing finished`);
@@ -191,6 +191,14 @@ describe('engine/run/candidates: a listing slower than the time limit', () => {
       const again = await globJson(input, { ...makeEnv(fx.root), source });
       assert.strictEqual(again.total, 1, mode);
     }
+  });
+
+  it('glob: a check behind a note that the limit stops (the directories a pattern names, listed second) is left out; the files, all listed, are not said to be timed out', async () => {
+    fx.files({ 'src/b.ts': '' });
+    const { source, release } = slowListing(1);
+    const json = await globJson({ pattern: 'src/b.ts' }, { ...makeEnv(fx.root, { config: { timeoutSeconds: 0.2 } }), source });
+    release();
+    assert.deepStrictEqual([json.files, json.timed_out, json.notes], [[fx.path('src/b.ts')], undefined, []]);
   });
 });
 
