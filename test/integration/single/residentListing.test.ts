@@ -226,7 +226,8 @@ describe('the resident listing of the workspace', () => {
     assert.strictEqual(api.listings.counts.replayed, before + 1, 'the call after the watcher reported the file replayed the listing');
   });
 
-  it('is listed in parts by the first search, which finds every file, in the order and with the counts one listing of the whole folder gives', async () => {
+  it('is listed in parts by the first search, which finds every file, in the order and with the counts one listing of the whole folder gives', async function () {
+    this.timeout(90_000);
     // Every line of every file; include '**/*' names the same files, and is listed by one findFiles call.
     const everything = { pattern: '^', output_mode: 'count', max_results: 2000 } as const;
     // A dot file at the top: listed by the part of the files at the top, as by the whole folder's listing.
@@ -235,10 +236,18 @@ describe('the resident listing of the workspace', () => {
     // Directories named as another part's directory (src/, docs/), which each part's listing leaves out
     // at the top only: their files are listed by the part they lie in.
     const nested = ['docs/src/parts-nested.txt', 'src/docs/parts-nested.txt'].map((relative) => path.join(folderPath(0), relative));
+    const builds = api.index.builds;
     for (const file of nested) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, 'nested\n');
     }
+    // The index lists the workspace again for these new files (every listing is made in parts while
+    // counted): counted only once it is done, the parts counted are the search's alone.
+    await waitUntil(
+      () => api.index.builds > builds && !api.index.refreshing,
+      () => `the index's build for the new files (builds ${api.index.builds}, refreshing ${api.index.refreshing})`,
+      45_000,
+    );
     try {
       for (const includeIgnored of [false, true]) {
         const search = (include?: string) => invokeJson<GrepAnswer>('grep', { ...everything, include_ignored: includeIgnored, include });
