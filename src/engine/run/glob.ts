@@ -143,8 +143,9 @@ async function matchNames(
       result.value.forEach((matches, j) => matches && matching.add(slices[i][j]));
     });
     const untested = settled.filter((result) => result.status === 'rejected').length;
+    const stopped = timedOut && untested > 0;
     // No worker ever took a batch: every name waited for threads held by other calls, none was tested.
-    return { matching, timedOut: timedOut && untested > 0, waited: timedOut && untested === settled.length && untested > 0 && job.taken === 0 };
+    return { matching, timedOut: stopped, waited: stopped && untested === settled.length && job.taken === 0 };
   } finally {
     stop.dispose();
     job.abort();

@@ -30,9 +30,7 @@ export class TimeSlices {
   /** Counts `items` done (one by default); true when the slice is used up and the loop should `await pause()`. */
   due(items = 1): boolean {
     this.untilCheck -= items;
-    if (this.untilCheck > 0) return false;
-    this.untilCheck = ITEMS_PER_CHECK;
-    return performance.now() - this.started >= SLICE_MS;
+    return this.untilCheck <= 0 && this.dueNow();
   }
 
   /** The same for an item that may itself be slow (a glob's test of one name): the clock is read at each. */
