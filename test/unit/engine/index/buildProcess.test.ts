@@ -13,6 +13,7 @@ import { DEFAULT_INDEX_LIMITS } from '../../../../src/engine/index/limits';
 import { loadIndex } from '../../../../src/engine/index/store';
 import { BACKGROUND_NICE } from '../../../../src/engine/pool/background';
 import { waitUntil } from '../../../support/waitUntil';
+import { threadNiceness } from '../../../support/threadNiceness';
 import { age } from './age';
 import { buildFolder } from './buildFolder';
 
@@ -134,19 +135,7 @@ describe('index: the build process', function () {
 
   it("runs below the host's priority, every thread of it: on Linux each thread's own, V8's threads and the build thread too", async () => {
     /** The niceness of each of the process's threads (Linux), or the process's priority (elsewhere). */
-    const priorities = (pid: number): number[] => {
-      if (process.platform !== 'linux') return [os.getPriority(pid)];
-      const threads: number[] = [];
-      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-        try {
-          const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-          threads.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])); // field 19: nice
-        } catch {
-          // a thread that ended since the listing
-        }
-      }
-      return threads;
-    };
+    const priorities = (pid: number): number[] => (process.platform === 'linux' ? threadNiceness(pid) : [os.getPriority(pid)]);
     const child = start();
     const pid = child.pid!;
     const atBackground = () => priorities(pid).every((nice) => nice === BACKGROUND_NICE);

@@ -13,6 +13,7 @@ import type { DirEntry } from '../../../../src/engine/source/entryPolicy';
 import { statStamp } from '../../../../src/engine/source/fileStamp';
 import { printGlob, printGrep } from '../../../../src/engine/answer/printer';
 import { waitUntil } from '../../../support/waitUntil';
+import { threadNiceness } from '../../../support/threadNiceness';
 import { Fixture, makeEnv } from '../../fixture';
 
 describe('the worker pool', function () {
@@ -266,16 +267,7 @@ describe('the worker pool', function () {
 
   it('runs its threads in the background when asked: they stand back for the other threads (Linux: nice 10)', async () => {
     /** This process's threads at the background niceness. */
-    const backgroundThreads = () =>
-      fs.readdirSync('/proc/self/task').filter((tid) => {
-        let stat: string;
-        try {
-          stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        } catch {
-          return false; // a thread that exited since the listing (a terminated worker)
-        }
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === BACKGROUND_NICE; // field 19: nice
-      }).length;
+    const backgroundThreads = () => threadNiceness().filter((nice) => nice === BACKGROUND_NICE).length;
     const before = backgroundThreads();
     assert.strictEqual(before, 0, "a pool not asked to (this suite's, warm) runs at the usual priority");
     const background = new SearchPool(2, { background: true }).warm();
