@@ -31,29 +31,40 @@ export type FromBuildProcess = BuildMessage & { peakRssBytes?: number };
 /** Files a message carries: one message of 500,000 paths would hold the sending thread (the extension host's) for a fifth of a second. */
 const FILES_PER_MESSAGE = 10_000;
 
-/** The host's side of a list: sent a run at a time, other work let in between (`slices`: with what they wait for). */
-async function sendFiles(send: (message: ToBuildProcess) => void, paths: readonly string[], slices = new TimeSlices()): Promise<void> {
+/**
+ * Sends a message to the build process; the promise it may return settles once the channel has taken
+ * it (written to the pipe, or failed), so a list's runs are sent one at a time.
+ */
+export type SendToBuild = (message: ToBuildProcess) => Promise<void> | void;
+
+/**
+ * The host's side of a list: sent a run at a time, other work let in between (`slices`: with what they
+ * wait for), the next run once the channel has taken the one before: a process that starts slowly
+ * (it runs below the host) would leave every run's serialized bytes queued in the host, outside its heap,
+ * and about 50 MB of them at 500,000 files set off the host's garbage collections.
+ */
+async function sendFiles(send: SendToBuild, paths: readonly string[], slices = new TimeSlices()): Promise<void> {
   for (let i = 0; i < paths.length; i += FILES_PER_MESSAGE) {
     if (i > 0) await slices.pause();
-    send({ kind: 'files', paths: paths.slice(i, i + FILES_PER_MESSAGE) });
+    await send({ kind: 'files', paths: paths.slice(i, i + FILES_PER_MESSAGE) });
   }
 }
 
 /** The host's side: a build of these files. */
 export async function sendBuild(
-  send: (message: ToBuildProcess) => void,
+  send: SendToBuild,
   { paths, ...request }: ProcessBuildRequest & { paths: readonly string[] },
   resourceLimits: Extract<ToBuildProcess, { kind: 'start' }>['resourceLimits'],
   slices?: TimeSlices,
 ): Promise<void> {
   await sendFiles(send, paths, slices);
-  send({ kind: 'start', request, resourceLimits });
+  await send({ kind: 'start', request, resourceLimits });
 }
 
 /** The host's side: the list with the ignored files the build asked for, or undefined when it could not be made. */
-export async function sendWithIgnored(send: (message: ToBuildProcess) => void, withIgnored: readonly string[] | undefined): Promise<void> {
+export async function sendWithIgnored(send: SendToBuild, withIgnored: readonly string[] | undefined): Promise<void> {
   await sendFiles(send, withIgnored ?? []);
-  send({ kind: 'withIgnored', listed: withIgnored !== undefined });
+  await send({ kind: 'withIgnored', listed: withIgnored !== undefined });
 }
 
 function relay(send: (message: FromBuildProcess, sent?: () => void) => void): void {

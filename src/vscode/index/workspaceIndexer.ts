@@ -620,7 +620,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
         resolve({ kind: 'failed', message: `the index build process ended (${signal ?? `exit code ${code}`})${why ? `: ${why}` : ''}` });
       });
     });
-    send({ kind: 'searching', count: this.searching });
+    void send({ kind: 'searching', count: this.searching });
     await sendBuild(send, request, resourceLimits, this.givingWay());
     const outcome = await ended;
     this.buildProcess = undefined;
@@ -629,9 +629,15 @@ export class WorkspaceIndexer implements vscode.Disposable {
     return outcome;
   }
 
-  /** A message to a build process, unless it has gone (its end is reported by its `exit`). */
-  private send(child: ChildProcess, message: ToBuildProcess): void {
-    if (child.connected) child.send(message, (error) => error && this.options.log.info(`index: the build process did not take a message (${error.message})`));
+  /** A message to a build process, unless it has gone (its end is reported by its `exit`); settles once the channel has taken it (SendToBuild). */
+  private send(child: ChildProcess, message: ToBuildProcess): Promise<void> {
+    return new Promise((resolve) => {
+      if (!child.connected) return resolve();
+      child.send(message, (error) => {
+        if (error) this.options.log.info(`index: the build process did not take a message (${error.message})`);
+        resolve();
+      });
+    });
   }
 
   /** Opens the index a build stored in `dir`, holding the paths of `listed` (the files it was given, in that order) as its own (openIndexInSlices). */
@@ -713,7 +719,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
 
   private countSearches(change: number): void {
     this.searching += change;
-    if (this.buildProcess) this.send(this.buildProcess, { kind: 'searching', count: this.searching });
+    if (this.buildProcess) void this.send(this.buildProcess, { kind: 'searching', count: this.searching });
   }
 
   /** Records what the index did for a grep (IndexState.lastUse). */

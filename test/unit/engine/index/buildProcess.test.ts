@@ -43,7 +43,7 @@ describe('index: the build process', function () {
     started.push(child);
     return child;
   };
-  const send = (child: ChildProcess, message: ToBuildProcess) => child.send(message);
+  const send = (child: ChildProcess, message: ToBuildProcess) => new Promise<void>((resolve) => child.send(message, () => resolve()));
   const build = (child: ChildProcess, asked: Partial<ProcessBuildRequest> & { paths?: string[] } = {}) =>
     sendBuild((message) => send(child, message), request(asked), LIMITS);
   /** The messages of a build until its outcome, each with what `onMessage` answered; and the process's end. */
@@ -95,6 +95,35 @@ describe('index: the build process', function () {
     assert.strictEqual(outcome.summary.files, 300);
   });
 
+  it("sends a list's next run only once the channel has taken the one before", async () => {
+    const gone = Array.from({ length: 25_000 }, (_, i) => nodePath.join(folder, 'gone', `g${i}.ts`));
+    const sent: ToBuildProcess[] = [];
+    let take: (() => void) | undefined;
+    const sending = sendBuild(
+      (message) => {
+        sent.push(message);
+        return new Promise<void>((resolve) => (take = resolve));
+      },
+      { ...request(), paths: [...gone, ...paths] },
+      LIMITS,
+    );
+    // Three runs, then the start: each waits until the message before it is taken.
+    for (let sends = 1; sends <= 4; sends++) {
+      await waitUntil(
+        () => sent.length === sends,
+        () => `message ${sends} sent (${sent.length})`,
+      );
+      // (not taken yet: nothing more goes while the sender lets turns of the event loop pass)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.strictEqual(sent.length, sends, `message ${sends + 1} waits until message ${sends} is taken`);
+      take?.();
+    }
+    await sending;
+    assert.deepStrictEqual(
+      sent.map((message) => (message.kind === 'files' ? message.paths.length : message.kind)),
+      [10_000, 10_000, 5_300, 'start'],
+    );
+  });
   it('asks the host for the list with the ignored files and indexes it', async () => {
     const ignored = nodePath.join(folder, 'ignored.js');
     fs.writeFileSync(ignored, 'ignored\n');
@@ -121,12 +150,12 @@ describe('index: the build process', function () {
     const ran = run(child, (message) => {
       if (searching > 0) postedDuring.push(message.kind);
     });
-    send(child, { kind: 'searching', count: 1 });
+    void send(child, { kind: 'searching', count: 1 });
     await build(child);
     // The search ends a little later; the build holds at most a second at a time for one that runs on.
     setTimeout(() => {
       searching = 0;
-      send(child, { kind: 'searching', count: 0 });
+      void send(child, { kind: 'searching', count: 0 });
     }, 300);
     const { messages } = await ran;
     assert.strictEqual(messages[messages.length - 1].kind, 'done');
@@ -143,7 +172,7 @@ describe('index: the build process', function () {
     const threads = priorities(pid).length;
     assert.ok(process.platform !== 'linux' || threads > 1, `V8's threads as well as the main one (${threads})`);
     // The build thread, started later (held by a search, it stays): it starts at the priority of the thread that starts it.
-    send(child, { kind: 'searching', count: 1 });
+    void send(child, { kind: 'searching', count: 1 });
     await build(child);
     await waitUntil(
       () => process.platform !== 'linux' || priorities(pid).length > threads,
@@ -166,7 +195,7 @@ describe('index: the build process', function () {
     // (the channel closed from this side, the process's end is its 'exit')
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The build is under way, held by a search (a second at a time), when the host goes.
-    send(child, { kind: 'searching', count: 1 });
+    void send(child, { kind: 'searching', count: 1 });
     await build(child);
     await new Promise((resolve) => setTimeout(resolve, 200));
     child.disconnect();
