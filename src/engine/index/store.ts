@@ -374,12 +374,16 @@ class KnownPaths {
 
 /**
  * The NUL-ended paths of the `length` bytes at `position`, read and decoded a chunk at a time (steps of
- * how many); each the string `known` holds for it, when it holds one.
+ * how many) into one buffer: a buffer a chunk would be memory outside the heap that sets off the
+ * reader's garbage collections (about 50 MB of them at 500,000 files, on the extension host's thread); each
+ * the string `known` holds for it, when it holds one.
  */
 function* readList(fd: number, position: number, length: number, known?: KnownPaths): Steps<string[]> {
   const paths: string[] = [];
+  const chunk = Buffer.allocUnsafe(Math.min(LIST_CHUNK, length));
   for (const end = position + length; position < end;) {
-    const bytes = readAt(fd, position, Math.min(LIST_CHUNK, end - position));
+    const into = chunk.subarray(0, Math.min(LIST_CHUNK, end - position));
+    const bytes = into.subarray(0, readInto(fd, into, position));
     // The chunk up to its last NUL: whole paths (the rest is read again with the next chunk).
     const cut = bytes.lastIndexOf(END);
     if (cut === -1) throw new Error('a damaged index file');
