@@ -32,10 +32,10 @@ export type FromBuildProcess = BuildMessage & { peakRssBytes?: number };
 const FILES_PER_MESSAGE = 10_000;
 
 /**
- * Sends a message to the build process; the promise it may return settles once the channel has taken
- * it (written to the pipe, or failed), so a list's runs are sent one at a time.
+ * Sends a message to the build process; settles once the channel has taken it (written to the pipe, or
+ * failed), so a list's runs are sent one at a time.
  */
-export type SendToBuild = (message: ToBuildProcess) => Promise<void> | void;
+export type SendToBuild = (message: ToBuildProcess) => Promise<void>;
 
 /**
  * The host's side of a list: sent a run at a time, other work let in between (`slices`: with what they

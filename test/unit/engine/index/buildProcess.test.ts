@@ -124,6 +124,7 @@ describe('index: the build process', function () {
       [10_000, 10_000, 5_300, 'start'],
     );
   });
+
   it('asks the host for the list with the ignored files and indexes it', async () => {
     const ignored = nodePath.join(folder, 'ignored.js');
     fs.writeFileSync(ignored, 'ignored\n');
