@@ -23,7 +23,9 @@ export function activate(context: vscode.ExtensionContext): GrepToolsApi {
   const log = vscode.window.createOutputChannel('Grep Tools', { log: true });
   const storageDir = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
   const version = String((context.extension.packageJSON as { version?: unknown }).version);
-  const services = new Services(storageDir === undefined ? undefined : new ListingStore(nodePath.join(storageDir, 'listings'), version));
+  const services = new Services(storageDir === undefined ? undefined : new ListingStore(nodePath.join(storageDir, 'listings'), version), (line) =>
+    log.info(line),
+  );
   const tools = { grep: grepTool(log, services), glob: globTool(log, services) };
   context.subscriptions.push(
     log,

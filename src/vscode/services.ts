@@ -29,6 +29,8 @@ export class Services implements vscode.Disposable {
   constructor(
     /** Where whole workspace folders' listings are kept for the next window (the workspace's storage), if anywhere. */
     private readonly listingStore?: ListingStore,
+    /** The extension's log (why a resident listing is made again). */
+    private readonly log?: (line: string) => void,
   ) {}
 
   /**
@@ -42,7 +44,7 @@ export class Services implements vscode.Disposable {
 
   /** The folders' listings kept between searches; a listing whose directories the watched index watches is not statted again while its shape holds. */
   residentListings(): ResidentListings {
-    this.listings ??= new ResidentListings(() => this.indexer?.listingWatch(), undefined, this.listingStore);
+    this.listings ??= new ResidentListings(() => this.indexer?.listingWatch(), undefined, this.listingStore, this.log);
     return this.listings;
   }
 

@@ -19,7 +19,7 @@ import type { SearchBase } from '../../engine/guard/roots';
 import { sortInSlices, TimeSlices } from '../../engine/source/timeSlices';
 import { enclosingTop, groupInclude, levelsInclude, otherDirectories, partsOf } from '../../engine/source/folderParts';
 import type { Candidate } from '../../engine/api/types';
-import { directoriesOf, PARTS_FROM, type BaseListing, type ResidentListings } from './residentListing';
+import { directoriesOf, PARTS_FROM, type BaseListing, type Rejudge, type ResidentListings } from './residentListing';
 import { directoriesBelow, type DirectoryWalk } from './storedListing';
 import { kindOnDisk } from '../../engine/source/walker';
 import { listVirtual, virtualFolders, virtualReader, virtualUri } from './virtualFolders';
@@ -318,8 +318,48 @@ export class FindFilesSource implements FileSource {
     const listings = this.listings;
     if (!listings) return { listing: await list(), made: true };
     let got = this.got.get(key);
-    if (!got) this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()))));
+    if (!got) {
+      const rejudge = (query.include ?? '**') === '**' ? this.rejudge(query, base, denied, settings) : undefined;
+      this.got.set(key, (got = listings.get(key, () => this.token.isCancellationRequested, list, new Set(this.got.keys()), rejudge)));
+    }
     return got;
+  }
+
+  /**
+   * How a resident listing of a whole folder (no include) judges a file that appears after it was made,
+   * as findFolderFiles judged its files: denied (a denied rule of its path or a directory above), left
+   * out (an exclude glob of its path or a directory above, VS Code's excludes among them, or the
+   * .gitignore rules of its directories, read then), or listed.
+   */
+  private rejudge(query: FileQuery, base: SearchBase, denied: readonly string[], settings: FolderSettings): Rejudge {
+    const { given, afterwards } = findFilesExcludes(excludeGlobs(denied, compiledGlobs(settings.ignored)));
+    const gitignoreApplies = query.respectGitignore && settings.useIgnoreFiles;
+    const above = (fromRoot: string, test: (path: string) => boolean) => {
+      for (let path = fromRoot; path !== ''; path = parentOf(path)) if (test(path)) return true;
+      return false;
+    };
+    return {
+      base: base.base,
+      root: base.root,
+      judging: async (dir) => {
+        let gitignore: GitignoreRules | undefined;
+        if (gitignoreApplies) {
+          const chain = [dir];
+          while (chain[chain.length - 1] !== '') chain.push(parentOf(chain[chain.length - 1]));
+          const realRoot = await realPathOf(base.root, base.root);
+          const texts = await loadGitignoreTexts(base.root, chain, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied } });
+          gitignore = new GitignoreRules(base.root, { hasFile: (at) => texts.has(at), read: (at) => texts.get(at), ignoreCase: gitignoreIgnoresCase() });
+        }
+        return (fromRoot, isDirectory = false) => {
+          if (above(fromRoot, (path) => deniedRule(path, denied) !== undefined)) return 'denied';
+          const out =
+            above(fromRoot, (path) => given.some(({ matches }) => matches(path))) ||
+            (!isDirectory && afterwards.some((matches) => matches(fromRoot))) ||
+            gitignore?.ignoresFile(fromRoot, isDirectory) === true;
+          return out ? 'out' : 'kept';
+        };
+      },
+    };
   }
 
   /**

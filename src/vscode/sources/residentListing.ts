@@ -4,17 +4,20 @@
  * produced for one base and one set of inputs (include, excludes, denied and granted paths, VS Code's
  * search settings): the audited files, what the audit pruned and the lines it logged. It is replayed
  * only for the same inputs, and only while nothing it depends on changed:
- * - a file watcher event (a file or directory created or deleted, a `.gitignore` changed) or a change
- *   of the workspace folders drops every listing (a burst of events costs one re-listing, on the next call);
- * - before a replay, every directory that held a listed file, and the `.gitignore` it held, is stat'ed: one
- *   changed since the listing began (the watcher may report late, or not at all where `files.watcherExclude`
- *   applies), or that is another directory now (a symlink on its way retargeted), sends the call to
+ * - a `.gitignore` changed or a change of the workspace folders drops every listing;
+ * - before a replay, every directory that held a listed file, and the `.gitignore` it held, is stat'ed (the
+ *   watcher may report late, or not at all where `files.watcherExclude` applies): up to
+ *   MAX_PATCHED_DIRECTORIES that changed since the listing began, with those holding an entry the file
+ *   watcher reported created or deleted, are read again and their new files judged as the listing judged
+ *   its own (`patch`, a whole folder's listing only); anything that cannot be judged so (a directory gone or
+ *   replaced, a new directory with files, a new `.gitignore`, more directories) sends the call to
  *   findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
  * A whole workspace folder's listing is also stored for the next window (storedListing.ts), which
  * replays it when none of the folder's directories changed while no window watched it.
  */
-import { lstatSync } from 'fs';
+import { promises as fsp, lstatSync, realpathSync } from 'fs';
+import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
 import { deniedRule } from '../../engine/globset/globs';
@@ -23,7 +26,7 @@ import { TimeSlices } from '../../engine/source/timeSlices';
 import { eventsDelivered } from '../../engine/index/treeWatcher';
 import { policySettings } from '../settings';
 import type { Candidate } from '../../engine/api/types';
-import { directoryMarks, unchangedSince, type ListingMarks, type ListingStore } from './storedListing';
+import { changedDirectories, CLOCK_MARGIN_MS, directoryMarks, unchangedSince, type ListingMarks, type ListingStore } from './storedListing';
 
 /** What one base's listing produced, as FindFilesSource returns it. */
 export interface BaseListing {
@@ -41,6 +44,20 @@ export interface BaseListing {
   storable?: { base: string; directoriesBelow(): Promise<string[] | undefined> };
   /** How many findFiles listings it was made of, when more than one (listed in parts, FindFilesSource.listInParts). */
   parts?: number;
+  /** How an entry that appears in it is judged, as the listing judged its files: without, any change makes it again. */
+  rejudge?: Rejudge;
+}
+
+/** What a listing does with a file: lists it, leaves it out (an exclude, a .gitignore), or prunes it as denied (counted). */
+export type Verdict = 'kept' | 'out' | 'denied';
+
+/** How a listing judges a file that appears after it was made (FindFilesSource: the same excludes, denied paths and .gitignore rules). */
+export interface Rejudge {
+  /** The folder listed (the files' `relative` paths start there) and its workspace folder (judged paths start there). */
+  base: string;
+  root: string;
+  /** The verdict on a regular file (or a directory) below the workspace folder (a '/'-separated path from it), for entries of `dir` (the same, of their directory). */
+  judging(dir: string): Promise<(fromRoot: string, isDirectory?: boolean) => Verdict>;
 }
 
 /**
@@ -54,6 +71,10 @@ export interface ListingWatch {
 }
 
 interface Resident extends BaseListing, ListingMarks {
+  /** When each directory read again (patched) was read, by its index in `directories`: it is changed when changed after that. */
+  since: Map<number, number>;
+  /** The file events it has taken: those of `eventLog` from `at`, while the log is in `epoch`. */
+  seen: { epoch: number; at: number };
   /**
    * The watcher's shape mark when the directories were last found unchanged, all watched and none a
    * symlink: while the mark stays, the listing is current without statting them again.
@@ -74,6 +95,13 @@ const MAX_KEPT_FILES = 250_000;
 export const PARTS_FROM = 20_000;
 /** How long after a whole folder's listing is made it is stored: the calls that wait for it are answered first. */
 const STORE_DELAY_MS = 5_000;
+/**
+ * At most this many directories of a resident listing changed since it was made are read again in its
+ * place (a few files created, deleted or renamed); more list the folder again.
+ */
+const MAX_PATCHED_DIRECTORIES = 64;
+/** File events kept for the resident listings to take: past them, every listing made before is made again. */
+const MAX_EVENTS = 1_000;
 
 /**
  * Whether every directory of a listing is watched and none is a symlink (a link retargeted where no
@@ -119,6 +147,116 @@ function deniedPaths(): readonly string[] {
   return denied;
 }
 
+/**
+ * Reads again the directories of a listing that changed (`changed`, indexes in `directories`) or hold an
+ * entry reported created or deleted (`reported`), and judges their files as the listing judged its own
+ * (`rejudge`): a file that appeared is listed unless left out, one that went is dropped. Undefined once
+ * done; else why the listing is made again instead, where this cannot tell: an entry reported in a
+ * directory it does not hold that it would list, a directory it holds created or deleted, a new or
+ * changed directory with files or a new link below one read, a new .gitignore, a denied file appearing
+ * or a pruned entry gone, too many directories.
+ */
+async function patch(resident: Resident, rejudge: Rejudge, changed: readonly number[], reported: readonly string[]): Promise<string | undefined> {
+  const indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
+  const fromRoot = (path: string) => relativePosix(rejudge.root, path);
+  const inBase = (path: string) =>
+    path === rejudge.base || path.startsWith(rejudge.base.endsWith(nodePath.sep) ? rejudge.base : `${rejudge.base}${nodePath.sep}`);
+  const dirs = new Set(changed);
+  // The verdicts by directory (each reads the .gitignore files above it once).
+  const judges = new Map<string, ReturnType<Rejudge['judging']>>();
+  const judging = (dir: string) => {
+    let judge = judges.get(dir);
+    if (!judge) judges.set(dir, (judge = rejudge.judging(dir)));
+    return judge;
+  };
+  for (const path of reported) {
+    if (!inBase(path) || path === rejudge.base) continue;
+    if (indexOf.has(path)) return `a directory it holds was created or deleted (${path})`;
+    const at = indexOf.get(nodePath.dirname(path));
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    const verdict = () => judging(fromRoot(nodePath.dirname(path))).then((judge) => judge(fromRoot(path), stat?.isDirectory()));
+    // An entry reported that is a directory now (made, or moved in with its files) is made again, unless left out or empty.
+    if (stat && !stat.isFile() && !(stat.isDirectory() && ((await verdict()) === 'out' || (await fsp.readdir(path).catch(() => [''])).length === 0)))
+      return `a directory with files, or a link, appeared (${path})`;
+    if (at !== undefined) dirs.add(at);
+    else if (stat?.isDirectory() !== true && (await verdict()) !== 'out') return `an entry it would list appeared or went where it holds no file (${path})`;
+  }
+  if (dirs.size > MAX_PATCHED_DIRECTORIES) return `${dirs.size} directories changed`;
+  const read = new Map([...dirs].map((i) => [resident.directories[i], i]));
+  const listed = new Map<string, Map<string, Candidate>>();
+  for (const file of resident.files) {
+    const dir = nodePath.dirname(file.path);
+    if (!read.has(dir)) continue;
+    let names = listed.get(dir);
+    if (!names) listed.set(dir, (names = new Map()));
+    names.set(nodePath.basename(file.path), file);
+  }
+  const pruned = new Set(resident.pruned.map((entry) => nodePath.join(rejudge.base, entry.relative)));
+  // Taken before the directories are read: a change made while they are read is seen by the next check.
+  const readAt = Date.now();
+  const added: Candidate[] = [];
+  const gone = new Set<Candidate>();
+  for (const [dir, i] of read) {
+    const verdict = await judging(fromRoot(dir));
+    const now = await directoryNow(resident, i, { held: indexOf, listed: listed.get(dir) ?? new Map(), pruned, rejudge, inBase, verdict });
+    if (typeof now === 'string') return now;
+    added.push(...now.added);
+    for (const file of now.gone) gone.add(file);
+  }
+  if (added.length > 0 || gone.size > 0) resident.files = [...resident.files.filter((file) => !gone.has(file)), ...added];
+  for (const i of dirs) resident.since.set(i, readAt);
+  resident.vouchedAt = undefined;
+  return undefined;
+}
+
+/**
+ * A directory of a listing read again: the files that appeared in it and are listed (`added`) and the
+ * listed ones gone (`gone`), or why the listing must be made again (patch).
+ */
+async function directoryNow(
+  resident: Resident,
+  i: number,
+  known: {
+    held: ReadonlyMap<string, number>;
+    listed: ReadonlyMap<string, Candidate>;
+    pruned: ReadonlySet<string>;
+    rejudge: Rejudge;
+    inBase: (path: string) => boolean;
+    verdict: (fromRoot: string, isDirectory?: boolean) => Verdict;
+  },
+): Promise<{ added: Candidate[]; gone: Candidate[] } | string> {
+  const dir = resident.directories[i];
+  const limit = (resident.since.get(i) ?? resident.startedAt) - CLOCK_MARGIN_MS;
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => undefined);
+  if (!entries || realpathSync.native(dir) !== dir) return `${dir} could not be read, or is reached through a link`;
+  const added: Candidate[] = [];
+  const there = new Set<string>();
+  for (const entry of entries) {
+    const path = nodePath.join(dir, entry.name);
+    if (entry.name.toLowerCase() === '.gitignore' && !resident.gitignores[i]) return `a .gitignore appeared (${path})`;
+    if (!entry.isFile()) {
+      there.add(entry.name);
+      // A directory the listing holds is checked on its own; any other directory, or a link, is as it was when listed,
+      // or one whose files the listing leaves out, or empty.
+      if ((entry.isDirectory() && known.held.has(path)) || !known.inBase(path)) continue;
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (stat && stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
+      if (!stat?.isDirectory()) return `a link or another kind of entry appeared (${path})`;
+      if (known.verdict(relativePosix(known.rejudge.root, path), true) === 'out') continue;
+      if ((await fsp.readdir(path).catch(() => undefined))?.length !== 0) return `a directory with files appeared or changed (${path})`;
+      continue;
+    }
+    there.add(entry.name);
+    // (a directory above a folder below the workspace folder's top is held too: its own files are not the listing's)
+    if (known.listed.has(entry.name) || known.pruned.has(path) || !known.inBase(path)) continue;
+    const judged = known.verdict(relativePosix(known.rejudge.root, path));
+    if (judged === 'denied') return `a denied file appeared (${path})`;
+    if (judged === 'kept') added.push({ path, relative: relativePosix(known.rejudge.base, path) });
+  }
+  for (const path of known.pruned) if (nodePath.dirname(path) === dir && !there.has(nodePath.basename(path))) return `an entry it left out went (${path})`;
+  return { added, gone: [...known.listed].filter(([name]) => !there.has(name)).map(([, file]) => file) };
+}
+
 export class ResidentListings implements vscode.Disposable {
   private readonly listings = new Map<string, Resident>();
   /** Listings being made, by key, with the generation they began in. */
@@ -127,13 +265,17 @@ export class ResidentListings implements vscode.Disposable {
   private readonly checking = new Map<string, Promise<Resident | undefined>>();
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
+  /** Entries VS Code's watcher reported created or deleted (up to MAX_EVENTS; then a new epoch begins): each resident listing takes those after its own `seen`. */
+  private eventLog: string[] = [];
+  private eventEpoch = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   /**
-   * Listings replayed (`vouched`: of those, without statting their directories) and made since activation (`inParts`: of those, in parts),
+   * Listings replayed (`vouched`: of those, without statting their directories; `patched`: of those, with the directories that changed
+   * read again) and made since activation (`inParts`: of those, in parts),
    * how often file events dropped them all, how many were found changed, how many were let go to make
    * room, and how many were restored from and written to the store (for the log and the tests).
    */
-  readonly counts = { replayed: 0, vouched: 0, listed: 0, inParts: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
+  readonly counts = { replayed: 0, vouched: 0, patched: 0, listed: 0, inParts: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
   /** How many files a folder holds for its first listing to be made in parts (FindFilesSource.listInParts); the tests lower it. */
   partsFrom = PARTS_FROM;
   /** Keys whose stored listing this window looked for (once each). */
@@ -146,15 +288,28 @@ export class ResidentListings implements vscode.Disposable {
     private readonly limits = { listings: MAX_LISTINGS, files: MAX_KEPT_FILES },
     /** Where whole workspace folders' listings are kept between windows (none: not kept). */
     private readonly store?: ListingStore,
+    /** Where to say why a listing that changed is made again instead of read again where it changed. */
+    private readonly log?: (line: string) => void,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const drop = (uri: vscode.Uri) => {
       if (!isDenied(uri)) this.invalidate();
     };
+    const reported = (uri: vscode.Uri) => {
+      if (uri.scheme !== 'file' || uri.path.endsWith('/.gitignore')) return drop(uri);
+      if (isDenied(uri)) return;
+      // A listing under way may have missed it: not kept. The resident ones take it before their next replay.
+      this.generation++;
+      if (this.eventLog.length === MAX_EVENTS) {
+        this.eventLog = [];
+        this.eventEpoch++;
+      }
+      this.eventLog.push(uri.fsPath);
+    };
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate(drop),
-      watcher.onDidDelete(drop),
+      watcher.onDidCreate(reported),
+      watcher.onDidDelete(reported),
       watcher.onDidChange((uri) => {
         if (uri.path.endsWith('/.gitignore')) drop(uri);
       }),
@@ -187,6 +342,8 @@ export class ResidentListings implements vscode.Disposable {
     list: () => Promise<BaseListing | undefined>,
     /** The keys of the listings the same call uses (its search, then an empty answer's checks): none of them makes room for this one. */
     inUse: ReadonlySet<string> = new Set(),
+    /** How an entry that appears after the listing was made is judged (none: a change makes it again). */
+    rejudge?: Rejudge,
   ): Promise<{ listing?: BaseListing; made: boolean }> {
     const replayed = await this.replayed(key, isCancelled);
     if (replayed) return { listing: replayed, made: false };
@@ -208,7 +365,7 @@ export class ResidentListings implements vscode.Disposable {
     const kept = () => generation === this.generation && !isCancelled();
     if (result.restored) {
       this.counts.restored++;
-      if (kept()) this.keep(key, result.restored, inUse);
+      if (kept()) this.keep(key, { ...result.restored, rejudge }, inUse);
       return { listing: result.listing, made: false };
     }
     const made = result.listing;
@@ -217,7 +374,7 @@ export class ResidentListings implements vscode.Disposable {
     if (kept()) {
       const marks = await directoryMarks(made.directories);
       if (kept()) {
-        const resident: Resident = { ...made, startedAt: result.startedAt, ...marks, uses: 1 };
+        const resident: Resident = { ...made, rejudge, startedAt: result.startedAt, ...marks, since: new Map(), seen: this.position(), uses: 1 };
         this.keep(key, resident, inUse);
         if (made.storable && this.store) this.storeLater(key, resident, made.storable);
       }
@@ -248,8 +405,9 @@ export class ResidentListings implements vscode.Disposable {
     await eventsDelivered();
     const watch = this.watch();
     const mark = watch?.shapeMark();
-    const vouched = mark !== undefined && resident.vouchedAt === mark;
-    if (!vouched && !(await unchangedSince(resident, isCancelled))) {
+    const reported = this.reportedSince(resident);
+    const vouched = mark !== undefined && resident.vouchedAt === mark && reported?.length === 0;
+    if (!vouched && !(await this.current(resident, reported, isCancelled))) {
       this.counts.changed++;
       return false;
     }
@@ -258,6 +416,45 @@ export class ResidentListings implements vscode.Disposable {
     this.listings.set(key, resident);
     resident.uses++;
     this.counts.replayed++;
+    return true;
+  }
+
+  /** Where the event log is now: a listing kept from here has taken every event before. */
+  private position(): { epoch: number; at: number } {
+    return { epoch: this.eventEpoch, at: this.eventLog.length };
+  }
+
+  /** The entries reported created or deleted since a listing last took the events, or undefined when the log moved on without them. */
+  private reportedSince(resident: Resident): string[] | undefined {
+    return resident.seen.epoch === this.eventEpoch ? this.eventLog.slice(resident.seen.at) : undefined;
+  }
+
+  /**
+   * Whether a resident listing still holds: none of its directories changed and no entry was reported, or
+   * the few directories that changed or hold a reported entry were read again and judged as the listing
+   * judged its files (`patch`).
+   */
+  private async current(resident: Resident, reported: string[] | undefined, isCancelled: () => boolean): Promise<boolean> {
+    const again = (why: string) => {
+      if (resident.rejudge) this.log?.(`listing ${resident.rejudge.base} again: ${why}`);
+      return false;
+    };
+    if (!reported) return again(`more than ${MAX_EVENTS} entries were reported created or deleted`);
+    const seen = this.position();
+    const changed = await changedDirectories(resident, isCancelled, { since: resident.since, atMost: resident.rejudge ? MAX_PATCHED_DIRECTORIES : 0 });
+    if (!changed)
+      return isCancelled()
+        ? false
+        : again(`a directory it holds went or was replaced, a .gitignore in one changed, or more than ${MAX_PATCHED_DIRECTORIES} changed`);
+    if (changed.length === 0 && reported.length === 0) {
+      resident.seen = seen;
+      return true;
+    }
+    if (!resident.rejudge || isCancelled()) return false;
+    const remade = await patch(resident, resident.rejudge, changed, reported);
+    if (remade !== undefined) return again(remade);
+    resident.seen = seen;
+    this.counts.patched++;
     return true;
   }
 
@@ -288,6 +485,8 @@ export class ResidentListings implements vscode.Disposable {
           directories: directories.slice(0, held),
           identities: identities.slice(0, held),
           gitignores: gitignores.slice(0, held),
+          since: new Map(),
+          seen: this.position(),
           uses: 1,
         };
         return { listing: restored, startedAt: stored.startedAt, restored };

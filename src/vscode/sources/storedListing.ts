@@ -38,7 +38,7 @@ export interface ListingMarks {
  * File times are coarse (and a remote file system's clock may lag): a directory whose change time is
  * this close to the listing's start is treated as changed after it, as the index treats a file.
  */
-const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
+export const CLOCK_MARGIN_MS = RECENT_WRITE_MS;
 
 /** A directory's identity (device and inode, links followed), or undefined when it is not one. */
 function identity(dir: string): string | undefined {
@@ -60,21 +60,38 @@ export async function directoryMarks(directories: readonly string[]): Promise<Pi
 
 /** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began, and still the same directory. */
 export async function unchangedSince(listing: ListingMarks, isCancelled: () => boolean): Promise<boolean> {
-  const limit = listing.startedAt - CLOCK_MARGIN_MS;
+  return (await changedDirectories(listing, isCancelled, { atMost: 0 }))?.length === 0;
+}
+
+/**
+ * The directories of a listing (their indexes in `directories`) changed since it began, or since each was
+ * patched (`since`: when, by index); at most `atMost` of them. Undefined when more changed, or one is
+ * no longer the same directory, or the .gitignore it held changed (or cancelled): the listing is then made again.
+ */
+export async function changedDirectories(
+  listing: ListingMarks,
+  isCancelled: () => boolean,
+  { since, atMost }: { since?: ReadonlyMap<number, number>; atMost: number },
+): Promise<number[] | undefined> {
+  const changed: number[] = [];
   const slices = new TimeSlices();
   for (const [i, dir] of listing.directories.entries()) {
     if (slices.due()) {
       await slices.pause();
-      if (isCancelled()) return false;
+      if (isCancelled()) return undefined;
     }
+    const limit = (since?.get(i) ?? listing.startedAt) - CLOCK_MARGIN_MS;
     const stat = statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory() || stat.ctimeMs >= limit || stat.mtimeMs >= limit) return false;
-    if (`${stat.dev}:${stat.ino}` !== listing.identities[i]) return false;
-    if (!listing.gitignores[i]) continue;
-    const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
-    if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return false;
+    if (!stat?.isDirectory() || `${stat.dev}:${stat.ino}` !== listing.identities[i]) return undefined;
+    if (listing.gitignores[i]) {
+      const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
+      if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return undefined;
+    }
+    if (stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
+    if (changed.length === atMost) return undefined;
+    changed.push(i);
   }
-  return true;
+  return changed;
 }
 
 /** Directories listed at once by the walk. */

@@ -176,6 +176,25 @@ describe('the resident listing of the workspace', () => {
     assert.deepStrictEqual(await matching('resident-7c2e'), [file('deep/renamed.txt')], 'a file deleted');
   });
 
+  it('a file created or deleted in a listed directory, or created below an excluded one, is taken into the resident listing without listing the folder again', async () => {
+    await residentMatching('resident-7c2e');
+    await eventsDelivered();
+    const before = { ...api.listings.counts };
+    write('deep/patched.txt', 'resident-7c2e patched\n');
+    assert.ok((await matching('resident-7c2e')).includes(file('deep/patched.txt')), 'the created file is found');
+    write('node_modules/pkg/left-out.txt', 'resident-7c2e excluded\n');
+    fs.rmSync(file('deep/patched.txt'));
+    const after = await matching('resident-7c2e');
+    assert.ok(!after.includes(file('deep/patched.txt')), 'the deleted file is gone');
+    assert.ok(!after.includes(file('node_modules/pkg/left-out.txt')), 'the file below node_modules (search.exclude) is left out');
+    await eventsDelivered();
+    await matching('resident-7c2e');
+    const counts = api.listings.counts;
+    assert.strictEqual(counts.listed, before.listed, `no listing made: ${JSON.stringify({ before, counts })}`);
+    assert.ok(counts.patched >= before.patched + 2, `the listing was read again where it changed: ${JSON.stringify({ before, counts })}`);
+    fs.rmSync(file('node_modules'), { recursive: true });
+  });
+
   it('a .gitignore changed in place is applied by the next call', async () => {
     assert.ok(!(await residentMatching('resident-7c2e')).includes(file('hidden.txt')));
     fs.writeFileSync(file('.gitignore'), '# nothing ignored\n');
