@@ -14,7 +14,7 @@ import { WorkspaceIndexer, type IndexState } from './vscode/index/workspaceIndex
 export interface GrepToolsApi {
   tools: { grep: GrepTool; glob: GlobTool };
   /** The folders' listings kept between calls: how many were replayed and made, and a way to drop them. */
-  listings: Pick<ResidentListings, 'counts' | 'invalidate' | 'partsFrom'>;
+  listings: Pick<ResidentListings, 'counts' | 'invalidate' | 'partsFrom' | 'lastAgain'>;
   /** The content index's build: its phase, progress and last outcome. */
   index: IndexState;
 }

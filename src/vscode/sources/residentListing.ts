@@ -8,15 +8,15 @@
  * - before a replay, every directory that held a listed file, and the `.gitignore` it held, is stat'ed (the
  *   watcher may report late, or not at all where `files.watcherExclude` applies): up to
  *   MAX_PATCHED_DIRECTORIES that changed since the listing began, with those holding an entry the file
- *   watcher reported created or deleted, are read again and their new files judged as the listing judged
- *   its own (`patch`, a whole folder's listing only); anything that cannot be judged so (a directory gone or
- *   replaced, a new directory with files, a new `.gitignore`, more directories) sends the call to
- *   findFiles again.
+ *   watcher reported created or deleted, are read again and their entries judged as the listing judged
+ *   its own; directories that went are dropped with their files, new ones walked (`patch`, a whole
+ *   folder's listing only); anything that cannot be judged so (a new link or `.gitignore`, more
+ *   directories or entries) sends the call to findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
  * A whole workspace folder's listing is also stored for the next window (storedListing.ts), which
  * replays it when none of the folder's directories changed while no window watched it.
  */
-import { promises as fsp, lstatSync, realpathSync } from 'fs';
+import { promises as fsp, lstatSync, realpathSync, statSync } from 'fs';
 import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
@@ -100,6 +100,8 @@ const STORE_DELAY_MS = 5_000;
  * place (a few files created, deleted or renamed); more list the folder again.
  */
 const MAX_PATCHED_DIRECTORIES = 64;
+/** At most this many of its directories gone (a tree deleted or renamed) are dropped from a resident listing with their files; more list the folder again. */
+const MAX_GONE_DIRECTORIES = 10_000;
 /** File events kept for the resident listings to take: past them, every listing made before is made again. */
 const MAX_EVENTS = 1_000;
 
@@ -147,71 +149,160 @@ function deniedPaths(): readonly string[] {
   return denied;
 }
 
-/**
- * Reads again the directories of a listing that changed (`changed`, indexes in `directories`) or hold an
- * entry reported created or deleted (`reported`), and judges their files as the listing judged its own
- * (`rejudge`): a file that appeared is listed unless left out, one that went is dropped. Undefined once
- * done; else why the listing is made again instead, where this cannot tell: an entry reported in a
- * directory it does not hold that it would list, a directory it holds created or deleted, a new or
- * changed directory with files or a new link below one read, a new .gitignore, a denied file appearing
- * or a pruned entry gone, too many directories.
- */
-async function patch(resident: Resident, rejudge: Rejudge, changed: readonly number[], reported: readonly string[]): Promise<string | undefined> {
-  const indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
-  const fromRoot = (path: string) => relativePosix(rejudge.root, path);
-  const inBase = (path: string) =>
-    path === rejudge.base || path.startsWith(rejudge.base.endsWith(nodePath.sep) ? rejudge.base : `${rejudge.base}${nodePath.sep}`);
-  const dirs = new Set(changed);
-  // The verdicts by directory (each reads the .gitignore files above it once).
-  const judges = new Map<string, ReturnType<Rejudge['judging']>>();
-  const judging = (dir: string) => {
-    let judge = judges.get(dir);
-    if (!judge) judges.set(dir, (judge = rejudge.judging(dir)));
-    return judge;
+/** Entries read below the new directories a patch walks (patch, walkNew): past them the listing is made again. */
+const MAX_WALKED_ENTRIES = 5_000;
+
+/** What a patch reads with: the listing's verdicts (by directory, each reading the .gitignore files above it once) and the entries it may still walk. */
+interface Reading {
+  rejudge: Rejudge;
+  judging(dir: string): Promise<(fromRoot: string, isDirectory?: boolean) => Verdict>;
+  inBase(path: string): boolean;
+  fromRoot(path: string): string;
+  /** Entries left to read below new directories. */
+  budget: { entries: number };
+}
+
+/** Whether a path is one of `dirs` or below one (each of its directories looked up, not each of `dirs` compared). */
+function belowAny(dirs: readonly string[]): (path: string) => boolean {
+  const set = new Set(dirs);
+  return (path) => {
+    for (let at = path; ; at = nodePath.dirname(at)) {
+      if (set.has(at)) return true;
+      if (nodePath.dirname(at) === at) return false;
+    }
   };
-  for (const path of reported) {
-    if (!inBase(path) || path === rejudge.base) continue;
-    if (indexOf.has(path)) return `a directory it holds was created or deleted (${path})`;
-    const at = indexOf.get(nodePath.dirname(path));
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    const verdict = () => judging(fromRoot(nodePath.dirname(path))).then((judge) => judge(fromRoot(path), stat?.isDirectory()));
-    // An entry reported that is a directory now (made, or moved in with its files) is made again, unless left out or empty.
-    if (stat && !stat.isFile() && !(stat.isDirectory() && ((await verdict()) === 'out' || (await fsp.readdir(path).catch(() => [''])).length === 0)))
-      return `a directory with files, or a link, appeared (${path})`;
-    if (at !== undefined) dirs.add(at);
-    else if (stat?.isDirectory() !== true && (await verdict()) !== 'out') return `an entry it would list appeared or went where it holds no file (${path})`;
-  }
-  if (dirs.size > MAX_PATCHED_DIRECTORIES) return `${dirs.size} directories changed`;
-  const read = new Map([...dirs].map((i) => [resident.directories[i], i]));
-  const listed = new Map<string, Map<string, Candidate>>();
-  for (const file of resident.files) {
-    const dir = nodePath.dirname(file.path);
-    if (!read.has(dir)) continue;
-    let names = listed.get(dir);
-    if (!names) listed.set(dir, (names = new Map()));
-    names.set(nodePath.basename(file.path), file);
-  }
+}
+
+/** How a patch reads with `rejudge`, each directory's verdicts made once. */
+function readingOf(rejudge: Rejudge): Reading {
+  const judges = new Map<string, ReturnType<Rejudge['judging']>>();
+  return {
+    rejudge,
+    judging: (dir) => {
+      let judge = judges.get(dir);
+      if (!judge) judges.set(dir, (judge = rejudge.judging(dir)));
+      return judge;
+    },
+    inBase: (path) => path === rejudge.base || path.startsWith(rejudge.base.endsWith(nodePath.sep) ? rejudge.base : `${rejudge.base}${nodePath.sep}`),
+    fromRoot: (path) => relativePosix(rejudge.root, path),
+    budget: { entries: MAX_WALKED_ENTRIES },
+  };
+}
+
+/**
+ * Drops a listing's directories at or below those gone, with their files. Why the listing is made again
+ * instead, when one of them is the folder itself or held a pruned entry (its count would be off).
+ */
+function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[]): string | undefined {
+  if (gone.length === 0) return undefined;
+  const goneDirs = gone.map((i) => resident.directories[i]);
+  // One there still is another directory now (replaced, or a link on its way retargeted): its files are not known.
+  const replaced = goneDirs.find((dir) => statSync(dir, { throwIfNoEntry: false }) !== undefined);
+  if (replaced) return `${replaced} is another directory now`;
+  const under = belowAny(goneDirs);
+  if (under(rejudge.base)) return `the folder went or was replaced (${rejudge.base})`;
+  const pruned = resident.pruned.find((entry) => under(nodePath.join(rejudge.base, entry.relative)));
+  if (pruned) return `an entry it left out went (${pruned.relative})`;
+  const kept = resident.directories.map((dir) => !under(dir));
+  const renumbered = new Map<number, number>();
+  for (let i = 0, to = 0; i < kept.length; i++) if (kept[i]) renumbered.set(i, to++);
+  resident.since = new Map([...resident.since].filter(([i]) => kept[i]).map(([i, at]) => [renumbered.get(i)!, at]));
+  resident.directories = resident.directories.filter((_, i) => kept[i]);
+  resident.identities = resident.identities.filter((_, i) => kept[i]);
+  resident.gitignores = resident.gitignores.filter((_, i) => kept[i]);
+  resident.files = resident.files.filter((file) => !under(file.path));
+  return undefined;
+}
+
+/**
+ * Reads again the directories of a listing that changed or went (`found`, indexes in `directories`) or
+ * hold an entry reported created or deleted (`reported`), and judges their entries as the listing judged
+ * its own (`rejudge`): a file that appeared is listed unless left out, one that went is dropped, a
+ * directory that went is dropped with its files, a new directory is walked (walkNew). Undefined once
+ * done; else why the listing is made again instead, where this cannot tell: a new link, a .gitignore
+ * created, a denied entry appearing or a pruned entry gone, an entry reported where the listing holds
+ * nothing that it would list, too many directories or entries.
+ */
+async function patch(
+  resident: Resident,
+  rejudge: Rejudge,
+  found: { changed: readonly number[]; gone: readonly number[] },
+  reported: readonly string[],
+): Promise<string | undefined> {
+  const changed = found.changed.map((i) => resident.directories[i]);
+  const went = found.gone.map((i) => resident.directories[i]);
+  const wentFrom = went.map((dir) => nodePath.dirname(dir));
+  const dropped = dropGone(resident, rejudge, found.gone);
+  if (dropped) return dropped;
+  const reading = readingOf(rejudge);
+  let indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
+  // The directories read: those changed, those a directory that went was in, those holding a reported entry.
+  const read = [...new Set([...changed, ...wentFrom, ...reported.map((path) => nodePath.dirname(path))])].filter((dir) => indexOf.has(dir));
+  if (read.length > MAX_PATCHED_DIRECTORIES) return `${read.length} directories changed`;
+  const listed = new Map<string, Map<string, Candidate>>(read.map((dir) => [dir, new Map()]));
+  for (const file of resident.files) listed.get(nodePath.dirname(file.path))?.set(nodePath.basename(file.path), file);
   const pruned = new Set(resident.pruned.map((entry) => nodePath.join(rejudge.base, entry.relative)));
   // Taken before the directories are read: a change made while they are read is seen by the next check.
   const readAt = Date.now();
   const added: Candidate[] = [];
   const gone = new Set<Candidate>();
-  for (const [dir, i] of read) {
-    const verdict = await judging(fromRoot(dir));
-    const now = await directoryNow(resident, i, { held: indexOf, listed: listed.get(dir) ?? new Map(), pruned, rejudge, inBase, verdict });
+  const newDirs: string[] = [];
+  const reportedSet = new Set(reported);
+  for (const dir of read) {
+    const now = await directoryNow(resident, indexOf.get(dir)!, { held: indexOf, listed: listed.get(dir)!, pruned, reported: reportedSet, reading });
     if (typeof now === 'string') return now;
     added.push(...now.added);
+    newDirs.push(...now.newDirs);
     for (const file of now.gone) gone.add(file);
   }
+  // (an entry reported below a directory that went went with it)
+  const below = belowAny(went);
+  const why = await unheldReported(
+    reported.filter((path) => !below(path)),
+    new Set(newDirs),
+    indexOf,
+    reading,
+  );
+  if (why) return why;
   if (added.length > 0 || gone.size > 0) resident.files = [...resident.files.filter((file) => !gone.has(file)), ...added];
-  for (const i of dirs) resident.since.set(i, readAt);
+  const marks = await directoryMarks(newDirs);
+  resident.directories = [...resident.directories, ...newDirs];
+  resident.identities = [...resident.identities, ...marks.identities];
+  resident.gitignores = [...resident.gitignores, ...marks.gitignores];
+  indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
+  for (const dir of [...read, ...newDirs]) resident.since.set(indexOf.get(dir)!, readAt);
   resident.vouchedAt = undefined;
   return undefined;
 }
 
 /**
- * A directory of a listing read again: the files that appeared in it and are listed (`added`) and the
- * listed ones gone (`gone`), or why the listing must be made again (patch).
+ * Why an entry reported created or deleted where the listing holds no directory (nor walked a new one)
+ * makes it again: one there that it would list. Undefined when each is outside the folder, gone, left
+ * out, or an empty directory.
+ */
+async function unheldReported(
+  reported: readonly string[],
+  walked: ReadonlySet<string>,
+  held: ReadonlyMap<string, number>,
+  reading: Reading,
+): Promise<string | undefined> {
+  for (const path of reported) {
+    const parent = nodePath.dirname(path);
+    if (!reading.inBase(path) || held.has(parent) || held.has(path) || walked.has(parent) || walked.has(path)) continue;
+    // (one no longer there went from where the listing holds nothing: an event late for a change already read)
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
+    const judged = (await reading.judging(reading.fromRoot(parent)))(reading.fromRoot(path), stat.isDirectory());
+    if (judged === 'out' || (stat.isDirectory() && (await fsp.readdir(path).catch(() => [''])).length === 0)) continue;
+    return `an entry it would list appeared where it holds no file (${path})`;
+  }
+  return undefined;
+}
+
+/**
+ * A directory of a listing read again: the files that appeared in it and are listed (`added`), the
+ * listed ones gone (`gone`), and the directories below it that appeared, walked (`newDirs`); or why the
+ * listing must be made again (patch).
  */
 async function directoryNow(
   resident: Resident,
@@ -220,41 +311,77 @@ async function directoryNow(
     held: ReadonlyMap<string, number>;
     listed: ReadonlyMap<string, Candidate>;
     pruned: ReadonlySet<string>;
-    rejudge: Rejudge;
-    inBase: (path: string) => boolean;
-    verdict: (fromRoot: string, isDirectory?: boolean) => Verdict;
+    reported: ReadonlySet<string>;
+    reading: Reading;
   },
-): Promise<{ added: Candidate[]; gone: Candidate[] } | string> {
+): Promise<{ added: Candidate[]; gone: Candidate[]; newDirs: string[] } | string> {
+  const { reading } = known;
   const dir = resident.directories[i];
   const limit = (resident.since.get(i) ?? resident.startedAt) - CLOCK_MARGIN_MS;
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => undefined);
   if (!entries || realpathSync.native(dir) !== dir) return `${dir} could not be read, or is reached through a link`;
+  const verdict = await reading.judging(reading.fromRoot(dir));
   const added: Candidate[] = [];
+  const newDirs: string[] = [];
   const there = new Set<string>();
   for (const entry of entries) {
     const path = nodePath.join(dir, entry.name);
+    there.add(entry.name);
     if (entry.name.toLowerCase() === '.gitignore' && !resident.gitignores[i]) return `a .gitignore appeared (${path})`;
+    // (a directory above a folder below the workspace folder's top is held too: its own entries are not the listing's)
+    if (!reading.inBase(path) || (entry.isDirectory() && known.held.has(path))) continue;
     if (!entry.isFile()) {
-      there.add(entry.name);
-      // A directory the listing holds is checked on its own; any other directory, or a link, is as it was when listed,
-      // or one whose files the listing leaves out, or empty.
-      if ((entry.isDirectory() && known.held.has(path)) || !known.inBase(path)) continue;
+      // A directory the listing holds is checked on its own; any other directory, or a link, is as it was when
+      // listed (its times say so, and no event named it), or one whose files the listing leaves out, or new (walked).
       const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (stat && stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
+      if (stat && stat.ctimeMs < limit && stat.mtimeMs < limit && !known.reported.has(path)) continue;
       if (!stat?.isDirectory()) return `a link or another kind of entry appeared (${path})`;
-      if (known.verdict(relativePosix(known.rejudge.root, path), true) === 'out') continue;
-      if ((await fsp.readdir(path).catch(() => undefined))?.length !== 0) return `a directory with files appeared or changed (${path})`;
+      const judged = verdict(reading.fromRoot(path), true);
+      if (judged === 'out') continue;
+      if (judged === 'denied') return `a denied directory appeared (${path})`;
+      const walked = await walkNew(path, reading);
+      if (typeof walked === 'string') return walked;
+      added.push(...walked.files);
+      newDirs.push(...walked.dirs);
       continue;
     }
-    there.add(entry.name);
-    // (a directory above a folder below the workspace folder's top is held too: its own files are not the listing's)
-    if (known.listed.has(entry.name) || known.pruned.has(path) || !known.inBase(path)) continue;
-    const judged = known.verdict(relativePosix(known.rejudge.root, path));
+    if (known.listed.has(entry.name) || known.pruned.has(path)) continue;
+    const judged = verdict(reading.fromRoot(path));
     if (judged === 'denied') return `a denied file appeared (${path})`;
-    if (judged === 'kept') added.push({ path, relative: relativePosix(known.rejudge.base, path) });
+    if (judged === 'kept') added.push({ path, relative: relativePosix(reading.rejudge.base, path) });
   }
   for (const path of known.pruned) if (nodePath.dirname(path) === dir && !there.has(nodePath.basename(path))) return `an entry it left out went (${path})`;
-  return { added, gone: [...known.listed].filter(([name]) => !there.has(name)).map(([, file]) => file) };
+  return { added, gone: [...known.listed].filter(([name]) => !there.has(name)).map(([, file]) => file), newDirs };
+}
+
+/**
+ * A directory new to a listing (made, or moved in with its files), walked: its files and those below it
+ * that the listing would list, and its directories (but those it leaves out); or why the listing is made
+ * again instead: a link, a .gitignore or a denied entry in it, more than the reading's budget of entries.
+ */
+async function walkNew(top: string, reading: Reading): Promise<{ files: Candidate[]; dirs: string[] } | string> {
+  const files: Candidate[] = [];
+  const dirs: string[] = [];
+  for (const queue = [top]; queue.length > 0;) {
+    const dir = queue.shift()!;
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => undefined);
+    if (!entries) return `a new directory could not be read (${dir})`;
+    reading.budget.entries -= entries.length;
+    if (reading.budget.entries < 0) return `more than ${MAX_WALKED_ENTRIES} entries appeared in new directories (${top})`;
+    const verdict = await reading.judging(reading.fromRoot(dir));
+    dirs.push(dir);
+    for (const entry of entries) {
+      const path = nodePath.join(dir, entry.name);
+      if (entry.name.toLowerCase() === '.gitignore') return `a .gitignore appeared (${path})`;
+      if (!entry.isFile() && !entry.isDirectory()) return `a link or another kind of entry appeared (${path})`;
+      const judged = verdict(reading.fromRoot(path), entry.isDirectory());
+      if (judged === 'denied') return `a denied entry appeared (${path})`;
+      if (judged === 'out') continue;
+      if (entry.isDirectory()) queue.push(path);
+      else files.push({ path, relative: relativePosix(reading.rejudge.base, path) });
+    }
+  }
+  return { files, dirs };
 }
 
 export class ResidentListings implements vscode.Disposable {
@@ -276,6 +403,8 @@ export class ResidentListings implements vscode.Disposable {
    * room, and how many were restored from and written to the store (for the log and the tests).
    */
   readonly counts = { replayed: 0, vouched: 0, patched: 0, listed: 0, inParts: 0, dropped: 0, changed: 0, evicted: 0, restored: 0, stored: 0 };
+  /** Why a resident listing was last made again instead of read again where it changed (for the log and the tests). */
+  lastAgain: string | undefined;
   /** How many files a folder holds for its first listing to be made in parts (FindFilesSource.listInParts); the tests lower it. */
   partsFrom = PARTS_FROM;
   /** Keys whose stored listing this window looked for (once each). */
@@ -436,22 +565,28 @@ export class ResidentListings implements vscode.Disposable {
    */
   private async current(resident: Resident, reported: string[] | undefined, isCancelled: () => boolean): Promise<boolean> {
     const again = (why: string) => {
+      this.lastAgain = why;
       if (resident.rejudge) this.log?.(`listing ${resident.rejudge.base} again: ${why}`);
       return false;
     };
     if (!reported) return again(`more than ${MAX_EVENTS} entries were reported created or deleted`);
     const seen = this.position();
-    const changed = await changedDirectories(resident, isCancelled, { since: resident.since, atMost: resident.rejudge ? MAX_PATCHED_DIRECTORIES : 0 });
-    if (!changed)
+    const patchable = resident.rejudge !== undefined;
+    const found = await changedDirectories(resident, isCancelled, {
+      since: resident.since,
+      atMost: patchable ? MAX_PATCHED_DIRECTORIES : 0,
+      goneAtMost: patchable ? MAX_GONE_DIRECTORIES : 0,
+    });
+    if (!found)
       return isCancelled()
         ? false
-        : again(`a directory it holds went or was replaced, a .gitignore in one changed, or more than ${MAX_PATCHED_DIRECTORIES} changed`);
-    if (changed.length === 0 && reported.length === 0) {
+        : again(`a .gitignore in one of its directories changed, more than ${MAX_PATCHED_DIRECTORIES} changed, or more than ${MAX_GONE_DIRECTORIES} went`);
+    if (found.changed.length === 0 && found.gone.length === 0 && reported.length === 0) {
       resident.seen = seen;
       return true;
     }
     if (!resident.rejudge || isCancelled()) return false;
-    const remade = await patch(resident, resident.rejudge, changed, reported);
+    const remade = await patch(resident, resident.rejudge, found, reported);
     if (remade !== undefined) return again(remade);
     resident.seen = seen;
     this.counts.patched++;

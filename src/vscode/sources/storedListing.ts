@@ -60,20 +60,22 @@ export async function directoryMarks(directories: readonly string[]): Promise<Pi
 
 /** Whether every directory of the listing, and the .gitignore in it, is unchanged since the listing began, and still the same directory. */
 export async function unchangedSince(listing: ListingMarks, isCancelled: () => boolean): Promise<boolean> {
-  return (await changedDirectories(listing, isCancelled, { atMost: 0 }))?.length === 0;
+  const found = await changedDirectories(listing, isCancelled, { atMost: 0 });
+  return found !== undefined && found.changed.length === 0 && found.gone.length === 0;
 }
 
 /**
  * The directories of a listing (their indexes in `directories`) changed since it began, or since each was
- * patched (`since`: when, by index); at most `atMost` of them. Undefined when more changed, or one is
- * no longer the same directory, or the .gitignore it held changed (or cancelled): the listing is then made again.
+ * read again (`since`: when, by index), at most `atMost`, and those gone (no longer there, or another
+ * directory now), at most `goneAtMost` (default: `atMost`). Undefined when more, or a .gitignore a
+ * directory held changed, or cancelled.
  */
 export async function changedDirectories(
   listing: ListingMarks,
   isCancelled: () => boolean,
-  { since, atMost }: { since?: ReadonlyMap<number, number>; atMost: number },
-): Promise<number[] | undefined> {
-  const changed: number[] = [];
+  { since, atMost, goneAtMost = atMost }: { since?: ReadonlyMap<number, number>; atMost: number; goneAtMost?: number },
+): Promise<{ changed: number[]; gone: number[] } | undefined> {
+  const found = { changed: [] as number[], gone: [] as number[] };
   const slices = new TimeSlices();
   for (const [i, dir] of listing.directories.entries()) {
     if (slices.due()) {
@@ -82,16 +84,17 @@ export async function changedDirectories(
     }
     const limit = (since?.get(i) ?? listing.startedAt) - CLOCK_MARGIN_MS;
     const stat = statSync(dir, { throwIfNoEntry: false });
-    if (!stat?.isDirectory() || `${stat.dev}:${stat.ino}` !== listing.identities[i]) return undefined;
-    if (listing.gitignores[i]) {
+    const same = stat?.isDirectory() === true && `${stat.dev}:${stat.ino}` === listing.identities[i];
+    if (same && listing.gitignores[i]) {
       const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
       if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return undefined;
     }
-    if (stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
-    if (changed.length === atMost) return undefined;
-    changed.push(i);
+    if (same && stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
+    const into = same ? found.changed : found.gone;
+    if (into.length === (same ? atMost : goneAtMost)) return undefined;
+    into.push(i);
   }
-  return changed;
+  return found;
 }
 
 /** Directories listed at once by the walk. */

@@ -190,9 +190,29 @@ describe('the resident listing of the workspace', () => {
     await eventsDelivered();
     await matching('resident-7c2e');
     const counts = api.listings.counts;
-    assert.strictEqual(counts.listed, before.listed, `no listing made: ${JSON.stringify({ before, counts })}`);
+    assert.strictEqual(counts.listed, before.listed, `no listing made: ${JSON.stringify({ before, counts, why: api.listings.lastAgain })}`);
     assert.ok(counts.patched >= before.patched + 2, `the listing was read again where it changed: ${JSON.stringify({ before, counts })}`);
     fs.rmSync(file('node_modules'), { recursive: true });
+  });
+
+  it('a directory made with files, renamed and deleted is taken into the resident listing without listing the folder again', async () => {
+    await residentMatching('resident-7c2e');
+    await eventsDelivered();
+    const before = { ...api.listings.counts };
+    const below = async (dir: string) =>
+      (await matching('resident-7c2e')).filter((path): path is string => typeof path === 'string' && path.startsWith(file(dir))).sort();
+    write('made/inner/one.txt', 'resident-7c2e one\n');
+    write('made/two.txt', 'resident-7c2e two\n');
+    assert.deepStrictEqual(await below('made'), [file('made/inner/one.txt'), file('made/two.txt')], 'a directory made with files');
+    fs.renameSync(file('made'), file('moved'));
+    assert.deepStrictEqual(await below('m'), [file('moved/inner/one.txt'), file('moved/two.txt')], 'renamed');
+    fs.rmSync(file('moved'), { recursive: true });
+    assert.deepStrictEqual(await below('m'), [], 'deleted');
+    await eventsDelivered();
+    await matching('resident-7c2e');
+    const counts = api.listings.counts;
+    assert.strictEqual(counts.listed, before.listed, `no listing made: ${JSON.stringify({ before, counts, why: api.listings.lastAgain })}`);
+    assert.ok(counts.patched >= before.patched + 3, `the listing was read again where it changed: ${JSON.stringify({ before, counts })}`);
   });
 
   it('a .gitignore changed in place is applied by the next call', async () => {

@@ -98,19 +98,21 @@ describe('stored listings (kept between windows)', () => {
       assert.strictEqual(await unchangedSince(listing, () => false), false);
     });
 
-    it('names the directories changed since it began, or since each was read again, up to a number; none past it, or once one is gone', async () => {
+    it('names the directories changed since it began, or since each was read again, and those gone, up to a number in all', async () => {
       fixture.files({ 'a/x.ts': '', 'b/y.ts': '', 'c/z.ts': '' });
       const dirs = [fixture.root, fixture.path('a'), fixture.path('b'), fixture.path('c')];
       const listing = await listingOf(fixture, ['a/x.ts', 'b/y.ts', 'c/z.ts'], dirs, later());
       changedAfter(fixture.path('a'));
       changedAfter(fixture.path('c'));
-      assert.deepStrictEqual(await changedDirectories(listing, () => false, { atMost: 2 }), [1, 3]);
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { atMost: 2 }), { changed: [1, 3], gone: [] });
       assert.strictEqual(await changedDirectories(listing, () => false, { atMost: 1 }), undefined, 'more changed than it reads again');
       // c read again after its change: only a is changed since.
       const since = new Map([[3, Date.now() + 120_000]]);
-      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 2 }), [1]);
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 2 }), { changed: [1], gone: [] });
       fs.rmSync(fixture.path('b'), { recursive: true });
-      assert.strictEqual(await changedDirectories(listing, () => false, { since, atMost: 2 }), undefined, 'a directory it holds is gone');
+      changedAfter(fixture.root);
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 3 }), { changed: [0, 1], gone: [2] });
+      assert.strictEqual(await unchangedSince(listing, () => false), false);
     });
   });
 });
