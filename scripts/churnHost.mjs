@@ -33,20 +33,13 @@ import { openAgentSession, waitFor } from './lib/agent.mjs';
 import { parseAnswer } from './lib/answers.mjs';
 import { ensureCorpus } from './lib/corpus.mjs';
 import { ensureCodeServer } from './lib/install.mjs';
+import { seeded } from './lib/seeded.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COPIES = Number(process.env.CHURN_COPIES ?? 9);
 const ROUNDS = Number(process.env.CHURN_ROUNDS ?? 40);
 const artifacts = join(repo, '.test-artifacts', 'soak-host');
-let seed = Number(process.env.CHURN_SEED ?? 1);
-/** mulberry32: a small seeded generator, so a run can be repeated. */
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
+const { random, pick } = seeded(Number(process.env.CHURN_SEED ?? 1));
 const token = () => `churn_${Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 26)]).join('')}`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from './lib/corpus.mjs';
 import { parseAnswer } from './lib/answers.mjs';
+import { seeded } from './lib/seeded.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -28,15 +29,7 @@ const { CancelledError, InputError } = out('api/errors.js');
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 4);
-let seed = Number(process.env.SOAK_SEED ?? 1);
-const random = () => {
-  // mulberry32: a small seeded generator, so a run can be repeated.
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
+const { random, pick } = seeded(Number(process.env.SOAK_SEED ?? 1));
 
 const corpus = ensureCorpus();
 const pool = new SearchPool().warm();
