@@ -73,8 +73,8 @@ export interface ListingWatch {
 interface Resident extends BaseListing, ListingMarks {
   /** When each directory read again (patched) was read, by its index in `directories`: it is changed when changed after that. */
   since: Map<number, number>;
-  /** The file events it has taken: those of `eventLog` from `at`, while the log is in `epoch`. */
-  seen: { epoch: number; at: number };
+  /** How many of the file events reported since activation it has taken (ResidentListings.eventLog). */
+  seen: number;
   /**
    * The watcher's shape mark when the directories were last found unchanged, all watched and none a
    * symlink: while the mark stays, the listing is current without statting them again.
@@ -102,7 +102,7 @@ const STORE_DELAY_MS = 5_000;
 const MAX_PATCHED_DIRECTORIES = 64;
 /** At most this many of its directories gone (a tree deleted or renamed) are dropped from a resident listing with their files; more list the folder again. */
 const MAX_GONE_DIRECTORIES = 10_000;
-/** File events kept for the resident listings to take: past them, every listing made before is made again. */
+/** Reported entries a resident listing takes at once (a branch switch reports thousands): more make it again. */
 const MAX_EVENTS = 1_000;
 
 /**
@@ -392,9 +392,13 @@ export class ResidentListings implements vscode.Disposable {
   private readonly checking = new Map<string, Promise<Resident | undefined>>();
   /** Raised by every event that may change a listing: a listing begun before it is not kept. */
   private generation = 0;
-  /** Entries VS Code's watcher reported created or deleted (up to MAX_EVENTS; then a new epoch begins): each resident listing takes those after its own `seen`. */
+  /**
+   * The entries VS Code's watcher reported created or deleted, the latest MAX_EVENTS to twice as many
+   * (`eventsBefore`: how many were let go before them): each resident listing takes those after its own
+   * `seen`; one that has not taken them before they were let go is made again.
+   */
   private eventLog: string[] = [];
-  private eventEpoch = 0;
+  private eventsBefore = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
   /**
    * Listings replayed (`vouched`: of those, without statting their directories; `patched`: of those, with the directories that changed
@@ -429,9 +433,9 @@ export class ResidentListings implements vscode.Disposable {
       if (isDenied(uri)) return;
       // A listing under way may have missed it: not kept. The resident ones take it before their next replay.
       this.generation++;
-      if (this.eventLog.length === MAX_EVENTS) {
-        this.eventLog = [];
-        this.eventEpoch++;
+      if (this.eventLog.length === 2 * MAX_EVENTS) {
+        this.eventLog = this.eventLog.slice(MAX_EVENTS);
+        this.eventsBefore += MAX_EVENTS;
       }
       this.eventLog.push(uri.fsPath);
     };
@@ -549,13 +553,14 @@ export class ResidentListings implements vscode.Disposable {
   }
 
   /** Where the event log is now: a listing kept from here has taken every event before. */
-  private position(): { epoch: number; at: number } {
-    return { epoch: this.eventEpoch, at: this.eventLog.length };
+  private position(): number {
+    return this.eventsBefore + this.eventLog.length;
   }
 
   /** The entries reported created or deleted since a listing last took the events, or undefined when the log moved on without them. */
   private reportedSince(resident: Resident): string[] | undefined {
-    return resident.seen.epoch === this.eventEpoch ? this.eventLog.slice(resident.seen.at) : undefined;
+    const at = resident.seen - this.eventsBefore;
+    return at >= 0 && this.position() - resident.seen <= MAX_EVENTS ? this.eventLog.slice(at) : undefined;
   }
 
   /**
