@@ -134,6 +134,18 @@ function joinParts(base: string, files: Candidate[], parts: readonly FolderListi
   };
 }
 
+/** The .gitignore rules of these root-relative directories, their files read first (off this thread), only where the scope allows. */
+async function gitignoreRulesOf(
+  base: SearchBase,
+  dirs: readonly string[],
+  query: Pick<FileQuery, 'granted' | 'warn'>,
+  denied: readonly string[],
+): Promise<GitignoreRules> {
+  const realRoot = await realPathOf(base.root, base.root);
+  const texts = await loadGitignoreTexts(base.root, dirs, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
+  return new GitignoreRules(base.root, { hasFile: (dir) => texts.has(dir), read: (dir) => texts.get(dir), ignoreCase: gitignoreIgnoresCase() });
+}
+
 export class FindFilesSource implements FileSource {
   private readonly virtual = virtualFolders();
 
@@ -332,7 +344,8 @@ export class FindFilesSource implements FileSource {
    * .gitignore rules of its directories, read then), or listed.
    */
   private rejudge(query: FileQuery, base: SearchBase, denied: readonly string[], settings: FolderSettings): Rejudge {
-    const { given, afterwards } = findFilesExcludes(excludeGlobs(denied, compiledGlobs(settings.ignored)));
+    // (compiled by the first patch only: most calls replay a listing that did not change)
+    let excludes: ReturnType<typeof findFilesExcludes> | undefined;
     const gitignoreApplies = query.respectGitignore && settings.useIgnoreFiles;
     const above = (fromRoot: string, test: (path: string) => boolean) => {
       for (let path = fromRoot; path !== ''; path = parentOf(path)) if (test(path)) return true;
@@ -342,13 +355,12 @@ export class FindFilesSource implements FileSource {
       base: base.base,
       root: base.root,
       judging: async (dir) => {
+        const { given, afterwards } = (excludes ??= findFilesExcludes(excludeGlobs(denied, compiledGlobs(settings.ignored))));
         let gitignore: GitignoreRules | undefined;
         if (gitignoreApplies) {
           const chain = [dir];
           while (chain[chain.length - 1] !== '') chain.push(parentOf(chain[chain.length - 1]));
-          const realRoot = await realPathOf(base.root, base.root);
-          const texts = await loadGitignoreTexts(base.root, chain, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied } });
-          gitignore = new GitignoreRules(base.root, { hasFile: (at) => texts.has(at), read: (at) => texts.get(at), ignoreCase: gitignoreIgnoresCase() });
+          gitignore = await gitignoreRulesOf(base, chain, { granted: query.granted }, denied);
         }
         return (fromRoot, isDirectory = false) => {
           if (above(fromRoot, (path) => deniedRule(path, denied) !== undefined)) return 'denied';
@@ -585,10 +597,12 @@ export class FindFilesSource implements FileSource {
     // A directory above the base was not listed: its .gitignore is looked for.
     const below = relativePosix(base.root, base.base);
     const inBase = (dir: string) => below === '' || dir === below || dir.startsWith(`${below}/`);
-    const read = [...dirs].filter((dir) => listed.has(dir) || !inBase(dir) || hidden(dir));
-    const realRoot = await realPathOf(base.root, base.root);
-    const texts = await loadGitignoreTexts(base.root, read, { scope: { granted: [realRoot, ...(query.granted ?? [])], denied }, warn: query.warn });
-    return new GitignoreRules(base.root, { hasFile: (dir) => texts.has(dir), read: (dir) => texts.get(dir), ignoreCase: gitignoreIgnoresCase() });
+    return gitignoreRulesOf(
+      base,
+      [...dirs].filter((dir) => listed.has(dir) || !inBase(dir) || hidden(dir)),
+      query,
+      denied,
+    );
   }
 
   /** A base in a virtual folder: walked with workspace.fs (findFiles needs a search provider for its scheme). */

@@ -21,7 +21,7 @@ import * as nodePath from 'path';
 import * as vscode from 'vscode';
 import { parentOf, type PrunedEntry } from '../../engine/source/fileSource';
 import { deniedRule } from '../../engine/globset/globs';
-import { relativePosix } from '../../engine/guard/paths';
+import { isInside, relativePosix } from '../../engine/guard/paths';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import { eventsDelivered } from '../../engine/index/treeWatcher';
 import { policySettings } from '../settings';
@@ -183,7 +183,7 @@ function readingOf(rejudge: Rejudge): Reading {
       if (!judge) judges.set(dir, (judge = rejudge.judging(dir)));
       return judge;
     },
-    inBase: (path) => path === rejudge.base || path.startsWith(rejudge.base.endsWith(nodePath.sep) ? rejudge.base : `${rejudge.base}${nodePath.sep}`),
+    inBase: (path) => isInside(path, rejudge.base),
     fromRoot: (path) => relativePosix(rejudge.root, path),
     budget: { entries: MAX_WALKED_ENTRIES },
   };
@@ -193,7 +193,7 @@ function readingOf(rejudge: Rejudge): Reading {
  * Drops a listing's directories at or below those gone, with their files. Why the listing is made again
  * instead, when one of them is the folder itself or held a pruned entry (its count would be off).
  */
-function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[]): string | undefined {
+function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[], pruned: ReadonlySet<string>): string | undefined {
   if (gone.length === 0) return undefined;
   const goneDirs = gone.map((i) => resident.directories[i]);
   // One there still is another directory now (replaced, or a link on its way retargeted): its files are not known.
@@ -201,8 +201,8 @@ function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[])
   if (replaced) return `${replaced} is another directory now`;
   const under = belowAny(goneDirs);
   if (under(rejudge.base)) return `the folder went or was replaced (${rejudge.base})`;
-  const pruned = resident.pruned.find((entry) => under(nodePath.join(rejudge.base, entry.relative)));
-  if (pruned) return `an entry it left out went (${pruned.relative})`;
+  const prunedGone = [...pruned].find(under);
+  if (prunedGone) return `an entry it left out went (${prunedGone})`;
   const kept = resident.directories.map((dir) => !under(dir));
   const renumbered = new Map<number, number>();
   for (let i = 0, to = 0; i < kept.length; i++) if (kept[i]) renumbered.set(i, to++);
@@ -232,7 +232,8 @@ async function patch(
   const changed = found.changed.map((i) => resident.directories[i]);
   const went = found.gone.map((i) => resident.directories[i]);
   const wentFrom = went.map((dir) => nodePath.dirname(dir));
-  const dropped = dropGone(resident, rejudge, found.gone);
+  const pruned = new Set(resident.pruned.map((entry) => nodePath.join(rejudge.base, entry.relative)));
+  const dropped = dropGone(resident, rejudge, found.gone, pruned);
   if (dropped) return dropped;
   const reading = readingOf(rejudge);
   let indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
@@ -241,7 +242,6 @@ async function patch(
   if (read.length > MAX_PATCHED_DIRECTORIES) return `${read.length} directories changed`;
   const listed = new Map<string, Map<string, Candidate>>(read.map((dir) => [dir, new Map()]));
   for (const file of resident.files) listed.get(nodePath.dirname(file.path))?.set(nodePath.basename(file.path), file);
-  const pruned = new Set(resident.pruned.map((entry) => nodePath.join(rejudge.base, entry.relative)));
   // Taken before the directories are read: a change made while they are read is seen by the next check.
   const readAt = Date.now();
   const added: Candidate[] = [];
