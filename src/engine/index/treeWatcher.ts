@@ -50,6 +50,8 @@ const noChanges = (): TreeChanges => ({ touched: new Map(), structural: false, e
 export class TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private changes = noChanges();
+  /** A record kept beside the current one (`reset`'s `keep`): the index a refresh is replacing is vouched for by it meanwhile. */
+  private kept?: TreeChanges;
   private placedOrClosed = 0;
   /** Counts the changes of the tree's shape ever seen (not reset): a listing checked under one value still holds under it. */
   private shapes = 0;
@@ -67,25 +69,36 @@ export class TreeWatcher {
   }
 
   /**
-   * Starts a new record of changes (a refresh is about to read the tree). `listedAt`: the `shapeMark` read
-   * as the listing this record follows began; when the mark moved since (an entry appeared or went while
-   * the tree was listed, maybe after the listing read its directory), the new record starts with the
-   * shape changed, so the next refresh lists again.
+   * Starts a new record of changes (a refresh is about to read the tree) and returns it. `listedAt`: the
+   * `shapeMark` read as the listing this record follows began; when the mark moved since (an entry
+   * appeared or went while the tree was listed, maybe after the listing read its directory), the new
+   * record starts with the shape changed, so the next refresh lists again. `keep`: a record that goes on
+   * recording beside the new one (that of the index the refresh replaces, vouched for by it until then);
+   * any other earlier record stops.
    */
-  reset(listedAt?: number): void {
+  reset(listedAt?: number, keep?: Readonly<TreeChanges>): Readonly<TreeChanges> {
     const moved = listedAt !== undefined && listedAt !== this.shapeMark;
+    this.kept = keep === this.changes || keep === this.kept ? (keep as TreeChanges) : undefined;
     this.changes = noChanges();
     if (moved) this.changes.structural = true;
+    return this.changes;
+  }
+
+  /** Stops the record kept beside the current one (its index was replaced). */
+  release(): void {
+    this.kept = undefined;
   }
 
   /**
-   * Drops from the record the paths read again since event number `upTo` (a refresh of these files began
-   * after it): a path an event named after that stays, since it may have changed after it was read.
+   * Drops from a record (the current one unless given) the paths read again since its event number `upTo`
+   * (a refresh of these files began after it): a path an event named after that stays, since it may have
+   * changed after it was read.
    */
-  forget(paths: Iterable<string>, upTo: number): void {
+  forget(paths: Iterable<string>, upTo: number, record: Readonly<TreeChanges> = this.changes): void {
+    const { touched } = record;
     for (const path of paths) {
-      const last = this.changes.touched.get(path);
-      if (last !== undefined && last <= upTo) this.changes.touched.delete(path);
+      const last = touched.get(path);
+      if (last !== undefined && last <= upTo) touched.delete(path);
     }
   }
 
@@ -185,24 +198,28 @@ export class TreeWatcher {
 
   private shapeChanged(): void {
     this.changes.structural = true;
+    if (this.kept) this.kept.structural = true;
     this.shapes++;
   }
 
   private event(dir: string, event: string, name: string | Buffer | null): void {
-    const changes = this.changes;
+    const entry = name?.toString();
+    const path = entry === undefined ? undefined : below(dir, entry);
+    this.record(this.changes, path);
+    if (this.kept) this.record(this.kept, path);
+    if (path === undefined || event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) this.shapeChanged();
+    this.onChange();
+  }
+
+  /** One event in a record: counted, its path named unless the record overflowed (then it vouches for nothing, and the shape may have changed). */
+  private record(changes: TreeChanges, path: string | undefined): void {
     if (++changes.events >= this.overflowAt) {
       changes.overflowed = true;
-      this.shapeChanged();
+      changes.structural = true;
       changes.touched.clear();
+      this.shapes++;
     }
-    if (name === null) this.shapeChanged();
-    else {
-      const entry = name.toString();
-      const path = below(dir, entry);
-      if (!changes.overflowed) changes.touched.set(path, changes.events);
-      if (event === 'rename' || entry === '.gitignore' || this.watchers.has(path)) this.shapeChanged();
-    }
-    this.onChange();
+    if (path !== undefined && !changes.overflowed) changes.touched.set(path, changes.events);
   }
 
   close(): void {
@@ -245,11 +262,12 @@ export interface WatchWord {
 }
 
 /**
- * Whether a watcher vouches that an indexed file is as the index read it: the owner trusts the record
- * for this index (`trusted`: it was built with the watches in place, no refresh is resetting the record),
- * the file's directory is watched, no event named the file since the record began, no audit found it
- * changed (`stale`), and no event can have been dropped (overflow). Whether a file's directory is
- * watched is worked out once per file, while the index's ids and the watches stay.
+ * Whether a watcher vouches that an indexed file is as the index read it: the owner gives the record
+ * of changes kept for this index (`recordOf`: one begun before the index read the tree, with the watches
+ * in place; none while no such record holds), the file's directory is watched, no event named the file
+ * in that record, no audit found it changed (`stale`), and no event can have been dropped (overflow).
+ * Whether a file's directory is watched is worked out once per file, while the index's ids and the
+ * watches stay.
  */
 export class WatchVouching implements Vouching {
   /**
@@ -261,13 +279,13 @@ export class WatchVouching implements Vouching {
 
   constructor(
     private readonly watcher: TreeWatcher,
-    private readonly trusted: (index: ContentIndex) => boolean = () => true,
+    private readonly recordOf: (index: ContentIndex) => Readonly<TreeChanges> | undefined = () => watcher.current,
     private readonly stale: ReadonlySet<string> = new Set(),
   ) {}
 
   vouches(index: ContentIndex, id: number): boolean {
-    const changes = this.watcher.current;
-    if (changes.overflowed || !this.trusted(index)) return false;
+    const changes = this.recordOf(index);
+    if (!changes || changes.overflowed) return false;
     if (changes.touched.size > 0 || this.stale.size > 0) {
       const path = index.pathOf(id);
       if (changes.touched.has(path) || this.stale.has(path)) return false;
@@ -276,8 +294,9 @@ export class WatchVouching implements Vouching {
   }
 
   word(index: ContentIndex): WatchWord | undefined {
-    const { touched, overflowed } = this.watcher.current;
-    if (overflowed || !this.trusted(index)) return undefined;
+    const changes = this.recordOf(index);
+    if (!changes || changes.overflowed) return undefined;
+    const { touched } = changes;
     const stale = this.stale;
     return {
       mark: this.watcher.generation,

@@ -59,7 +59,7 @@ export class ResidentWorkspace {
     watchDirectory?: WatchDirectory,
   ) {
     this.watcher = new TreeWatcher(() => this.refreshes.in(REFRESH_DELAY_MS), undefined, watchDirectory);
-    this.vouching = new WatchVouching(this.watcher, () => this.trusted());
+    this.vouching = new WatchVouching(this.watcher, () => (this.trusted() ? this.watcher.current : undefined));
   }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */

@@ -24,7 +24,7 @@ import { buildHeapLimitMb, IGNORED_LISTED_AT_MOST_SEARCHED } from '../../engine/
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../../engine/index/prejudge';
 import { RefreshSchedule } from '../../engine/index/refreshSchedule';
 import { openIndexFor, openIndexInSlices, storedFor } from '../../engine/index/store';
-import { TreeWatcher, WatchVouching } from '../../engine/index/treeWatcher';
+import { TreeWatcher, WatchVouching, type TreeChanges } from '../../engine/index/treeWatcher';
 import { statStampAsync } from '../../engine/source/fileStamp';
 import { TimeSlices } from '../../engine/source/timeSlices';
 import { mapAtMost, OPENS_AT_ONCE } from '../../engine/searcher/descriptors';
@@ -128,19 +128,23 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly recent = new RecentResults();
   /** The index built while the watches were in place: the only one the watcher vouches for (set through `watchIndex`). */
   private watchedIndex?: ContentIndex;
+  /**
+   * The watcher's record of changes since the watched index's files were listed: it goes on while a
+   * refresh lists and reads the tree again (the record of that refresh begun beside it), until the index
+   * the refresh stores replaces this one.
+   */
+  private watchedRecord?: Readonly<TreeChanges>;
+  /** The record begun as the build under way read the tree (`watchFor`): the next watched index's. */
+  private buildRecord?: Readonly<TreeChanges>;
   /** Whether the build under way began with its files' directories watched. */
   private buildWatched = false;
   /** Files the audit found changed without an event: read as without the watcher until the next build. */
   private readonly stale = new Set<string>();
   /**
-   * The watcher's word (WatchVouching): for the index built while the watches were in place, while no
-   * build runs (a content refresh keeps the record), not for a file an event named or the audit found changed.
+   * The watcher's word (WatchVouching): for the index built while the watches were in place, also while a
+   * refresh builds its successor (its record goes on), not for a file an event named or the audit found changed.
    */
-  private readonly vouching = new WatchVouching(
-    this.watcher,
-    (index) => index === this.watchedIndex && (this.buildProcess === undefined || this.contentRefresh),
-    this.stale,
-  );
+  private readonly vouching = new WatchVouching(this.watcher, (index) => (index === this.watchedIndex ? this.watchedRecord : undefined), this.stale);
   private auditTimer?: NodeJS.Timeout;
   private auditNext = 0;
   /** Whether the ignored files' directories could not be watched as well (ENOSPC): from then on, only the searched files' are. */
@@ -316,16 +320,16 @@ export class WorkspaceIndexer implements vscode.Disposable {
   }
 
   /**
-   * Watches the directories of the files about to be indexed, before the build reads them; the record of
-   * changes starts anew, with the tree's shape changed when it changed while they were listed (`listedAt`,
-   * the watcher's shapeMark as the listing began: an entry that appeared in a directory the listing had
-   * read is then listed by the next refresh). False when they cannot all be watched (the inotify limit):
+   * Watches the directories of the files about to be indexed, before the build reads them; a record of
+   * changes starts for the index it builds, with the tree's shape changed when it changed while they were
+   * listed (`listedAt`, the watcher's shapeMark as the listing began: an entry that appeared in a directory
+   * the listing had read is then listed by the next refresh). The watched index's record goes on beside
+   * it, so searches rely on the watcher until the build's index replaces that one (a file in a directory
+   * no longer watched is checked by its stamp). False when they cannot all be watched (the inotify limit):
    * then, for the rest of the session, every file the index settles is checked by its stamp, as without a watcher.
    */
   private async watchFor(paths: readonly string[], listedAt: number): Promise<boolean> {
-    this.watchIndex(undefined);
-    this.stale.clear();
-    this.watcher.reset(listedAt);
+    this.buildRecord = this.watcher.reset(listedAt, this.watchedRecord);
     if (this.state.unwatched !== undefined) return false;
     const dirs = await this.directoriesOf(paths);
     try {
@@ -333,6 +337,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
       return true;
     } catch (error) {
       this.watcher.close();
+      this.watchIndex(undefined);
       this.state.unwatched = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       this.options.log.warn(
         `index: the ${dirs.size} directories of the indexed files cannot be watched (${this.state.unwatched}); each search checks every file it skips by its stamp`,
@@ -377,7 +382,7 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * the tree's shape (TreeWatcher.shapeMark), without statting its directories again.
    */
   listingWatch(): ListingWatch | undefined {
-    if (!this.watchedIndex || (this.buildProcess && !this.contentRefresh)) return undefined;
+    if (!this.watchedIndex) return undefined;
     const watcher = this.watcher;
     return { shapeMark: () => watcher.shapeMark, watches: (dir) => watcher.watches(dir) };
   }
@@ -413,9 +418,10 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.watchIndex(undefined);
   }
 
-  /** The index the watcher vouches for, if any: the state says whether there is one. */
-  private watchIndex(index: ContentIndex | undefined): void {
+  /** The index the watcher vouches for, if any, and the record it does so by: the state says whether there is one. */
+  private watchIndex(index: ContentIndex | undefined, record?: Readonly<TreeChanges>): void {
     this.watchedIndex = index;
+    this.watchedRecord = index && record;
     this.state.watched = index !== undefined;
   }
 
@@ -485,12 +491,12 @@ export class WorkspaceIndexer implements vscode.Disposable {
    */
   private contentChanges(): string[] | undefined {
     const index = this.watchedIndex;
-    const changes = this.watcher.current;
+    const changes = this.watchedRecord;
     const listing = (why: string) => {
       if (index) this.options.log.info(`index: the workspace is listed again (${why})`);
       return undefined;
     };
-    if (!index || this.opened?.index !== index) return undefined;
+    if (!index || !changes || this.opened?.index !== index) return undefined;
     if (this.listAgain) return listing('an entry was created or deleted, or a setting or the folders changed');
     if (changes.overflowed) return listing('more file events than the system may have kept');
     if (changes.structural) return listing('an entry appeared, went or was renamed in a watched directory');
@@ -520,7 +526,8 @@ export class WorkspaceIndexer implements vscode.Disposable {
    * file is read by them until then). A file an event named after the refresh began stays unrelied on.
    */
   private async refreshContent(dir: string, folders: string[], changed: string[]): Promise<void> {
-    const upTo = this.watcher.current.events;
+    const record = this.watchedRecord;
+    const upTo = record?.events ?? 0;
     this.changedFiles.clear();
     this.shapeReports.clear();
     if (changed.length > 0) {
@@ -556,9 +563,9 @@ export class WorkspaceIndexer implements vscode.Disposable {
       }
       this.close();
       this.opened = { index: stored.index, close: stored.close };
-      this.watcher.forget(changed, upTo);
+      if (record) this.watcher.forget(changed, upTo, record);
       for (const path of changed) this.stale.delete(path);
-      this.watchIndex(stored.index);
+      this.watchIndex(stored.index, record);
       this.state.last = outcome.summary;
       this.state.contentRefreshes++;
       this.readRecentLater(outcome.recent);
@@ -645,7 +652,11 @@ export class WorkspaceIndexer implements vscode.Disposable {
     const stored = await openIndexInSlices(dir, undefined, listed);
     this.close();
     if (stored) this.opened = { index: stored.index, close: stored.close };
-    this.watchIndex(stored && this.buildWatched ? stored.index : undefined);
+    // The files the audit found changed were read by the build.
+    this.stale.clear();
+    this.watchIndex(stored && this.buildWatched ? stored.index : undefined, this.buildRecord);
+    // (the record of the index it replaced, kept while it was built, ends)
+    this.watcher.release();
     this.auditNext = 0;
     if (this.watchedIndex && !this.auditTimer) {
       this.auditTimer = setInterval(

@@ -136,6 +136,52 @@ describe('the watched content index in the extension host', () => {
     assert.strictEqual(await count('added-5c2e-0'), 0, 'a file removed just before the search is not');
   });
 
+  it('relies on the watcher while a refresh lists and builds the workspace again, and sees an edit made meanwhile', async function () {
+    this.timeout(120_000);
+    for (const name of ['k1', 'k2', 'k3']) fs.writeFileSync(file(`${name}.txt`), 'kept-9b3a\n');
+    await untilSettled();
+    const question = { pattern: 'kept-9b3a', fixed_strings: true, output_mode: 'count' };
+    await invokeJson<GrepAnswer>('grep', question);
+    await invokeJson<GrepAnswer>('grep', question);
+    assert.strictEqual(api.index.lastUse?.read, 0, 'asked again, its three files are not read: the outcomes are remembered');
+    // A new entry: the next refresh lists the workspace again and builds a new index in a process of its own. Questions asked
+    // while it builds rely on the watcher as before (the index it replaces is still the one searched): remembered outcomes
+    // serve, and a file edited meanwhile is read.
+    const seen: string[] = [];
+    for (let attempt = 0; ; attempt++) {
+      assert.ok(attempt < 10, `questions asked while a build ran (${seen.join('; ')})`);
+      const builds = api.index.builds;
+      fs.writeFileSync(file(`shape-9b3a-${attempt}.txt`), 'x\n');
+      await waitUntil(
+        () => api.index.phase === 'building' || api.index.builds > builds,
+        () => `a build (${JSON.stringify(api.index)})`,
+        30_000,
+        1,
+      );
+      const building = () => api.index.phase === 'building' && api.index.builds === builds;
+      if (!building()) continue;
+      const asked = await invokeJson<GrepAnswer>('grep', question);
+      const askedUse = api.index.lastUse;
+      fs.writeFileSync(file('k2.txt'), `kept-9b3a\nkept-9b3a ${attempt}\n`);
+      const edited = await invokeJson<GrepAnswer>('grep', question);
+      const editedUse = api.index.lastUse;
+      if (!building()) {
+        seen.push(`attempt ${attempt}: the build ended before the questions did`);
+        fs.writeFileSync(file('k2.txt'), 'kept-9b3a\n');
+        await untilSettled();
+        await invokeJson<GrepAnswer>('grep', question);
+        continue;
+      }
+      assert.deepStrictEqual(
+        [asked.total_matches, askedUse?.read, edited.total_matches, editedUse?.read],
+        [3, 1, 4, 2],
+        'while the build ran: of the files, only the new one (not in the index yet) read for the question asked again, then the edited one too, its new line counted',
+      );
+      assert.strictEqual(api.index.watched, true);
+      break;
+    }
+  });
+
   it('finds by its audit a change no file event reported, and searches then read the file', async function () {
     this.timeout(120_000);
     // The earlier tests' changes refresh the index: while a refresh runs the file would be read for that, not found by the audit.

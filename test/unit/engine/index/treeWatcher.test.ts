@@ -209,7 +209,7 @@ describe('engine/index/treeWatcher: eventsDelivered and WatchVouching', () => {
     watcher.watch([`${fx.root}/watched`]);
     const index = indexOfFixture();
     const stale = new Set<string>();
-    const vouching = new WatchVouching(watcher, () => true, stale);
+    const vouching = new WatchVouching(watcher, () => watcher!.current, stale);
     const id = (relative: string) => index.idOf(`${fx.root}/${relative}`)!;
     assert.strictEqual(vouching.vouches(index, id('watched/a.txt')), true);
     assert.strictEqual(vouching.vouches(index, id('unwatched/c.txt')), false, 'its directory is not watched');
@@ -224,5 +224,42 @@ describe('engine/index/treeWatcher: eventsDelivered and WatchVouching', () => {
     for (let i = 0; i < 3; i++) fs.writeFileSync(`${fx.root}/watched/new${i}.txt`, 'x\n');
     await until('the burst is seen', () => watcher!.current.overflowed);
     assert.strictEqual(vouching.vouches(index, id('watched/b.txt')), false, 'events may have been dropped');
+  });
+
+  it('a record kept beside a new one goes on vouching for its index while a refresh builds the next, until released', async () => {
+    watcher = new TreeWatcher(() => undefined);
+    watcher.watch([`${fx.root}/watched`]);
+    const index = indexOfFixture();
+    const id = (relative: string) => index.idOf(`${fx.root}/${relative}`)!;
+    const first = watcher.reset();
+    fs.appendFileSync(`${fx.root}/watched/a.txt`, 'before the refresh\n');
+    await eventsDelivered();
+    // A refresh begins: its own record starts, the index's goes on.
+    const listedAt = watcher.shapeMark;
+    const next = watcher.reset(listedAt, first);
+    let record: typeof first | undefined = first;
+    const vouching = new WatchVouching(watcher, () => record);
+    assert.strictEqual(vouching.vouches(index, id('watched/a.txt')), false, 'named before the refresh began: still not vouched for');
+    assert.strictEqual(vouching.vouches(index, id('watched/b.txt')), true, 'no event named it: vouched for while the refresh runs');
+    fs.appendFileSync(`${fx.root}/watched/b.txt`, 'while the refresh runs\n');
+    fs.writeFileSync(`${fx.root}/watched/new.txt`, 'x\n');
+    await eventsDelivered();
+    assert.strictEqual(vouching.vouches(index, id('watched/b.txt')), false, 'named while the refresh ran');
+    assert.deepStrictEqual([first.structural, next.structural, next.touched.has(`${fx.root}/watched/a.txt`)], [true, true, false]);
+    // The refresh's index replaces the old one: the old record ends.
+    record = next;
+    watcher.release();
+    const counted = first.events;
+    fs.appendFileSync(`${fx.root}/watched/a.txt`, 'after\n');
+    await eventsDelivered();
+    assert.strictEqual(next.touched.has(`${fx.root}/watched/a.txt`), true);
+    assert.strictEqual(first.events, counted, 'a released record records nothing more');
+    // A reset keeps only the record it is given.
+    const third = watcher.reset(undefined, next);
+    const fourth = watcher.reset(undefined, third);
+    const [nextEvents, thirdEvents] = [next.events, third.events];
+    fs.appendFileSync(`${fx.root}/watched/b.txt`, 'again\n');
+    await eventsDelivered();
+    assert.deepStrictEqual([next.events - nextEvents, third.events - thirdEvents, fourth.touched.has(`${fx.root}/watched/b.txt`)], [0, 1, true]);
   });
 });
