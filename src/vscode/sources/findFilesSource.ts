@@ -354,6 +354,7 @@ export class FindFilesSource implements FileSource {
     return {
       base: base.base,
       root: base.root,
+      gitignore: gitignoreApplies,
       judging: async (dir) => {
         const { given, afterwards } = (excludes ??= findFilesExcludes(excludeGlobs(denied, compiledGlobs(settings.ignored))));
         let gitignore: GitignoreRules | undefined;

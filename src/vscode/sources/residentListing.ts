@@ -56,6 +56,8 @@ export interface Rejudge {
   /** The folder listed (the files' `relative` paths start there) and its workspace folder (judged paths start there). */
   base: string;
   root: string;
+  /** Whether .gitignore files judge its entries: a change of one then changes what the directories below it hold. */
+  gitignore: boolean;
   /** The verdict on a regular file (or a directory) below the workspace folder (a '/'-separated path from it), for entries of `dir` (the same, of their directory). */
   judging(dir: string): Promise<(fromRoot: string, isDirectory?: boolean) => Verdict>;
 }
@@ -203,6 +205,12 @@ function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[],
   if (under(rejudge.base)) return `the folder went or was replaced (${rejudge.base})`;
   const prunedGone = [...pruned].find(under);
   if (prunedGone) return `an entry it left out went (${prunedGone})`;
+  dropBelow(resident, under);
+  return undefined;
+}
+
+/** Drops from a listing the directories `under` holds and the files below them. */
+function dropBelow(resident: Resident, under: (path: string) => boolean): void {
   const kept = resident.directories.map((dir) => !under(dir));
   const renumbered = new Map<number, number>();
   for (let i = 0, to = 0; i < kept.length; i++) if (kept[i]) renumbered.set(i, to++);
@@ -211,7 +219,57 @@ function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[],
   resident.identities = resident.identities.filter((_, i) => kept[i]);
   resident.gitignores = resident.gitignores.filter((_, i) => kept[i]);
   resident.files = resident.files.filter((file) => !under(file.path));
-  return undefined;
+}
+
+/**
+ * Reads again, whole, the directories whose .gitignore changed, went or appeared (`ruled`; its rules judge
+ * every entry below): their files and directories dropped from the listing, then walked as new ones are
+ * (walkNew). Why the listing is made again instead: the folder's own rules changed where the walk would be
+ * too long, an entry the listing left out (pruned, or named in its log) lies below one.
+ */
+async function rewalkRuled(
+  resident: Resident,
+  ruled: readonly string[],
+  pruned: ReadonlySet<string>,
+  reading: Reading,
+): Promise<{ files: Candidate[]; dirs: string[] } | string> {
+  const walked = { files: [] as Candidate[], dirs: [] as string[] };
+  if (ruled.length === 0) return walked;
+  const under = belowAny(ruled);
+  const prunedBelow = [...pruned].find(under);
+  if (prunedBelow) return `a .gitignore changed above an entry it left out (${prunedBelow})`;
+  const logged = ruled.find((dir) => resident.warnings.some((line) => line.includes(`${dir}/`)));
+  if (logged) return `a .gitignore changed where its log names a file (${logged})`;
+  dropBelow(resident, under);
+  for (const dir of ruled) {
+    const found = await walkNew(dir, reading);
+    if (typeof found === 'string') return found;
+    walked.files.push(...found.files);
+    walked.dirs.push(...found.dirs);
+  }
+  return walked;
+}
+
+/**
+ * The directories whose .gitignore changed or went (`changed`), and those of the directories a patch reads
+ * where one appeared, the topmost: each is read whole, with what is below it (rewalkRuled). None where
+ * no .gitignore judges the entries.
+ */
+function ruledDirectories(
+  resident: Resident,
+  rejudge: Rejudge,
+  dirs: { changed: readonly string[]; read: readonly string[] },
+  indexOf: ReadonlyMap<string, number>,
+): string[] {
+  if (!rejudge.gitignore) return [];
+  const appeared = dirs.read.filter((dir) => !resident.gitignores[indexOf.get(dir)!] && statSync(`${dir}/.gitignore`, { throwIfNoEntry: false }) !== undefined);
+  return topmost([...dirs.changed.filter((dir) => indexOf.has(dir)), ...appeared]);
+}
+
+/** The directories of `dirs` that are below none of the others. */
+function topmost(dirs: readonly string[]): string[] {
+  const unique = [...new Set(dirs)];
+  return unique.filter((dir) => !unique.some((other) => other !== dir && isInside(dir, other)));
 }
 
 /**
@@ -226,45 +284,46 @@ function dropGone(resident: Resident, rejudge: Rejudge, gone: readonly number[],
 async function patch(
   resident: Resident,
   rejudge: Rejudge,
-  found: { changed: readonly number[]; gone: readonly number[] },
+  found: { changed: readonly number[]; gone: readonly number[]; ruled: readonly number[] },
   reported: readonly string[],
 ): Promise<string | undefined> {
   const changed = found.changed.map((i) => resident.directories[i]);
   const went = found.gone.map((i) => resident.directories[i]);
   const wentFrom = went.map((dir) => nodePath.dirname(dir));
+  const rulesChanged = found.ruled.map((i) => resident.directories[i]);
   const pruned = new Set(resident.pruned.map((entry) => nodePath.join(rejudge.base, entry.relative)));
   const dropped = dropGone(resident, rejudge, found.gone, pruned);
   if (dropped) return dropped;
   const reading = readingOf(rejudge);
   let indexOf = new Map(resident.directories.map((dir, i) => [dir, i]));
   // The directories read: those changed, those a directory that went was in, those holding a reported entry.
-  const read = [...new Set([...changed, ...wentFrom, ...reported.map((path) => nodePath.dirname(path))])].filter((dir) => indexOf.has(dir));
-  if (read.length > MAX_PATCHED_DIRECTORIES) return `${read.length} directories changed`;
-  const listed = new Map<string, Map<string, Candidate>>(read.map((dir) => [dir, new Map()]));
-  for (const file of resident.files) listed.get(nodePath.dirname(file.path))?.set(nodePath.basename(file.path), file);
+  // (where no .gitignore judges the entries, one that changed changes only its directory)
+  const readAlone = rejudge.gitignore ? [] : rulesChanged;
+  let read = [...new Set([...changed, ...wentFrom, ...reported.map((path) => nodePath.dirname(path)), ...readAlone])].filter((dir) => indexOf.has(dir));
+  const count = read.length + rulesChanged.length - readAlone.length;
+  if (count > MAX_PATCHED_DIRECTORIES) return `${count} directories changed`;
   // Taken before the directories are read: a change made while they are read is seen by the next check.
   const readAt = Date.now();
-  const added: Candidate[] = [];
-  const gone = new Set<Candidate>();
-  const newDirs: string[] = [];
-  const reportedSet = new Set(reported);
-  for (const dir of read) {
-    const now = await directoryNow(resident, indexOf.get(dir)!, { held: indexOf, listed: listed.get(dir)!, pruned, reported: reportedSet, reading });
-    if (typeof now === 'string') return now;
-    added.push(...now.added);
-    newDirs.push(...now.newDirs);
-    for (const file of now.gone) gone.add(file);
-  }
-  // (an entry reported below a directory that went went with it)
-  const below = belowAny(went);
+  // Those whose .gitignore changed, went, or appeared are read whole, and no longer one by one.
+  const ruled = ruledDirectories(resident, rejudge, { changed: rulesChanged, read }, indexOf);
+  const rewalked = await rewalkRuled(resident, ruled, pruned, reading);
+  if (typeof rewalked === 'string') return rewalked;
+  const belowRuled = belowAny(ruled);
+  read = read.filter((dir) => !belowRuled(dir));
+  const now = await readAgain(resident, read, rewalked.dirs, { pruned, reported, reading });
+  if (typeof now === 'string') return now;
+  const newDirs = [...rewalked.dirs, ...now.newDirs];
+  // (an entry reported below a directory that went went with it; one below a directory read whole was read)
+  const below = belowAny([...went, ...ruled]);
   const why = await unheldReported(
     reported.filter((path) => !below(path)),
     new Set(newDirs),
-    indexOf,
+    now.indexOf,
     reading,
   );
   if (why) return why;
-  if (added.length > 0 || gone.size > 0) resident.files = [...resident.files.filter((file) => !gone.has(file)), ...added];
+  const added = [...rewalked.files, ...now.added];
+  if (added.length > 0 || now.gone.size > 0) resident.files = [...resident.files.filter((file) => !now.gone.has(file)), ...added];
   const marks = await directoryMarks(newDirs);
   resident.directories = [...resident.directories, ...newDirs];
   resident.identities = [...resident.identities, ...marks.identities];
@@ -273,6 +332,32 @@ async function patch(
   for (const dir of [...read, ...newDirs]) resident.since.set(indexOf.get(dir)!, readAt);
   resident.vouchedAt = undefined;
   return undefined;
+}
+
+/**
+ * The directories of a listing in `read`, each read again (directoryNow): the files that appeared and went,
+ * the new directories walked, and the directories held by path (the listing's, and `walked`: those a
+ * patch walked already, by index -1).
+ */
+async function readAgain(
+  resident: Resident,
+  read: readonly string[],
+  walked: readonly string[],
+  known: { pruned: ReadonlySet<string>; reported: readonly string[]; reading: Reading },
+): Promise<{ added: Candidate[]; gone: Set<Candidate>; newDirs: string[]; indexOf: Map<string, number> } | string> {
+  const indexOf = new Map([...resident.directories.map((dir, i): [string, number] => [dir, i]), ...walked.map((dir): [string, number] => [dir, -1])]);
+  const listed = new Map<string, Map<string, Candidate>>(read.map((dir) => [dir, new Map()]));
+  for (const file of resident.files) listed.get(nodePath.dirname(file.path))?.set(nodePath.basename(file.path), file);
+  const found = { added: [] as Candidate[], gone: new Set<Candidate>(), newDirs: [] as string[], indexOf };
+  const reported = new Set(known.reported);
+  for (const dir of read) {
+    const now = await directoryNow(resident, indexOf.get(dir)!, { ...known, held: indexOf, listed: listed.get(dir)!, reported });
+    if (typeof now === 'string') return now;
+    found.added.push(...now.added);
+    found.newDirs.push(...now.newDirs);
+    for (const file of now.gone) found.gone.add(file);
+  }
+  return found;
 }
 
 /**
@@ -327,7 +412,7 @@ async function directoryNow(
   for (const entry of entries) {
     const path = nodePath.join(dir, entry.name);
     there.add(entry.name);
-    if (entry.name.toLowerCase() === '.gitignore' && !resident.gitignores[i]) return `a .gitignore appeared (${path})`;
+    if (reading.rejudge.gitignore && entry.name.toLowerCase() === '.gitignore' && !resident.gitignores[i]) return `a .gitignore appeared (${path})`;
     // (a directory above a folder below the workspace folder's top is held too: its own entries are not the listing's)
     if (!reading.inBase(path) || (entry.isDirectory() && known.held.has(path))) continue;
     if (!entry.isFile()) {
@@ -372,7 +457,6 @@ async function walkNew(top: string, reading: Reading): Promise<{ files: Candidat
     dirs.push(dir);
     for (const entry of entries) {
       const path = nodePath.join(dir, entry.name);
-      if (entry.name.toLowerCase() === '.gitignore') return `a .gitignore appeared (${path})`;
       if (!entry.isFile() && !entry.isDirectory()) return `a link or another kind of entry appeared (${path})`;
       const judged = verdict(reading.fromRoot(path), entry.isDirectory());
       if (judged === 'denied') return `a denied entry appeared (${path})`;
@@ -390,8 +474,10 @@ export class ResidentListings implements vscode.Disposable {
   private readonly running = new Map<string, { generation: number; listing: Promise<BaseListing | undefined> }>();
   /** Resident listings being checked before a replay, by key: still held, and the check shared with another call asking meanwhile. */
   private readonly checking = new Map<string, Promise<Resident | undefined>>();
-  /** Raised by every event that may change a listing: a listing begun before it is not kept. */
+  /** Raised by every event that may change a listing: a listing under way begun before it is not shared with a call made after it. */
   private generation = 0;
+  /** Raised when every listing is dropped (a change of the folders, `invalidate`): a listing begun before it is not kept. */
+  private drops = 0;
   /**
    * The entries VS Code's watcher reported created or deleted, the latest MAX_EVENTS to twice as many
    * (`eventsBefore`: how many were let go before them): each resident listing takes those after its own
@@ -425,13 +511,10 @@ export class ResidentListings implements vscode.Disposable {
     private readonly log?: (line: string) => void,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const drop = (uri: vscode.Uri) => {
-      if (!isDenied(uri)) this.invalidate();
-    };
     const reported = (uri: vscode.Uri) => {
-      if (uri.scheme !== 'file' || uri.path.endsWith('/.gitignore')) return drop(uri);
+      if (uri.scheme !== 'file') return this.invalidate();
       if (isDenied(uri)) return;
-      // A listing under way may have missed it: not kept. The resident ones take it before their next replay.
+      // A listing under way may have missed it: not shared with a later call. Every listing takes it before its next replay.
       this.generation++;
       if (this.eventLog.length === 2 * MAX_EVENTS) {
         this.eventLog = this.eventLog.slice(MAX_EVENTS);
@@ -443,8 +526,9 @@ export class ResidentListings implements vscode.Disposable {
       watcher,
       watcher.onDidCreate(reported),
       watcher.onDidDelete(reported),
+      // (a .gitignore changed in place changes what the directories below it hold)
       watcher.onDidChange((uri) => {
-        if (uri.path.endsWith('/.gitignore')) drop(uri);
+        if (uri.path.endsWith('/.gitignore')) reported(uri);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidate()),
       vscode.workspace.onDidChangeConfiguration(() => {
@@ -461,6 +545,7 @@ export class ResidentListings implements vscode.Disposable {
   invalidate(): void {
     this.counts.dropped++;
     this.generation++;
+    this.drops++;
     this.listings.clear();
   }
 
@@ -488,6 +573,9 @@ export class ResidentListings implements vscode.Disposable {
       if (isCancelled()) return { made: false };
     }
     const generation = this.generation;
+    const drops = this.drops;
+    // A change made while it is made is taken by its first replay, as any change after it is: the entries reported from now on, the directories changed since it began.
+    const seen = this.position();
     const got = this.restoreOrList(key, isCancelled, list);
     const entry = { generation, listing: got.then((result) => result?.listing) };
     this.running.set(key, entry);
@@ -495,7 +583,7 @@ export class ResidentListings implements vscode.Disposable {
       if (this.running.get(key) === entry) this.running.delete(key);
     });
     if (!result) return { made: false };
-    const kept = () => generation === this.generation && !isCancelled();
+    const kept = () => drops === this.drops && !isCancelled();
     if (result.restored) {
       this.counts.restored++;
       if (kept()) this.keep(key, { ...result.restored, rejudge }, inUse);
@@ -507,7 +595,7 @@ export class ResidentListings implements vscode.Disposable {
     if (kept()) {
       const marks = await directoryMarks(made.directories);
       if (kept()) {
-        const resident: Resident = { ...made, rejudge, startedAt: result.startedAt, ...marks, since: new Map(), seen: this.position(), uses: 1 };
+        const resident: Resident = { ...made, rejudge, startedAt: result.startedAt, ...marks, since: new Map(), seen, uses: 1 };
         this.keep(key, resident, inUse);
         if (made.storable && this.store) this.storeLater(key, resident, made.storable);
       }
@@ -581,12 +669,17 @@ export class ResidentListings implements vscode.Disposable {
       since: resident.since,
       atMost: patchable ? MAX_PATCHED_DIRECTORIES : 0,
       goneAtMost: patchable ? MAX_GONE_DIRECTORIES : 0,
+      rules: patchable,
     });
     if (!found)
       return isCancelled()
         ? false
-        : again(`a .gitignore in one of its directories changed, more than ${MAX_PATCHED_DIRECTORIES} changed, or more than ${MAX_GONE_DIRECTORIES} went`);
-    if (found.changed.length === 0 && found.gone.length === 0 && reported.length === 0) {
+        : again(
+            patchable
+              ? `more than ${MAX_PATCHED_DIRECTORIES} of its directories changed, or more than ${MAX_GONE_DIRECTORIES} went`
+              : 'one of its directories, or a .gitignore in one, changed',
+          );
+    if (found.changed.length === 0 && found.gone.length === 0 && found.ruled.length === 0 && reported.length === 0) {
       resident.seen = seen;
       return true;
     }

@@ -67,15 +67,16 @@ export async function unchangedSince(listing: ListingMarks, isCancelled: () => b
 /**
  * The directories of a listing (their indexes in `directories`) changed since it began, or since each was
  * read again (`since`: when, by index), at most `atMost`, and those gone (no longer there, or another
- * directory now), at most `goneAtMost` (default: `atMost`). Undefined when more, or a .gitignore a
+ * directory now), at most `goneAtMost` (default: `atMost`); with `rules`, those whose .gitignore changed
+ * or went (`ruled`, counted with the changed). Undefined when more, or (without `rules`) a .gitignore a
  * directory held changed, or cancelled.
  */
 export async function changedDirectories(
   listing: ListingMarks,
   isCancelled: () => boolean,
-  { since, atMost, goneAtMost = atMost }: { since?: ReadonlyMap<number, number>; atMost: number; goneAtMost?: number },
-): Promise<{ changed: number[]; gone: number[] } | undefined> {
-  const found = { changed: [] as number[], gone: [] as number[] };
+  { since, atMost, goneAtMost = atMost, rules = false }: { since?: ReadonlyMap<number, number>; atMost: number; goneAtMost?: number; rules?: boolean },
+): Promise<{ changed: number[]; gone: number[]; ruled: number[] } | undefined> {
+  const found = { changed: [] as number[], gone: [] as number[], ruled: [] as number[] };
   const slices = new TimeSlices();
   for (const [i, dir] of listing.directories.entries()) {
     if (slices.due()) {
@@ -86,12 +87,16 @@ export async function changedDirectories(
     const stat = statSync(dir, { throwIfNoEntry: false });
     const same = stat?.isDirectory() === true && `${stat.dev}:${stat.ino}` === listing.identities[i];
     if (same && listing.gitignores[i]) {
-      const rules = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
-      if (!rules || rules.ctimeMs >= limit || rules.mtimeMs >= limit) return undefined;
+      const ignoreFile = statSync(`${dir}/.gitignore`, { throwIfNoEntry: false });
+      if (!ignoreFile || ignoreFile.ctimeMs >= limit || ignoreFile.mtimeMs >= limit) {
+        if (!rules || found.changed.length + found.ruled.length === atMost) return undefined;
+        found.ruled.push(i);
+        continue;
+      }
     }
     if (same && stat.ctimeMs < limit && stat.mtimeMs < limit) continue;
     const into = same ? found.changed : found.gone;
-    if (into.length === (same ? atMost : goneAtMost)) return undefined;
+    if (same ? found.changed.length + found.ruled.length === atMost : found.gone.length === goneAtMost) return undefined;
     into.push(i);
   }
   return found;

@@ -215,6 +215,33 @@ describe('the resident listing of the workspace', () => {
     assert.ok(counts.patched >= before.patched + 3, `the listing was read again where it changed: ${JSON.stringify({ before, counts })}`);
   });
 
+  it('a .gitignore written, changed and removed below the top is applied by the next call without listing the folder again', async () => {
+    write('rules/kept.txt', 'resident-7c2e rules\n');
+    write('rules/out/x.txt', 'resident-7c2e rules\n');
+    write('rules/y.log', 'resident-7c2e rules\n');
+    const [kept, x, log] = ['rules/kept.txt', 'rules/out/x.txt', 'rules/y.log'].map(file);
+    const below = async () =>
+      (await matching('resident-7c2e')).filter((path): path is string => typeof path === 'string' && path.startsWith(file('rules'))).sort();
+    try {
+      assert.deepStrictEqual(await untilReplayed(below), [kept, x, log]);
+      await eventsDelivered();
+      const before = { ...api.listings.counts };
+      write('rules/.gitignore', 'out/\n');
+      assert.deepStrictEqual(await below(), [kept, log], 'a .gitignore written leaves out a directory');
+      write('rules/.gitignore', '*.log\n');
+      assert.deepStrictEqual(await below(), [kept, x], 'changed: the directory it left out is back, the .log file left out');
+      fs.rmSync(file('rules/.gitignore'));
+      assert.deepStrictEqual(await below(), [kept, x, log], 'removed: nothing left out');
+      await eventsDelivered();
+      await matching('resident-7c2e');
+      const counts = api.listings.counts;
+      assert.strictEqual(counts.listed, before.listed, `no listing made: ${JSON.stringify({ before, counts, why: api.listings.lastAgain })}`);
+      assert.ok(counts.patched >= before.patched + 3, `the listing was read again where it changed: ${JSON.stringify({ before, counts })}`);
+    } finally {
+      fs.rmSync(file('rules'), { recursive: true, force: true });
+    }
+  });
+
   it('a .gitignore changed in place is applied by the next call', async () => {
     assert.ok(!(await residentMatching('resident-7c2e')).includes(file('hidden.txt')));
     fs.writeFileSync(file('.gitignore'), '# nothing ignored\n');

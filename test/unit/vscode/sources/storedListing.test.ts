@@ -104,15 +104,27 @@ describe('stored listings (kept between windows)', () => {
       const listing = await listingOf(fixture, ['a/x.ts', 'b/y.ts', 'c/z.ts'], dirs, later());
       changedAfter(fixture.path('a'));
       changedAfter(fixture.path('c'));
-      assert.deepStrictEqual(await changedDirectories(listing, () => false, { atMost: 2 }), { changed: [1, 3], gone: [] });
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { atMost: 2 }), { changed: [1, 3], gone: [], ruled: [] });
       assert.strictEqual(await changedDirectories(listing, () => false, { atMost: 1 }), undefined, 'more changed than it reads again');
       // c read again after its change: only a is changed since.
       const since = new Map([[3, Date.now() + 120_000]]);
-      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 2 }), { changed: [1], gone: [] });
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 2 }), { changed: [1], gone: [], ruled: [] });
       fs.rmSync(fixture.path('b'), { recursive: true });
       changedAfter(fixture.root);
-      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 3 }), { changed: [0, 1], gone: [2] });
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { since, atMost: 3 }), { changed: [0, 1], gone: [2], ruled: [] });
       assert.strictEqual(await unchangedSince(listing, () => false), false);
+    });
+
+    it('names the directories whose .gitignore changed or went when asked to, counted with the changed ones; else it cannot say', async () => {
+      fixture.files({ 'a/x.ts': '', 'a/.gitignore': '*.log\n', 'b/y.ts': '', 'b/.gitignore': '*.tmp\n' });
+      const dirs = [fixture.root, fixture.path('a'), fixture.path('b')];
+      const listing = await listingOf(fixture, ['a/x.ts', 'b/y.ts'], dirs, later());
+      changedAfter(fixture.path('a/.gitignore'));
+      fs.rmSync(fixture.path('b/.gitignore'));
+      changedAfter(fixture.path('b'));
+      assert.strictEqual(await changedDirectories(listing, () => false, { atMost: 2 }), undefined);
+      assert.deepStrictEqual(await changedDirectories(listing, () => false, { atMost: 2, rules: true }), { changed: [], gone: [], ruled: [1, 2] });
+      assert.strictEqual(await changedDirectories(listing, () => false, { atMost: 1, rules: true }), undefined, 'more than it reads again');
     });
   });
 });
