@@ -4,14 +4,14 @@
  * produced for one base and one set of inputs (include, excludes, denied and granted paths, VS Code's
  * search settings): the audited files, what the audit pruned and the lines it logged. It is replayed
  * only for the same inputs, and only while nothing it depends on changed:
- * - a `.gitignore` changed or a change of the workspace folders drops every listing;
+ * - a change of the workspace folders drops every listing;
  * - before a replay, every directory that held a listed file, and the `.gitignore` it held, is stat'ed (the
  *   watcher may report late, or not at all where `files.watcherExclude` applies): up to
  *   MAX_PATCHED_DIRECTORIES that changed since the listing began, with those holding an entry the file
- *   watcher reported created or deleted, are read again and their entries judged as the listing judged
- *   its own; directories that went are dropped with their files, new ones walked (`patch`, a whole
- *   folder's listing only); anything that cannot be judged so (a new link or `.gitignore`, more
- *   directories or entries) sends the call to findFiles again.
+ *   watcher reported created, deleted or (a `.gitignore`) changed, are read again and their entries judged
+ *   as the listing judged its own; directories that went are dropped with their files, new ones walked,
+ *   one whose `.gitignore` changed read again whole (`patch`, a whole folder's listing only); anything that
+ *   cannot be judged so (a new link, more directories or entries) sends the call to findFiles again.
  * The excludes and settings are part of the inputs, so a settings change lists afresh by itself.
  * A whole workspace folder's listing is also stored for the next window (storedListing.ts), which
  * replays it when none of the folder's directories changed while no window watched it.
@@ -276,10 +276,10 @@ function topmost(dirs: readonly string[]): string[] {
  * Reads again the directories of a listing that changed or went (`found`, indexes in `directories`) or
  * hold an entry reported created or deleted (`reported`), and judges their entries as the listing judged
  * its own (`rejudge`): a file that appeared is listed unless left out, one that went is dropped, a
- * directory that went is dropped with its files, a new directory is walked (walkNew). Undefined once
- * done; else why the listing is made again instead, where this cannot tell: a new link, a .gitignore
- * created, a denied entry appearing or a pruned entry gone, an entry reported where the listing holds
- * nothing that it would list, too many directories or entries.
+ * directory that went is dropped with its files, a new directory is walked (walkNew), one whose .gitignore
+ * changed, went or appeared is read again whole (rewalkRuled). Undefined once done; else why the listing
+ * is made again instead, where this cannot tell: a new link, a denied entry appearing or a pruned entry
+ * gone, an entry reported where the listing holds nothing that it would list, too many directories or entries.
  */
 async function patch(
   resident: Resident,
@@ -441,8 +441,9 @@ async function directoryNow(
 
 /**
  * A directory new to a listing (made, or moved in with its files), walked: its files and those below it
- * that the listing would list, and its directories (but those it leaves out); or why the listing is made
- * again instead: a link, a .gitignore or a denied entry in it, more than the reading's budget of entries.
+ * that the listing would list, and its directories (but those it leaves out), each judged by the .gitignore
+ * files above it read then; or why the listing is made again instead: a link or a denied entry in it, more
+ * than the reading's budget of entries.
  */
 async function walkNew(top: string, reading: Reading): Promise<{ files: Candidate[]; dirs: string[] } | string> {
   const files: Candidate[] = [];
