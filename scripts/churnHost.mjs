@@ -9,6 +9,7 @@
 // round). Every round's tokens are new (`churn_` and six letters), so an answer that missed a change differs.
 // A file still hard-linked to the corpus is never written in place: it is replaced first (a new inode).
 // Prints each difference and a summary; exits 1 on any. CHURN_SEED makes the changes repeatable.
+// CHURN_ROOTS=1 opens the copies as the folders of one multi-root workspace instead of one folder.
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -38,6 +39,7 @@ import { seeded } from './lib/seeded.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COPIES = Number(process.env.CHURN_COPIES ?? 9);
 const ROUNDS = Number(process.env.CHURN_ROUNDS ?? 40);
+const MULTI_ROOT = process.env.CHURN_ROOTS === '1';
 const artifacts = join(repo, '.test-artifacts', 'soak-host');
 const { random, pick } = seeded(Number(process.env.CHURN_SEED ?? 1));
 const token = () => `churn_${Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 26)]).join('')}`;
@@ -250,8 +252,12 @@ async function main() {
     listed.filter((_, i) => i % 50 === 0).map((path) => join(tree, path)),
   );
   mkdirSync(artifacts, { recursive: true });
+  // A multi-root workspace: each copy a folder of its own (the file beside the tree, outside every folder).
+  const workspace = MULTI_ROOT ? join(base.dir, `churn-x${COPIES}.code-workspace`) : tree;
+  if (MULTI_ROOT) writeFileSync(workspace, JSON.stringify({ folders: Array.from({ length: COPIES }, (_, i) => ({ path: join(tree, `copy${i + 1}`) })) }));
+  process.stdout.write(MULTI_ROOT ? `Opened as a workspace of ${COPIES} folders\n` : '');
   const session = await openAgentSession({
-    workspace: tree,
+    workspace,
     script: { steps: [], fallbackText: 'soak:host calls the tools directly.' },
     artifactsDir: artifacts,
     lifetimeSeconds: 3600,
@@ -365,6 +371,7 @@ async function main() {
     writeFileSync(join(artifacts, 'host.log'), session.logs());
     await session.close(ok);
     if (!process.env.CHURN_KEEP) rmSync(tree, { recursive: true, force: true });
+    if (MULTI_ROOT) rmSync(workspace, { force: true });
   }
   if (!ok) process.exitCode = 1;
 }
