@@ -111,19 +111,15 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
 
 /**
  * A folder's listing from its parts (FindFilesSource.listInParts): the listing of the files of its levels
- * first, then one a group of directories, `files` already in order; a directory is judged by the part of
- * the group it lies in, any other (a level) by the first part.
+ * first, then one a group of directories, `files` already in order.
  */
 function joinParts(base: string, files: Candidate[], parts: readonly FolderListing[], groups: readonly (readonly string[])[]): BaseListing {
-  const [top] = parts;
-  const partOf = new Map(groups.flatMap((group, i) => group.map((dir) => [dir, parts[i + 1]] as const)));
   const pruned = new Map<string, PrunedEntry>();
   for (const part of parts) for (const entry of part.pruned) pruned.set(entry.relative, entry);
-  const judging = (fromRoot: string): FolderListing => {
-    const at = enclosingTop(partOf, fromRoot);
-    return at === undefined ? top : partOf.get(at)!;
-  };
-  const walk: DirectoryWalk = { ...top.walk, skips: (fromRoot) => judging(fromRoot).walk.skips(fromRoot) };
+  const walk = partsWalk(
+    parts.map((part) => part.walk),
+    groups,
+  );
   return {
     files,
     pruned: [...pruned.values()],
@@ -132,6 +128,21 @@ function joinParts(base: string, files: Candidate[], parts: readonly FolderListi
     storable: { base, directoriesBelow: () => directoriesBelow(base, walk) },
     parts: parts.length,
   };
+}
+
+/**
+ * How the directories of a folder listed in parts are walked (storedListing.ts): a directory as the part of
+ * the group it lies in left entries out, any other (a level) as the first part. Only the parts' walks are
+ * held, not the parts (a listing kept with it would otherwise keep each part's own list of files).
+ */
+function partsWalk(walks: readonly DirectoryWalk[], groups: readonly (readonly string[])[]): DirectoryWalk {
+  const [top] = walks;
+  const walkOf = new Map(groups.flatMap((group, i) => group.map((dir) => [dir, walks[i + 1]] as const)));
+  const judging = (fromRoot: string): DirectoryWalk => {
+    const at = enclosingTop(walkOf, fromRoot);
+    return at === undefined ? top : walkOf.get(at)!;
+  };
+  return { ...top, skips: (fromRoot) => judging(fromRoot).skips(fromRoot) };
 }
 
 /** The .gitignore rules of these root-relative directories, their files read first (off this thread), only where the scope allows. */
