@@ -171,8 +171,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
   private readonly shapeReports = new Set<string>();
   /** Files VS Code's watcher reported changed in content since the last refresh (the tree watcher may not watch their directory). */
   private readonly changedFiles = new Set<string>();
-  /** Whether the worker under way refreshes changed files only: the watched index stays relied on meanwhile. */
-  private contentRefresh = false;
   /** Disposed (the window closing, the extension deactivated). */
   private disposed = false;
   /** The stored index being opened as the window opens (openStored). */
@@ -531,7 +529,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
     this.changedFiles.clear();
     this.shapeReports.clear();
     if (changed.length > 0) {
-      this.contentRefresh = true;
       const outcome = await this.runBuild(
         {
           dir,
@@ -545,7 +542,6 @@ export class WorkspaceIndexer implements vscode.Disposable {
         },
         changed.length,
       );
-      this.contentRefresh = false;
       if (outcome.kind !== 'done') {
         this.options.log.info(
           `index: the refresh of ${changed.length} changed files did not end (${outcome.kind === 'failed' ? outcome.message : 'stopped'}); the workspace is listed again`,
