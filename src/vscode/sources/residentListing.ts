@@ -604,8 +604,11 @@ export class ResidentListings implements vscode.Disposable {
     return { listing: made, made: true };
   }
 
-  /** The resident listing for `key` when it still holds (`replays`), checked once for the calls asking while it is checked. */
-  private replayed(key: string, isCancelled: () => boolean): Promise<Resident | undefined> {
+  /**
+   * The resident listing for `key` when it still holds (`replays`: read again where it changed), checked
+   * once for the calls asking while it is checked; undefined when it must be made again (`get` makes it).
+   */
+  replayed(key: string, isCancelled: () => boolean): Promise<BaseListing | undefined> {
     const checking = this.checking.get(key);
     if (checking) return checking;
     const resident = this.listings.get(key);

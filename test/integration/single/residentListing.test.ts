@@ -7,6 +7,7 @@ import type { GrepToolsApi } from '../../../src/extension';
 import { folderPath, invokeJson, listedInParts, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
 import { waitUntil } from '../../support/waitUntil';
 import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
+import { CLOCK_MARGIN_MS } from '../../../src/vscode/sources/storedListing';
 
 describe('the resident listing of the workspace', () => {
   const dir = () => path.join(folderPath(0), 'resident-tmp');
@@ -148,6 +149,43 @@ describe('the resident listing of the workspace', () => {
       assert.strictEqual(after.listed, before.listed, `no listing made (${JSON.stringify(after)})`);
       assert.ok(after.replayed > before.replayed, 'the resident listings were replayed');
       break;
+    }
+  });
+
+  it("a folder below the top is listed on its own when the whole folder's resident listing must be made again (more directories changed than it reads again); the next call of the whole folder makes that one", async () => {
+    write('left/kept.txt', 'resident-7c2e left\n');
+    for (let i = 0; i < 70; i++) write(`left/d${i}/x.txt`, '');
+    const below = () => invokeJson<GlobAnswer>('glob', { pattern: '*.txt', path: 'resident-tmp/left' });
+    try {
+      await residentMatching('resident-7c2e');
+      await eventsDelivered();
+      api.listings.lastAgain = undefined;
+      const before = { ...api.listings.counts };
+      for (let i = 0; i < 70; i++) write(`left/d${i}/y.txt`, '');
+      // A listing begun within CLOCK_MARGIN_MS of a directory's change does not rely on it: one made from
+      // now on does, and is replayed by the next call unless something changed again.
+      const written = Date.now();
+      await waitUntil(
+        () => Date.now() > written + CLOCK_MARGIN_MS + 100,
+        () => 'the clock margin passed',
+        10_000,
+      );
+      // Asked until the watcher's reports reach the listing, whose directories are then looked at.
+      let answer: GlobAnswer | undefined;
+      for (const deadline = Date.now() + 20_000; api.listings.lastAgain === undefined;) {
+        assert.ok(Date.now() < deadline, 'the listing was found to need making again within 20 s of the writes');
+        answer = await below();
+      }
+      assert.match(api.listings.lastAgain ?? '', /more than 64 of its directories changed/);
+      assert.deepStrictEqual(answer?.files, [file('left/kept.txt')]);
+      // The folder below made its own listing, not the whole folder's: the whole folder's call makes that one.
+      const belowMade = { ...api.listings.counts };
+      assert.ok(belowMade.listed > before.listed, JSON.stringify({ before, belowMade }));
+      assert.ok((await matching('resident-7c2e')).includes(file('left/kept.txt')));
+      const counts = api.listings.counts;
+      assert.strictEqual(counts.listed, belowMade.listed + 1, JSON.stringify({ belowMade, counts }));
+    } finally {
+      fs.rmSync(file('left'), { recursive: true, force: true });
     }
   });
 
