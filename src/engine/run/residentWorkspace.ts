@@ -3,9 +3,11 @@
  * does, held in memory, and kept current by a watcher of every listed directory. While the watcher
  * holds, a call relies on the index without statting the files no event named, and replays the
  * recorded listing while no entry appeared, went or was renamed (no walk); an event schedules a
- * refresh, which reads only what changed. Anything the watcher cannot vouch for (a refresh under way,
- * directories watched only since the last refresh read the tree, a watch that failed) is checked by
- * stat, as one command line call checks it, so the answer is always the one a full scan gives.
+ * refresh, which reads only what changed; while it runs, the index held is vouched for by its own record
+ * of changes, which goes on recording until the new index opens. Anything the watcher cannot vouch for
+ * (a file an event named, directories watched only since the last refresh read the tree, a watch that
+ * failed, a failed refresh) is checked by stat, as one command line call checks it, so the answer is
+ * always the one a full scan gives.
  */
 import { CONTENT_REFRESH_AT_MOST, RECENT_WRITE_MS, reindexFiles } from '../index/builder';
 import type { ContentIndex } from '../index/contentIndex';
@@ -14,7 +16,7 @@ import { linksFresh, ListingSource, listingFresh, watchedDirectories, type Recor
 import { RecentResults, watchedIndexPrejudge, type SearchIndex } from '../index/prejudge';
 import { RefreshSchedule } from '../index/refreshSchedule';
 import { loadIndex, type IndexMeta } from '../index/store';
-import { TreeWatcher, WatchVouching, type WatchDirectory } from '../index/treeWatcher';
+import { TreeWatcher, WatchVouching, type TreeChanges, type WatchDirectory } from '../index/treeWatcher';
 import { buildWorkspaceIndex, type IndexingRoles, type IndexSummary } from './workspaceIndex';
 
 /** A refresh starts this long after the last event (a burst of events, as a branch switch makes, costs one). */
@@ -41,8 +43,13 @@ export class ResidentWorkspace {
     () => this.refresh(),
     (error) => this.log.failed((error as Error).message),
   );
-  /** Whether the watcher saw the whole tree since the index last read it. */
-  private vouched = false;
+  /**
+   * The record of changes that vouches for the index held (`stored`), or none: the watcher's current one
+   * once it saw the whole tree since the index read it; while a refresh reads the tree, the replaced
+   * index's own, which goes on recording beside the refresh's until the new index opens, so calls made
+   * meanwhile rely on the old index for every file no event named instead of statting them all.
+   */
+  private record?: Readonly<TreeChanges>;
   private watchable = true;
   /** Whether the directories of the ignored files' listing may be watched (no ENOSPC placing them yet). */
   private ignoredWatchable = true;
@@ -57,9 +64,11 @@ export class ResidentWorkspace {
     private readonly limits: IndexLimits,
     private readonly log: ResidentLog,
     watchDirectory?: WatchDirectory,
+    /** Builds or refreshes the stored index (the tests hold a refresh at its start). */
+    private readonly build: typeof buildWorkspaceIndex = buildWorkspaceIndex,
   ) {
     this.watcher = new TreeWatcher(() => this.refreshes.in(REFRESH_DELAY_MS), undefined, watchDirectory);
-    this.vouching = new WatchVouching(this.watcher, () => (this.trusted() ? this.watcher.current : undefined));
+    this.vouching = new WatchVouching(this.watcher, (index) => (index === this.stored?.index ? this.record : undefined));
   }
 
   /** Builds or refreshes the index and watches the tree; resolves once the watcher vouches for it (or cannot). */
@@ -71,7 +80,8 @@ export class ResidentWorkspace {
   environment(): { source: ListingSource; index?: SearchIndex } {
     const stored = this.stored;
     if (!stored) return { source: new ListingSource(this.env.source, []) };
-    const fresh = (listing: RecordedListing) => (this.trusted() && !this.watcher.current.structural ? linksFresh(listing) : listingFresh(listing));
+    const record = this.record;
+    const fresh = (listing: RecordedListing) => (record && !record.structural && !record.overflowed ? linksFresh(listing) : listingFresh(listing));
     return {
       source: new ListingSource(this.env.source, this.replayable(), fresh),
       index: watchedIndexPrejudge(() => this.stored?.index, this.vouching, this.recent),
@@ -102,10 +112,6 @@ export class ResidentWorkspace {
     return this.watcher.watch(watchedDirectories(searched));
   }
 
-  private trusted(): boolean {
-    return this.vouched && !this.refreshes.busy;
-  }
-
   /**
    * Reads again into the index held the files an event named, when the watcher vouches for the tree and
    * its shape did not change (no entry appeared or went, no event was dropped) and they are few: no
@@ -113,9 +119,11 @@ export class ResidentWorkspace {
    * changed file's stamp). Synchronous, so no call sees it half done. Whether it could.
    */
   private refreshContent(): boolean {
-    const changes = this.watcher.current;
+    const changes = this.record;
     const index = this.stored?.index;
-    if (!index || !this.trusted() || changes.structural || changes.overflowed || changes.touched.size > CONTENT_REFRESH_AT_MOST) return false;
+    // (an index whose listing could not be recorded is refreshed whole, which records it)
+    const listed = this.stored?.meta.listings?.some((listing) => !listing.includeIgnored) === true;
+    if (!index || !listed || !changes || changes.structural || changes.overflowed || changes.touched.size > CONTENT_REFRESH_AT_MOST) return false;
     const started = Date.now();
     const upTo = changes.events;
     const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
@@ -131,6 +139,7 @@ export class ResidentWorkspace {
     this.watcher.forget(
       [...changes.touched.keys()].filter((path) => !recent.has(path)),
       upTo,
+      changes,
     );
     if (recent.size > 0) this.refreshes.in(RECENT_WRITE_MS);
     this.log.contentRefreshed(changed.length, Date.now() - started);
@@ -150,14 +159,21 @@ export class ResidentWorkspace {
    * when to try again when the listing could not be recorded (something changed too recently).
    */
   private async refreshUntilWatched(): Promise<number | undefined> {
-    this.vouched = false;
     for (let round = 0; round < MAX_WATCHING_REFRESHES && !this.closed; round++) {
-      this.watcher.reset();
-      const summary = await buildWorkspaceIndex(this.env, this.dir, this.limits);
+      // (the index held stays vouched for by its own record, kept recording, until the new one opens)
+      const fresh = this.watcher.reset(undefined, this.record);
+      let summary: IndexSummary;
+      try {
+        summary = await this.build(this.env, this.dir, this.limits);
+      } catch (error) {
+        this.unvouched();
+        throw error;
+      }
       if (this.closed) return undefined; // (closed meanwhile: nothing is opened again)
       const stored = loadIndex(this.dir);
       this.stored?.close();
       this.stored = stored;
+      this.unvouched();
       const listings = stored?.meta.listings ?? [];
       const searched = listings.some((listing) => !listing.includeIgnored);
       let added = 0;
@@ -171,14 +187,26 @@ export class ResidentWorkspace {
         }
       }
       this.log.refreshed(summary, this.watcher.size);
-      if (!searched) return RECENT_WRITE_MS;
+      if (!searched) {
+        // The listing could not be recorded (a directory changed too recently): calls walk the tree until
+        // the next refresh, and rely on this index, read while the watches were in place, for the files no
+        // event named (a directory not watched then is not watched now: its files are checked by stat).
+        if (stored && this.watchable) this.record = fresh;
+        return RECENT_WRITE_MS;
+      }
       if (!this.watchable) return undefined;
       if (added === 0) {
-        this.vouched = true;
+        this.record = fresh;
         return undefined;
       }
     }
     return undefined;
+  }
+
+  /** No record vouches for the index held (a new one, until the watcher saw the whole tree since it read it; or after a failed refresh). */
+  private unvouched(): void {
+    this.record = undefined;
+    this.watcher.release();
   }
 
   /** Resolves once no refresh is under way: after close(), once the last one let go of the index's files. */
