@@ -22,7 +22,7 @@ import { NodeFileSource } from '../../../../src/engine/source/walker';
 import { Fixture, makeEnv } from '../../fixture';
 import { age } from '../index/age';
 
-describe('engine/run/residentWorkspace: a full inotify table', function () {
+describe('engine/run/residentWorkspace', function () {
   this.timeout(20_000);
   let fx: Fixture;
   let pool: SearchPool;
@@ -37,7 +37,7 @@ describe('engine/run/residentWorkspace: a full inotify table', function () {
     fx.remove();
   });
 
-  it('watches the searched files alone, says so, and answers as a full scan does', async () => {
+  it('with a full inotify table: watches the searched files alone, says so, and answers as a full scan does', async () => {
     const ws = fx.mkdir('ws');
     fx.files({ 'ws/src/app.ts': 'TODO first\n', 'ws/.gitignore': 'build/\n', 'ws/build/out.js': 'TODO built\n', 'ws/build/sub/deep.js': 'TODO deep\n' });
     age(ws);
@@ -90,24 +90,8 @@ describe('engine/run/residentWorkspace: a full inotify table', function () {
     assert.match(await answer({ pattern: 'other', include_ignored: true }, { ...env, ...resident.environment() }), /build\/out\.js/);
     assert.ok(!log.some((line) => line.startsWith('unwatched') || line.startsWith('failed')), log.join('\n'));
   });
-});
 
-describe('engine/run/residentWorkspace: a call made while a refresh reads the tree again', function () {
-  this.timeout(20_000);
-  let fx: Fixture;
-  let pool: SearchPool;
-  let resident: ResidentWorkspace | undefined;
-  beforeEach(() => {
-    fx = new Fixture('grep-tools-resident-');
-    pool = new SearchPool(1);
-  });
-  afterEach(() => {
-    resident?.close();
-    pool.dispose();
-    fx.remove();
-  });
-
-  it('relies on the index being replaced for every file no event named (no stamp taken), reads the file an event named, and answers as a full scan does', async () => {
+  it('while a refresh reads the tree again, a call relies on the index being replaced for every file no event named (no stamp taken), reads the file an event named, and answers as a full scan does', async () => {
     const ws = fx.mkdir('ws');
     fx.files({ 'ws/a.ts': 'TODO a\n', 'ws/b.ts': 'TODO b\n', 'ws/sub/c.ts': 'TODO c\n', 'ws/sub/d.ts': 'nothing\n' });
     age(ws);
