@@ -24,6 +24,11 @@ export const REFRESH_DELAY_MS = 250;
 /** Refreshes in a row that may each find new directories to watch before the tree is left unvouched for. */
 const MAX_WATCHING_REFRESHES = 3;
 
+/** Whether a stored index recorded the listing of the searched files (not when a directory changed too recently). */
+function listsSearched(meta: IndexMeta | undefined): boolean {
+  return meta?.listings?.some((listing) => !listing.includeIgnored) === true;
+}
+
 export interface ResidentLog {
   refreshed(summary: IndexSummary, watched: number): void;
   /** Only the contents of these many files changed: they alone were read again (refreshContent). */
@@ -122,8 +127,8 @@ export class ResidentWorkspace {
     const changes = this.record;
     const index = this.stored?.index;
     // (an index whose listing could not be recorded is refreshed whole, which records it)
-    const listed = this.stored?.meta.listings?.some((listing) => !listing.includeIgnored) === true;
-    if (!index || !listed || !changes || changes.structural || changes.overflowed || changes.touched.size > CONTENT_REFRESH_AT_MOST) return false;
+    if (!index || !listsSearched(this.stored?.meta) || !changes || changes.structural || changes.overflowed || changes.touched.size > CONTENT_REFRESH_AT_MOST)
+      return false;
     const started = Date.now();
     const upTo = changes.events;
     const changed = [...changes.touched.keys()].filter((path) => index.idOf(path) !== undefined);
@@ -165,17 +170,16 @@ export class ResidentWorkspace {
       let summary: IndexSummary;
       try {
         summary = await this.build(this.env, this.dir, this.limits);
-      } catch (error) {
+      } finally {
+        // (the new index opens next, no call in between; a failed refresh leaves the old one unvouched for)
         this.unvouched();
-        throw error;
       }
       if (this.closed) return undefined; // (closed meanwhile: nothing is opened again)
       const stored = loadIndex(this.dir);
       this.stored?.close();
       this.stored = stored;
-      this.unvouched();
       const listings = stored?.meta.listings ?? [];
-      const searched = listings.some((listing) => !listing.includeIgnored);
+      const searched = listsSearched(stored?.meta);
       let added = 0;
       if (searched && this.watchable) {
         try {
