@@ -88,3 +88,18 @@ export async function listedInParts<T>(listings: Pick<GrepToolsApi, 'listings'>[
     listings.invalidate();
   }
 }
+
+/**
+ * Calls until a call replays the resident listing (files changed in the last two seconds are not
+ * relied on, and the watcher reports changes a little later) and returns that call's answer.
+ */
+export async function untilReplayed<T>(listings: Pick<GrepToolsApi, 'listings'>['listings'], call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const before = listings.counts.replayed;
+    const answer = await call();
+    if (listings.counts.replayed > before) return answer;
+    assert.ok(Date.now() < deadline, 'the listing became resident within 20 s of the last change');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { GrepToolsApi } from '../../../src/extension';
-import { folderPath, invokeJson, listedInParts, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
+import { folderPath, invokeJson, listedInParts, untilReplayed, type GlobAnswer, type GrepAnswer, extensionApi } from '../helpers';
 import { waitUntil } from '../../support/waitUntil';
 import { ResidentListings, type BaseListing } from '../../../src/vscode/sources/residentListing';
 import { CLOCK_MARGIN_MS } from '../../../src/vscode/sources/storedListing';
@@ -21,22 +21,7 @@ describe('the resident listing of the workspace', () => {
   const matching = async (pattern: string) =>
     (await invokeJson<GrepAnswer>('grep', { pattern, fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000 })).files;
 
-  /**
-   * Calls until a call replays the resident listing (files changed in the last two seconds are not
-   * relied on, and the watcher reports changes a little later) and returns that call's answer.
-   */
-  async function untilReplayed<T>(call: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const before = api.listings.counts.replayed;
-      const answer = await call();
-      if (api.listings.counts.replayed > before) return answer;
-      assert.ok(Date.now() < deadline, 'the listing became resident within 20 s of the last change');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  const residentMatching = (pattern: string) => untilReplayed(() => matching(pattern));
+  const residentMatching = (pattern: string) => untilReplayed(api.listings, () => matching(pattern));
 
   /** The answers to these questions, asked one after the other. */
   const answersTo = async (questions: ReadonlyArray<['grep' | 'glob', object]>) => {
@@ -99,7 +84,7 @@ describe('the resident listing of the workspace', () => {
     for (const [tool, input] of questions) {
       api.listings.invalidate();
       const listed = await invokeJson<GrepAnswer | GlobAnswer>(tool, input);
-      const replayed = await untilReplayed(() => invokeJson<GrepAnswer | GlobAnswer>(tool, input));
+      const replayed = await untilReplayed(api.listings, () => invokeJson<GrepAnswer | GlobAnswer>(tool, input));
       assert.deepStrictEqual(replayed, listed, `${tool} ${JSON.stringify(input)}`);
     }
   });
@@ -136,7 +121,7 @@ describe('the resident listing of the workspace', () => {
     for (let round = 1; ; round++) {
       api.listings.invalidate();
       await residentMatching('resident-7c2e');
-      await untilReplayed(() => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e', include_ignored: true }));
+      await untilReplayed(api.listings, () => invokeJson<GrepAnswer>('grep', { pattern: 'resident-7c2e', include_ignored: true }));
       await eventsDelivered();
       const before = { ...api.listings.counts };
       const answers = await answersTo(questions);
@@ -261,7 +246,7 @@ describe('the resident listing of the workspace', () => {
     const below = async () =>
       (await matching('resident-7c2e')).filter((path): path is string => typeof path === 'string' && path.startsWith(file('rules'))).sort();
     try {
-      assert.deepStrictEqual(await untilReplayed(below), [kept, x, log]);
+      assert.deepStrictEqual(await untilReplayed(api.listings, below), [kept, x, log]);
       await eventsDelivered();
       const before = { ...api.listings.counts };
       write('rules/.gitignore', 'out/\n');
@@ -313,10 +298,10 @@ describe('the resident listing of the workspace', () => {
 
   it('1,000 files created at once, as a branch switch does, are all in the next call, and gone in the one after their removal', async () => {
     const matched = async () => (await invokeJson<GrepAnswer>('grep', { pattern: 'burst-91d4', fixed_strings: true, output_mode: 'count' })).files_matched;
-    await untilReplayed(matched);
+    await untilReplayed(api.listings, matched);
     for (let i = 0; i < 1000; i++) write(`burst/${i % 10}/f${i}.txt`, `burst-91d4 ${i}\n`);
     assert.strictEqual(await matched(), 1000);
-    await untilReplayed(matched);
+    await untilReplayed(api.listings, matched);
     fs.rmSync(file('burst'), { recursive: true });
     assert.strictEqual(await matched(), 0);
   });

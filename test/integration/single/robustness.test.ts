@@ -17,7 +17,7 @@ import { SearchPool } from '../../../src/engine/pool/pool';
 import { environment } from '../../../src/vscode/environment';
 import type { GrepToolsApi } from '../../../src/extension';
 import { Services } from '../../../src/vscode/services';
-import { folderPath, invokeText, whileProbing, type GrepAnswer, extensionApi } from '../helpers';
+import { folderPath, invokeText, untilReplayed, whileProbing, type GrepAnswer, extensionApi } from '../helpers';
 
 /** Catastrophic patterns and a line that makes each backtrack exponentially (holding the literals it requires). */
 export const REDOS: Array<{ pattern: string; line: string }> = [
@@ -53,13 +53,8 @@ describe('robustness in the extension host', function () {
     // The workspace's listing resident, these files in it, before anything is timed: the calls timed are
     // the searches, not VS Code's findFiles, whose requests its search service answers one after another
     // (a dozen listings asked at once on a loaded machine made the last one wait past the limit).
-    for (const deadline = Date.now() + 20_000; ;) {
-      const replayed = api.listings.counts.replayed;
-      const listed = parseAnswer(await invokeText('glob', { pattern: '**/redos*.txt' })) as { files?: string[] };
-      if (api.listings.counts.replayed > replayed && listed.files?.length === REDOS.length) break;
-      assert.ok(Date.now() < deadline, `the workspace's listing was resident within 20 s: ${JSON.stringify(listed)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const listed = await untilReplayed(api.listings, async () => parseAnswer(await invokeText('glob', { pattern: '**/redos*.txt' })) as { files?: string[] });
+    assert.strictEqual(listed.files?.length, REDOS.length, JSON.stringify(listed));
     await vscode.workspace.getConfiguration('grepTools').update('timeoutSeconds', LIMIT_SECONDS, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
